@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/**
+ * Queue names and job payloads. Payloads carry ids only (BullMQ stores them in clear text in Redis);
+ * the database row is the truth. Validated at enqueue and again at processing.
+ */
+export const JOB_PAYLOADS = {
+  mail: z.strictObject({ mailId: z.string().uuid() }),
+  ledes: z.strictObject({ runId: z.string().uuid() }),
+  annuities: z.strictObject({ fileId: z.string().uuid() }),
+} as const;
+export type QueueName = keyof typeof JOB_PAYLOADS;
+export const QUEUE_NAMES = Object.keys(JOB_PAYLOADS) as QueueName[];
+export type JobPayload<Q extends QueueName> = z.infer<(typeof JOB_PAYLOADS)[Q]>;
+
+/** Deterministic job ids make a duplicate enqueue a no-op (no ':' and never purely numeric, per BullMQ). */
+export function jobIdFor<Q extends QueueName>(queue: Q, payload: JobPayload<Q>): string {
+  const id = Object.values(payload)[0] as string;
+  return `${queue}-${id}`;
+}
+
+export const RUN_STATES = ['in_progress', 'Done', 'Error'] as const;
+export type RunState = (typeof RUN_STATES)[number];

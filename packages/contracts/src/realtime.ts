@@ -1,0 +1,24 @@
+import type { RunState } from './jobs.ts';
+
+/** Rooms are joined server-side from the session, never from a client message. */
+export const rooms = {
+  user: (userId: string) => `user:${userId}`,
+  admins: 'role:admin',
+} as const;
+
+export const REALTIME_PATH = '/realtime';
+
+/** Server → client events; each carries the full new state so clients upsert idempotently. */
+export interface ServerToClientEvents {
+  'run:updated': (run: RunUpdate) => void;
+  'annuities:file:updated': (file: { _id: string; is_done: RunState }) => void;
+}
+
+export interface RunUpdate {
+  _id: string;
+  kind: 'ledes' | 'annuities';
+  owner_id: string;
+  state: RunState;
+  lines_checked: number;
+  updated: string;
+}

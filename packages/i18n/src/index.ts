@@ -1,0 +1,66 @@
+import i18next, { type i18n, type TFunction } from 'i18next';
+import enCommon from '../locales/en/common.json' with { type: 'json' };
+import enAuth from '../locales/en/auth.json' with { type: 'json' };
+import enUsers from '../locales/en/users.json' with { type: 'json' };
+import enContact from '../locales/en/contact.json' with { type: 'json' };
+import enErrors from '../locales/en/errors.json' with { type: 'json' };
+import enEmails from '../locales/en/emails.json' with { type: 'json' };
+import frCommon from '../locales/fr/common.json' with { type: 'json' };
+import frAuth from '../locales/fr/auth.json' with { type: 'json' };
+import frUsers from '../locales/fr/users.json' with { type: 'json' };
+import frContact from '../locales/fr/contact.json' with { type: 'json' };
+import frErrors from '../locales/fr/errors.json' with { type: 'json' };
+import frEmails from '../locales/fr/emails.json' with { type: 'json' };
+
+export const LOCALES = ['en', 'fr'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** One JSON file per namespace and locale; add a namespace here and in both locale folders. */
+export const resources = {
+  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails },
+  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails },
+} as const;
+export type Namespace = keyof (typeof resources)['en'];
+export const NAMESPACES = Object.keys(resources.en) as Namespace[];
+
+export function toLocale(value: string | undefined | null): Locale {
+  return value?.toLowerCase().startsWith('fr') ? 'fr' : 'en';
+}
+
+/** Picks fr or en from an Accept-Language header, English when nothing matches. */
+export function localeFromAcceptLanguage(header: string | undefined): Locale {
+  if (!header) return 'en';
+  const ranked = header
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.find((p) => p.trim().startsWith('q='));
+      return { tag: tag.toLowerCase(), q: q ? Number(q.trim().slice(2)) || 0 : 1 };
+    })
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of ranked) {
+    if (tag.startsWith('fr')) return 'fr';
+    if (tag.startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+let serverInstance: i18n | undefined;
+
+/** A translator for server-side texts (error messages, e-mails). Synchronous: resources are bundled. */
+export function serverT(locale: Locale): TFunction {
+  if (!serverInstance) {
+    serverInstance = i18next.createInstance();
+    void serverInstance.init({
+      resources,
+      lng: 'en',
+      fallbackLng: 'en',
+      ns: NAMESPACES,
+      defaultNS: 'common',
+      initAsync: false,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+  }
+  return serverInstance.getFixedT(locale);
+}
