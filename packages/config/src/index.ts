@@ -1,0 +1,121 @@
+import path from 'node:path';
+import { envSchema, ENV_VARIABLES, type Env } from './schema.ts';
+
+export { envSchema, ENV_VARIABLES, type Env };
+
+/** The embedded default key: fine on a laptop, refused in production. */
+export const DEV_API_KEY = 'local-dev-api-key';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  http: { host: string; port: number; publicUrl: string; trustProxy: number; serveWeb: boolean; webDistDir: string };
+  security: {
+    apiKey: string;
+    allowedOrigins: string[];
+    cookie: { sameSite: 'lax' | 'strict' | 'none'; secure: boolean; name: string };
+  };
+  admin: { email: string; password: string | undefined };
+  database: { driver: 'pglite'; dataDir: string } | { driver: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  storage:
+    | { driver: 'local'; root: string }
+    | { driver: 's3'; endPoint: string; port: number; useSSL: boolean; accessKey: string; secretKey: string; bucket: string; region: string };
+  mail: { smtpUrl: string | undefined; outboxDir: string; from: string; supportAddress: string };
+  uploads: { maxBytes: number };
+  workers: { concurrency: { mail: number; ledes: number; annuities: number } };
+  dataDir: string;
+}
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** Parses the environment once at start-up; every problem is reported with the variable's name. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset, as docker-compose and shells often pass them.
+  const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  const isProduction = env.NODE_ENV === 'production';
+
+  const s3Vars = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const;
+  const s3Set = s3Vars.filter((k) => env[k] !== undefined);
+  if (s3Set.length > 0 && s3Set.length < s3Vars.length) {
+    problems.push(...s3Vars.filter((k) => env[k] === undefined).map((k) => `${k}: required when ${s3Set.join(', ')} is set`));
+  }
+  if (env.REDIS_URL && !env.DATABASE_URL) {
+    problems.push('DATABASE_URL: required when REDIS_URL is set (the embedded PGlite database allows a single process)');
+  }
+  if (isProduction && !env.API_KEY) problems.push('API_KEY: required when NODE_ENV=production');
+  if (isProduction && !env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production');
+  if (env.COOKIE_SAMESITE === 'none' && env.COOKIE_SECURE === false) {
+    problems.push('COOKIE_SECURE: must be true when COOKIE_SAMESITE=none (browsers refuse insecure SameSite=None cookies)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const dataDir = path.resolve(env.DATA_DIR);
+  const secure = env.COOKIE_SECURE ?? (isProduction || env.COOKIE_SAMESITE === 'none');
+  const allowedOrigins = (env.CORS_ORIGINS ?? new URL(publicUrl).origin)
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => new URL(o).origin);
+
+  let storage: Config['storage'] = { driver: 'local', root: path.join(dataDir, 'files') };
+  if (env.S3_ENDPOINT) {
+    const endpoint = new URL(env.S3_ENDPOINT);
+    const useSSL = endpoint.protocol === 'https:';
+    storage = {
+      driver: 's3',
+      endPoint: endpoint.hostname,
+      port: endpoint.port ? Number(endpoint.port) : useSSL ? 443 : 80,
+      useSSL,
+      accessKey: env.S3_ACCESS_KEY!,
+      secretKey: env.S3_SECRET_KEY!,
+      bucket: env.S3_BUCKET!,
+      region: env.S3_REGION,
+    };
+  }
+
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    logLevel: env.LOG_LEVEL,
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      publicUrl,
+      trustProxy: env.TRUST_PROXY,
+      serveWeb: env.SERVE_WEB ?? true,
+      webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(REPO_ROOT, 'apps/web/dist')),
+    },
+    security: {
+      apiKey: env.API_KEY ?? DEV_API_KEY,
+      allowedOrigins,
+      // The __Host- prefix pins the cookie to our host and path (SESS-12); browsers only accept it when Secure.
+      cookie: { sameSite: env.COOKIE_SAMESITE, secure, name: secure ? '__Host-portal_sid' : 'portal_sid' },
+    },
+    admin: { email: env.ADMIN_EMAIL ?? 'admin@portal.local', password: env.ADMIN_PASSWORD },
+    database: env.DATABASE_URL ? { driver: 'postgres', url: env.DATABASE_URL } : { driver: 'pglite', dataDir: path.join(dataDir, 'db') },
+    redisUrl: env.REDIS_URL,
+    storage,
+    mail: { smtpUrl: env.SMTP_URL, outboxDir: path.join(dataDir, 'outbox'), from: env.MAIL_FROM, supportAddress: env.SUPPORT_EMAIL },
+    uploads: { maxBytes: env.UPLOAD_MAX_BYTES },
+    workers: {
+      concurrency: { mail: env.WORKER_CONCURRENCY_MAIL, ledes: env.WORKER_CONCURRENCY_LEDES, annuities: env.WORKER_CONCURRENCY_ANNUITIES },
+    },
+    dataDir,
+  };
+}

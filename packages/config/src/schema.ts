@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .url()
+    .refine((u) => protocols.includes(new URL(u).protocol), { message: `must use ${protocols.join(' or ')}` })
+    .optional();
+const positiveInt = z.coerce.number().int().positive();
+
+/**
+ * Every environment variable the product reads, in one schema. Nothing else in the code base reads
+ * process.env directly; docs/architecture.md and .env.example list the same names.
+ * No variable set at all gives the embedded mode.
+ */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: port.default(3000),
+  PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SERVE_WEB: bool.optional(),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+
+  API_KEY: z.string().min(16).optional(),
+  CORS_ORIGINS: z.string().optional(),
+  COOKIE_SAMESITE: z.enum(['lax', 'strict', 'none']).default('lax'),
+  COOKIE_SECURE: bool.optional(),
+
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(12).max(128).optional(),
+
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
+  S3_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SECRET_KEY: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().min(3).default('IP Portal <no-reply@localhost>'),
+  SUPPORT_EMAIL: z.string().email().default('support@localhost.localdomain'),
+
+  UPLOAD_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
+  WORKER_CONCURRENCY_MAIL: positiveInt.default(4),
+  WORKER_CONCURRENCY_LEDES: positiveInt.default(2),
+  WORKER_CONCURRENCY_ANNUITIES: positiveInt.default(1),
+});
+export type Env = z.infer<typeof envSchema>;
+export const ENV_VARIABLES = Object.keys(envSchema.shape) as Array<keyof Env>;
