@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  rcptTo: string[];
+  raw: string;
+}
+
+/** A real SMTP server on a free loopback port that keeps every message it accepts. */
+export async function startSmtpSink(credentials = { user: 'portal', pass: 's3cret' }) {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true, // loopback test only
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === credentials.user && auth.password === credentials.pass) callback(null, { user: auth.username });
+      else callback(new Error('Invalid credentials'));
+    },
+    onData(stream, session, callback) {
+      text(stream).then(
+        (raw) => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            rcptTo: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
+          callback();
+        },
+        (error: Error) => callback(error),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    port,
+    url: `smtp://${credentials.user}:${credentials.pass}@127.0.0.1:${port}`,
+    received,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
