@@ -1,0 +1,341 @@
+import {
+  addDays,
+  addMonths,
+  addYears,
+  isLastDayOfMonth,
+  monthEnd,
+  monthIndexOf,
+  nextWorkingDay,
+  patentYear,
+  ymdFromDay,
+  type Day,
+} from './calendar.ts';
+import { feeTableFor } from './fees.ts';
+import { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
+import { fail, ok, type Result } from './reasons.ts';
+import type { Colour, Currency, Office, Origin } from './types.ts';
+
+export interface RightInput {
+  readonly office: Office;
+  readonly origin: Origin;
+  /** Filing date; for EP, UP and validated rows the EP filing date (Euro-PCT: international filing date; divisional: the parent's). */
+  readonly filing: Day;
+  /** National grant, or publication of the mention of the European grant. */
+  readonly grant?: Day | null;
+  /** Number of the last annuity paid, when known. */
+  readonly lastPaid?: number | null;
+  /** Euro-PCT: start of the 31-month period (earliest priority date, else the international filing date). */
+  readonly euroPctPeriodStart?: Day | null;
+  /** EP divisional: the date the divisional itself was filed. */
+  readonly divisionalFiling?: Day | null;
+  /** UP: notification of the registration of unitary effect. */
+  readonly unitaryRegistration?: Day | null;
+}
+
+export interface Annuity {
+  /** The quantième: annuity k covers patent year k. */
+  readonly number: number;
+  readonly due: Day;
+  /** Earliest accepted payment; null when the office sets no limit. */
+  readonly payableFrom: Day | null;
+  /** Last day the plain fee is enough. */
+  readonly noSurchargeEnd: Day;
+  /** Last day to pay with the surcharge; afterwards the right lapses. */
+  readonly graceEnd: Day;
+  /** Official fee in minor units; null when no table gives one. */
+  readonly feeMinor: number | null;
+  readonly currency: Currency;
+  readonly feeTable: string;
+  readonly surcharge: SurchargeRule;
+}
+
+/** Facts a reviewer should look at; they do not stop the computation. */
+export type ScheduleFlag =
+  | 'grant_date_missing'
+  | 'se_month_end_filing'
+  | 'replaced_by_unitary'
+  | 'gb_late_grant'
+  | 'it_pending_application';
+
+export interface Schedule {
+  /** Office whose rules were applied (UP when a unitary patent replaces a national row). */
+  readonly office: Office;
+  readonly origin: Origin;
+  readonly filing: Day;
+  /** Filing date + 20 years. */
+  readonly expiry: Day;
+  readonly annuities: readonly Annuity[];
+  readonly previous: Annuity | null;
+  readonly next: Annuity | null;
+  /** Next due date minus 7 days (the spec's instruction lock). */
+  readonly instructionLimit: Day | null;
+  /** Last day to pay the next annuity before the right is lost: its grace end. */
+  readonly nextLimit: Day | null;
+  readonly inGraceWithSurcharge: boolean;
+  readonly lapsed: boolean;
+  readonly expired: boolean;
+  readonly colour: Colour;
+  readonly flags: readonly ScheduleFlag[];
+}
+
+const LAST_YEAR = 20;
+const NO_FLAGS: readonly ScheduleFlag[] = Object.freeze([]);
+
+/** `n` months after `d`, keeping month ends on month ends ("last day of the 6th month"). */
+function monthsAfter(d: Day, n: number): Day {
+  return isLastDayOfMonth(d) ? monthEnd(monthIndexOf(d) + n) : addMonths(d, n);
+}
+
+function maxDay(a: Day, b: Day): Day {
+  return a > b ? a : b;
+}
+
+function resolveOffice(input: RightInput): Result<{ office: Office; origin: Origin; replaced: boolean }> {
+  const { office, origin } = input;
+  if (office === 'EP') return origin === 'ep_application' ? ok({ office, origin, replaced: false }) : fail('origin_not_allowed');
+  if (office === 'UP') return origin === 'unitary' ? ok({ office, origin, replaced: false }) : fail('origin_not_allowed');
+  if (origin === 'ep_application') return fail('origin_not_allowed');
+  if (origin === 'unitary') {
+    // annuities.md §3 UP, lines 137-139: UP replaces BE/DE/FR/IT/NL/SE, never ES or GB.
+    return UNITARY_STATES.has(office) ? ok({ office: 'UP', origin, replaced: true }) : fail('unitary_not_available');
+  }
+  return ok({ office, origin, replaced: false });
+}
+
+/**
+ * Every annuity of a right and the portal fields for `today` (annuities.md §2 and §9).
+ * Pure: no clock, no I/O. Without `lastPaid`, annuities due on or before `today` count as paid.
+ */
+export function computeSchedule(input: RightInput, today: Day): Result<Schedule> {
+  const resolved = resolveOffice(input);
+  if (!resolved.ok) return resolved;
+  const { office, origin, replaced } = resolved.value;
+  const { filing } = input;
+  const grant = input.grant ?? null;
+  const lastPaid = input.lastPaid ?? null;
+  if (!Number.isInteger(filing) || !Number.isInteger(today)) return fail('invalid_date');
+  if (grant !== null && grant < filing) return fail('grant_before_filing');
+  if (lastPaid !== null && (!Number.isInteger(lastPaid) || lastPaid < 0 || lastPaid > LAST_YEAR)) return fail('invalid_last_paid');
+
+  const profile = PROFILES[office];
+  const flags: ScheduleFlag[] = [];
+  if (replaced) flags.push('replaced_by_unitary');
+
+  let first = profile.firstYear;
+  let last = LAST_YEAR;
+  const grantYear = grant === null ? 0 : patentYear(filing, grant);
+  if (origin === 'ep_application') {
+    // §2.2 line 59: the EPO collects up to the patent year in which the grant mention is published.
+    if (grant !== null) last = Math.min(LAST_YEAR, grantYear);
+  } else if (origin === 'ep_validated' || origin === 'unitary') {
+    // §2.2 line 61: national (or UP) fees start with the next patent year.
+    if (grant !== null) first = Math.max(first, grantYear + 1);
+    else flags.push('grant_date_missing');
+  } else if (office === 'GB' && grant === null) {
+    // §2.3 GB line 79: no renewal fee while pending; computed as if granted in time.
+    flags.push('grant_date_missing');
+  }
+  // §2.3 SE lines 92-95 [U]: the filing month is used; month-end filings need a human look.
+  if (office === 'SE' && (isLastDayOfMonth(filing) || (ymdFromDay(filing).month === 2 && ymdFromDay(filing).day === 28))) {
+    flags.push('se_month_end_filing');
+  }
+
+  const ctx = buildContext(input, office, origin, grant, profile);
+  if (ctx.gbLateDue !== null) flags.push('gb_late_grant');
+  if (ctx.itPendingUntil !== null) flags.push('it_pending_application');
+
+  const annuities: Annuity[] = [];
+  const filingMonth = monthIndexOf(filing);
+  for (let k = first; k <= last; k++) annuities.push(annuity(k, filingMonth, profile, ctx));
+
+  return ok(portalFields(office, origin, filing, annuities, lastPaid, today, flags.length === 0 ? NO_FLAGS : flags));
+}
+
+/** Per-right facts the exceptions of §2.3 need, computed once. */
+interface ExceptionContext {
+  readonly grant: Day | null;
+  readonly euroPctEnd: Day | null;
+  readonly divisionalFiling: Day | null;
+  readonly art141End: Day | null;
+  readonly gbEpFirstRenewal: { readonly number: number; readonly end: Day } | null;
+  readonly gbLateDue: Day | null;
+  readonly itPendingUntil: Day | null;
+  readonly unitaryWindowEnd: Day | null;
+}
+
+function buildContext(input: RightInput, office: Office, origin: Origin, grant: Day | null, profile: OfficeProfile): ExceptionContext {
+  const filing = input.filing;
+  const isEp = office === 'EP';
+  const validated = origin === 'ep_validated' && grant !== null;
+  let gbEpFirstRenewal: ExceptionContext['gbEpFirstRenewal'] = null;
+  if (validated && office === 'GB') {
+    // §2.3 GB line 83: grant mention less than 3 months before the anniversary opening the first
+    // national year: plain fee until the last day of the 3rd whole calendar month after publication.
+    const number = Math.max(profile.firstYear, patentYear(filing, grant) + 1);
+    if (addYears(filing, number - 1) < addMonths(grant, 3)) gbEpFirstRenewal = { number, end: monthEnd(monthIndexOf(grant) + 3) };
+  }
+  // §2.3 GB line 82: grant later than 3 years 9 months after filing.
+  const gbLateDue =
+    office === 'GB' && origin === 'national' && grant !== null && grant > addMonths(filing, 45) ? monthEnd(monthIndexOf(addMonths(grant, 3))) : null;
+  // §2.3 IT line 84: still pending at the end of the 4th year.
+  const itPendingUntil = office === 'IT' && origin === 'national' && grant !== null && grant >= addYears(filing, 4) ? addMonths(grant, 4) : null;
+  return {
+    grant,
+    euroPctEnd: isEp && input.euroPctPeriodStart ? addMonths(input.euroPctPeriodStart, 31) : null,
+    divisionalFiling: isEp && input.divisionalFiling ? input.divisionalFiling : null,
+    art141End: validated ? addMonths(grant, 2) : null,
+    gbEpFirstRenewal,
+    gbLateDue,
+    itPendingUntil,
+    unitaryWindowEnd: office === 'UP' && input.unitaryRegistration ? addMonths(input.unitaryRegistration, 3) : null,
+  };
+}
+
+function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: ExceptionContext): Annuity {
+  // §2.1 line 46: due on the last day of the month containing the (k-1)th anniversary.
+  const dueMonth = filingMonth + 12 * (k - 1);
+  let due = monthEnd(dueMonth);
+  let noSurchargeEnd = profile.noSurchargeMonths === 0 ? due : monthEnd(dueMonth + profile.noSurchargeMonths);
+  let graceEnd = monthEnd(dueMonth + profile.graceMonths);
+  let shifted = false;
+
+  if (ctx.euroPctEnd !== null && k === 3 && due < ctx.euroPctEnd) {
+    // §2.3 line 75: the 3rd-year fee moves to the end of the 31-month period; grace runs from there.
+    due = ctx.euroPctEnd;
+    shifted = true;
+  }
+  if (ctx.divisionalFiling !== null) {
+    // §2.3 line 76, Rule 51(3) EPC: fees already due fall due on the divisional's filing date;
+    // those and the ones due within 4 months can be paid within those 4 months.
+    const window = addMonths(ctx.divisionalFiling, 4);
+    if (due <= ctx.divisionalFiling) {
+      due = ctx.divisionalFiling;
+      shifted = true;
+    }
+    if (due <= window) noSurchargeEnd = maxDay(noSurchargeEnd, window);
+  }
+  if (ctx.gbLateDue !== null && due <= ctx.gbLateDue) {
+    // §2.3 line 82: the first renewal after a late grant is due 3 months after grant, payable by that month's end.
+    due = ctx.gbLateDue;
+    shifted = true;
+  }
+  if (shifted) {
+    noSurchargeEnd = maxDay(noSurchargeEnd, profile.noSurchargeMonths === 0 ? due : monthsAfter(due, profile.noSurchargeMonths));
+    graceEnd = monthsAfter(due, profile.graceMonths);
+  }
+  if (ctx.art141End !== null && due <= ctx.art141End) {
+    // §2.2 line 63, Art. 141(2) EPC: a fee due within 2 months of the grant mention is payable within them.
+    noSurchargeEnd = maxDay(noSurchargeEnd, ctx.art141End);
+  }
+  if (ctx.gbEpFirstRenewal !== null && k === ctx.gbEpFirstRenewal.number) {
+    noSurchargeEnd = maxDay(noSurchargeEnd, ctx.gbEpFirstRenewal.end);
+  }
+  if (ctx.unitaryWindowEnd !== null && due <= ctx.unitaryWindowEnd) {
+    // §2.3 line 97, Rule 13(4) UPR; the 6-month additional period still starts at the due date.
+    noSurchargeEnd = maxDay(noSurchargeEnd, ctx.unitaryWindowEnd);
+  }
+  if (ctx.itPendingUntil !== null && due <= (ctx.grant as Day)) {
+    noSurchargeEnd = maxDay(noSurchargeEnd, ctx.itPendingUntil);
+  }
+  if (profile.weekendExtension) {
+    // §2.3 line 77: payment on the next working day is valid, the due date itself does not move.
+    noSurchargeEnd = nextWorkingDay(noSurchargeEnd);
+    graceEnd = nextWorkingDay(graceEnd);
+  }
+  graceEnd = maxDay(graceEnd, noSurchargeEnd);
+
+  let payableFrom: Day | null = null;
+  if (profile.payableFromMonths !== null) {
+    // §3 EP line 126: the 3rd-year EP fee may be paid 6 months early, the others 3.
+    const early = profile.office === 'EP' && k === 3 ? 6 : profile.payableFromMonths;
+    payableFrom = early === 0 ? due : isLastDayOfMonth(due) ? monthEnd(monthIndexOf(due) - early) : addMonths(due, -early);
+  }
+
+  const feeTable = feeTableFor(profile.office, due);
+  return {
+    number: k,
+    due,
+    payableFrom,
+    noSurchargeEnd,
+    graceEnd,
+    feeMinor: feeTable.amounts[k] ?? null,
+    currency: feeTable.currency,
+    feeTable: feeTable.id,
+    surcharge: profile.surcharge,
+  };
+}
+
+function portalFields(
+  office: Office,
+  origin: Origin,
+  filing: Day,
+  annuities: readonly Annuity[],
+  lastPaid: number | null,
+  today: Day,
+  flags: readonly ScheduleFlag[],
+): Schedule {
+  let previous: Annuity | null = null;
+  let next: Annuity | null = null;
+  for (const a of annuities) {
+    const paid = lastPaid === null ? a.due <= today : a.number <= lastPaid;
+    if (paid) previous = a;
+    else {
+      next = a;
+      break;
+    }
+  }
+  const expiry = addYears(filing, LAST_YEAR);
+  // §2.4 line 114: past F + 20 years the right is expired, not lapsed.
+  const expired = today > expiry;
+  let lapsed = false;
+  if (expired) next = null;
+  else if (next !== null && today > next.graceEnd) {
+    // §2.4 lines 112-113: red only while in grace; afterwards the right is lapsed and nothing is payable.
+    lapsed = true;
+    next = null;
+  }
+  const colour: Colour = next !== null ? (next.due > today ? 'ok' : 'nok') : previous !== null ? 'orange' : 'no_date';
+  return {
+    office,
+    origin,
+    filing,
+    expiry,
+    annuities,
+    previous,
+    next,
+    instructionLimit: next === null ? null : addDays(next.due, -7),
+    nextLimit: next === null ? null : next.graceEnd,
+    inGraceWithSurcharge: next !== null && today > next.noSurchargeEnd && today <= next.graceEnd,
+    lapsed,
+    expired,
+    colour,
+    flags,
+  };
+}
+
+/** Surcharge owed when `annuity` is paid on `payDay`: 0 inside the plain window, null after the grace end. */
+export function surchargeOn(annuity: Annuity, payDay: Day): number | null {
+  if (payDay > annuity.graceEnd) return null;
+  if (payDay <= annuity.noSurchargeEnd) return 0;
+  const rule = annuity.surcharge;
+  const fee = annuity.feeMinor ?? 0;
+  switch (rule.type) {
+    case 'percent':
+      return Math.round((fee * rule.percent) / 100);
+    case 'flat': {
+      let amount = 0;
+      for (const band of rule.bands) if (annuity.number >= band.fromYear) amount = band.amountMinor;
+      return amount;
+    }
+    case 'stepped_percent': {
+      for (const step of rule.steps) {
+        if (payDay <= monthsAfter(annuity.due, step.untilMonths)) return Math.round((fee * step.percent) / 100);
+      }
+      return null;
+    }
+    case 'per_late_month': {
+      const lateMonths = monthIndexOf(payDay) - monthIndexOf(annuity.noSurchargeEnd);
+      return Math.min(rule.maxMinor, lateMonths * rule.amountMinor);
+    }
+  }
+}
