@@ -1,0 +1,306 @@
+import { resolveSeverity, type Finding, type ResolvedFinding } from './findings.ts';
+import { formatFromFieldCount, formatFromHeader, formatFromToken, type FormatId, type PipeFormat } from './formats/pipe.ts';
+import { checkXml } from './formats/xml.ts';
+import { toString } from './money.ts';
+import type { LedesProfile } from './profiles.ts';
+import { ResultBuilder, type LedesFileResult } from './result.ts';
+import { allowedCodes, checkCodes, type AllowedCodes } from './rules/codes.ts';
+import { checkDuplicateInvoices, checkLineDates, trackInvoice, type AcceptedInvoiceLookup } from './rules/consistency.ts';
+import type { FileState, RecordContext } from './rules/context.ts';
+import { yyyymmdd } from './rules/dates.ts';
+import { checkFieldSyntax, checkFieldValues } from './rules/fields.ts';
+import { checkAnnuity } from './rules/annuities.ts';
+import { checkNarrative } from './rules/guidelines.ts';
+import { checkInvoiceMath, checkLineMath } from './rules/math.ts';
+import { checkCharacters } from './rules/structure.ts';
+import { checkTimekeeper, classifications } from './rules/timekeeper.ts';
+import { sniff, splitLines, type ByteSource, type Encoding, type LineStats, type RawLine } from './stream/lines.ts';
+
+/** Receives every data line as it is checked, e.g. to write the treated workbook. */
+export interface LineSink {
+  /** `fields` is null when the line could not be split (too long, wrong field count, blank). */
+  onLine(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[]): void;
+  /** File-level findings and those known only at the end (invoice totals, duplicates). */
+  onEnd(late: readonly ResolvedFinding[], summary: LedesSummary): void | Promise<void>;
+}
+
+export interface LedesSummary {
+  readonly accepted: boolean;
+  readonly linesChecked: number;
+  readonly format: FormatId | null;
+  readonly encoding: Encoding;
+  readonly lineEndings: 'CRLF' | 'LF' | 'mixed' | 'none';
+  readonly trailingBlankLines: number;
+  readonly invoices: readonly { readonly invoice_number: string; readonly client_id: string; readonly total: string | null }[];
+}
+
+export interface CheckOptions {
+  readonly filename: string;
+  readonly profile: LedesProfile;
+  /** Supplies `created` and "today" (CON-006); pass a fixed clock for reproducible results. */
+  readonly clock?: () => Date;
+  /** Invoice numbers already accepted for the client (CON-007). */
+  readonly acceptedInvoices?: AcceptedInvoiceLookup;
+  /** Longer lines give FMT-011 and are skipped without being held in memory. Default 1 MiB. */
+  readonly maxLineBytes?: number;
+  /** Called with the number of data lines checked so far, at most every `progressIntervalMs`, and once at the end. */
+  readonly onProgress?: (linesChecked: number) => void;
+  readonly progressIntervalMs?: number;
+  readonly sink?: LineSink;
+  /** false: only the summary is produced (the entity of a 1,000,000-line file is itself large). */
+  readonly collect?: boolean;
+}
+
+export interface CheckOutcome {
+  readonly result: LedesFileResult;
+  readonly summary: LedesSummary;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
+
+/** Shared bookkeeping of a run: severity resolution, the entity builder, the sink, progress. */
+class Run {
+  readonly builder = new ResultBuilder();
+  readonly late: ResolvedFinding[] = [];
+  linesChecked = 0;
+  errors = 0;
+  private lastProgress = Date.now();
+
+  constructor(readonly options: CheckOptions) {}
+
+  resolve(f: Finding): ResolvedFinding {
+    const r = { ...f, severity: resolveSeverity(f, this.options.profile) };
+    if (r.severity === 'error') this.errors++;
+    if (this.options.collect !== false) this.builder.add(r);
+    return r;
+  }
+
+  line(line: number, fields: readonly string[] | null, findings: readonly Finding[]): void {
+    const resolved = findings.map((f) => this.resolve(f));
+    this.linesChecked++;
+    this.builder.addLine();
+    this.options.sink?.onLine(line, fields, resolved);
+  }
+
+  fileFinding(f: Finding): void {
+    this.late.push(this.resolve(f));
+  }
+
+  progress(force = false): void {
+    const { onProgress, progressIntervalMs = 250 } = this.options;
+    if (!onProgress) return;
+    const now = Date.now();
+    if (force || now - this.lastProgress >= progressIntervalMs) {
+      this.lastProgress = now;
+      onProgress(this.linesChecked);
+    }
+  }
+}
+
+const TERMINATOR = '[]';
+
+function stripTerminator(text: string): { body: string; terminated: boolean } {
+  const t = text.trimEnd();
+  return t.endsWith(TERMINATOR) ? { body: t.slice(0, -2), terminated: true } : { body: t, terminated: false };
+}
+
+/** The 98B / 98BI line-by-line checker. */
+class PipeChecker {
+  private format: PipeFormat | undefined;
+  private readonly file: FileState = { invoices: new Map(), blockInvoice: undefined, blockLineNumbers: new Set(), timekeeperRates: new Map() };
+  private readonly codes: AllowedCodes;
+  private readonly classifications: ReadonlySet<string>;
+  private pendingBlank: number[] = [];
+  private readonly today: string;
+
+  constructor(private readonly run: Run, now: Date) {
+    this.codes = allowedCodes(run.options.profile);
+    this.classifications = classifications(run.options.profile);
+    this.today = yyyymmdd(now);
+  }
+
+  get formatId(): FormatId | null {
+    return this.format?.id ?? null;
+  }
+
+  get trailingBlankLines(): number {
+    return this.pendingBlank.length;
+  }
+
+  get invoices(): FileState['invoices'] {
+    return this.file.invoices;
+  }
+
+  accept(raw: RawLine): void {
+    if (raw.index === 0) this.token(raw);
+    else if (raw.index === 1) this.header(raw);
+    else this.data(raw);
+  }
+
+  private token(raw: RawLine): void {
+    const { body, terminated } = stripTerminator(raw.text);
+    const known = raw.tooLong ? undefined : formatFromToken(body.trim());
+    if (!known) {
+      this.run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)' });
+      return;
+    }
+    this.format = known.format;
+    if (!known.canonical) this.run.fileFinding({ line: 'file', code: 'FMT-002', champ: '(file)' });
+    if (!terminated) this.run.fileFinding({ line: 'file', code: 'FMT-005', champ: '(file)' });
+  }
+
+  private header(raw: RawLine): void {
+    const { body, terminated } = stripTerminator(raw.text);
+    if (!terminated && !raw.tooLong) this.run.fileFinding({ line: 'header', code: 'FMT-005', champ: '(header)' });
+    if (this.format && body === this.format.header) return;
+    if (!this.format) {
+      const byHeader = formatFromHeader(body);
+      if (byHeader) {
+        this.format = byHeader;
+        return;
+      }
+    }
+    this.run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
+    this.format ??= formatFromFieldCount(body.split('|').length);
+  }
+
+  private data(raw: RawLine): void {
+    const line = raw.index - 2;
+    if (!raw.tooLong && raw.text.trim() === '') {
+      // Blank lines are fine at the end of the file; only a record after them makes them an error.
+      this.pendingBlank.push(line);
+      return;
+    }
+    for (const blank of this.pendingBlank) {
+      this.run.line(blank, null, [{ line: blank, code: 'FMT-012', champ: '(line)' }]);
+    }
+    this.pendingBlank = [];
+    if (raw.tooLong) {
+      this.run.line(line, null, [{ line, code: 'FMT-011', champ: '(line)' }]);
+      return;
+    }
+    const out: Finding[] = [];
+    if (raw.text.includes('\0')) out.push({ line, code: 'FMT-013', champ: '(line)' });
+    const { body, terminated } = stripTerminator(raw.text);
+    if (!terminated) out.push({ line, code: 'FMT-005', champ: '(line)' });
+    const fields = body.split('|');
+    this.format ??= formatFromFieldCount(fields.length);
+    const format = this.format;
+    if (!format || fields.length !== format.fields.length) {
+      out.push({ line, code: 'FMT-004', champ: '(line)' });
+      this.run.line(line, fields, out);
+      return;
+    }
+    const ctx: RecordContext = {
+      line,
+      fields,
+      format,
+      profile: this.run.options.profile,
+      today: this.today,
+      file: this.file,
+      numbers: new Array(fields.length),
+      invalid: new Set(),
+      lineType: undefined,
+      invoice: undefined,
+      out,
+    };
+    checkCharacters(ctx, body);
+    checkFieldSyntax(ctx);
+    checkFieldValues(ctx);
+    trackInvoice(ctx);
+    checkLineDates(ctx);
+    checkLineMath(ctx);
+    checkCodes(ctx, this.codes);
+    checkTimekeeper(ctx, this.classifications);
+    checkAnnuity(ctx);
+    checkNarrative(ctx);
+    this.run.line(line, fields, out);
+  }
+
+  async finish(): Promise<void> {
+    const late: Finding[] = [];
+    const hasTax = this.format?.index.has('LINE_ITEM_TAX_TOTAL') ?? false;
+    for (const inv of this.file.invoices.values()) checkInvoiceMath(inv, hasTax, this.run.options.profile, late);
+    await checkDuplicateInvoices(this.file.invoices.values(), this.run.options.acceptedInvoices, late);
+    for (const f of late) this.run.fileFinding(f);
+  }
+}
+
+function lineEndings(stats: LineStats): LedesSummary['lineEndings'] {
+  if (stats.crlf > 0 && stats.lf > 0) return 'mixed';
+  return stats.crlf > 0 ? 'CRLF' : stats.lf > 0 ? 'LF' : 'none';
+}
+
+/**
+ * Checks one LEDES file read from `source` (never held whole in memory). Bad input gives
+ * findings, not exceptions; only a failing source stream rejects.
+ */
+export async function checkLedes(source: ByteSource, options: CheckOptions): Promise<CheckOutcome> {
+  const now = (options.clock ?? (() => new Date()))();
+  const created = now.toISOString();
+  const run = new Run(options);
+  const sniffed = await sniff(source);
+  const stats: LineStats = { encoding: 'ascii', crlf: 0, lf: 0, lines: 0, bytes: 0 };
+  let format: FormatId | null = null;
+  let trailingBlankLines = 0;
+  let invoices: LedesSummary['invoices'] = [];
+
+  if (sniffed.kind === 'empty') {
+    stats.encoding = 'empty';
+    run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)' });
+    run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });
+  } else if (sniffed.kind === 'fatal') {
+    stats.encoding = sniffed.encoding;
+    run.fileFinding({ line: 'file', code: sniffed.encoding === 'binary' ? 'FMT-010' : 'FMT-009', champ: '(file)' });
+  } else if (sniffed.looksXml) {
+    stats.encoding = sniffed.bom ? 'utf-8-bom' : 'utf-8';
+    const xml = await checkXml(sniffed.chunks, {
+      maxTextBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      profile: options.profile,
+      onItem: (line, findings) => {
+        run.line(line, null, findings);
+        run.progress();
+      },
+    });
+    format = xml.format;
+    for (const f of xml.late) run.fileFinding(f);
+    invoices = xml.invoices;
+    if (xml.items === 0 && !run.late.some((f) => f.severity === 'error')) {
+      run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });
+    }
+  } else {
+    if (sniffed.bom) stats.encoding = 'utf-8-bom';
+    const pipe = new PipeChecker(run, now);
+    for await (const batch of splitLines(sniffed.chunks, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, stats)) {
+      for (const raw of batch) pipe.accept(raw);
+      run.progress();
+    }
+    if (stats.lines < 2) run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
+    if (run.linesChecked === 0) run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });
+    await pipe.finish();
+    format = pipe.formatId;
+    trailingBlankLines = pipe.trailingBlankLines;
+    invoices = [...pipe.invoices.values()].map((inv) => ({
+      invoice_number: inv.number,
+      client_id: inv.clientId,
+      total: inv.declaredTotal ? toString(inv.declaredTotal) : null,
+    }));
+  }
+  run.progress(true);
+
+  const summary: LedesSummary = {
+    accepted: run.errors === 0,
+    linesChecked: run.linesChecked,
+    format,
+    encoding: stats.encoding,
+    lineEndings: lineEndings(stats),
+    trailingBlankLines,
+    invoices,
+  };
+  await options.sink?.onEnd(run.late, summary);
+  const result: LedesFileResult =
+    options.collect === false
+      ? { filename: options.filename, format_ok: [], errors: [], warnings: [] }
+      : run.builder.build(options.filename, created);
+  return { result, summary };
+}

@@ -1,0 +1,14 @@
+export { checkLedes, DEFAULT_MAX_LINE_BYTES } from './check.ts';
+export type { CheckOptions, CheckOutcome, LedesSummary, LineSink } from './check.ts';
+export type { Finding, LineRef, ResolvedFinding } from './findings.ts';
+export type { LedesFileResult, LedesItem, LedesLine } from './result.ts';
+export { RULES, RULE_BY_CODE, ruleOf } from './rules/catalogue.ts';
+export type { RuleCode, RuleDefinition, Severity } from './rules/catalogue.ts';
+export type { AcceptedInvoiceLookup } from './rules/consistency.ts';
+export { DEFAULT_OFFICES, DEFAULT_PROFILES, defaultProfile, INVOICE_TYPES } from './profiles.ts';
+export type { InvoiceType, LedesOffice, LedesProfile } from './profiles.ts';
+export { CODE_SETS, ISO_4217, TIMEKEEPER_CLASSIFICATIONS_2014, TIMEKEEPER_CLASSIFICATIONS_LEGACY } from './codesets.ts';
+export type { CodeSet, CodeSetId } from './codesets.ts';
+export { PIPE_FORMATS } from './formats/pipe.ts';
+export type { FormatId, PipeFormat } from './formats/pipe.ts';
+export type { ByteSource, Encoding } from './stream/lines.ts';

@@ -1,0 +1,100 @@
+/**
+ * Exact decimal arithmetic on integer minor units (BigInt mantissa + decimal scale).
+ * LEDES amounts carry up to 4 decimals and tax rates more; binary floats would make
+ * `0.1 + 0.2`-style false positives in the total checks.
+ */
+export interface Decimal {
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+export type ParsedNumber =
+  | { readonly ok: true; readonly value: Decimal; readonly decimals: number; readonly leadingPlus: boolean }
+  | { readonly ok: false };
+
+const NUMBER_RE = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/** LEDES numeric syntax: digits, one dot, leading minus (leading plus tolerated, flagged by the caller). */
+export function parseDecimal(text: string): ParsedNumber {
+  const m = NUMBER_RE.exec(text);
+  if (!m) return { ok: false };
+  const int = m[2] ?? '';
+  const frac = m[3] ?? '';
+  if (int === '' && frac === '') return { ok: false };
+  const units = BigInt(int + frac || '0');
+  return {
+    ok: true,
+    value: { units: m[1] === '-' ? -units : units, scale: frac.length },
+    decimals: frac.length,
+    leadingPlus: m[1] === '+',
+  };
+}
+
+export const ZERO: Decimal = { units: 0n, scale: 0 };
+
+const POW10: bigint[] = [];
+function pow10(n: number): bigint {
+  let p = POW10[n];
+  if (p === undefined) {
+    p = 10n ** BigInt(n);
+    POW10[n] = p;
+  }
+  return p;
+}
+
+function rescale(d: Decimal, scale: number): bigint {
+  return d.scale === scale ? d.units : d.units * pow10(scale - d.scale);
+}
+
+export function add(a: Decimal, b: Decimal): Decimal {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: rescale(a, scale) + rescale(b, scale), scale };
+}
+
+export function sub(a: Decimal, b: Decimal): Decimal {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: rescale(a, scale) - rescale(b, scale), scale };
+}
+
+export function mul(a: Decimal, b: Decimal): Decimal {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+export function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const scale = Math.max(a.scale, b.scale);
+  const x = rescale(a, scale);
+  const y = rescale(b, scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function isZero(d: Decimal): boolean {
+  return d.units === 0n;
+}
+
+/** Half-even rounding to `decimals` places (the rounding Collaborati documents). */
+export function round(d: Decimal, decimals: number): Decimal {
+  if (d.scale <= decimals) return d;
+  const div = pow10(d.scale - decimals);
+  let q = d.units / div;
+  const r = d.units % div;
+  const twice = (r < 0n ? -r : r) * 2n;
+  if (twice > div || (twice === div && q % 2n !== 0n)) q += d.units < 0n ? -1n : 1n;
+  return { units: q, scale: decimals };
+}
+
+/** |a − b| in minor units of `decimals` places, rounded up (so any non-zero gap is ≥ 1). */
+export function gapInMinorUnits(a: Decimal, b: Decimal, decimals: number): bigint {
+  const diff = sub(a, b);
+  const abs = diff.units < 0n ? -diff.units : diff.units;
+  if (diff.scale <= decimals) return abs * pow10(decimals - diff.scale);
+  const div = pow10(diff.scale - decimals);
+  return (abs + div - 1n) / div;
+}
+
+export function toString(d: Decimal): string {
+  const neg = d.units < 0n;
+  const digits = (neg ? -d.units : d.units).toString().padStart(d.scale + 1, '0');
+  const int = digits.slice(0, digits.length - d.scale);
+  const frac = d.scale > 0 ? `.${digits.slice(digits.length - d.scale)}` : '';
+  return `${neg ? '-' : ''}${int}${frac}`;
+}

@@ -1,0 +1,97 @@
+import type { Finding } from '../findings.ts';
+import { compare, parseDecimal, ZERO } from '../money.ts';
+import { num, report, value, type InvoiceState, type RecordContext } from './context.ts';
+
+function sameValue(kind: string, a: string, b: string): boolean {
+  if (a === b) return true;
+  if (kind !== 'currency') return false;
+  // "1250" and "1250.00" are the same amount.
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  return x.ok && y.ok && compare(x.value, y.value) === 0;
+}
+
+/** Finds or opens the line's invoice; CON-001 and CON-002 against it. */
+export function trackInvoice(ctx: RecordContext): void {
+  const number = value(ctx, 'INVOICE_NUMBER');
+  if (number === '') return;
+  const { file, format } = ctx;
+  let inv = file.invoices.get(number);
+  if (!inv) {
+    const first = new Map<number, string>();
+    format.fields.forEach((f, i) => {
+      if (f.invoiceLevel) first.set(i, ctx.fields[i]!);
+    });
+    inv = {
+      number,
+      clientId: value(ctx, 'CLIENT_ID'),
+      firstLine: ctx.line,
+      first,
+      declaredTotal: num(ctx, 'INVOICE_TOTAL'),
+      declaredTax: num(ctx, 'INVOICE_TAX_TOTAL'),
+      declaredNet: num(ctx, 'INVOICE_NET_TOTAL'),
+      sumLineTotals: ZERO,
+      sumLineTaxes: ZERO,
+      incomplete: false,
+      lines: 0,
+    };
+    file.invoices.set(number, inv);
+    checkInvoiceDates(ctx);
+  } else {
+    for (const [i, firstValue] of inv.first) {
+      if (!sameValue(format.fields[i]!.kind, ctx.fields[i]!, firstValue)) report(ctx, 'CON-001', format.fields[i]!.name);
+    }
+  }
+  inv.lines++;
+  ctx.invoice = inv;
+
+  // Only the current block of the invoice is remembered, so memory stays flat on huge files.
+  if (file.blockInvoice !== number) {
+    file.blockInvoice = number;
+    file.blockLineNumbers = new Set();
+  }
+  const lineNumber = value(ctx, 'LINE_ITEM_NUMBER');
+  if (lineNumber !== '') {
+    if (file.blockLineNumbers.has(lineNumber)) report(ctx, 'CON-002', 'LINE_ITEM_NUMBER');
+    else file.blockLineNumbers.add(lineNumber);
+  }
+}
+
+function validDate(ctx: RecordContext, name: string): string | undefined {
+  const i = ctx.format.index.get(name)!;
+  const v = ctx.fields[i]!;
+  return v === '' || ctx.invalid.has(i) ? undefined : v;
+}
+
+/** CON-003, CON-005 and CON-006 on the invoice date: once per invoice, on its first line. */
+function checkInvoiceDates(ctx: RecordContext): void {
+  const start = validDate(ctx, 'BILLING_START_DATE');
+  const end = validDate(ctx, 'BILLING_END_DATE');
+  const invoiceDate = validDate(ctx, 'INVOICE_DATE');
+  if (start && end && start > end) report(ctx, 'CON-003', 'BILLING_START_DATE');
+  if (invoiceDate && end && invoiceDate < end) report(ctx, 'CON-005', 'INVOICE_DATE');
+  if (invoiceDate && invoiceDate > ctx.today) report(ctx, 'CON-006', 'INVOICE_DATE');
+}
+
+/** CON-004 and CON-006 on the line date. */
+export function checkLineDates(ctx: RecordContext): void {
+  const date = validDate(ctx, 'LINE_ITEM_DATE');
+  if (!date) return;
+  const start = validDate(ctx, 'BILLING_START_DATE');
+  const end = validDate(ctx, 'BILLING_END_DATE');
+  if ((start && date < start) || (end && date > end)) report(ctx, 'CON-004', 'LINE_ITEM_DATE');
+  if (date > ctx.today) report(ctx, 'CON-006', 'LINE_ITEM_DATE');
+}
+
+/** Caller-supplied knowledge of invoices already accepted for the client (CON-007). */
+export type AcceptedInvoiceLookup =
+  | ReadonlySet<string>
+  | ((invoiceNumber: string, clientId: string) => boolean | Promise<boolean>);
+
+export async function checkDuplicateInvoices(invoices: Iterable<InvoiceState>, lookup: AcceptedInvoiceLookup | undefined, out: Finding[]): Promise<void> {
+  if (!lookup) return;
+  for (const inv of invoices) {
+    const known = typeof lookup === 'function' ? await lookup(inv.number, inv.clientId) : lookup.has(inv.number);
+    if (known) out.push({ line: inv.firstLine, code: 'CON-007', champ: 'INVOICE_NUMBER' });
+  }
+}
