@@ -1,0 +1,30 @@
+import { Anchor, Group, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Logo } from './Logo.tsx';
+import classes from './Footer.module.css';
+
+export function Footer() {
+  const { t } = useTranslation();
+  return (
+    <footer className={classes.footer}>
+      <div className={classes.inner}>
+        <Logo inverted size={32} />
+        <Group gap="lg" className={classes.links}>
+          <Anchor component={Link} to="/contact" c="gray.2" size="sm">
+            {t('nav.contact')}
+          </Anchor>
+          <Anchor component={Link} to="/privacy-policy" c="gray.2" size="sm">
+            {t('nav.privacy')}
+          </Anchor>
+          <Anchor component={Link} to="/terms-condition" c="gray.2" size="sm">
+            {t('nav.terms')}
+          </Anchor>
+        </Group>
+        <Text size="sm" c="gray.4">
+          {t('footer.copyright')}
+        </Text>
+      </div>
+    </footer>
+  );
+}

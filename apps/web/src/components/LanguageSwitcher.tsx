@@ -1,0 +1,23 @@
+import { SegmentedControl } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Language } from '@portal/contracts';
+import { currentLanguage, switchLanguage } from '../lib/i18n.ts';
+
+export function LanguageSwitcher() {
+  const { t, i18n } = useTranslation();
+  const value = i18n.resolvedLanguage === 'fr' ? 'fr' : currentLanguage();
+  return (
+    <SegmentedControl
+      size="xs"
+      radius="xl"
+      aria-label={t('language.label')}
+      value={value}
+      onChange={(v) => void switchLanguage(v as Language)}
+      data={[
+        { value: 'en', label: <span title={t('language.en')} lang="en">EN</span> },
+        { value: 'fr', label: <span title={t('language.fr')} lang="fr">FR</span> },
+      ]}
+      data-testid="language-switcher"
+    />
+  );
+}

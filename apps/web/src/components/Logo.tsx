@@ -1,0 +1,24 @@
+import { Group, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import logoMark from '../assets/logo-mark.svg';
+import classes from './Logo.module.css';
+
+export function Logo({ inverted = false, size = 36 }: { inverted?: boolean; size?: number }) {
+  const { t } = useTranslation();
+  return (
+    <Link to="/" className={classes.link} aria-label={t('nav.homeAria')} data-inverted={inverted || undefined}>
+      <Group gap={10} wrap="nowrap">
+        <img src={logoMark} width={size} height={size} alt="" aria-hidden="true" />
+        <div className={classes.words}>
+          <Text component="span" className={classes.name}>
+            {t('brand.name')}
+          </Text>
+          <Text component="span" className={classes.tagline}>
+            {t('brand.tagline')}
+          </Text>
+        </div>
+      </Group>
+    </Link>
+  );
+}

@@ -1,0 +1,150 @@
+import { Burger, Button, Collapse, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconChevronDown, IconLogin, IconLogout, IconMail, IconUsers } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { logout, sessionQuery } from '../lib/auth.ts';
+import { LOGGED_OUT, menusFor, showsUserList, type MenuGroup } from '../lib/access.ts';
+import { LanguageSwitcher } from './LanguageSwitcher.tsx';
+import { Logo } from './Logo.tsx';
+import classes from './NavBar.module.css';
+
+/** Width 640 px or less counts as mobile (spec §2, shared frame). */
+export const MOBILE_QUERY = '(max-width: 40em)';
+
+function DesktopMenu({ menu }: { menu: MenuGroup }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const active = menu.items.some((i) => i.to === pathname);
+  return (
+    <Menu trigger="click" closeOnItemClick withinPortal position="bottom-start" shadow="md" radius="md" offset={6}>
+      <Menu.Target>
+        <UnstyledButton className={classes.link} data-active={active || undefined} data-testid={`menu-${menu.id}`}>
+          <Group gap={4} wrap="nowrap">
+            <span>{t(menu.labelKey)}</span>
+            <IconChevronDown size={14} aria-hidden="true" />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {menu.items.map((item) => (
+          <Menu.Item key={item.to} component={Link} to={item.to} data-active={item.to === pathname || undefined}>
+            {t(item.labelKey)}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export function NavBar() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  // Auth initialisation on mount of the navigation bar.
+  const { data: session = { ...LOGGED_OUT, user: null } } = useQuery(sessionQuery);
+  const isMobile = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const menus = menusFor(session);
+  const userList = showsUserList(session);
+
+  useEffect(() => close(), [location.pathname, close]);
+  useEffect(() => {
+    if (!isMobile) close();
+  }, [isMobile, close]);
+
+  const logoutMutation = useMutation({
+    mutationFn: () => logout(queryClient),
+    onSettled: () => navigate('/login'),
+  });
+
+  const authButton = session.isAuthenticated ? (
+    <Button
+      variant="light"
+      leftSection={<IconLogout size={16} aria-hidden="true" />}
+      onClick={() => logoutMutation.mutate()}
+      loading={logoutMutation.isPending}
+      data-testid="logout-button"
+    >
+      {t('nav.logout')}
+    </Button>
+  ) : (
+    <Button component={Link} to="/login" leftSection={<IconLogin size={16} aria-hidden="true" />} data-testid="login-button">
+      {t('nav.login')}
+    </Button>
+  );
+
+  return (
+    <header className={classes.header}>
+      <nav className={classes.inner} aria-label={t('nav.mainAria')}>
+        <Logo />
+        {!isMobile && (
+          <Group gap={4} className={classes.links} wrap="nowrap">
+            {menus.map((m) => (
+              <DesktopMenu key={m.id} menu={m} />
+            ))}
+            {userList && (
+              <NavLink to="/admin/user" className={classes.link} data-testid="nav-user-list">
+                {t('nav.userList')}
+              </NavLink>
+            )}
+            <NavLink to="/contact" className={classes.link}>
+              {t('nav.contact')}
+            </NavLink>
+          </Group>
+        )}
+        <Group gap="sm" wrap="nowrap" className={classes.right}>
+          <LanguageSwitcher />
+          {!isMobile && authButton}
+          {isMobile && (
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              aria-label={opened ? t('nav.closeMenu') : t('nav.openMenu')}
+              aria-expanded={opened}
+              aria-controls="mobile-menu"
+              size="sm"
+            />
+          )}
+        </Group>
+      </nav>
+      {isMobile && (
+        <Collapse expanded={opened} id="mobile-menu">
+          <Stack gap={2} className={classes.mobile}>
+            {menus.map((m) => (
+              <div key={m.id}>
+                <Text size="xs" tt="uppercase" fw={700} c="dimmed" px="sm" pt="sm" pb={4}>
+                  {t(m.labelKey)}
+                </Text>
+                {m.items.map((item) => (
+                  <NavLink key={item.to} to={item.to} className={classes.mobileLink}>
+                    {t(item.labelKey)}
+                  </NavLink>
+                ))}
+              </div>
+            ))}
+            {menus.length > 0 && <Divider my={6} />}
+            {userList && (
+              <NavLink to="/admin/user" className={classes.mobileLink}>
+                <Group gap={8}>
+                  <IconUsers size={16} aria-hidden="true" />
+                  {t('nav.userList')}
+                </Group>
+              </NavLink>
+            )}
+            <NavLink to="/contact" className={classes.mobileLink}>
+              <Group gap={8}>
+                <IconMail size={16} aria-hidden="true" />
+                {t('nav.contact')}
+              </Group>
+            </NavLink>
+            <div className={classes.mobileAuth}>{authButton}</div>
+          </Stack>
+        </Collapse>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react';
+import { Anchor, Button, Group, Modal, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { IconMailCheck } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { EMAIL_PATTERN, RESET_TOKEN_MINUTES } from '@portal/contracts';
+import { ApiError } from '../../lib/api.ts';
+import { requestResetPassword } from '../../lib/auth.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { AuthCard } from '../../components/AuthCard.tsx';
+
+export function ForgotPasswordPage() {
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const mutation = useMutation({
+    mutationFn: (address: string) => requestResetPassword(address),
+    onError: (err) => {
+      const message = err instanceof ApiError && !err.isServerError ? err.message || t('forgot.wrongEmail') : t('login.serverError');
+      if (sentTo) notifyError(t('forgot.errorTitle'), message);
+      else setError(message);
+    },
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const value = email.trim();
+    if (!EMAIL_PATTERN.test(value)) {
+      setError(t('forgot.wrongEmail'));
+      return;
+    }
+    setError(null);
+    mutation.mutate(value, { onSuccess: () => setSentTo(value) });
+  };
+
+  const resend = () => {
+    if (!sentTo) {
+      notifyError(t('forgot.errorTitle'));
+      return;
+    }
+    mutation.mutate(sentTo, { onSuccess: () => notifySuccess(t('forgot.resent')) });
+  };
+
+  return (
+    <AuthCard title={t('forgot.title')} subtitle={t('forgot.subtitle', { minutes: RESET_TOKEN_MINUTES })}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            type="email"
+            name="email"
+            label={t('forgot.email')}
+            placeholder={t('login.emailPlaceholder')}
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={error}
+            errorProps={{ role: 'alert', 'data-testid': 'forgot-error' }}
+          />
+          <Button type="submit" fullWidth size="md" loading={mutation.isPending} disabled={mutation.isPending} data-testid="forgot-submit">
+            {t('forgot.submit')}
+          </Button>
+          <Group justify="center">
+            <Anchor component={Link} to="/login" size="sm">
+              {t('forgot.backToLogin')}
+            </Anchor>
+          </Group>
+        </Stack>
+      </form>
+
+      <Modal opened={sentTo !== null} onClose={() => navigate('/login')} title={t('forgot.sentTitle')} centered radius="lg">
+        <Stack gap="md">
+          <Group gap="md" wrap="nowrap" align="flex-start">
+            <ThemeIcon size={44} radius="xl" variant="light" color="teal">
+              <IconMailCheck size={24} aria-hidden="true" />
+            </ThemeIcon>
+            <Text size="sm" data-testid="forgot-sent">
+              {t('forgot.sentText', { email: sentTo ?? '', minutes: RESET_TOKEN_MINUTES })}
+            </Text>
+          </Group>
+          <Group justify="space-between">
+            <Anchor component="button" type="button" size="sm" onClick={resend} disabled={mutation.isPending}>
+              {t('forgot.resend')}
+            </Anchor>
+            <Button onClick={() => navigate('/login')}>{t('forgot.close')}</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,75 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
+import type { LoginResponse, PublicUser, VerifyTokenResponse } from '@portal/contracts';
+import { api, apiPath } from './api.ts';
+import { decideAccess, type Access, type SessionSnapshot, LOGGED_OUT } from './access.ts';
+
+export interface Session extends SessionSnapshot {
+  user: PublicUser | null;
+}
+
+export const SESSION_KEY = ['session'] as const;
+/** Short enough that each navigation asks the server, long enough not to hammer it on quick clicks. */
+export const SESSION_STALE_MS = 1500;
+
+async function fetchSession(): Promise<Session> {
+  try {
+    const r = await api<VerifyTokenResponse>('/auth/verify_token_');
+    return { isAuthenticated: r.isAuthenticated, is_admin: r.is_admin, roles: r.roles ?? [], user: r.user ?? null };
+  } catch {
+    // A failed check counts as logged out (spec §4, session).
+    return { ...LOGGED_OUT, user: null };
+  }
+}
+
+export const sessionQuery = queryOptions({
+  queryKey: SESSION_KEY,
+  queryFn: fetchSession,
+  staleTime: SESSION_STALE_MS,
+});
+
+export function sessionFromLogin(r: LoginResponse): Session {
+  const roles = r.roles ?? r.user.roles.map((role) => role.slug);
+  return { isAuthenticated: true, is_admin: roles.includes('admin'), roles, user: r.user };
+}
+
+export function login(body: { email: string; password: string }): Promise<LoginResponse> {
+  return api<LoginResponse>('/auth/login', { method: 'POST', body });
+}
+
+export async function logout(queryClient: QueryClient): Promise<void> {
+  try {
+    await api('/auth/logout', { method: 'POST' });
+  } finally {
+    queryClient.setQueryData<Session>(SESSION_KEY, { ...LOGGED_OUT, user: null });
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
+  }
+}
+
+export function requestResetPassword(email: string): Promise<{ success: true; message: string }> {
+  return api(apiPath`/auth/request_reset_password/${email}`);
+}
+
+export function verifyResetToken(id: string, token: string): Promise<{ success: boolean; message: string; invalid: boolean }> {
+  return api(`/verify_token/?id=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
+}
+
+export function resetPassword(token: string, id: string, password: string): Promise<{ success: true; message: string }> {
+  return api(apiPath`/auth/reset_password/${token}/${id}`, { method: 'PUT', body: { password } });
+}
+
+/** Route loader factory: the navigation guard, run before every navigation to the route. */
+export function guard(queryClient: QueryClient, access: Access) {
+  return async ({ request }: LoaderFunctionArgs): Promise<null> => {
+    if (access === 'open') {
+      // Public screens still refresh the session in the background for the navigation bar.
+      void queryClient.prefetchQuery(sessionQuery);
+      return null;
+    }
+    const session = await queryClient.fetchQuery(sessionQuery);
+    const url = new URL(request.url);
+    const decision = decideAccess(access, session, `${url.pathname}${url.search}`);
+    if (decision.kind === 'redirect') throw redirect(decision.to);
+    return null;
+  };
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { asLanguage, chooseInitialLanguage, languageAfterLogin } from '../src/lib/language.ts';
+
+describe('chooseInitialLanguage', () => {
+  it('prefers the remembered choice', () => {
+    expect(chooseInitialLanguage('fr', ['en-US'])).toBe('fr');
+    expect(chooseInitialLanguage('en', ['fr-FR'])).toBe('en');
+  });
+  it('follows the browser languages in order', () => {
+    expect(chooseInitialLanguage(null, ['fr-CA', 'en'])).toBe('fr');
+    expect(chooseInitialLanguage(null, ['de-DE', 'fr'])).toBe('fr');
+    expect(chooseInitialLanguage(undefined, ['en-GB'])).toBe('en');
+  });
+  it('falls back to English', () => {
+    expect(chooseInitialLanguage(null, ['de', 'es'])).toBe('en');
+    expect(chooseInitialLanguage('xx', [])).toBe('en');
+  });
+});
+
+describe('languageAfterLogin', () => {
+  it("applies the account's language", () => {
+    expect(languageAfterLogin('en', 'fr')).toBe('fr');
+    expect(languageAfterLogin('fr', 'en')).toBe('en');
+  });
+  it('keeps the current language when the account has none', () => {
+    expect(languageAfterLogin('fr', undefined)).toBe('fr');
+    expect(languageAfterLogin('fr', 'de')).toBe('fr');
+  });
+});
+
+describe('asLanguage', () => {
+  it('normalises tags', () => {
+    expect(asLanguage('FR_be')).toBe('fr');
+    expect(asLanguage('en-US')).toBe('en');
+    expect(asLanguage('')).toBeUndefined();
+  });
+});
