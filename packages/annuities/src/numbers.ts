@@ -89,6 +89,8 @@ export function parseNumber(raw: string, kind: NumberKind, rowCountry?: Office |
   if (letters.length >= 2 && isOffice(aliased)) {
     country = aliased === 'UP' ? 'EP' : aliased;
     series = letters.slice(2);
+  } else if (letters.length >= 2) {
+    return fail('unknown_country', letters);
   } else {
     series = letters;
     country = rowCountry === 'UP' ? 'EP' : (rowCountry ?? null);
