@@ -112,6 +112,8 @@ class PipeChecker {
   private readonly classifications: ReadonlySet<string>;
   private pendingBlank: number[] = [];
   private readonly today: string;
+  /** A record could not be split: its amounts are unknown, so invoice sums would mislead. */
+  private unreadable = false;
 
   constructor(private readonly run: Run, now: Date) {
     this.codes = allowedCodes(run.options.profile);
@@ -176,6 +178,7 @@ class PipeChecker {
     }
     this.pendingBlank = [];
     if (raw.tooLong) {
+      this.unreadable = true;
       this.run.line(line, null, [{ line, code: 'FMT-011', champ: '(line)' }]);
       return;
     }
@@ -188,6 +191,7 @@ class PipeChecker {
     const format = this.format;
     if (!format || fields.length !== format.fields.length) {
       out.push({ line, code: 'FMT-004', champ: '(line)' });
+      this.unreadable = true;
       this.run.line(line, fields, out);
       return;
     }
@@ -220,7 +224,9 @@ class PipeChecker {
   async finish(): Promise<void> {
     const late: Finding[] = [];
     const hasTax = this.format?.index.has('LINE_ITEM_TAX_TOTAL') ?? false;
-    for (const inv of this.file.invoices.values()) checkInvoiceMath(inv, hasTax, this.run.options.profile, late);
+    if (!this.unreadable) {
+      for (const inv of this.file.invoices.values()) checkInvoiceMath(inv, hasTax, this.run.options.profile, late);
+    }
     await checkDuplicateInvoices(this.file.invoices.values(), this.run.options.acceptedInvoices, late);
     for (const f of late) this.run.fileFinding(f);
   }

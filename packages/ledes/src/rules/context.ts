@@ -29,8 +29,8 @@ export interface FileState {
   /** Line numbers of the invoice block being read (released when the invoice changes). */
   blockInvoice: string | undefined;
   blockLineNumbers: Set<string>;
-  /** Timekeeper id → first rate seen (normalised text). */
-  readonly timekeeperRates: Map<string, string>;
+  /** Timekeeper id → first rate seen. */
+  readonly timekeeperRates: Map<string, Decimal>;
 }
 
 export interface RecordContext {

@@ -1,5 +1,5 @@
 import { TIMEKEEPER_CLASSIFICATIONS_2014, TIMEKEEPER_CLASSIFICATIONS_LEGACY } from '../codesets.ts';
-import { toString } from '../money.ts';
+import { compare } from '../money.ts';
 import type { LedesProfile } from '../profiles.ts';
 import { num, report, value, type RecordContext } from './context.ts';
 
@@ -26,8 +26,7 @@ export function checkTimekeeper(ctx: RecordContext, known: ReadonlySet<string>):
   const id = value(ctx, 'TIMEKEEPER_ID');
   const rate = num(ctx, 'LINE_ITEM_UNIT_COST');
   if (id === '' || rate === undefined) return;
-  const text = toString(rate).replace(/\.?0+$/, '');
   const first = ctx.file.timekeeperRates.get(id);
-  if (first === undefined) ctx.file.timekeeperRates.set(id, text);
-  else if (first !== text) report(ctx, 'TK-004', 'LINE_ITEM_UNIT_COST');
+  if (first === undefined) ctx.file.timekeeperRates.set(id, rate);
+  else if (compare(first, rate) !== 0) report(ctx, 'TK-004', 'LINE_ITEM_UNIT_COST');
 }
