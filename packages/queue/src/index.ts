@@ -1,0 +1,17 @@
+export type { JobContext, JobCounts, Processor, ProcessorMap, QueuePort, OnFailed, FailureInfo } from './types.ts';
+export { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from './types.ts';
+export { UnrecoverableJobError, InvalidJobPayloadError, QueueUnavailableError, ShutdownTimeoutError } from './errors.ts';
+export { parsePayload } from './payloads.ts';
+export { createInlineQueue, type InlineQueue, type InlineQueueOptions } from './inline.ts';
+export {
+  createBullmqQueue,
+  startBullmqWorker,
+  startSandboxedBullmqWorker,
+  toBullmqProcessor,
+  DEFAULT_PREFIX,
+  type BullmqQueueOptions,
+  type BullmqWorkerOptions,
+  type RunningWorker,
+} from './bullmq.ts';
+export { checkRedisForQueues, type RedisQueueCheck } from './health.ts';
+export { closeGracefully } from './shutdown.ts';

@@ -1,0 +1,173 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jobIdFor, type QueueName } from '@portal/contracts';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  QueueUnavailableError,
+  checkRedisForQueues,
+  createBullmqQueue,
+  startBullmqWorker,
+  type QueuePort,
+  type RunningWorker,
+} from '../src/index.ts';
+import { startRedisServer, type TestRedis } from '../test-support/redis-server.ts';
+import { queueContract } from './contract.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const TSX = path.resolve(here, '../../../node_modules/.bin/tsx');
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function idle(port: QueuePort, queues: QueueName[]): Promise<void> {
+  await waitFor(async () => {
+    for (const queue of queues) {
+      const c = await port.counts(queue);
+      if (c.waiting + c.active + c.delayed > 0) return false;
+    }
+    return true;
+  }, 20_000, 'queues to be idle');
+}
+
+queueContract('bullmq', async (processors, opts) => {
+  const prefix = `t${randomUUID().slice(0, 8)}`;
+  const port = createBullmqQueue({ redisUrl: redis.url, prefix, attempts: opts.attempts, backoffMs: opts.backoffMs });
+  const queues = Object.keys(processors) as QueueName[];
+  const workers: RunningWorker[] = queues.map((queue) =>
+    startBullmqWorker(queue, processors[queue] as never, { redisUrl: redis.url, prefix, onFailed: opts.onFailed }),
+  );
+  await Promise.all(workers.map(({ worker }) => worker.waitUntilReady()));
+  return {
+    port,
+    drain: () => idle(port, queues.length > 0 ? queues : ['ledes']),
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+      await port.close();
+    },
+  };
+});
+
+describe('bullmq specifics', () => {
+  it('applies the production job options (attempts 3, exponential 2 s, bounded retention, deterministic id)', async () => {
+    const prefix = `t${randomUUID().slice(0, 8)}`;
+    const port = createBullmqQueue({ redisUrl: redis.url, prefix });
+    const runId = randomUUID();
+    await port.enqueue('ledes', { runId });
+    const inspector = new Queue('ledes', { connection: { url: redis.url }, prefix });
+    const job = await inspector.getJob(jobIdFor('ledes', { runId }));
+    expect(job?.data).toEqual({ runId });
+    expect(job?.opts).toMatchObject({
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 5000 },
+    });
+    expect(await port.counts('ledes')).toMatchObject({ waiting: 1, active: 0 });
+    await inspector.close();
+    await port.close();
+  });
+
+  it('re-validates the payload at processing: a forged job fails at once, unprocessed', async () => {
+    const prefix = `t${randomUUID().slice(0, 8)}`;
+    let runs = 0;
+    const failures: Error[] = [];
+    const running = startBullmqWorker('mail', async () => void (runs += 1), {
+      redisUrl: redis.url, prefix, onFailed: (_q, _p, error) => failures.push(error),
+    });
+    const forger = new Queue('mail', { connection: { url: redis.url }, prefix });
+    await forger.add('mail', { mailId: 'x', email: 'victim@example.com' }, { jobId: 'mail-forged', attempts: 3 });
+    await waitFor(() => failures.length === 1, 10_000, 'the forged job to fail');
+    expect(runs).toBe(0);
+    expect(failures[0]!.message).toContain('InvalidJobPayloadError');
+    const job = await forger.getJob('mail-forged');
+    expect(job?.attemptsMade).toBe(1);
+    await forger.close();
+    await running.close();
+  });
+
+  it('fails fast with QueueUnavailableError when Redis is down (→ 503)', async () => {
+    const ephemeral = await startRedisServer();
+    const port = createBullmqQueue({ redisUrl: ephemeral.url, prefix: 'fast', onError: () => {} });
+    await port.enqueue('mail', { mailId: randomUUID() });
+    await ephemeral.stop();
+    await waitFor(() => true);
+    const started = Date.now();
+    await expect(port.enqueue('mail', { mailId: randomUUID() })).rejects.toBeInstanceOf(QueueUnavailableError);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await port.close();
+  });
+
+  it('Q-01: a worker SIGKILLed mid-job loses the lock; a fresh worker finishes the job', async () => {
+    const prefix = `t${randomUUID().slice(0, 8)}`;
+    const port = createBullmqQueue({ redisUrl: redis.url, prefix });
+    const runId = randomUUID();
+
+    const child = spawn(TSX, [path.join(here, 'fixtures/stuck-worker.ts'), redis.url, prefix], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let childOutput = '';
+    child.stdout.on('data', (chunk: Buffer) => (childOutput += chunk.toString()));
+    await waitFor(() => childOutput.includes('ready'), 20_000, 'the child worker to start');
+    await port.enqueue('ledes', { runId });
+    await waitFor(() => childOutput.includes(`started ${runId}`), 10_000, 'the child to take the job');
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    expect(await port.counts('ledes')).toMatchObject({ active: 1 }); // still locked by the dead worker
+
+    const completed: string[] = [];
+    const stalled: string[] = [];
+    const fresh = startBullmqWorker('ledes', async (payload) => void completed.push(payload.runId), {
+      redisUrl: redis.url, prefix, lockDuration: 1000, stalledInterval: 500,
+    });
+    fresh.worker.on('stalled', (jobId) => stalled.push(jobId));
+    await waitFor(() => completed.length === 1, 15_000, 'the fresh worker to finish the job');
+    expect(completed).toEqual([runId]);
+    expect(stalled).toEqual([jobIdFor('ledes', { runId })]);
+    expect(await port.counts('ledes')).toMatchObject({ active: 0, completed: 1, failed: 0 });
+    await fresh.close();
+    await port.close();
+  });
+});
+
+describe('Q-00 checkRedisForQueues', () => {
+  it('accepts noeviction and warns about appendonly no', async () => {
+    const result = await checkRedisForQueues(redis.url);
+    expect(result.ok).toBe(true);
+    expect(result.problems).toEqual([]);
+    expect(result.warnings.join(' ')).toContain('appendonly');
+  });
+
+  it('reports a problem when maxmemory-policy is allkeys-lru', async () => {
+    const lru = await startRedisServer({ args: ['--maxmemory-policy', 'allkeys-lru'] });
+    try {
+      const result = await checkRedisForQueues(lru.url);
+      expect(result.ok).toBe(false);
+      expect(result.problems.join(' ')).toContain('allkeys-lru');
+    } finally {
+      await lru.stop();
+    }
+  });
+
+  it('reports an unreachable Redis', async () => {
+    const gone = await startRedisServer();
+    await gone.stop();
+    const result = await checkRedisForQueues(gone.url);
+    expect(result.ok).toBe(false);
+    expect(result.problems[0]).toContain('unreachable');
+  });
+});
