@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { Config } from '@portal/config';
+import type { Database, DatabaseHandle } from '@portal/db';
+import type { QueuePort } from '@portal/queue';
+import type { RealtimePublisher } from '@portal/realtime';
+import type { Storage } from '@portal/storage';
+import type { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
+
+/** Injected so tests can move time (lockout, link expiry) without sleeping. */
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Everything a request handler may use; built once in bootstrap.ts and passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  database: DatabaseHandle;
+  db: Database;
+  storage: Storage;
+  queue: QueuePort;
+  realtime: RealtimePublisher;
+  limits: {
+    login: LoginLimiter;
+    contact: RateLimiter;
+    resetRequest: RateLimiter;
+  };
+  /** Set once the socket server is attached; ends the live sockets of a session at logout. */
+  disconnectSession(sessionId: string): void;
+}

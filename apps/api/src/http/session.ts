@@ -1,0 +1,106 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { and, eq, gt } from 'drizzle-orm';
+import { parse as parseCookies } from 'cookie';
+import { SESSION_DAYS, type RoleSlug } from '@portal/contracts';
+import { roles, sessions, userRoles, users } from '@portal/db';
+import type { AppContext } from '../context.ts';
+import { newToken, sha256 } from '../security/tokens.ts';
+
+export interface AuthState {
+  /** SHA-256 of the cookie token: the session row's key and the socket room of this session. */
+  sessionId: string;
+  userId: string;
+  email: string;
+  langue: 'en' | 'fr';
+  roles: RoleSlug[];
+  isAdmin: boolean;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      auth: AuthState | null;
+    }
+  }
+}
+
+const SESSION_MS = SESSION_DAYS * 24 * 60 * 60_000;
+/** Sliding last-seen updates are throttled: one write per session per five minutes at most. */
+const TOUCH_INTERVAL_MS = 5 * 60_000;
+
+export function readSessionToken(ctx: AppContext, cookieHeader: string | undefined): string | undefined {
+  if (!cookieHeader) return undefined;
+  const token = parseCookies(cookieHeader)[ctx.config.security.cookie.name];
+  return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
+}
+
+/** Resolves a session cookie to the user and their current roles; roles are read fresh every time (AC-11). */
+export async function resolveSession(ctx: AppContext, token: string | undefined): Promise<AuthState | null> {
+  if (!token) return null;
+  const sessionId = sha256(token);
+  const now = ctx.clock.now();
+  const rows = await ctx.db
+    .select({
+      userId: users.id,
+      email: users.email,
+      langue: users.langue,
+      slug: roles.slug,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(sessions.tokenHash, sessionId), gt(sessions.expiresAt, now)));
+  const first = rows[0];
+  if (!first) return null;
+  if (now.getTime() - first.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    await ctx.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, sessionId));
+  }
+  const roleSlugs = rows.map((r) => r.slug).filter((s): s is RoleSlug => s !== null);
+  return {
+    sessionId,
+    userId: first.userId,
+    email: first.email,
+    langue: first.langue,
+    roles: roleSlugs,
+    isAdmin: roleSlugs.includes('admin'),
+  };
+}
+
+export function sessionMiddleware(ctx: AppContext): RequestHandler {
+  return async (req, _res, next) => {
+    req.auth = await resolveSession(ctx, readSessionToken(ctx, req.get('cookie')));
+    next();
+  };
+}
+
+/** Creates a new session row and sets its cookie; the caller has already ended any previous one. */
+export async function startSession(ctx: AppContext, res: Response, userId: string): Promise<string> {
+  const token = newToken();
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_MS);
+  await ctx.db.insert(sessions).values({ tokenHash: sha256(token), userId, createdAt: now, lastSeenAt: now, expiresAt });
+  const { cookie } = ctx.config.security;
+  res.cookie(cookie.name, token, {
+    httpOnly: true,
+    secure: cookie.secure,
+    sameSite: cookie.sameSite,
+    path: '/',
+    expires: expiresAt,
+  });
+  return sha256(token);
+}
+
+/** Deletes the session the request presents (if any) and clears its cookie. */
+export async function endSession(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const token = readSessionToken(ctx, req.get('cookie'));
+  if (token) {
+    const sessionId = sha256(token);
+    await ctx.db.delete(sessions).where(eq(sessions.tokenHash, sessionId));
+    ctx.disconnectSession(sessionId);
+  }
+  const { cookie } = ctx.config.security;
+  res.clearCookie(cookie.name, { httpOnly: true, secure: cookie.secure, sameSite: cookie.sameSite, path: '/' });
+}

@@ -1,0 +1,158 @@
+import type { Request, Response } from 'express';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import {
+  FIRST_CONNECTION_TOKEN_HOURS,
+  RESET_TOKEN_MINUTES,
+  type LoginBody,
+  type PublicUser,
+} from '@portal/contracts';
+import { passwordTokens, sessions, users } from '@portal/db';
+import { toLocale } from '@portal/i18n';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import { endSession, startSession } from '../../http/session.ts';
+import { hashPassword, verifyPassword } from '../../security/passwords.ts';
+import { newToken, sha256 } from '../../security/tokens.ts';
+import { enqueueMails, recordMail } from '../mail/outbox.ts';
+import { loadPublicUser } from '../users/presenter.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const LINK_LIFETIME_MS = {
+  reset: RESET_TOKEN_MINUTES * 60_000,
+  first_connection: FIRST_CONNECTION_TOKEN_HOURS * 60 * 60_000,
+} as const;
+
+export async function login(ctx: AppContext, req: Request, res: Response, body: LoginBody): Promise<PublicUser> {
+  const ip = req.ip ?? 'unknown';
+  if (await ctx.limits.login.isBlocked(body.email, ip)) {
+    req.log.warn({ event: 'login_locked', email: sha256(body.email) }, 'login refused: locked');
+    throw new AppError('too_many_attempts');
+  }
+  const [user] = await ctx.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.email, body.email));
+  // verifyPassword spends the same time when the account does not exist (AUTH-18).
+  const valid = await verifyPassword(user?.passwordHash, body.password);
+  if (!user || !valid) {
+    await ctx.limits.login.recordFailure(body.email, ip);
+    req.log.info({ event: 'login_failed', email: sha256(body.email) }, 'login failed');
+    throw new AppError('login_failed');
+  }
+  await ctx.limits.login.recordSuccess(body.email);
+  // A new session id at every login; the one presented before (if any) is ended (SESS-02).
+  await endSession(ctx, req, res);
+  await startSession(ctx, res, user.id);
+  req.log.info({ event: 'login_succeeded', userId: user.id }, 'login');
+  return (await loadPublicUser(ctx.db, user.id))!;
+}
+
+/** Issues a single-use link and records its mail in one transaction; returns the mail id to enqueue. */
+async function issueLink(ctx: AppContext, user: { id: string; email: string; langue: 'en' | 'fr'; companyAgent: string }, purpose: 'reset' | 'first_connection') {
+  const token = newToken();
+  const now = ctx.clock.now();
+  const link = `${ctx.config.http.publicUrl}/password_reset?id=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
+  return ctx.db.transaction(async (tx) => {
+    // Only the newest link works (HARD-03).
+    await tx
+      .update(passwordTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt)));
+    await tx.insert(passwordTokens).values({
+      userId: user.id,
+      tokenHash: sha256(token),
+      purpose,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS[purpose]),
+    });
+    return recordMail(tx, {
+      recipient: user.email,
+      template: purpose === 'reset' ? 'reset_password' : 'first_connection',
+      locale: toLocale(user.langue),
+      params:
+        purpose === 'reset'
+          ? { link, minutes: String(RESET_TOKEN_MINUTES) }
+          : { link, hours: String(FIRST_CONNECTION_TOKEN_HOURS), name: user.companyAgent },
+    });
+  });
+}
+
+const RESET_REQUESTS_PER_ACCOUNT = 3;
+const RESET_REQUEST_WINDOW_MS = 15 * 60_000;
+
+/**
+ * Always answers the same way; mail goes out only for a known account and at most three times per
+ * quarter of an hour, so the endpoint neither enumerates accounts nor floods a mailbox (HARD-04, HARD-08).
+ */
+export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
+  const [user] = await ctx.db
+    .select({ id: users.id, email: users.email, langue: users.langue, companyAgent: users.companyAgent })
+    .from(users)
+    .where(eq(users.email, email));
+  if (!user) return;
+  const since = new Date(ctx.clock.now().getTime() - RESET_REQUEST_WINDOW_MS);
+  const [recent] = await ctx.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(passwordTokens)
+    .where(and(eq(passwordTokens.userId, user.id), eq(passwordTokens.purpose, 'reset'), gt(passwordTokens.createdAt, since)));
+  if ((recent?.count ?? 0) >= RESET_REQUESTS_PER_ACCOUNT) return;
+  const mailId = await issueLink(ctx, user, 'reset');
+  await enqueueMails(ctx, [mailId]);
+}
+
+export async function sendFirstConnection(ctx: AppContext, email: string): Promise<void> {
+  const [user] = await ctx.db
+    .select({ id: users.id, email: users.email, langue: users.langue, companyAgent: users.companyAgent })
+    .from(users)
+    .where(eq(users.email, email));
+  if (!user) throw new AppError('not_found');
+  const mailId = await issueLink(ctx, user, 'first_connection');
+  await enqueueMails(ctx, [mailId]);
+}
+
+async function findUsableToken(ctx: AppContext, userId: string, token: string) {
+  if (!UUID.test(userId)) return null;
+  const [row] = await ctx.db
+    .select()
+    .from(passwordTokens)
+    .where(
+      and(
+        eq(passwordTokens.tokenHash, sha256(token)),
+        eq(passwordTokens.userId, userId),
+        isNull(passwordTokens.usedAt),
+        gt(passwordTokens.expiresAt, ctx.clock.now()),
+      ),
+    )
+    .orderBy(desc(passwordTokens.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function isResetLinkValid(ctx: AppContext, userId: string, token: string): Promise<boolean> {
+  return (await findUsableToken(ctx, userId, token)) !== null;
+}
+
+/** Sets the new password, spends the link and ends every session of the user (HARD-09, SESS-06). */
+export async function resetPassword(ctx: AppContext, userId: string, token: string, password: string): Promise<void> {
+  if (!UUID.test(userId)) throw new AppError('link_expired');
+  const passwordHash = await hashPassword(password);
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    // The guarded update is the check: two concurrent uses cannot both succeed.
+    const spent = await tx
+      .update(passwordTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(passwordTokens.tokenHash, sha256(token)),
+          eq(passwordTokens.userId, userId),
+          isNull(passwordTokens.usedAt),
+          gt(passwordTokens.expiresAt, now),
+        ),
+      )
+      .returning({ id: passwordTokens.id });
+    if (spent.length === 0) throw new AppError('link_expired');
+    await tx.update(passwordTokens).set({ usedAt: now }).where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt)));
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
+    const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.tokenHash });
+    for (const { id } of ended) ctx.disconnectSession(id);
+  });
+}

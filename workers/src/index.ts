@@ -1,0 +1,1 @@
+export { createProcessors, createSendMailProcessor, type ProcessorDeps } from './processors/index.ts';
