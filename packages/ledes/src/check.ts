@@ -18,6 +18,8 @@ import { sniff, splitLines, type ByteSource, type Encoding, type LineStats, type
 
 /** Receives every data line as it is checked, e.g. to write the treated workbook. */
 export interface LineSink {
+  /** Called once, before the first line, when the format (and so the column names) is known. */
+  onStart?(info: { readonly format: FormatId | null; readonly fieldNames: readonly string[] }): void;
   /** `fields` is null when the line could not be split (too long, wrong field count, blank). */
   onLine(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[]): void;
   /** File-level findings and those known only at the end (invoice totals, duplicates). */
@@ -64,6 +66,9 @@ class Run {
   readonly late: ResolvedFinding[] = [];
   linesChecked = 0;
   errors = 0;
+  format: FormatId | null = null;
+  fieldNames: readonly string[] = [];
+  private started = false;
   private lastProgress = Date.now();
 
   constructor(readonly options: CheckOptions) {}
@@ -79,7 +84,16 @@ class Run {
     const resolved = findings.map((f) => this.resolve(f));
     this.linesChecked++;
     this.builder.addLine();
-    this.options.sink?.onLine(line, fields, resolved);
+    const sink = this.options.sink;
+    if (!sink) return;
+    this.start();
+    sink.onLine(line, fields, resolved);
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.options.sink?.onStart?.({ format: this.format, fieldNames: this.fieldNames });
   }
 
   fileFinding(f: Finding): void {
@@ -139,6 +153,14 @@ class PipeChecker {
     else this.data(raw);
   }
 
+  /** The format may be settled by the token, the header or (failing both) the first record. */
+  private publishFormat(): void {
+    if (this.format && this.run.format !== this.format.id) {
+      this.run.format = this.format.id;
+      this.run.fieldNames = this.format.fields.map((f) => f.name);
+    }
+  }
+
   private token(raw: RawLine): void {
     const { body, terminated } = stripTerminator(raw.text);
     const known = raw.tooLong ? undefined : formatFromToken(body.trim());
@@ -147,6 +169,7 @@ class PipeChecker {
       return;
     }
     this.format = known.format;
+    this.publishFormat();
     if (!known.canonical) this.run.fileFinding({ line: 'file', code: 'FMT-002', champ: '(file)' });
     if (!terminated) this.run.fileFinding({ line: 'file', code: 'FMT-005', champ: '(file)' });
   }
@@ -159,11 +182,13 @@ class PipeChecker {
       const byHeader = formatFromHeader(body);
       if (byHeader) {
         this.format = byHeader;
+        this.publishFormat();
         return;
       }
     }
     this.run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
     this.format ??= formatFromFieldCount(body.split('|').length);
+    this.publishFormat();
   }
 
   private data(raw: RawLine): void {
@@ -188,6 +213,7 @@ class PipeChecker {
     if (!terminated) out.push({ line, code: 'FMT-005', champ: '(line)' });
     const fields = body.split('|');
     this.format ??= formatFromFieldCount(fields.length);
+    this.publishFormat();
     const format = this.format;
     if (!format || fields.length !== format.fields.length) {
       out.push({ line, code: 'FMT-004', champ: '(line)' });
@@ -269,6 +295,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
       },
     });
     format = xml.format;
+    run.format = format;
     for (const f of xml.late) run.fileFinding(f);
     invoices = xml.invoices;
     if (xml.items === 0 && !run.late.some((f) => f.severity === 'error')) {
@@ -293,6 +320,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
     }));
   }
   run.progress(true);
+  run.start();
 
   const summary: LedesSummary = {
     accepted: run.errors === 0,
