@@ -87,9 +87,12 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
   };
 }
 
+/** Waits for the first connection only; once connected, an outage fails immediately. */
 async function whenReady(connection: Redis, timeoutMs: number): Promise<void> {
   if (connection.status === 'ready') return;
-  if (connection.status === 'end' || connection.status === 'close') throw new QueueUnavailableError('Job queue closed');
+  if (connection.status !== 'connecting' && connection.status !== 'wait' && connection.status !== 'connect') {
+    throw new QueueUnavailableError(`Redis unavailable (status ${connection.status})`);
+  }
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       connection.off('ready', onReady);
