@@ -1,0 +1,32 @@
+import type { EventEmitter } from 'node:events';
+import type { ServerToClientEvents } from '@portal/contracts';
+
+export type RealtimeEvent = keyof ServerToClientEvents;
+export type RealtimeArgs<E extends RealtimeEvent> = Parameters<ServerToClientEvents[E]>;
+
+/** Sends typed events to rooms; each driver reaches every socket server of the deployment. */
+export interface RealtimePublisher {
+  toUser<E extends RealtimeEvent>(userId: string, event: E, ...args: RealtimeArgs<E>): void;
+  toAdmins<E extends RealtimeEvent>(event: E, ...args: RealtimeArgs<E>): void;
+  close(): Promise<void>;
+}
+
+/** What travels on the in-process bus (embedded mode). */
+export interface BusMessage {
+  room: string;
+  event: RealtimeEvent;
+  args: unknown[];
+}
+
+export type InProcessPublisher = RealtimePublisher & { bus: EventEmitter };
+
+/** Who a socket belongs to, resolved from the session cookie at handshake. */
+export interface SocketIdentity {
+  userId: string;
+  isAdmin: boolean;
+  /**
+   * Identifies the session for `disconnectSession` (logout, password reset, disabling a user).
+   * Use the session row id, never the cookie's secret token: room names travel through Redis.
+   */
+  sessionId: string;
+}
