@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import './context.ts';
+
+export const portal = () => inject('portal');
+
+const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts/screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface ContextOptions {
+  lang?: 'en' | 'fr';
+  /** Pre-set the cookie-consent cookie so the banner stays out of the way. */
+  consent?: 'accepted' | 'declined' | null;
+  mobile?: boolean;
+}
+
+/** A fresh browser profile whose browser language is `lang` (the portal follows it when nothing is remembered). */
+export async function newContext(browser: Browser, { lang = 'en', consent = 'accepted', mobile = false }: ContextOptions = {}): Promise<BrowserContext> {
+  const { baseUrl } = portal();
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    locale: lang === 'fr' ? 'fr-FR' : 'en-US',
+    viewport: mobile ? { width: 390, height: 800 } : { width: 1280, height: 860 },
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+  });
+  if (consent) {
+    await context.addCookies([{ name: 'cookie-consent', value: consent, url: baseUrl, sameSite: 'Lax' }]);
+  }
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+export async function screenshot(page: Page, name: string, lang: 'en' | 'fr'): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  // Let transitions and toasts settle.
+  await page.waitForTimeout(350);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${lang}.png`), fullPage: true });
+}
+
+export async function login(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+export async function loginAsAdmin(page: Page): Promise<void> {
+  const { adminEmail, adminPassword } = portal();
+  await login(page, adminEmail, adminPassword);
+  await page.getByTestId('logout-button').waitFor();
+}
+
+/** Picks an option of a Mantine Select by its visible text. */
+export async function chooseOption(page: Page, testIdOrLabel: string, optionText: string | RegExp): Promise<void> {
+  const input = page.getByTestId(testIdOrLabel).or(page.getByRole('textbox', { name: testIdOrLabel })).first();
+  await input.click();
+  await page.getByRole('option', { name: optionText }).first().click();
+}
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@portal.test`;
+}

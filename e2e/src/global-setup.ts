@@ -1,0 +1,127 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import type { PortalInfo } from './context.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const WEB = path.join(ROOT, 'apps/web');
+const DIST_INDEX = path.join(WEB, 'dist/index.html');
+/** Everything that ends up in the web bundle. */
+const WEB_SOURCES = [
+  path.join(WEB, 'src'),
+  path.join(WEB, 'index.html'),
+  path.join(WEB, 'vite.config.ts'),
+  path.join(WEB, 'public'),
+  path.join(ROOT, 'packages/i18n/locales'),
+  path.join(ROOT, 'packages/i18n/src'),
+  path.join(ROOT, 'packages/contracts/src'),
+];
+
+function newestMtime(p: string): number {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+function ensureWebBuild(): void {
+  const built = existsSync(DIST_INDEX) ? statSync(DIST_INDEX).mtimeMs : 0;
+  const sources = Math.max(...WEB_SOURCES.map(newestMtime));
+  if (built && built >= sources && !process.env.E2E_FORCE_BUILD) return;
+  console.log('[e2e] building @portal/web …');
+  const r = spawnSync('npm', ['run', 'build', '-w', '@portal/web'], { cwd: ROOT, stdio: 'inherit', env: process.env });
+  if (r.status !== 0) throw new Error('npm run build -w @portal/web failed');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`portal did not start within ${timeoutMs} ms:\n${output.slice(-4000)}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Portal ready on http:\/\/localhost:\d+/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`portal exited with code ${code}:\n${output.slice(-4000)}`));
+    });
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensureWebBuild();
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
+  const baseUrl = `http://localhost:${port}`;
+  const portal: PortalInfo = {
+    baseUrl,
+    dataDir,
+    adminEmail: 'admin@portal.test',
+    adminPassword: 'Admin-e2e-password-2026',
+  };
+  // E2E_SERVER_ENTRY lets a developer point the suite at another entrypoint; the default is the real API.
+  const entry = process.env.E2E_SERVER_ENTRY ?? 'apps/api/src/main.ts';
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseUrl,
+      ADMIN_EMAIL: portal.adminEmail,
+      ADMIN_PASSWORD: portal.adminPassword,
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const keep = (c: Buffer) => {
+    logs.push(c.toString());
+    if (logs.length > 400) logs.shift();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  try {
+    await waitForReady(child, 120_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  project.provide('portal', portal);
+
+  return async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    if (process.env.E2E_KEEP_DATA) console.log(`[e2e] data kept in ${dataDir}\n${logs.join('').slice(-2000)}`);
+    else rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, login, loginAsAdmin, newContext, portal, uniqueEmail } from '../src/browser.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('login', () => {
+  it('logs the admin in and shows the admin menus', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    await page.waitForURL((u) => u.pathname === '/');
+    await expect(page.getByTestId('menu-ledes').isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId('nav-user-list').isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+
+  it('shows the server message under the password field on a wrong password', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await login(page, portal().adminEmail, 'definitely-not-the-password');
+    const error = page.getByTestId('login-error');
+    await error.waitFor();
+    expect(await error.textContent()).toBe('Email / password incorrect');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await context.close();
+  });
+
+  it('locks an e-mail out after 5 failures', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const email = uniqueEmail('lockout');
+    await page.goto('/login');
+    await page.locator('input[name="email"]').fill(email);
+    const error = page.getByTestId('login-error');
+    const texts: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.locator('input[name="password"]').fill(`wrong-password-${i}`);
+      await page.getByTestId('login-submit').click();
+      await page.waitForFunction(() => {
+        const b = document.querySelector<HTMLButtonElement>('[data-testid="login-submit"]');
+        return b !== null && !b.disabled;
+      });
+      await error.waitFor();
+      texts.push((await error.textContent()) ?? '');
+    }
+    expect(texts.slice(0, 5)).toEqual(Array(5).fill('Email / password incorrect'));
+    expect(texts[5]).toBe('Too many attempts, please try again in 5 minutes');
+    await context.close();
+  });
+
+  it('shows the lockout message in French for a French browser', async () => {
+    const context = await newContext(browser, { lang: 'fr' });
+    const page = await context.newPage();
+    const email = uniqueEmail('verrou');
+    for (let i = 0; i < 6; i++) {
+      await page.request.post('/api/auth/login', {
+        headers: { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' },
+        data: { email, password: `wrong-${i}-password` },
+      });
+    }
+    await login(page, email, 'another-wrong-password');
+    const error = page.getByTestId('login-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/tentatives/i);
+    await context.close();
+  });
+});
+
+describe('navigation guard', () => {
+  it('sends a visitor of a connected route to /login with the redirect and back after login', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/admin/user');
+    await page.waitForURL((u) => u.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/admin/user');
+    await page.locator('input[name="email"]').fill(portal().adminEmail);
+    await page.locator('input[name="password"]').fill(portal().adminPassword);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((u) => u.pathname === '/admin/user');
+    await page.getByTestId('user-table').waitFor();
+    await context.close();
+  });
+
+  it('guards the /annuites/patent routes and keeps later screens inside the frame', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/annuites/patent/instruction');
+    await page.waitForURL((u) => u.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/annuites/patent/instruction');
+    await context.close();
+  });
+
+  it('ignores an off-site redirect value', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/login?redirect=//evil.example/steal');
+    await page.locator('input[name="email"]').fill(portal().adminEmail);
+    await page.locator('input[name="password"]').fill(portal().adminPassword);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('logout-button').waitFor();
+    await page.waitForURL((u) => u.pathname === '/');
+    expect(new URL(page.url()).origin).toBe(portal().baseUrl);
+    await context.close();
+  });
+
+  it('sends a logged-in user away from /login and unknown paths to /', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    await page.goto('/login');
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.goto('/no/such/page');
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.goto('/ledes/history/admin');
+    await page.getByTestId('coming-soon-title').waitFor();
+    await context.close();
+  });
+
+  it('logs out to /login and guards again', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    await page.getByTestId('logout-button').click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.getByTestId('login-button').waitFor();
+    await page.goto('/ledes/upload');
+    await page.waitForURL((u) => u.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/ledes/upload');
+    await context.close();
+  });
+});
