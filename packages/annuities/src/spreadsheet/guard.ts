@@ -1,0 +1,264 @@
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import XLSX from '@e965/xlsx';
+import yauzl from 'yauzl';
+import { fail, ok, type ReasonCode, type Result } from '../reasons.ts';
+import type { SpreadsheetLimits } from './limits.ts';
+
+export type SpreadsheetFormat = 'xlsx' | 'xls';
+
+export interface Inspection {
+  readonly format: SpreadsheetFormat;
+  /** Workbook uses the 1904 date system (xlsx: workbookPr/@date1904). */
+  readonly date1904: boolean;
+  /** Row elements counted in the worksheets (xlsx only), an upper bound for the reader. */
+  readonly rowCount: number | null;
+}
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+const OLE2_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
+  return bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
+}
+
+class Refused extends Error {
+  constructor(
+    readonly reason: ReasonCode,
+    detail?: string,
+  ) {
+    super(detail ?? reason);
+  }
+}
+
+/**
+ * Decide whether an upload may be parsed, before any spreadsheet library sees it: size, real type
+ * against the extension, and for xlsx every zip entry inflated under counters and scanned.
+ */
+export async function inspectSpreadsheet(bytes: Buffer, fileName: string, limits: SpreadsheetLimits): Promise<Result<Inspection>> {
+  if (bytes.length === 0) return fail('empty_file');
+  if (bytes.length > limits.maxBytes) return fail('file_too_large', `${bytes.length} bytes`);
+  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  if (extension === 'xlsm' || extension === 'xltm' || extension === 'xlsb') return fail('macro_not_allowed', `.${extension}`);
+  if (extension !== 'xlsx' && extension !== 'xls') return fail('type_mismatch', `extension .${extension ?? ''}`);
+
+  if (startsWith(bytes, OLE2_MAGIC)) {
+    const ole = inspectOle2(bytes);
+    if (!ole.ok) return ole;
+    // An OLE2 file named .xlsx is never parsed as xls (UP-08): the name and the content disagree.
+    if (extension !== 'xls') return fail('type_mismatch', 'xls content in a .xlsx file');
+    return ok({ format: 'xls', date1904: false, rowCount: null });
+  }
+  if (startsWith(bytes, ZIP_MAGIC)) {
+    if (extension !== 'xlsx') return fail('type_mismatch', 'zip content in a .xls file');
+    try {
+      return ok(await inspectZip(bytes, limits));
+    } catch (error) {
+      if (error instanceof Refused) return fail(error.reason, error.message);
+      return fail('malformed_workbook', error instanceof Error ? error.message : String(error));
+    }
+  }
+  return fail('type_mismatch', 'neither a zip nor an OLE2 container');
+}
+
+/** Encrypted OOXML and legacy workbooks both live in OLE2 containers; tell them apart by their streams. */
+function inspectOle2(bytes: Buffer): Result<void> {
+  let names: string[];
+  try {
+    const container = XLSX.CFB.read(bytes, { type: 'buffer' });
+    names = container.FullPaths.map((p: string) => p.toLowerCase());
+  } catch (error) {
+    return fail('malformed_workbook', error instanceof Error ? error.message : String(error));
+  }
+  const has = (name: string) => names.some((p) => p.endsWith(`/${name}`) || p.endsWith(`/${name}/`));
+  if (has('encryptioninfo') || has('encryptedpackage')) return fail('encrypted_not_supported');
+  if (has('_vba_project_cur') || has('vba') || has('_vba_project')) return fail('macro_not_allowed');
+  if (!has('workbook') && !has('book')) return fail('type_mismatch', 'OLE2 file without a workbook stream');
+  return ok(undefined);
+}
+
+interface CentralEntry {
+  readonly entry: yauzl.Entry;
+  readonly name: string;
+}
+
+function openZip(bytes: Buffer): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (err, zip) => (err ? reject(err) : resolve(zip)));
+  });
+}
+
+function readCentralDirectory(zip: yauzl.ZipFile, limits: SpreadsheetLimits): Promise<CentralEntry[]> {
+  if (zip.entryCount > limits.maxEntries) throw new Refused('too_many_entries', `${zip.entryCount} entries`);
+  return new Promise((resolve, reject) => {
+    const entries: CentralEntry[] = [];
+    let declared = 0;
+    zip.on('entry', (entry: yauzl.Entry) => {
+      const name = entry.fileName;
+      if (entries.length >= limits.maxEntries) return reject(new Refused('too_many_entries'));
+      if (name.startsWith('/') || name.includes('\\') || /(^|\/)\.\.(\/|$)/.test(name) || /^[a-z]:/i.test(name) || name.includes('\0')) {
+        return reject(new Refused('unsafe_entry_name', name.slice(0, 100)));
+      }
+      if ((entry.generalPurposeBitFlag & 0x1) !== 0) return reject(new Refused('encrypted_not_supported', name));
+      if (/vbaproject\.bin$/i.test(name) || /(^|\/)vbaProject/i.test(name)) return reject(new Refused('macro_not_allowed', name));
+      if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) return reject(new Refused('malformed_workbook', `compression ${entry.compressionMethod}`));
+      const isSharedStrings = name === 'xl/sharedStrings.xml';
+      if (isSharedStrings && entry.uncompressedSize > limits.maxSharedStringsBytes) return reject(new Refused('shared_strings_too_large'));
+      if (entry.uncompressedSize > limits.maxEntryBytes) return reject(new Refused('archive_too_large', `${name} declares ${entry.uncompressedSize} bytes`));
+      declared += entry.uncompressedSize;
+      if (declared > limits.maxInflatedBytes) return reject(new Refused('archive_too_large', 'declared sizes'));
+      entries.push({ entry, name });
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve(entries));
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+}
+
+/**
+ * The streaming reader (unzipper) walks local headers, not the central directory. Requiring the
+ * local headers to tile the file exactly, with the central names, means it sees what we checked.
+ */
+function checkLocalHeaders(bytes: Buffer, entries: readonly CentralEntry[]): void {
+  const sorted = [...entries].sort((a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader);
+  let expected = 0;
+  for (const { entry, name } of sorted) {
+    const at = entry.relativeOffsetOfLocalHeader;
+    if (at !== expected || at + 30 > bytes.length || bytes.readUInt32LE(at) !== 0x04034b50) throw new Refused('malformed_workbook', `local header of ${name}`);
+    const nameLength = bytes.readUInt16LE(at + 26);
+    const extraLength = bytes.readUInt16LE(at + 28);
+    if (bytes.subarray(at + 30, at + 30 + nameLength).toString('utf8') !== name && bytes.subarray(at + 30, at + 30 + nameLength).toString('latin1') !== name) {
+      throw new Refused('malformed_workbook', `local name differs for ${name}`);
+    }
+    let end = at + 30 + nameLength + extraLength + entry.compressedSize;
+    if ((entry.generalPurposeBitFlag & 0x8) !== 0) end += end + 4 <= bytes.length && bytes.readUInt32LE(end) === 0x08074b50 ? 16 : 12;
+    expected = end;
+  }
+  if (bytes.length < expected + 4 || bytes.readUInt32LE(expected) !== 0x02014b50) throw new Refused('malformed_workbook', 'data between entries and central directory');
+}
+
+const LT = 0x3c;
+const BANG = 0x21;
+
+/** Byte scanner over one inflated XML part; keeps a small tail so patterns split across chunks are seen. */
+class PartScanner {
+  rows = 0;
+  mergedRanges = 0;
+  mergedCells = 0;
+  date1904 = false;
+  macroContentType = false;
+  private tail = Buffer.alloc(0);
+  private first = true;
+
+  constructor(
+    private readonly name: string,
+    private readonly limits: SpreadsheetLimits,
+  ) {}
+
+  scan(chunk: Buffer): void {
+    if (this.first) {
+      this.first = false;
+      // UTF-16 parts would hide a DOCTYPE from a byte scan; saxes reads UTF-8 anyway.
+      if ((chunk[0] === 0xfe && chunk[1] === 0xff) || (chunk[0] === 0xff && chunk[1] === 0xfe) || chunk.subarray(0, 4).includes(0)) {
+        throw new Refused('unsupported_encoding', this.name);
+      }
+    }
+    const buf = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
+    const fresh = buf.length - chunk.length; // bytes already scanned in the previous call
+    for (let i = buf.indexOf(BANG, Math.max(1, fresh)); i !== -1; i = buf.indexOf(BANG, i + 1)) {
+      // `<!` followed by a letter opens a DOCTYPE, ENTITY, ELEMENT or ATTLIST; comments and CDATA are `<!-` and `<![`.
+      const next = buf[i + 1];
+      if (buf[i - 1] === LT && next !== undefined && ((next >= 0x41 && next <= 0x5a) || (next >= 0x61 && next <= 0x7a))) {
+        throw new Refused('doctype_refused', this.name);
+      }
+    }
+    if (this.name.startsWith('xl/worksheets/')) this.scanSheet(buf, fresh);
+    else if (this.name === 'xl/workbook.xml' && /date1904\s*=\s*["'](1|true)["']/.test(buf.toString('latin1'))) this.date1904 = true;
+    else if (this.name === '[Content_Types].xml' && /macroEnabled/i.test(buf.toString('latin1'))) this.macroContentType = true;
+    this.tail = Buffer.from(buf.subarray(Math.max(0, buf.length - 64)));
+  }
+
+  private scanSheet(buf: Buffer, fresh: number): void {
+    const from = Math.max(0, fresh - 4);
+    for (let i = buf.indexOf('<row', from, 'latin1'); i !== -1; i = buf.indexOf('<row', i + 4, 'latin1')) {
+      const c = buf[i + 4];
+      if (c === 0x20 || c === 0x3e || c === 0x2f || c === 0x09 || c === 0x0a || c === 0x0d) this.rows++;
+    }
+    for (let i = buf.indexOf('<mergeCell ', Math.max(0, fresh - 10), 'latin1'); i !== -1; i = buf.indexOf('<mergeCell ', i + 11, 'latin1')) {
+      this.mergedRanges++;
+      if (this.mergedRanges > this.limits.maxMergedRanges) throw new Refused('too_many_merged_cells', `${this.mergedRanges} ranges`);
+      const ref = /ref\s*=\s*"([A-Z]{1,3})(\d{1,7}):([A-Z]{1,3})(\d{1,7})"/.exec(buf.toString('latin1', i, Math.min(buf.length, i + 80)));
+      if (ref) {
+        const width = columnNumber(ref[3] as string) - columnNumber(ref[1] as string) + 1;
+        const height = Number(ref[4]) - Number(ref[2]) + 1;
+        this.mergedCells += Math.max(1, width) * Math.max(1, height);
+        if (this.mergedCells > this.limits.maxMergedCells) throw new Refused('too_many_merged_cells', `${this.mergedCells} merged cells`);
+      }
+    }
+  }
+}
+
+function columnNumber(letters: string): number {
+  let n = 0;
+  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
+async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Inspection> {
+  const zip = await openZip(bytes);
+  try {
+    const entries = await readCentralDirectory(zip, limits);
+    const names = new Set(entries.map((e) => e.name));
+    if (!names.has('[Content_Types].xml') || !names.has('xl/workbook.xml')) throw new Refused('type_mismatch', 'zip without a workbook part');
+    checkLocalHeaders(bytes, entries);
+
+    let inflatedTotal = 0;
+    let rows = 0;
+    let mergedRanges = 0;
+    let mergedCells = 0;
+    let date1904 = false;
+    for (const { entry, name } of entries) {
+      const isXml = /\.(xml|rels|vml)$/i.test(name);
+      const cap = name === 'xl/sharedStrings.xml' ? Math.min(limits.maxSharedStringsBytes, limits.maxEntryBytes) : limits.maxEntryBytes;
+      const scanner = isXml ? new PartScanner(name, { ...limits, maxMergedRanges: limits.maxMergedRanges - mergedRanges, maxMergedCells: limits.maxMergedCells - mergedCells }) : null;
+      let inflated = 0;
+      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))));
+      // Declared sizes are not trusted (UP-03): the running counters decide.
+      await pipeline(
+        stream,
+        new Writable({
+          write(chunk: Buffer, _enc, done) {
+            inflated += chunk.length;
+            inflatedTotal += chunk.length;
+            if (inflated > cap) return done(new Refused(cap === limits.maxEntryBytes ? 'archive_too_large' : 'shared_strings_too_large', name));
+            if (inflatedTotal > limits.maxInflatedBytes) return done(new Refused('archive_too_large', 'inflated total'));
+            try {
+              scanner?.scan(chunk);
+            } catch (error) {
+              return done(error as Error);
+            }
+            done();
+          },
+        }),
+      ).catch((error: unknown) => {
+        if (error instanceof Refused) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        // yauzl reports an entry inflating past its declared size this way.
+        if (/too many bytes|too large|size/i.test(message)) throw new Refused('archive_too_large', `${name}: ${message}`);
+        throw new Refused('malformed_workbook', `${name}: ${message}`);
+      });
+      if (scanner) {
+        if (scanner.macroContentType) throw new Refused('macro_not_allowed', 'macro-enabled content type');
+        rows += scanner.rows;
+        mergedRanges += scanner.mergedRanges;
+        mergedCells += scanner.mergedCells;
+        date1904 ||= scanner.date1904;
+      }
+      if (rows > limits.maxRows) throw new Refused('too_many_rows', `${rows} rows`);
+    }
+    return { format: 'xlsx', date1904, rowCount: rows };
+  } finally {
+    zip.close();
+  }
+}

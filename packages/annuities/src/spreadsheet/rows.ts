@@ -1,0 +1,119 @@
+import type { Day } from '../calendar.ts';
+import type { ReasonCode } from '../reasons.ts';
+import { cellDate, cellInteger, cellText, matchColumns, type CellValue, type ColumnMap, type Field } from './columns.ts';
+
+/** One data row, typed. Built from fixed keys only: nothing read from the file becomes a property name (UP-13). */
+export interface SheetRow {
+  readonly sheet: string;
+  /** 1-based row number in the sheet, for messages. */
+  readonly rowNumber: number;
+  /** The row's cells in header order, as read, for the export. */
+  readonly cells: readonly CellValue[];
+  readonly publication: string | null;
+  readonly application: string | null;
+  readonly reference: string | null;
+  readonly title: string | null;
+  readonly country: string | null;
+  readonly payer: string | null;
+  readonly comment: string | null;
+  readonly origin: string | null;
+  readonly filingDate: Day | null;
+  readonly grantDate: Day | null;
+  readonly lastPaid: number | null;
+  /** Cells present but unreadable (a date that is not a date, a last-paid that is not 0-20). */
+  readonly issues: readonly ReasonCode[];
+}
+
+export interface SheetInfo {
+  readonly name: string;
+  readonly headers: readonly string[];
+  readonly columns: ColumnMap;
+}
+
+export interface RowVisitor {
+  sheet(info: SheetInfo): void | Promise<void>;
+  row(row: SheetRow): void | Promise<void>;
+}
+
+export interface ReadStats {
+  readonly format: 'xlsx' | 'xls';
+  readonly sheets: number;
+  readonly rows: number;
+  readonly skippedSheets: readonly string[];
+}
+
+/** Rows above the header that are tolerated (titles, blank lines). */
+const HEADER_SEARCH_ROWS = 10;
+
+/**
+ * Turns raw rows of one sheet into typed rows: finds the header row, then types each data row.
+ * Shared by the xlsx and xls readers.
+ */
+export class SheetAssembler {
+  private info: SheetInfo | null = null;
+  private seen = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly date1904: boolean,
+  ) {}
+
+  get headerFound(): boolean {
+    return this.info !== null;
+  }
+
+  /** Returns the typed row, the sheet info when this row was the header, or null for a skipped row. */
+  accept(rowNumber: number, cells: readonly CellValue[]): { sheet: SheetInfo } | { row: SheetRow } | null | 'no_header' {
+    if (this.info === null) {
+      this.seen++;
+      const headers = cells.map((c) => cellText(c) ?? '');
+      const columns = matchColumns(headers);
+      if (columns !== null) {
+        this.info = { name: this.name, headers, columns };
+        return { sheet: this.info };
+      }
+      return this.seen >= HEADER_SEARCH_ROWS ? 'no_header' : null;
+    }
+    if (cells.every((c) => c === null || cellText(c) === null)) return null;
+    return { row: this.typeRow(rowNumber, cells, this.info.columns) };
+  }
+
+  private typeRow(rowNumber: number, cells: readonly CellValue[], columns: ColumnMap): SheetRow {
+    const issues: ReasonCode[] = [];
+    const raw = (field: Field): CellValue => {
+      const index = columns.get(field);
+      return index === undefined ? null : (cells[index] ?? null);
+    };
+    const text = (field: Field) => cellText(raw(field));
+    const date = (field: Field): Day | null => {
+      const value = raw(field);
+      if (value === null || cellText(value) === null) return null;
+      const day = cellDate(value, this.date1904);
+      if (day === null) issues.push('invalid_date');
+      return day;
+    };
+    const lastPaidCell = raw('lastPaid');
+    let lastPaid = lastPaidCell === null ? null : cellInteger(lastPaidCell);
+    if (lastPaidCell !== null && cellText(lastPaidCell) !== null && (lastPaid === null || lastPaid < 0 || lastPaid > 20)) {
+      issues.push('invalid_last_paid');
+      lastPaid = null;
+    }
+    return {
+      sheet: this.name,
+      rowNumber,
+      cells,
+      publication: text('publication'),
+      application: text('application'),
+      reference: text('reference'),
+      title: text('title'),
+      country: text('country'),
+      payer: text('payer'),
+      comment: text('comment'),
+      origin: text('origin'),
+      filingDate: date('filingDate'),
+      grantDate: date('grantDate'),
+      lastPaid,
+      issues,
+    };
+  }
+}
