@@ -93,14 +93,18 @@ export async function startSession(ctx: AppContext, res: Response, userId: strin
   return sha256(token);
 }
 
-/** Deletes the session the request presents (if any) and clears its cookie. */
-export async function endSession(ctx: AppContext, req: Request, res: Response): Promise<void> {
+/** Deletes the session the request presents, if any, and closes its sockets. */
+export async function revokePresentedSession(ctx: AppContext, req: Request): Promise<void> {
   const token = readSessionToken(ctx, req.get('cookie'));
-  if (token) {
-    const sessionId = sha256(token);
-    await ctx.db.delete(sessions).where(eq(sessions.tokenHash, sessionId));
-    ctx.disconnectSession(sessionId);
-  }
+  if (!token) return;
+  const sessionId = sha256(token);
+  await ctx.db.delete(sessions).where(eq(sessions.tokenHash, sessionId));
+  ctx.disconnectSession(sessionId);
+}
+
+/** Logout: the session row goes, and so does the cookie. */
+export async function endSession(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  await revokePresentedSession(ctx, req);
   const { cookie } = ctx.config.security;
   res.clearCookie(cookie.name, { httpOnly: true, secure: cookie.secure, sameSite: cookie.sameSite, path: '/' });
 }

@@ -10,7 +10,7 @@ import { passwordTokens, sessions, users } from '@portal/db';
 import { toLocale } from '@portal/i18n';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { endSession, startSession } from '../../http/session.ts';
+import { revokePresentedSession, startSession } from '../../http/session.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import { newToken, sha256 } from '../../security/tokens.ts';
 import { enqueueMails, recordMail } from '../mail/outbox.ts';
@@ -39,7 +39,7 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
   }
   await ctx.limits.login.recordSuccess(body.email);
   // A new session id at every login; the one presented before (if any) is ended (SESS-02).
-  await endSession(ctx, req, res);
+  await revokePresentedSession(ctx, req);
   await startSession(ctx, res, user.id);
   req.log.info({ event: 'login_succeeded', userId: user.id }, 'login');
   return (await loadPublicUser(ctx.db, user.id))!;
