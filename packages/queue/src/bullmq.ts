@@ -1,5 +1,5 @@
 import { jobIdFor, type JobPayload, type QueueName } from '@portal/contracts';
-import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QueueUnavailableError, UnrecoverableJobError } from './errors.ts';
 import { parsePayload } from './payloads.ts';
@@ -140,8 +140,15 @@ export function startBullmqWorker<Q extends QueueName>(queue: Q, processor: Proc
  * otherwise starve lock renewal. `sandboxFile` must `export default toBullmqProcessor(queue, fn)`;
  * under `tsx` the child inherits the loader, so it may be a `.ts` file.
  */
-export function startSandboxedBullmqWorker<Q extends QueueName>(queue: Q, sandboxFile: string | URL, opts: BullmqWorkerOptions): RunningWorker {
-  return startWorker(queue, sandboxFile, opts);
+export function startSandboxedBullmqWorker<Q extends QueueName>(
+  queue: Q,
+  sandboxFile: string | URL,
+  opts: BullmqWorkerOptions & {
+    /** Node flags for the child; default: this process's (so `--import tsx` carries over). */
+    execArgv?: string[];
+  },
+): RunningWorker {
+  return startWorker(queue, sandboxFile, opts, opts.execArgv ? { workerForkOptions: { execArgv: opts.execArgv } } : {});
 }
 
 /** Adapts a portable Processor to BullMQ: validation, context, UnrecoverableJobError → UnrecoverableError. */
@@ -164,7 +171,12 @@ export function toBullmqProcessor<Q extends QueueName>(queue: Q, processor: Proc
   };
 }
 
-function startWorker<Q extends QueueName>(queue: Q, processor: ((job: Job) => Promise<void>) | string | URL, opts: BullmqWorkerOptions): RunningWorker {
+function startWorker<Q extends QueueName>(
+  queue: Q,
+  processor: ((job: Job) => Promise<void>) | string | URL,
+  opts: BullmqWorkerOptions,
+  extra: Partial<WorkerOptions> = {},
+): RunningWorker {
   const onError = opts.onError ?? ((error) => console.error(`[queue:${queue}] worker error:`, error.message));
   const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', onError);
@@ -175,6 +187,7 @@ function startWorker<Q extends QueueName>(queue: Q, processor: ((job: Job) => Pr
     ...(opts.lockDuration !== undefined && { lockDuration: opts.lockDuration }),
     ...(opts.stalledInterval !== undefined && { stalledInterval: opts.stalledInterval }),
     ...(opts.maxStalledCount !== undefined && { maxStalledCount: opts.maxStalledCount }),
+    ...extra,
   });
   worker.on('error', onError);
   worker.on('failed', (job, error) => {

@@ -11,6 +11,7 @@ import {
   checkRedisForQueues,
   createBullmqQueue,
   startBullmqWorker,
+  startSandboxedBullmqWorker,
   type QueuePort,
   type RunningWorker,
 } from '../src/index.ts';
@@ -159,6 +160,30 @@ it('fails fast when Redis is unreachable from the start (bounded by connectTimeo
   await expect(port.enqueue('ledes', { runId: randomUUID() })).rejects.toBeInstanceOf(QueueUnavailableError);
   expect(Date.now() - started).toBeLessThan(1000);
   await port.close();
+});
+
+it('runs a sandboxed processor file in a child process, unrecoverable errors included', async () => {
+  const prefix = `t${randomUUID().slice(0, 8)}`;
+  const port = createBullmqQueue({ redisUrl: redis.url, prefix });
+  const failures: Array<{ message: string; attemptsMade: number }> = [];
+  const running = startSandboxedBullmqWorker('annuities', path.join(here, 'fixtures/sandboxed-annuities.ts'), {
+    redisUrl: redis.url,
+    prefix,
+    execArgv: ['--import', 'tsx'],
+    onFailed: (_q, _p, error, info) => failures.push({ message: error.message, attemptsMade: info.attemptsMade }),
+  });
+  try {
+    await port.enqueue('annuities', { fileId: randomUUID() });
+    await port.enqueue('annuities', { fileId: '00000000-0000-4000-8000-000000000000' });
+    await waitFor(async () => {
+      const c = await port.counts('annuities');
+      return c.completed === 1 && c.failed === 1;
+    }, 20_000, 'the sandboxed jobs');
+    expect(failures).toEqual([{ message: expect.stringContaining('corrupt workbook'), attemptsMade: 1 }]);
+  } finally {
+    await running.close();
+    await port.close();
+  }
 });
 
 describe('Q-00 checkRedisForQueues', () => {
