@@ -1,0 +1,14 @@
+# The API process (HTTP + socket.io). Migrations and the base seed run at start.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+COPY apps ./apps
+COPY packages ./packages
+COPY workers ./workers
+COPY e2e/package.json ./e2e/package.json
+COPY bench/package.json ./bench/package.json
+RUN npm ci --no-audit --no-fund --include=dev && npm cache clean --force
+USER node
+EXPOSE 3000
+CMD ["npm", "run", "start", "-w", "@portal/api"]

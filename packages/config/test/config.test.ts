@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ConfigError, DEV_API_KEY, ENV_VARIABLES, loadConfig } from '../src/index.ts';
+
+const repo = new URL('../../../', import.meta.url);
+
+describe('loadConfig', () => {
+  it('gives the embedded mode when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.database.driver).toBe('pglite');
+    expect(config.storage.driver).toBe('local');
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.mail.smtpUrl).toBeUndefined();
+    expect(config.http.port).toBe(3000);
+    expect(config.http.publicUrl).toBe('http://localhost:3000');
+    expect(config.security.apiKey).toBe(DEV_API_KEY);
+    expect(config.security.cookie).toEqual({ sameSite: 'lax', secure: false, name: 'portal_sid' });
+  });
+
+  it('names every bad variable in one error', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', REDIS_URL: 'redis://r:6379', LOG_LEVEL: 'loud' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/PORT:/);
+      expect(message).toMatch(/DATABASE_URL:/);
+      expect(message).toMatch(/LOG_LEVEL:/);
+    }
+  });
+
+  it('refuses incomplete S3 settings and Redis without PostgreSQL', () => {
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(/S3_BUCKET: required/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://localhost:6379' })).toThrow(/DATABASE_URL: required when REDIS_URL/);
+  });
+
+  it('requires an API key and a public URL in production, and makes cookies Secure with the __Host- prefix', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/API_KEY: required/);
+    const config = loadConfig({ NODE_ENV: 'production', API_KEY: 'a-production-key-123', PUBLIC_URL: 'https://portal.example.com' });
+    expect(config.security.cookie).toEqual({ sameSite: 'lax', secure: true, name: '__Host-portal_sid' });
+    expect(config.security.allowedOrigins).toEqual(['https://portal.example.com']);
+  });
+
+  it('parses the S3 endpoint into host, port and TLS', () => {
+    const config = loadConfig({ S3_ENDPOINT: 'https://s3.example.com:9443', S3_BUCKET: 'files', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' });
+    expect(config.storage).toMatchObject({ driver: 's3', endPoint: 's3.example.com', port: 9443, useSSL: true, bucket: 'files' });
+  });
+});
+
+describe('docker-compose.yml against the configuration schema', () => {
+  const compose = parse(readFileSync(new URL('docker-compose.yml', repo), 'utf8'), { merge: true }) as {
+    services: Record<string, { environment?: Record<string, string>; build?: unknown }>;
+  };
+  const appServices = Object.entries(compose.services).filter(([, s]) => s.build && s.environment);
+
+  it('has the topology: postgres, redis, minio with bucket creation, api, workers, web proxy', () => {
+    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'minio', 'minio-init', 'api', 'worker-mail', 'web']));
+    const redis = JSON.stringify(compose.services.redis);
+    expect(redis).toContain('noeviction');
+    expect(redis).toMatch(/appendonly.*yes/);
+  });
+
+  it('sets only variables the config schema knows', () => {
+    for (const [name, service] of appServices) {
+      for (const key of Object.keys(service.environment!)) expect(ENV_VARIABLES, `${name}: ${key}`).toContain(key);
+    }
+  });
+
+  it('sets every variable production requires, and the configuration it gives is valid', () => {
+    for (const [name, service] of appServices) {
+      // Compose substitutes ${VAR:-default} with the default and stops on ${VAR:?message} when VAR is
+      // unset; stand in for the operator with plausible values for the required ones.
+      const operator: Record<string, string> = { API_KEY: 'an-operator-chosen-api-key', SMTP_URL: 'smtp://mail.example.com:587', MINIO_ROOT_PASSWORD: 'minio-secret' };
+      const env = Object.fromEntries(
+        Object.entries(service.environment!).map(([k, v]) => [
+          k,
+          String(v)
+            .replace(/\$\{(\w+):-([^}]*)\}/g, (_m, _var, fallback: string) => fallback)
+            .replace(/\$\{(\w+):\?[^}]*\}/g, (_m, name: string) => operator[name] ?? `missing-${name}`),
+        ]),
+      );
+      for (const required of ['DATABASE_URL', 'REDIS_URL', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'SMTP_URL', 'API_KEY', 'PUBLIC_URL', 'NODE_ENV']) {
+        expect(env, `${name} sets ${required}`).toHaveProperty(required);
+      }
+      expect(() => loadConfig(env), name).not.toThrow();
+    }
+  });
+
+  it('.env.example documents every variable', () => {
+    const example = readFileSync(new URL('.env.example', repo), 'utf8');
+    for (const key of ENV_VARIABLES) expect(example, key).toContain(`${key}=`);
+  });
+});
