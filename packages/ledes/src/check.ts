@@ -1,7 +1,7 @@
 import { resolveSeverity, type Finding, type ResolvedFinding } from './findings.ts';
 import { formatFromFieldCount, formatFromHeader, formatFromToken, type FormatId, type PipeFormat } from './formats/pipe.ts';
 import { checkXml } from './formats/xml.ts';
-import { toString } from './money.ts';
+import { toString, type Decimal } from './money.ts';
 import type { LedesProfile } from './profiles.ts';
 import { ResultBuilder, type LedesFileResult } from './result.ts';
 import { allowedCodes, checkCodes, type AllowedCodes } from './rules/codes.ts';
@@ -128,6 +128,9 @@ class PipeChecker {
   private readonly today: string;
   /** A record could not be split: its amounts are unknown, so invoice sums would mislead. */
   private unreadable = false;
+  // Per-record scratch space, reused: findings never point into it.
+  private readonly numbers: (Decimal | undefined)[] = [];
+  private readonly invalid = new Set<number>();
 
   constructor(private readonly run: Run, now: Date) {
     this.codes = allowedCodes(run.options.profile);
@@ -221,6 +224,9 @@ class PipeChecker {
       this.run.line(line, fields, out);
       return;
     }
+    this.numbers.fill(undefined);
+    this.numbers.length = fields.length;
+    this.invalid.clear();
     const ctx: RecordContext = {
       line,
       fields,
@@ -228,8 +234,8 @@ class PipeChecker {
       profile: this.run.options.profile,
       today: this.today,
       file: this.file,
-      numbers: new Array(fields.length),
-      invalid: new Set(),
+      numbers: this.numbers,
+      invalid: this.invalid,
       lineType: undefined,
       invoice: undefined,
       out,

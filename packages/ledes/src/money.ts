@@ -33,7 +33,7 @@ export function parseDecimal(text: string): ParsedNumber {
 export const ZERO: Decimal = { units: 0n, scale: 0 };
 
 const POW10: bigint[] = [];
-function pow10(n: number): bigint {
+export function pow10(n: number): bigint {
   let p = POW10[n];
   if (p === undefined) {
     p = 10n ** BigInt(n);
@@ -97,4 +97,21 @@ export function toString(d: Decimal): string {
   const int = digits.slice(0, digits.length - d.scale);
   const frac = d.scale > 0 ? `.${digits.slice(digits.length - d.scale)}` : '';
   return `${neg ? '-' : ''}${int}${frac}`;
+}
+
+const parsed = new Map<string, ParsedNumber>();
+const CACHE_LIMIT = 4096;
+
+/**
+ * `parseDecimal` memoised: LEDES repeats the same amounts on many lines (rates, units,
+ * invoice totals on every line), and BigInt parsing dominates the per-line cost.
+ */
+export function parseDecimalCached(text: string): ParsedNumber {
+  let r = parsed.get(text);
+  if (r === undefined) {
+    r = parseDecimal(text);
+    if (parsed.size >= CACHE_LIMIT) parsed.clear();
+    parsed.set(text, r);
+  }
+  return r;
 }

@@ -10,7 +10,7 @@ function ledes(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('ledes CLI', () => {
+describe('ledes CLI', { timeout: 30_000 }, () => {
   it('exit 0 and the result entity as JSON for an accepted file', () => {
     const r = ledes('check', `${SAMPLES}travisbashor-ledes-parser_tests-data-ledes_98B.txt`, '--type', 'patent', '--office', 'PAR', '--json');
     expect(r.code).toBe(0);

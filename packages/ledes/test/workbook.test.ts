@@ -47,7 +47,7 @@ describe('treated workbook', () => {
     expect(file.getRow(3).getCell(2).value).toBe('MTH-002');
   });
 
-  it('streams: 100,000 lines written with bounded memory', async () => {
+  it('streams: 50,000 lines written with bounded memory', async () => {
     let bytes = 0;
     const sinkStream = new Writable({
       write(chunk: Buffer, _enc, cb) {
@@ -59,7 +59,7 @@ describe('treated workbook', () => {
     const before = process.memoryUsage().heapUsed;
     let peak = before;
     const wb = createTreatedWorkbook(sinkStream, 'en');
-    await checkLedes(generateLedes(100_000), {
+    await checkLedes(generateLedes(50_000), {
       filename: 'big.txt', profile: profileFor(), clock: CLOCK, sink: wb, collect: false, progressIntervalMs: 50,
       onProgress: () => {
         peak = Math.max(peak, process.memoryUsage().heapUsed);

@@ -1,7 +1,20 @@
 const DATE_RE = /^(\d{4})(\d{2})(\d{2})$/;
 
-/** YYYYMMDD and a real calendar date. */
+const known = new Map<string, boolean>();
+const CACHE_LIMIT = 4096;
+
+/** YYYYMMDD and a real calendar date (memoised: invoice dates repeat on every line). */
 export function isValidDate(text: string): boolean {
+  let r = known.get(text);
+  if (r === undefined) {
+    r = checkDate(text);
+    if (known.size >= CACHE_LIMIT) known.clear();
+    known.set(text, r);
+  }
+  return r;
+}
+
+function checkDate(text: string): boolean {
   const m = DATE_RE.exec(text);
   if (!m) return false;
   const y = Number(m[1]);

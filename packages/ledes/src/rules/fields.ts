@@ -1,5 +1,5 @@
 import { ISO_4217 } from '../codesets.ts';
-import { parseDecimal } from '../money.ts';
+import { parseDecimalCached } from '../money.ts';
 import { report, value, type LineType, type RecordContext } from './context.ts';
 import { isValidDate } from './dates.ts';
 
@@ -35,7 +35,7 @@ export function checkFieldSyntax(ctx: RecordContext): void {
       case 'currency':
       case 'number':
       case 'rate': {
-        const n = parseDecimal(v);
+        const n = parseDecimalCached(v);
         if (!n.ok) {
           report(ctx, 'FLD-003', spec.name);
           ctx.invalid.add(i);

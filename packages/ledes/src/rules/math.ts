@@ -1,5 +1,5 @@
 import type { Finding } from '../findings.ts';
-import { add, mul, sub, ZERO, type Decimal } from '../money.ts';
+import { add, mul, pow10, sub, ZERO, type Decimal } from '../money.ts';
 import type { LedesProfile } from '../profiles.ts';
 import type { RuleCode } from './catalogue.ts';
 import { num, report, type InvoiceState, type RecordContext } from './context.ts';
@@ -17,10 +17,10 @@ export function verdict(declared: Decimal, exact: Decimal, profile: LedesProfile
   if (abs === 0n) return 'ok';
   const precision = Math.max(declared.scale, profile.decimals);
   // |diff| ≤ ½·10^-precision  ⇔  2·|units|·10^precision ≤ 10^scale
-  if (2n * abs * 10n ** BigInt(precision) <= 10n ** BigInt(diff.scale)) return 'ok';
+  if (2n * abs * pow10(precision) <= pow10(diff.scale)) return 'ok';
   // Gap in minor units, rounded up: any non-zero gap counts as at least one.
-  const minor = 10n ** BigInt(diff.scale);
-  const scaled = abs * 10n ** BigInt(profile.decimals);
+  const minor = pow10(diff.scale);
+  const scaled = abs * pow10(profile.decimals);
   const gap = (scaled + minor - 1n) / minor;
   return gap <= BigInt(profile.totalsToleranceMinor) ? 'tolerance' : 'mismatch';
 }
@@ -61,7 +61,7 @@ export function checkLineMath(ctx: RecordContext): void {
   if (hasTax) {
     const rate = num(ctx, 'LINE_ITEM_TAX_RATE');
     if (rate !== undefined) {
-      if (rate.units < 0n || rate.units > 10n ** BigInt(rate.scale)) report(ctx, 'MTH-007', 'LINE_ITEM_TAX_RATE');
+      if (rate.units < 0n || rate.units > pow10(rate.scale)) report(ctx, 'MTH-007', 'LINE_ITEM_TAX_RATE');
       if (tax !== undefined) judge(ctx, tax, mul(base, rate), 'MTH-004', 'LINE_ITEM_TAX_TOTAL');
     }
   }

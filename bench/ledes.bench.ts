@@ -1,0 +1,96 @@
+/**
+ * LEDES engine benchmark: `npm run bench -w @portal/ledes`.
+ * Throughput of the engine against a plain csv-parse pass over the same file (the ceiling
+ * of "just splitting pipes"), and peak RSS on a 1,000,000-line file measured in a child
+ * process so the parent's own allocations do not blur it.
+ */
+import { spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse';
+import { checkLedes, defaultProfile } from '../packages/ledes/src/index.ts';
+import { generateLedes } from '../packages/ledes/test/generate.ts';
+
+const SELF = fileURLToPath(import.meta.url);
+const profile = defaultProfile('PAR', 'patent')!;
+const clock = () => new Date('2025-06-01T00:00:00Z');
+
+async function writeFile(path: string, lines: number, format: '98B' | '98BI'): Promise<void> {
+  await pipeline(Readable.from(generateLedes(lines, format)), createWriteStream(path));
+}
+
+async function engine(path: string, collect: boolean): Promise<number> {
+  const { summary } = await checkLedes(createReadStream(path, { highWaterMark: 256 * 1024 }), { filename: path, profile, clock, collect });
+  if (!summary.accepted) throw new Error('generated file should be accepted');
+  return summary.linesChecked;
+}
+
+async function csvParse(path: string): Promise<number> {
+  let records = 0;
+  const parser = createReadStream(path, { highWaterMark: 256 * 1024 }).pipe(
+    parse({ delimiter: '|', quote: false, relax_quotes: true, relax_column_count: true }),
+  );
+  for await (const _ of parser) records++;
+  return records - 2;
+}
+
+/** Best of `runs` (the machine is shared: the best run is the least disturbed one). */
+async function linesPerSecond(run: () => Promise<number>, runs = 3): Promise<number> {
+  let best = 0;
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    const lines = await run();
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    best = Math.max(best, lines / seconds);
+  }
+  return best;
+}
+
+function peakRss(path: string, mode: 'summary' | 'entity'): number {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child-rss', path, mode], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return Number(r.stdout.trim());
+}
+
+async function child(path: string, mode: string): Promise<void> {
+  const { result } = await checkLedes(createReadStream(path), { filename: path, profile, clock, collect: mode === 'entity' });
+  // Keep the entity alive until measured.
+  if (result.format_ok.length < 0) throw new Error('unreachable');
+  process.stdout.write(`${process.resourceUsage().maxRSS / 1024}\n`);
+}
+
+async function main(): Promise<void> {
+  const dir = tmpdir();
+  const b98 = join(dir, 'ledes-bench-98b-200k.txt');
+  const bi = join(dir, 'ledes-bench-98bi-200k.txt');
+  const big = join(dir, 'ledes-bench-98b-1m.txt');
+  try {
+    await writeFile(b98, 200_000, '98B');
+    await writeFile(bi, 200_000, '98BI');
+    await writeFile(big, 1_000_000, '98B');
+    const rows: [string, string, string][] = [];
+    const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+    for (const [label, path] of [['1998B', b98], ['98BI V2', bi]] as const) {
+      const ceiling = await linesPerSecond(() => csvParse(path));
+      const full = await linesPerSecond(() => engine(path, true));
+      const summary = await linesPerSecond(() => engine(path, false));
+      rows.push([`${label} 200k lines: csv-parse plain pass (ceiling)`, `${fmt(ceiling)} lines/s`, '']);
+      rows.push([`${label} 200k lines: engine, full result entity`, `${fmt(full)} lines/s`, `${(full / ceiling).toFixed(2)} × ceiling`]);
+      rows.push([`${label} 200k lines: engine, summary only`, `${fmt(summary)} lines/s`, `${(summary / ceiling).toFixed(2)} × ceiling`]);
+    }
+    rows.push(['1998B 1M lines: peak RSS, engine, summary only (child process)', `${peakRss(big, 'summary').toFixed(0)} MB`, '']);
+    rows.push(['1998B 1M lines: peak RSS, engine + full result entity (child process)', `${peakRss(big, 'entity').toFixed(0)} MB`, '']);
+    console.log('| Measure | Value | Ratio |\n|---|---|---|');
+    for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  } finally {
+    for (const p of [b98, bi, big]) rmSync(p, { force: true });
+  }
+}
+
+const childAt = process.argv.indexOf('--child-rss');
+if (childAt !== -1) await child(process.argv[childAt + 1]!, process.argv[childAt + 2]!);
+else await main();
