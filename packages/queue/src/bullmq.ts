@@ -1,5 +1,5 @@
 import { jobIdFor, type JobPayload, type QueueName } from '@portal/contracts';
-import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
+import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobsOptions, type WorkerOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QueueUnavailableError, UnrecoverableJobError } from './errors.ts';
 import { parsePayload } from './payloads.ts';
@@ -8,6 +8,7 @@ import {
   DEFAULT_BACKOFF_MS,
   type JobContext,
   type JobCounts,
+  type JobOutcome,
   type OnFailed,
   type Processor,
   type QueuePort,
@@ -41,6 +42,8 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     removeOnFail: { count: 5000 }, // failed jobs are the dead-letter list: keep plenty for inspection
   };
   const queues = new Map<QueueName, Queue>();
+  /** Created on the first waitUntilFinished only: each holds a blocking Redis connection. */
+  const queueEvents = new Map<QueueName, QueueEvents>();
 
   const queueFor = async (name: QueueName): Promise<Queue> => {
     await whenReady(connection, opts.connectTimeoutMs ?? 2000);
@@ -67,6 +70,25 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
       }
     },
 
+    async waitUntilFinished<Q extends QueueName>(name: Q, payload: JobPayload<Q>, timeoutMs: number): Promise<JobOutcome> {
+      const queue = await queueFor(name);
+      const job = await Job.fromId(queue, jobIdFor(name, parsePayload(name, payload)));
+      if (!job) return 'unknown';
+      let events = queueEvents.get(name);
+      if (!events) {
+        events = new QueueEvents(name, { connection: { url: opts.redisUrl }, prefix: opts.prefix ?? DEFAULT_PREFIX });
+        events.on('error', onError);
+        queueEvents.set(name, events);
+      }
+      try {
+        await job.waitUntilFinished(events, timeoutMs);
+        return 'completed';
+      } catch {
+        // Rejected for a failure or for the timeout: ask Redis which one.
+        return (await job.getState()) === 'failed' ? 'failed' : 'timeout';
+      }
+    },
+
     async counts(name: QueueName): Promise<JobCounts> {
       const queue = await queueFor(name);
       const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
@@ -80,7 +102,9 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     },
 
     async close(): Promise<void> {
+      await Promise.all([...queueEvents.values()].map((events) => events.close()));
       await Promise.all([...queues.values()].map((queue) => queue.close()));
+      queueEvents.clear();
       queues.clear();
       connection.disconnect();
     },

@@ -1,4 +1,4 @@
-export type { JobContext, JobCounts, Processor, ProcessorMap, QueuePort, OnFailed, FailureInfo } from './types.ts';
+export type { JobContext, JobCounts, JobOutcome, Processor, ProcessorMap, QueuePort, OnFailed, FailureInfo } from './types.ts';
 export { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from './types.ts';
 export { UnrecoverableJobError, InvalidJobPayloadError, QueueUnavailableError, ShutdownTimeoutError } from './errors.ts';
 export { parsePayload } from './payloads.ts';

@@ -7,6 +7,7 @@ import {
   backoffDelay,
   type JobContext,
   type JobCounts,
+  type JobOutcome,
   type OnFailed,
   type Processor,
   type ProcessorMap,
@@ -55,6 +56,8 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
   const lanes = new Map<QueueName, Lane>();
   /** Job ids waiting, running or between attempts. */
   const pending = new Set<string>();
+  /** Resolvers of waitUntilFinished, by job id. */
+  const finishWaiters = new Map<string, Array<(outcome: 'completed' | 'failed') => void>>();
   let idleWaiters: Array<() => void> = [];
   let closed = false;
 
@@ -71,6 +74,13 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
     const processor = processors[queue] as Processor<QueueName> | undefined;
     if (!processor) throw new Error(`No processor registered for queue "${queue}"`);
     return processor;
+  };
+
+  const finish = (id: string, outcome: 'completed' | 'failed') => {
+    pending.delete(id);
+    const waiters = finishWaiters.get(id) ?? [];
+    finishWaiters.delete(id);
+    for (const resolve of waiters) resolve(outcome);
   };
 
   const notifyIfIdle = () => {
@@ -107,7 +117,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
       const payload = parsePayload(job.queue, job.payload);
       await processorFor(job.queue)(payload, ctx);
       current.completed += 1;
-      pending.delete(job.id);
+      finish(job.id, 'completed');
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(String(thrown));
       const final = error instanceof UnrecoverableJobError || job.attemptsMade >= attempts;
@@ -117,7 +127,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
       }
       if (final) {
         current.failed += 1;
-        pending.delete(job.id);
+        finish(job.id, 'failed');
         opts.onFailed?.(job.queue, job.payload as JobPayload<QueueName>, error, { jobId: job.id, attemptsMade: job.attemptsMade });
         return;
       }
@@ -142,6 +152,22 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
       pending.add(id);
       lane(queue).waiting.push({ queue, id, payload: valid, attemptsMade: 0 });
       setImmediate(() => pump(queue)); // never run inside the caller's stack (or its transaction)
+    },
+
+    waitUntilFinished<Q extends QueueName>(queue: Q, payload: JobPayload<Q>, timeoutMs: number): Promise<JobOutcome> {
+      const id = jobIdFor(queue, parsePayload(queue, payload));
+      if (!pending.has(id)) return Promise.resolve('unknown');
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          finishWaiters.set(id, (finishWaiters.get(id) ?? []).filter((waiter) => waiter !== onFinish));
+          resolve('timeout');
+        }, timeoutMs);
+        const onFinish = (outcome: 'completed' | 'failed') => {
+          clearTimeout(timer);
+          resolve(outcome);
+        };
+        finishWaiters.set(id, [...(finishWaiters.get(id) ?? []), onFinish]);
+      });
     },
 
     async counts(queue: QueueName): Promise<JobCounts> {

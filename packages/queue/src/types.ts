@@ -22,6 +22,8 @@ export interface JobCounts {
   completed: number;
 }
 
+export type JobOutcome = 'completed' | 'failed' | 'timeout' | 'unknown';
+
 export interface QueuePort {
   readonly driver: 'inline' | 'bullmq';
   /**
@@ -30,6 +32,12 @@ export interface QueuePort {
    * bullmq: rejects with QueueUnavailableError when Redis is unreachable (→ HTTP 503).
    */
   enqueue<Q extends QueueName>(queue: Q, payload: JobPayload<Q>): Promise<void>;
+  /**
+   * Waits for the job of this payload to finish (e.g. the synchronous LEDES check, under its
+   * 120 s budget). `unknown`: no such job (never enqueued, or no longer kept). The job's outcome
+   * in the DB remains the truth; this only says when to look.
+   */
+  waitUntilFinished<Q extends QueueName>(queue: Q, payload: JobPayload<Q>, timeoutMs: number): Promise<JobOutcome>;
   counts(queue: QueueName): Promise<JobCounts>;
   close(): Promise<void>;
 }

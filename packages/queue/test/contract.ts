@@ -123,6 +123,37 @@ export function queueContract(name: string, createHarness: HarnessFactory): void
       expect(failures[0]).toMatchObject({ attemptsMade: 3 });
     });
 
+    it('waitUntilFinished reports completed (after a retry), failed, timeout and unknown', async () => {
+      const slow = gate();
+      const { port, drain } = await start({
+        ledes: async (_payload, ctx) => {
+          if (ctx.attempt === 1) throw new Error('transient');
+        },
+        annuities: async () => {
+          throw new UnrecoverableJobError('corrupt workbook');
+        },
+        mail: async () => {
+          await slow.opened;
+        },
+      });
+      const ledes = { runId: randomUUID() };
+      await port.enqueue('ledes', ledes);
+      expect(await port.waitUntilFinished('ledes', ledes, 10_000)).toBe('completed');
+
+      const annuities = { fileId: randomUUID() };
+      await port.enqueue('annuities', annuities);
+      expect(await port.waitUntilFinished('annuities', annuities, 10_000)).toBe('failed');
+
+      const mail = { mailId: randomUUID() };
+      await port.enqueue('mail', mail);
+      expect(await port.waitUntilFinished('mail', mail, 200)).toBe('timeout');
+      slow.open();
+      expect(await port.waitUntilFinished('mail', mail, 10_000)).toMatch(/completed|unknown/);
+
+      expect(await port.waitUntilFinished('ledes', { runId: randomUUID() }, 100)).toBe('unknown');
+      await drain();
+    });
+
     it('rejects an invalid payload at enqueue', async () => {
       let runs = 0;
       const { port, drain } = await start({ ledes: async () => void (runs += 1) });
