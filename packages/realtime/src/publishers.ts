@@ -39,9 +39,13 @@ export function createInProcessPublisher(): InProcessPublisher {
  * repaired by the client's refetch on reconnect; the DB stays the truth.
  */
 export function createRedisPublisher(redisUrl: string, opts: { onError?: (error: Error) => void } = {}): RealtimePublisher {
+  const onError = opts.onError ?? ((error: Error) => console.error('[realtime] redis error:', error.message));
   const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  client.on('error', opts.onError ?? ((error) => console.error('[realtime] redis error:', error.message)));
-  const emitter = new Emitter<ServerToClientEvents>(client);
+  client.on('error', onError);
+  // The emitter ignores the promise PUBLISH returns; during an outage that rejection would be
+  // unhandled and crash the worker. It only ever calls `publish`, so hand it a guarded one.
+  const guarded = { publish: (channel: string, message: string | Buffer) => client.publish(channel, message).catch(onError) };
+  const emitter = new Emitter<ServerToClientEvents>(guarded);
   return publisherFrom(
     (room, event, args) => void emitter.to(room).emit(event, ...(args as RealtimeArgs<typeof event>)),
     async () => {

@@ -137,6 +137,17 @@ describe('multi-node (redis adapter + redis emitter)', () => {
     await redis?.stop();
   });
 
+  it('a worker publishing while Redis is down logs the error instead of crashing', async () => {
+    const gone = await startRedisServer();
+    await gone.stop();
+    const errors: Error[] = [];
+    const publisher = createRedisPublisher(gone.url, { onError: (error) => errors.push(error) });
+    publisher.toUser('alice', 'run:updated', run('lost', 'alice'));
+    // Connection errors arrive too; wait for the rejected PUBLISH itself.
+    await waitFor(() => errors.some((e) => /max retries|closed/i.test(e.message)), 10_000, 'the rejected publish');
+    await publisher.close();
+  });
+
   it('WS-08 an event published by a worker process reaches the client on node 2 exactly once', async () => {
     const sessions = new SessionTable();
     const node1 = track(await startServer({ authenticate: sessions.authenticate, redisUrl: redis.url }));
