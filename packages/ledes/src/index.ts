@@ -2,6 +2,7 @@ export { checkLedes, DEFAULT_MAX_LINE_BYTES } from './check.ts';
 export type { CheckOptions, CheckOutcome, LedesSummary, LineSink } from './check.ts';
 export type { Finding, LineRef, ResolvedFinding } from './findings.ts';
 export type { LedesFileResult, LedesItem, LedesLine } from './result.ts';
+export { ResultBuilder } from './result.ts';
 export { RULES, RULE_BY_CODE, ruleOf } from './rules/catalogue.ts';
 export type { RuleCode, RuleDefinition, Severity } from './rules/catalogue.ts';
 export type { AcceptedInvoiceLookup } from './rules/consistency.ts';

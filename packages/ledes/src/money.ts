@@ -67,29 +67,8 @@ export function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-export function isZero(d: Decimal): boolean {
-  return d.units === 0n;
-}
 
-/** Half-even rounding to `decimals` places (the rounding Collaborati documents). */
-export function round(d: Decimal, decimals: number): Decimal {
-  if (d.scale <= decimals) return d;
-  const div = pow10(d.scale - decimals);
-  let q = d.units / div;
-  const r = d.units % div;
-  const twice = (r < 0n ? -r : r) * 2n;
-  if (twice > div || (twice === div && q % 2n !== 0n)) q += d.units < 0n ? -1n : 1n;
-  return { units: q, scale: decimals };
-}
 
-/** |a − b| in minor units of `decimals` places, rounded up (so any non-zero gap is ≥ 1). */
-export function gapInMinorUnits(a: Decimal, b: Decimal, decimals: number): bigint {
-  const diff = sub(a, b);
-  const abs = diff.units < 0n ? -diff.units : diff.units;
-  if (diff.scale <= decimals) return abs * pow10(decimals - diff.scale);
-  const div = pow10(diff.scale - decimals);
-  return (abs + div - 1n) / div;
-}
 
 export function toString(d: Decimal): string {
   const neg = d.units < 0n;
