@@ -40,11 +40,13 @@ export async function newContext(browser: Browser, { lang = 'en', consent = 'acc
   return context;
 }
 
-export async function screenshot(page: Page, name: string, lang: 'en' | 'fr'): Promise<void> {
+/** Full page for plain screens; `fullPage: false` for overlays (drawers, modals, menus) that cover the viewport. */
+export async function screenshot(page: Page, name: string, lang: 'en' | 'fr', { fullPage = true } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   // Let transitions and toasts settle.
   await page.waitForTimeout(350);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${lang}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${lang}.png`), fullPage });
 }
 
 export async function login(page: Page, email: string, password: string): Promise<void> {
@@ -57,7 +59,8 @@ export async function login(page: Page, email: string, password: string): Promis
 export async function loginAsAdmin(page: Page): Promise<void> {
   const { adminEmail, adminPassword } = portal();
   await login(page, adminEmail, adminPassword);
-  await page.getByTestId('logout-button').waitFor();
+  // Attached rather than visible: on a phone the button sits in the collapsed burger menu.
+  await page.getByTestId('logout-button').waitFor({ state: 'attached' });
 }
 
 /** Picks an option of a Mantine Select by its visible text. */

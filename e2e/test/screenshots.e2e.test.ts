@@ -42,7 +42,7 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     const known = new Set(readOutbox(portal().dataDir).map((m) => m.file));
     await page.getByTestId('forgot-submit').click();
     await page.getByTestId('forgot-sent').waitFor();
-    await screenshot(page, 'forgot-password-sent', lang);
+    await screenshot(page, 'forgot-password-sent', lang, { fullPage: false });
 
     const mail = await waitForMail(portal().dataDir, (m) => !known.has(m.file) && m.to.includes(portal().adminEmail));
     await page.goto(resetLinkIn(mail));
@@ -78,7 +78,7 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
 
     await page.getByTestId('menu-patentAnnuities').click();
     await page.getByRole('menuitem').first().waitFor();
-    await screenshot(page, 'menu-open', lang);
+    await screenshot(page, 'menu-open', lang, { fullPage: false });
     await page.keyboard.press('Escape');
 
     await page.goto('/ledes/upload');
@@ -96,7 +96,7 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     await page.getByTestId('open-address').click();
     await page.getByTestId('address-form').waitFor();
     await page.getByTestId('address-submit').click();
-    await screenshot(page, 'address-drawer', lang);
+    await screenshot(page, 'address-drawer', lang, { fullPage: false });
     await page.keyboard.press('Escape');
 
     await page.goto('/add/user');
@@ -107,6 +107,10 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     await page.goto('/admin/user');
     await page.getByTestId('user-table').waitFor();
     await screenshot(page, 'user-list', lang);
+
+    // Between the phone layout and a wide screen the bar must still fit.
+    await page.setViewportSize({ width: 760, height: 900 });
+    await screenshot(page, 'user-list-tablet', lang);
     await context.close();
   });
 
@@ -117,7 +121,7 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     await switchTo(page, lang);
     await page.getByRole('button', { name: lang === 'fr' ? 'Ouvrir le menu de navigation' : 'Open navigation menu' }).click();
     await page.locator('#mobile-menu').getByRole('link').first().waitFor();
-    await screenshot(page, 'mobile-menu', lang);
+    await screenshot(page, 'mobile-menu', lang, { fullPage: false });
     await context.close();
   });
 });

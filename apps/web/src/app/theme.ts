@@ -49,6 +49,7 @@ export const theme = createTheme({
     Select: { defaultProps: { size: 'md', allowDeselect: false, comboboxProps: { withinPortal: true } } },
     Textarea: { defaultProps: { size: 'md' } },
     Notification: { defaultProps: { radius: 'md' } },
+    Modal: { styles: { title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } } },
   },
 });
 

@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import logoMark from '../assets/logo-mark.svg';
 import classes from './Logo.module.css';
 
-export function Logo({ inverted = false, size = 36 }: { inverted?: boolean; size?: number }) {
+export function Logo({ inverted = false, size = 36, compactOnTablet = false }: { inverted?: boolean; size?: number; compactOnTablet?: boolean }) {
   const { t } = useTranslation();
   return (
     <Link to="/" className={classes.link} aria-label={t('nav.homeAria')} data-inverted={inverted || undefined}>
       <Group gap={10} wrap="nowrap">
         <img src={logoMark} width={size} height={size} alt="" aria-hidden="true" />
-        <div className={classes.words}>
+        <div className={classes.words} data-compact-tablet={compactOnTablet || undefined}>
           <Text component="span" className={classes.name}>
             {t('brand.name')}
           </Text>

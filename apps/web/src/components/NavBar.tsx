@@ -1,4 +1,4 @@
-import { Burger, Button, Collapse, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Burger, Button, Collapse, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconLogin, IconLogout, IconMail, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -61,6 +61,16 @@ export function NavBar() {
     onSettled: () => navigate('/login'),
   });
 
+  const compactAuth = session.isAuthenticated ? (
+    <ActionIcon variant="light" size={36} aria-label={t('nav.logout')} onClick={() => logoutMutation.mutate()} loading={logoutMutation.isPending}>
+      <IconLogout size={18} aria-hidden="true" />
+    </ActionIcon>
+  ) : (
+    <ActionIcon component={Link} to="/login" size={36} aria-label={t('nav.login')}>
+      <IconLogin size={18} aria-hidden="true" />
+    </ActionIcon>
+  );
+
   const authButton = session.isAuthenticated ? (
     <Button
       variant="light"
@@ -80,7 +90,7 @@ export function NavBar() {
   return (
     <header className={classes.header}>
       <nav className={classes.inner} aria-label={t('nav.mainAria')}>
-        <Logo />
+        <Logo compactOnTablet />
         {!isMobile && (
           <Group gap={4} className={classes.links} wrap="nowrap">
             {menus.map((m) => (
@@ -98,7 +108,12 @@ export function NavBar() {
         )}
         <Group gap="sm" wrap="nowrap" className={classes.right}>
           <LanguageSwitcher />
-          {!isMobile && authButton}
+          {!isMobile && (
+            <>
+              <div className={classes.wideOnly}>{authButton}</div>
+              <div className={classes.tabletOnly}>{compactAuth}</div>
+            </>
+          )}
           {isMobile && (
             <Burger
               opened={opened}

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconArrowsSort, IconSearch, IconSortAscending, IconSortDescending, IconUserPlus } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
   createColumnHelper,
@@ -112,7 +112,7 @@ export function UserListPage() {
                     <Table.Tr key={hg.id}>
                       {hg.headers.map((h) => {
                         const sorted = h.column.getIsSorted();
-                        const Icon = sorted === 'asc' ? IconSortAscending : sorted === 'desc' ? IconSortDescending : IconArrowsSort;
+                        const Icon = sorted === 'asc' ? IconArrowUp : sorted === 'desc' ? IconArrowDown : IconArrowsSort;
                         return (
                           <Table.Th key={h.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}>
                             <UnstyledButton onClick={h.column.getToggleSortingHandler()} className={classes.sort}>
