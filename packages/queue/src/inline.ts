@@ -57,7 +57,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
   /** Job ids waiting, running or between attempts. */
   const pending = new Set<string>();
   /** Resolvers of waitUntilFinished, by job id. */
-  const finishWaiters = new Map<string, Array<(outcome: 'completed' | 'failed') => void>>();
+  const finishWaiters = new Map<string, Array<(outcome: JobOutcome) => void>>();
   let idleWaiters: Array<() => void> = [];
   let closed = false;
 
@@ -76,7 +76,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
     return processor;
   };
 
-  const finish = (id: string, outcome: 'completed' | 'failed') => {
+  const finish = (id: string, outcome: JobOutcome) => {
     pending.delete(id);
     const waiters = finishWaiters.get(id) ?? [];
     finishWaiters.delete(id);
@@ -122,7 +122,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
       const error = thrown instanceof Error ? thrown : new Error(String(thrown));
       const final = error instanceof UnrecoverableJobError || job.attemptsMade >= attempts;
       if (!final && closed) {
-        pending.delete(job.id); // shutting down: the retry is dropped, the DB sweeper re-enqueues it
+        finish(job.id, 'unknown'); // shutting down: the retry is dropped, the DB sweeper re-enqueues it
         return;
       }
       if (final) {
@@ -162,7 +162,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
           finishWaiters.set(id, (finishWaiters.get(id) ?? []).filter((waiter) => waiter !== onFinish));
           resolve('timeout');
         }, timeoutMs);
-        const onFinish = (outcome: 'completed' | 'failed') => {
+        const onFinish = (outcome: JobOutcome) => {
           clearTimeout(timer);
           resolve(outcome);
         };
@@ -184,8 +184,11 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
     async close(): Promise<void> {
       closed = true;
       for (const current of lanes.values()) {
-        for (const timer of current.delayed.values()) clearTimeout(timer);
-        for (const job of [...current.waiting, ...current.delayed.keys()]) pending.delete(typeof job === 'string' ? job : job.id);
+        for (const [id, timer] of current.delayed) {
+          clearTimeout(timer);
+          finish(id, 'unknown'); // dropped, not failed: the DB sweeper re-enqueues it
+        }
+        for (const job of current.waiting) finish(job.id, 'unknown');
         current.delayed.clear();
         current.waiting = [];
       }
