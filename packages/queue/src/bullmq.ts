@@ -6,6 +6,7 @@ import { parsePayload } from './payloads.ts';
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
+  reportFailure,
   type JobContext,
   type JobCounts,
   type JobOutcome,
@@ -218,7 +219,7 @@ function startWorker<Q extends QueueName>(
     if (!job || !opts.onFailed) return;
     // Report only the final failure: attempts exhausted, unrecoverable, or stalled too often.
     const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1) || job.finishedOn !== undefined;
-    if (final) opts.onFailed(queue, job.data as JobPayload<Q>, error, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
+    if (final) reportFailure(opts.onFailed, queue, job.data as JobPayload<Q>, error, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
   });
   return {
     worker,

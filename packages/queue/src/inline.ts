@@ -5,6 +5,7 @@ import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
   backoffDelay,
+  reportFailure,
   type JobContext,
   type JobCounts,
   type JobOutcome,
@@ -128,7 +129,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
       if (final) {
         current.failed += 1;
         finish(job.id, 'failed');
-        opts.onFailed?.(job.queue, job.payload as JobPayload<QueueName>, error, { jobId: job.id, attemptsMade: job.attemptsMade });
+        reportFailure(opts.onFailed, job.queue, job.payload as JobPayload<QueueName>, error, { jobId: job.id, attemptsMade: job.attemptsMade });
         return;
       }
       const timer = setTimeout(() => {

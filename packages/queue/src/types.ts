@@ -49,7 +49,18 @@ export interface FailureInfo {
 }
 
 /** Called once per job, when it has failed for good (attempts exhausted or unrecoverable). */
-export type OnFailed = <Q extends QueueName>(queue: Q, payload: JobPayload<Q>, error: Error, info: FailureInfo) => void;
+export type OnFailed = <Q extends QueueName>(queue: Q, payload: JobPayload<Q>, error: Error, info: FailureInfo) => unknown;
+
+/** Runs a caller's failure hook so that its own error (sync or async) can never crash the driver. */
+export function reportFailure(hook: OnFailed | undefined, ...args: Parameters<OnFailed>): void {
+  if (!hook) return;
+  const complain = (error: unknown) => console.error('[queue] onFailed hook threw:', error);
+  try {
+    void Promise.resolve(hook(...args)).catch(complain);
+  } catch (error) {
+    complain(error);
+  }
+}
 
 /** The retry policy both drivers apply by default (BullMQ `attempts` + exponential `backoff`). */
 export const DEFAULT_ATTEMPTS = 3;
