@@ -4,7 +4,7 @@ import path from 'node:path';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MailAddressError, createMailTransport, renderMail } from '../src/index.ts';
-import { startSmtpSink } from './smtp-sink.ts';
+import { startSmtpSink } from '../test-support/smtp-sink.ts';
 
 const FROM = '"IP Portal" <no-reply@portal.example.com>';
 const LINK = 'https://portal.example.com/first?token=t0k3n';

@@ -8,7 +8,11 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on a free loopback port that keeps every message it accepts. */
+/**
+ * Test support: a real SMTP server (smtp-server) on a free loopback port that requires the given
+ * credentials and keeps every message it accepts, raw, with its envelope. `url` carries the
+ * credentials, ready for `createMailTransport({ smtpUrl })` or an `SMTP_URL` variable.
+ */
 export async function startSmtpSink(credentials = { user: 'portal', pass: 's3cret' }) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
