@@ -1,12 +1,22 @@
 import type { ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from '../lib/api.ts';
 import { I18nextProvider } from 'react-i18next';
 import i18n from '../lib/i18n.ts';
 import { theme, TOAST_MS } from './theme.ts';
 
-export const queryClient = new QueryClient({
+/** A call refused for a missing session means the session ended: refresh it so the frame and the guard follow. */
+function onApiError(error: unknown): void {
+  if (error instanceof ApiError && error.status === 401 && error.code === 'unauthorized') {
+    void queryClient.invalidateQueries({ queryKey: ['session'] });
+  }
+}
+
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: onApiError }),
+  mutationCache: new MutationCache({ onError: onApiError }),
   defaultOptions: {
     queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 },
     mutations: { retry: 0 },

@@ -16,8 +16,11 @@ interface Props {
 export function RepeatableList({ label, itemLabel, addLabel, removeLabel, values, onChange, errors = [], testId }: Props) {
   return (
     <Stack gap="xs" data-testid={testId}>
-      <Text fw={500} size="sm">
-        {label}
+      <Text fw={500} size="sm" component="div">
+        {label}{' '}
+        <Text component="span" c="red.6" aria-hidden="true">
+          *
+        </Text>
       </Text>
       {values.map((value, index) => (
         <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
