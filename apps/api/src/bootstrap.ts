@@ -7,7 +7,7 @@ import { createMailTransport } from '@portal/mail';
 import { createBullmqQueue, createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, createRedisPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import { createProcessors } from '@portal/workers';
+import { createProcessors, markLedesRunFailed } from '@portal/workers';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
@@ -55,8 +55,12 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const ctxRef: { current?: AppContext } = {};
   const queue: QueuePort = config.redisUrl
     ? createBullmqQueue({ redisUrl: config.redisUrl })
-    : createInlineQueue(createProcessors({ db: database.db, transport: mailTransport!, logger: logger.child({ service: 'inline-worker' }), clock }), {
-        onFailed: (queueName, payload, error) => logger.error({ err: error, queue: queueName, payload }, 'job failed'),
+    : createInlineQueue(createProcessors({ db: database.db, transport: mailTransport!, storage, realtime, logger: logger.child({ service: 'inline-worker' }), clock }), {
+        concurrency: { ledes: config.workers.concurrency.ledes, mail: config.workers.concurrency.mail },
+        onFailed: (queueName, payload, error) => {
+          logger.error({ err: error, queue: queueName, payload }, 'job failed');
+          if (queueName === 'ledes') void markLedesRunFailed({ db: database.db, realtime, clock }, (payload as { runId: string }).runId, 'processing_failed');
+        },
       });
 
   let disconnect: (sessionId: string) => void = () => {};

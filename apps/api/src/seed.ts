@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { ROLE_SLUGS, type RoleSlug } from '@portal/contracts';
-import { cabinets, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
+import { DEFAULT_OFFICES } from '@portal/ledes';
+import { cabinets, ledesOffices, ledesProfiles, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
 import { hashPassword } from './security/passwords.ts';
 
 export const SEED_CABINETS = ['Cabinet Lyon', 'Cabinet Munich', 'Cabinet Paris'];
@@ -17,6 +18,15 @@ export interface SeededAdmin {
 export async function seedBaseData(db: Database, admin: { email: string; password: string | undefined }): Promise<SeededAdmin> {
   await db.insert(roles).values(ROLE_SLUGS.map((slug) => ({ slug }))).onConflictDoNothing();
   await db.insert(cabinets).values(SEED_CABINETS.map((name) => ({ name }))).onConflictDoNothing();
+  // LEDES offices and their profiles; existing rows are kept, so a tuned profile survives restarts.
+  await db
+    .insert(ledesOffices)
+    .values(DEFAULT_OFFICES.map((o, position) => ({ code: o.code, labelEn: o.label_en, labelFr: o.label_fr, position })))
+    .onConflictDoNothing();
+  await db
+    .insert(ledesProfiles)
+    .values(DEFAULT_OFFICES.flatMap((o) => o.profiles.map((p) => ({ office: o.code, type: p.type, profile: p as unknown as Record<string, unknown> }))))
+    .onConflictDoNothing();
 
   const [adminRole] = await db.select().from(roles).where(eq(roles.slug, 'admin'));
   const existing = await db.select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.roleId, adminRole!.id)).limit(1);

@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   link_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  wrong_extension: 415,
+  too_many_files: 400,
   too_many_attempts: 429,
   rate_limited: 429,
   internal_error: 500,

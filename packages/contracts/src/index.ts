@@ -6,3 +6,4 @@ export * from './contact.ts';
 export * from './pagination.ts';
 export * from './jobs.ts';
 export * from './realtime.ts';
+export * from './ledes.ts';

@@ -1,4 +1,5 @@
 import type { RunState } from './jobs.ts';
+import type { LedesRunDto } from './ledes.ts';
 
 /** Rooms are joined server-side from the session, never from a client message. */
 export const rooms = {
@@ -11,6 +12,7 @@ export const REALTIME_PATH = '/realtime';
 /** Server → client events; each carries the full new state so clients upsert idempotently. */
 export interface ServerToClientEvents {
   'run:updated': (run: RunUpdate) => void;
+  'ledes:run': (run: LedesRunDto) => void;
   'annuities:file:updated': (file: { _id: string; is_done: RunState }) => void;
 }
 

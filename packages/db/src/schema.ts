@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -108,4 +108,92 @@ export const mails = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('mails_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null`)],
+);
+
+/** The three offices of the LEDES screen; labels in both languages. */
+export const ledesOffices = pgTable('ledes_offices', {
+  code: text('code').primaryKey(),
+  labelEn: text('label_en').notNull(),
+  labelFr: text('label_fr').notNull(),
+  position: integer('position').notNull().default(0),
+});
+
+/**
+ * What the engine applies per (office, invoice type): code sets, tolerance, decimals, severity
+ * overrides. Stored as the engine's own JSON profile so support can tune it without a release.
+ */
+export const ledesProfiles = pgTable(
+  'ledes_profiles',
+  {
+    office: text('office').notNull().references(() => ledesOffices.code, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['patent', 'trademark', 'annuites'] }).notNull(),
+    profile: jsonb('profile').$type<Record<string, unknown>>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.office, t.type] })],
+);
+
+/**
+ * One uploaded LEDES file and its check. The worker owns every state change
+ * (in_progress → Done | Error); this row, not the queue, is the truth.
+ */
+export const ledesRuns = pgTable(
+  'ledes_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    submittedBy: uuid('submitted_by').references(() => users.id, { onDelete: 'set null' }),
+    /** History name: YYYY_MM_DD_HH_mm_ss_<original file name>, split on underscores by the history screen. */
+    name: text('name').notNull(),
+    originalName: text('original_name').notNull(),
+    originalKey: text('original_key').notNull().unique(),
+    treatedKey: text('treated_key').unique(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    office: text('office').notNull(),
+    type: text('type', { enum: ['patent', 'trademark', 'annuites'] }).notNull(),
+    idClient: text('id_client'),
+    clientDestinataire: text('client_destinataire'),
+    sendHistory: boolean('send_history').notNull().default(true),
+    sendServer: boolean('send_server').notNull().default(true),
+    state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
+    linesChecked: integer('lines_checked').notNull().default(0),
+    accepted: boolean('accepted'),
+    format: text('format'),
+    errorCode: text('error_code'),
+    attempts: integer('attempts').notNull().default(0),
+    deliveredKey: text('delivered_key'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ledes_runs_owner_created_idx').on(t.ownerId, t.createdAt), index('ledes_runs_state_idx').on(t.state, t.createdAt)],
+);
+
+/** Findings by rule code and field; labels come from the engine's catalogue when shown. */
+export const ledesFindings = pgTable(
+  'ledes_findings',
+  {
+    runId: uuid('run_id').notNull().references(() => ledesRuns.id, { onDelete: 'cascade' }),
+    /** 0-based data line; -2 the file as a whole, -1 its header record. */
+    line: integer('line').notNull(),
+    code: text('code').notNull(),
+    champ: text('champ').notNull(),
+    severity: text('severity', { enum: ['error', 'warning'] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.line, t.code, t.champ] })],
+);
+
+/** Invoice numbers of accepted files, per client: the source of the duplicate check (CON-007). */
+export const ledesInvoices = pgTable(
+  'ledes_invoices',
+  {
+    runId: uuid('run_id').notNull().references(() => ledesRuns.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    invoiceNumber: text('invoice_number').notNull(),
+    total: text('total'),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.clientId, t.invoiceNumber] }), index('ledes_invoices_lookup_idx').on(t.clientId, t.invoiceNumber)],
 );

@@ -62,6 +62,7 @@ export function serverT(locale: Locale): TFunction {
       initAsync: false,
       interpolation: { escapeValue: false },
       returnNull: false,
+      showSupportNotice: false,
     });
   }
   return serverInstance.getFixedT(locale);

@@ -1,13 +1,14 @@
 import type { ProcessorMap } from '@portal/queue';
+import { createCheckLedesProcessor, markLedesRunFailed, publishRun, type CheckLedesDeps } from './check-ledes.ts';
 import { createSendMailProcessor, type SendMailDeps } from './send-mail.ts';
 
-export { createSendMailProcessor };
-export type ProcessorDeps = SendMailDeps;
+export { createCheckLedesProcessor, createSendMailProcessor, markLedesRunFailed, publishRun };
+export type ProcessorDeps = SendMailDeps & CheckLedesDeps;
 
 /**
  * Every queue's processor. The embedded mode hands this map to the inline queue driver; each worker
  * entrypoint wraps one of them in a BullMQ Worker.
  */
-export function createProcessors(deps: ProcessorDeps): Required<Pick<ProcessorMap, 'mail'>> {
-  return { mail: createSendMailProcessor(deps) };
+export function createProcessors(deps: ProcessorDeps): Required<Pick<ProcessorMap, 'mail' | 'ledes'>> {
+  return { mail: createSendMailProcessor(deps), ledes: createCheckLedesProcessor(deps) };
 }

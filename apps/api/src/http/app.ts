@@ -10,6 +10,8 @@ import { authPolicy } from '../modules/auth/policy.ts';
 import { authRoutes } from '../modules/auth/router.ts';
 import { contactPolicy } from '../modules/contact/policy.ts';
 import { contactRoutes } from '../modules/contact/router.ts';
+import { ledesPolicy } from '../modules/ledes/policy.ts';
+import { ledesRoutes } from '../modules/ledes/router.ts';
 import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
@@ -21,7 +23,11 @@ export const API_MODULES: ApiModule[] = [
   { routes: authRoutes, policy: authPolicy },
   { routes: usersRoutes, policy: usersPolicy },
   { routes: contactRoutes, policy: contactPolicy },
+  { routes: ledesRoutes, policy: ledesPolicy },
 ];
+
+/** The only routes that take multipart bodies. */
+const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/];
 
 /** GET routes that send mail (named so by the spec) get the cross-site checks of mutating routes. */
 const SIDE_EFFECT_GETS = [/^\/auth\/request_reset_password\//, /^\/auth\/first_connection\//];
@@ -65,7 +71,7 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
   api.use(cors(ctx));
   api.use(requireApiKey(ctx));
   api.use(requireTrustedOrigin(ctx, SIDE_EFFECT_GETS));
-  api.use(requireJsonBody());
+  api.use(requireJsonBody(MULTIPART_ROUTES));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json' }));
   api.use(sessionMiddleware(ctx));
   const { router, policy } = mountModules(ctx, API_MODULES);

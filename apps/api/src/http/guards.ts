@@ -60,10 +60,15 @@ export function requireTrustedOrigin(ctx: AppContext, sideEffectGets: RegExp[]):
   };
 }
 
-/** JSON bodies only on JSON routes: a text/plain or form body (the classic CSRF shapes) is a 415 (VAL-11). */
-export function requireJsonBody(): RequestHandler {
+/**
+ * JSON bodies only on JSON routes: a text/plain or form body (the classic CSRF shapes) is a 415 (VAL-11).
+ * The upload routes take multipart instead; the Origin check above already applies to them.
+ */
+export function requireJsonBody(multipartRoutes: RegExp[]): RequestHandler {
   return (req, _res, next) => {
-    if (MUTATING.has(req.method) && Number(req.get('content-length') ?? 0) > 0 && !req.is('application/json')) {
+    if (req.is('multipart/form-data') && multipartRoutes.some((pattern) => pattern.test(req.path))) return next();
+    const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+    if (MUTATING.has(req.method) && hasBody && !req.is('application/json')) {
       throw new AppError('unsupported_media_type');
     }
     next();

@@ -1,0 +1,183 @@
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesType } from '@portal/contracts';
+import { ledesFindings, ledesOffices, ledesRuns, roles, userRoles, users } from '@portal/db';
+import { loadRuns, toRunDto, type LedesRunRow } from '@portal/workers';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import type { StoredUpload } from '../../http/multipart.ts';
+import type { AuthState } from '../../http/session.ts';
+
+export interface UploadRequest {
+  files: StoredUpload[];
+  type: string | undefined;
+  office: string | undefined;
+  userId: string | undefined;
+  idClient: string | undefined;
+  clientDestinataire: string | undefined;
+  sendHistory: boolean | undefined;
+  sendServer: boolean | undefined;
+}
+
+function historyName(now: Date, originalName: string): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const stamp = [now.getUTCFullYear(), p(now.getUTCMonth() + 1), p(now.getUTCDate()), p(now.getUTCHours()), p(now.getUTCMinutes()), p(now.getUTCSeconds())];
+  return `${stamp.join('_')}_${originalName}`;
+}
+
+/**
+ * Validates in the spec's order (file, type, office, user), writes one in_progress run per stored
+ * file in one transaction, then enqueues after the commit. Admins submit for a chosen LEDES user
+ * and choose the history/server options; everyone else submits for themselves with both forced on.
+ */
+export async function submitLedesFiles(ctx: AppContext, actor: AuthState, request: UploadRequest): Promise<LedesRunRow[]> {
+  if (request.files.length === 0) throw new AppError('error_file');
+  if (!request.type || !(LEDES_TYPES as readonly string[]).includes(request.type)) throw new AppError('missing_type');
+  const [office] = request.office ? await ctx.db.select().from(ledesOffices).where(eq(ledesOffices.code, request.office)) : [];
+  if (!office) throw new AppError('missing_office');
+  if (actor.isAdmin && !request.userId) throw new AppError('missing_id_user');
+
+  const ownerId = actor.isAdmin ? request.userId! : actor.userId;
+  const owner = await ledesOwner(ctx, ownerId);
+  if (!owner) throw new AppError('missing_id_user');
+  let idClient = request.idClient || undefined;
+  if (idClient && !owner.idClient.includes(idClient)) throw new AppError('validation_failed', { fields: { id_client: 'validation_failed' } });
+  if (!idClient && owner.idClient.length === 1) idClient = owner.idClient[0];
+  if (!idClient && owner.idClient.length > 1) throw new AppError('validation_failed', { fields: { id_client: 'validation_failed' } });
+
+  const now = ctx.clock.now();
+  const rows = await ctx.db.transaction(async (tx) =>
+    tx
+      .insert(ledesRuns)
+      .values(
+        request.files.map((file) => ({
+          ownerId,
+          submittedBy: actor.userId,
+          name: historyName(now, file.originalName),
+          originalName: file.originalName,
+          originalKey: file.key,
+          size: file.size,
+          sha256: file.sha256,
+          office: office.code,
+          type: request.type as LedesType,
+          idClient: idClient ?? null,
+          clientDestinataire: request.clientDestinataire ?? null,
+          sendHistory: actor.isAdmin ? (request.sendHistory ?? true) : true,
+          sendServer: actor.isAdmin ? (request.sendServer ?? true) : true,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
+      .returning(),
+  );
+  for (const row of rows) await ctx.queue.enqueue('ledes', { runId: row.id });
+  return rows;
+}
+
+async function ledesOwner(ctx: AppContext, userId: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(userId)) return undefined;
+  const [owner] = await ctx.db
+    .select({ id: users.id, idClient: users.idClient })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(users.id, userId), inArray(roles.slug, ['user_agent_ledes', 'admin'])))
+    .limit(1);
+  return owner;
+}
+
+/** Waits for runs to leave in_progress, polling the rows (the truth), up to `seconds`. */
+export async function waitForRuns(ctx: AppContext, ids: string[], seconds: number): Promise<LedesRunRow[]> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const runs = await loadRuns(ctx.db, ids);
+    if (runs.every((r) => r.state !== 'in_progress') || Date.now() >= deadline) return runs;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** Runs the caller may see: their own, or anyone's for an admin. */
+export function canRead(actor: AuthState, run: Pick<LedesRunRow, 'ownerId'>): boolean {
+  return actor.isAdmin || run.ownerId === actor.userId;
+}
+
+export async function findRunByFilePath(ctx: AppContext, filePath: string) {
+  const [run] = await ctx.db
+    .select()
+    .from(ledesRuns)
+    .where(or(eq(ledesRuns.originalKey, filePath), eq(ledesRuns.treatedKey, filePath)))
+    .limit(1);
+  return run;
+}
+
+const LINE_LIST_LIMIT = 1000;
+
+export interface HistoryFilter {
+  ownerId?: string;
+  onlyShared: boolean;
+  search?: string;
+}
+
+/** One page of history items, newest first, with the spec's meta. */
+export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: number, limit: number) {
+  const conditions: SQL[] = [];
+  if (filter.ownerId) conditions.push(eq(ledesRuns.ownerId, filter.ownerId));
+  if (filter.onlyShared) conditions.push(eq(ledesRuns.sendHistory, true));
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(
+      or(ilike(ledesRuns.name, pattern), ilike(ledesRuns.office, pattern), ilike(ledesRuns.type, pattern), ilike(users.companyAgent, pattern), ilike(users.email, pattern))!,
+    );
+  }
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const [{ total } = { total: 0 }] = await ctx.db
+    .select({ total: count() })
+    .from(ledesRuns)
+    .innerJoin(users, eq(users.id, ledesRuns.ownerId))
+    .where(where);
+  const rows = await ctx.db
+    .select({ run: ledesRuns, user: { id: users.id, companyAgent: users.companyAgent, email: users.email } })
+    .from(ledesRuns)
+    .innerJoin(users, eq(users.id, ledesRuns.ownerId))
+    .where(where)
+    .orderBy(desc(ledesRuns.createdAt), desc(ledesRuns.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+
+  const ids = rows.map((r) => r.run.id);
+  const errorLines = ids.length
+    ? await ctx.db
+        .selectDistinct({ runId: ledesFindings.runId, line: ledesFindings.line })
+        .from(ledesFindings)
+        .where(and(inArray(ledesFindings.runId, ids), eq(ledesFindings.severity, 'error')))
+    : [];
+  const data: HistoryItem[] = rows.map(({ run, user }) => {
+    const errors = errorLines.filter((e) => e.runId === run.id).map((e) => e.line).sort((a, b) => a - b);
+    const refused = new Set(errors.filter((l) => l >= 0));
+    const okLines: number[] = [];
+    for (let line = 0; line < run.linesChecked && okLines.length < LINE_LIST_LIMIT; line++) if (!refused.has(line)) okLines.push(line);
+    return {
+      _id: run.id,
+      name: run.name,
+      created: run.createdAt.toISOString(),
+      state: run.state,
+      format_ok: okLines,
+      error: errors.slice(0, LINE_LIST_LIMIT),
+      format_ok_count: run.linesChecked - refused.size,
+      error_count: errors.length,
+      path: run.originalKey,
+      path_treated: run.treatedKey,
+      office: run.office,
+      type: run.type,
+      user_info: { _id: user.id, company_agent: user.companyAgent, email: user.email },
+      delivered: run.deliveredAt !== null,
+      ...toRunSummary(run),
+    };
+  });
+  return { data, meta: paginationMeta(page, limit, total) };
+}
+
+function toRunSummary(run: LedesRunRow) {
+  const dto = toRunDto(run);
+  return { accepted: dto.accepted, lines_checked: dto.lines_checked, filename: dto.filename };
+}
+
