@@ -114,6 +114,7 @@ class Run {
 const TERMINATOR = '[]';
 
 function stripTerminator(text: string): { body: string; terminated: boolean } {
+  if (text.endsWith(TERMINATOR)) return { body: text.slice(0, -2), terminated: true };
   const t = text.trimEnd();
   return t.endsWith(TERMINATOR) ? { body: t.slice(0, -2), terminated: true } : { body: t, terminated: false };
 }
@@ -196,7 +197,7 @@ class PipeChecker {
 
   private data(raw: RawLine): void {
     const line = raw.index - 2;
-    if (!raw.tooLong && raw.text.trim() === '') {
+    if (!raw.tooLong && (raw.text === '' || (raw.text.charCodeAt(0) <= 32 && raw.text.trim() === ''))) {
       // Blank lines are fine at the end of the file; only a record after them makes them an error.
       this.pendingBlank.push(line);
       return;

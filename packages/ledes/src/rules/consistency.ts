@@ -18,15 +18,13 @@ export function trackInvoice(ctx: RecordContext): void {
   const { file, format } = ctx;
   let inv = file.invoices.get(number);
   if (!inv) {
-    const first = new Map<number, string>();
-    format.fields.forEach((f, i) => {
-      if (f.invoiceLevel) first.set(i, ctx.fields[i]!);
-    });
+    const firstColumns = format.fields.flatMap((f, i) => (f.invoiceLevel ? [i] : []));
     inv = {
       number,
       clientId: value(ctx, 'CLIENT_ID'),
       firstLine: ctx.line,
-      first,
+      firstColumns,
+      firstValues: firstColumns.map((i) => ctx.fields[i]!),
       declaredTotal: num(ctx, 'INVOICE_TOTAL'),
       declaredTax: num(ctx, 'INVOICE_TAX_TOTAL'),
       declaredNet: num(ctx, 'INVOICE_NET_TOTAL'),
@@ -38,8 +36,10 @@ export function trackInvoice(ctx: RecordContext): void {
     file.invoices.set(number, inv);
     checkInvoiceDates(ctx);
   } else {
-    for (const [i, firstValue] of inv.first) {
-      if (!sameValue(format.fields[i]!.kind, ctx.fields[i]!, firstValue)) report(ctx, 'CON-001', format.fields[i]!.name);
+    const { firstColumns, firstValues } = inv;
+    for (let k = 0; k < firstColumns.length; k++) {
+      const i = firstColumns[k]!;
+      if (!sameValue(format.fields[i]!.kind, ctx.fields[i]!, firstValues[k]!)) report(ctx, 'CON-001', format.fields[i]!.name);
     }
   }
   inv.lines++;

@@ -11,8 +11,9 @@ export interface InvoiceState {
   readonly number: string;
   readonly clientId: string;
   readonly firstLine: number;
-  /** Invoice-level values of the first line, by column index. */
-  readonly first: ReadonlyMap<number, string>;
+  /** Invoice-level columns and their values on the invoice's first line (parallel arrays). */
+  readonly firstColumns: readonly number[];
+  readonly firstValues: readonly string[];
   declaredTotal: Decimal | undefined;
   declaredTax: Decimal | undefined;
   declaredNet: Decimal | undefined;

@@ -7,9 +7,20 @@ export function checkNarrative(ctx: RecordContext): void {
   const { profile } = ctx;
   let flagged = text.length > profile.maxDescriptionLength;
   if (!flagged && ctx.lineType === 'F') {
-    const words = text.trim().split(/\s+/).length;
     // Three or more tasks joined by ";" in one fee entry is the usual block-billing pattern.
-    flagged = words < profile.minDescriptionWords || text.split(';').filter((s) => s.trim() !== '').length >= 3;
+    flagged = hasFewerWords(text, profile.minDescriptionWords) || (text.includes(';') && text.split(';').filter((s) => s.trim() !== '').length >= 3);
   }
   if (flagged) report(ctx, 'GDL-001', 'LINE_ITEM_DESCRIPTION');
+}
+
+/** Counts words only up to `min` (this runs on every fee line). */
+function hasFewerWords(text: string, min: number): boolean {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length && words < min; i++) {
+    const space = text.charCodeAt(i) <= 32;
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words < min;
 }

@@ -133,7 +133,8 @@ export async function* splitLines(
 
   const decode = (bytes: Buffer, start: number, end: number): string => {
     const text = bytes.toString('utf8', start, end);
-    if (!sawNonAscii && /[^\x00-\x7f]/.test(text)) sawNonAscii = true;
+    // Valid multi-byte UTF-8 decodes to fewer UTF-16 units than bytes: cheaper than a scan.
+    if (text.length !== end - start) sawNonAscii = true;
     // U+FFFD means the bytes were not UTF-8 (unless the file really contains U+FFFD).
     if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) {
       stats.encoding = 'windows-1252';
