@@ -122,6 +122,13 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     await page.getByRole('button', { name: lang === 'fr' ? 'Ouvrir le menu de navigation' : 'Open navigation menu' }).click();
     await page.locator('#mobile-menu').getByRole('link').first().waitFor();
     await screenshot(page, 'mobile-menu', lang, { fullPage: false });
+    await page.goto('/add/user');
+    await chooseOption(page, 'add-user-role', /user_agent_ledes/);
+    await page.getByTestId('client-ids').waitFor();
+    await screenshot(page, 'add-user-mobile', lang);
+    await page.goto('/admin/user');
+    await page.getByTestId('user-table').waitFor();
+    await screenshot(page, 'user-list-mobile', lang);
     await context.close();
   });
 });

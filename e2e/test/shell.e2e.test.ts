@@ -99,6 +99,28 @@ describe('navigation bar', () => {
     await context.close();
   });
 
+  it('closes the information modal on OK, Escape and a click outside', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    await page.goto('/add/user');
+    const dialog = page.getByRole('dialog', { name: 'Roles and required information' });
+    const open = async () => {
+      await page.getByTestId('add-user-help').click();
+      await dialog.waitFor();
+    };
+    await open();
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await open();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await open();
+    await page.mouse.click(10, 800);
+    await dialog.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
   it('collapses into a burger menu at 640 px or less', async () => {
     const context = await newContext(browser, { mobile: true });
     const page = await context.newPage();

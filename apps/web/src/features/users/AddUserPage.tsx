@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import {
+  ActionIcon,
   Alert,
   Anchor,
   Button,
@@ -14,7 +15,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconMapPin, IconUsers } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconHelp, IconMapPin, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +23,7 @@ import { EMAIL_PATTERN, PASSWORD_MIN_LENGTH, type AgentAddress, type CreateUserB
 import { ApiError } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { InfoModal } from '../../components/InfoModal.tsx';
 import { AddressDrawer } from './AddressDrawer.tsx';
 import { RepeatableList } from './RepeatableList.tsx';
 import { cabinetsQuery, createUser, rolesQuery, sendFirstConnection } from './api.ts';
@@ -58,6 +60,7 @@ export function AddUserPage() {
   const [address, setAddress] = useState<AgentAddress | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
+  const [helpOpen, setHelpOpen] = useState(false);
 
   const roleSlug = roles.data?.find((r) => r._id === roleId)?.slug;
   const isLedesAgent = roleSlug === 'user_agent_ledes';
@@ -143,9 +146,14 @@ export function AddUserPage() {
         title={t('add.title')}
         description={t('add.description')}
         actions={
-          <Button component={Link} to="/admin/user" variant="default" leftSection={<IconUsers size={16} aria-hidden="true" />}>
-            {t('add.toList')}
-          </Button>
+          <Group gap="xs">
+            <ActionIcon variant="default" size={36} aria-label={t('add.help.open')} onClick={() => setHelpOpen(true)} data-testid="add-user-help">
+              <IconHelp size={18} aria-hidden="true" />
+            </ActionIcon>
+            <Button component={Link} to="/admin/user" variant="default" leftSection={<IconUsers size={16} aria-hidden="true" />}>
+              {t('add.toList')}
+            </Button>
+          </Group>
         }
       />
       <Paper withBorder shadow="xs" p={{ base: 'lg', sm: 'xl' }}>
@@ -299,6 +307,12 @@ export function AddUserPage() {
           </Stack>
         </form>
       </Paper>
+      <InfoModal
+        opened={helpOpen}
+        onClose={() => setHelpOpen(false)}
+        title={t('add.help.title')}
+        paragraphs={t('add.help.paragraphs', { returnObjects: true, min: PASSWORD_MIN_LENGTH }) as string[]}
+      />
       <AddressDrawer opened={drawerOpen} onClose={() => setDrawerOpen(false)} clientIds={clientIds} onCreated={setAddress} />
     </Stack>
   );
