@@ -40,7 +40,7 @@ export async function checkSpreadsheet(bytes: Buffer, fileName: string, options:
     fileName,
     {
       sheet: (info) => writer?.startSheet(info),
-      row: (row) => {
+      row: async (row) => {
         const ev = evaluateRow(row, options.today);
         const s = ev.schedule;
         colours[s?.colour ?? 'no_date']++;
@@ -48,7 +48,7 @@ export async function checkSpreadsheet(bytes: Buffer, fileName: string, options:
         if (s?.expired) expired++;
         if (s?.inGraceWithSurcharge) inGrace++;
         for (const r of new Set(ev.reasons)) reasons.set(r, (reasons.get(r) ?? 0) + 1);
-        writer?.addRow(row, ev);
+        await writer?.addRow(row, ev);
       },
     },
     options.limits ?? DEFAULT_LIMITS,

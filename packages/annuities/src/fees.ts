@@ -53,16 +53,28 @@ for (const t of FEE_TABLES) {
   TABLES_BY_OFFICE.set(t.office, list);
 }
 
+/** Every table of an office, oldest first. */
+export function feeTablesOf(office: Office): readonly FeeTable[] {
+  const list = TABLES_BY_OFFICE.get(office);
+  if (!list || list.length === 0) throw new Error(`no fee table for ${office}`);
+  return list;
+}
+
 /**
  * The table in force on `on`; before the oldest known table, the oldest one (the annuity
  * carries the table id, so an estimate is visible as such).
  */
-export function feeTableFor(office: Office, on: Day): FeeTable {
-  const list = TABLES_BY_OFFICE.get(office);
-  if (!list || list.length === 0) throw new Error(`no fee table for ${office}`);
-  let chosen = list[0] as FeeTable;
-  for (const t of list) if (t.validFrom <= on) chosen = t;
+export function pickFeeTable(tables: readonly FeeTable[], on: Day): FeeTable {
+  let chosen = tables[0] as FeeTable;
+  for (let i = 1; i < tables.length; i++) {
+    const t = tables[i] as FeeTable;
+    if (t.validFrom <= on) chosen = t;
+  }
   return chosen;
+}
+
+export function feeTableFor(office: Office, on: Day): FeeTable {
+  return pickFeeTable(feeTablesOf(office), on);
 }
 
 /** Minor units as a decimal string ("18.85"), for display and JSON without floats. */

@@ -10,7 +10,7 @@ import {
   ymdFromDay,
   type Day,
 } from './calendar.ts';
-import { feeTableFor } from './fees.ts';
+import { feeTablesOf, pickFeeTable, type FeeTable } from './fees.ts';
 import { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
 import { fail, ok, type Result } from './reasons.ts';
 import type { Colour, Currency, Office, Origin } from './types.ts';
@@ -118,8 +118,9 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   if (lastPaid !== null && (!Number.isInteger(lastPaid) || lastPaid < 0 || lastPaid > LAST_YEAR)) return fail('invalid_last_paid');
 
   const profile = PROFILES[office];
-  const flags: ScheduleFlag[] = [];
-  if (replaced) flags.push('replaced_by_unitary');
+  // Built only when needed: most rows have no flag, and this runs a million times a second.
+  let flags: ScheduleFlag[] | null = null;
+  if (replaced) flags = addFlag(flags, 'replaced_by_unitary');
 
   let first = profile.firstYear;
   let last = LAST_YEAR;
@@ -130,30 +131,33 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   } else if (origin === 'ep_validated' || origin === 'unitary') {
     // §2.2 line 61: national (or UP) fees start with the next patent year.
     if (grant !== null) first = Math.max(first, grantYear + 1);
-    else flags.push('grant_date_missing');
+    else flags = addFlag(flags, 'grant_date_missing');
   } else if (office === 'GB' && grant === null) {
     // §2.3 GB line 79: no renewal fee while pending; computed as if granted in time.
-    flags.push('grant_date_missing');
+    flags = addFlag(flags, 'grant_date_missing');
   }
   // §2.3 SE lines 92-95 [U]: the filing month is used; month-end filings need a human look.
   if (office === 'SE' && (isLastDayOfMonth(filing) || (ymdFromDay(filing).month === 2 && ymdFromDay(filing).day === 28))) {
-    flags.push('se_month_end_filing');
+    flags = addFlag(flags, 'se_month_end_filing');
   }
 
   const ctx = buildContext(input, office, origin, grant, profile);
-  if (ctx.gbLateDue !== null) flags.push('gb_late_grant');
-  if (ctx.itPendingUntil !== null) flags.push('it_pending_application');
+  if (ctx.gbLateDue !== null) flags = addFlag(flags, 'gb_late_grant');
+  if (ctx.itPendingUntil !== null) flags = addFlag(flags, 'it_pending_application');
 
   const annuities: Annuity[] = [];
   const filingMonth = monthIndexOf(filing);
-  for (let k = first; k <= last; k++) annuities.push(annuity(k, filingMonth, profile, ctx));
+  const tables = feeTablesOf(office);
+  for (let k = first; k <= last; k++) annuities.push(annuity(k, filingMonth, profile, ctx, tables));
 
-  return ok(portalFields(office, origin, filing, annuities, lastPaid, today, flags.length === 0 ? NO_FLAGS : flags));
+  return ok(portalFields(office, origin, filing, annuities, lastPaid, today, flags ?? NO_FLAGS));
 }
 
 /** Per-right facts the exceptions of §2.3 need, computed once. */
 interface ExceptionContext {
   readonly grant: Day | null;
+  /** Any of the exceptions that move a due date is present. */
+  readonly shiftsDueDates: boolean;
   readonly euroPctEnd: Day | null;
   readonly divisionalFiling: Day | null;
   readonly art141End: Day | null;
@@ -179,10 +183,13 @@ function buildContext(input: RightInput, office: Office, origin: Origin, grant: 
     office === 'GB' && origin === 'national' && grant !== null && grant > addMonths(filing, 45) ? monthEnd(monthIndexOf(addMonths(grant, 3))) : null;
   // §2.3 IT line 84: still pending at the end of the 4th year.
   const itPendingUntil = office === 'IT' && origin === 'national' && grant !== null && grant >= addYears(filing, 4) ? addMonths(grant, 4) : null;
+  const euroPctEnd = isEp && input.euroPctPeriodStart ? addMonths(input.euroPctPeriodStart, 31) : null;
+  const divisionalFiling = isEp && input.divisionalFiling ? input.divisionalFiling : null;
   return {
     grant,
-    euroPctEnd: isEp && input.euroPctPeriodStart ? addMonths(input.euroPctPeriodStart, 31) : null,
-    divisionalFiling: isEp && input.divisionalFiling ? input.divisionalFiling : null,
+    shiftsDueDates: euroPctEnd !== null || divisionalFiling !== null || gbLateDue !== null,
+    euroPctEnd,
+    divisionalFiling,
     art141End: validated ? addMonths(grant, 2) : null,
     gbEpFirstRenewal,
     gbLateDue,
@@ -191,37 +198,48 @@ function buildContext(input: RightInput, office: Office, origin: Origin, grant: 
   };
 }
 
-function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: ExceptionContext): Annuity {
+function addFlag(flags: ScheduleFlag[] | null, flag: ScheduleFlag): ScheduleFlag[] {
+  if (flags === null) return [flag];
+  flags.push(flag);
+  return flags;
+}
+
+function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: ExceptionContext, tables: readonly FeeTable[]): Annuity {
   // §2.1 line 46: due on the last day of the month containing the (k-1)th anniversary.
-  const dueMonth = filingMonth + 12 * (k - 1);
+  let dueMonth = filingMonth + 12 * (k - 1);
   let due = monthEnd(dueMonth);
+  let dueIsMonthEnd = true;
   let noSurchargeEnd = profile.noSurchargeMonths === 0 ? due : monthEnd(dueMonth + profile.noSurchargeMonths);
   let graceEnd = monthEnd(dueMonth + profile.graceMonths);
-  let shifted = false;
 
-  if (ctx.euroPctEnd !== null && k === 3 && due < ctx.euroPctEnd) {
-    // §2.3 line 75: the 3rd-year fee moves to the end of the 31-month period; grace runs from there.
-    due = ctx.euroPctEnd;
-    shifted = true;
-  }
-  if (ctx.divisionalFiling !== null) {
-    // §2.3 line 76, Rule 51(3) EPC: fees already due fall due on the divisional's filing date;
-    // those and the ones due within 4 months can be paid within those 4 months.
-    const window = addMonths(ctx.divisionalFiling, 4);
-    if (due <= ctx.divisionalFiling) {
-      due = ctx.divisionalFiling;
+  if (ctx.shiftsDueDates) {
+    let shifted = false;
+    if (ctx.euroPctEnd !== null && k === 3 && due < ctx.euroPctEnd) {
+      // §2.3 line 75: the 3rd-year fee moves to the end of the 31-month period; grace runs from there.
+      due = ctx.euroPctEnd;
       shifted = true;
     }
-    if (due <= window) noSurchargeEnd = maxDay(noSurchargeEnd, window);
-  }
-  if (ctx.gbLateDue !== null && due <= ctx.gbLateDue) {
-    // §2.3 line 82: the first renewal after a late grant is due 3 months after grant, payable by that month's end.
-    due = ctx.gbLateDue;
-    shifted = true;
-  }
-  if (shifted) {
-    noSurchargeEnd = maxDay(noSurchargeEnd, profile.noSurchargeMonths === 0 ? due : monthsAfter(due, profile.noSurchargeMonths));
-    graceEnd = monthsAfter(due, profile.graceMonths);
+    if (ctx.divisionalFiling !== null) {
+      // §2.3 line 76, Rule 51(3) EPC: fees already due fall due on the divisional's filing date;
+      // those and the ones due within 4 months can be paid within those 4 months.
+      const window = addMonths(ctx.divisionalFiling, 4);
+      if (due <= ctx.divisionalFiling) {
+        due = ctx.divisionalFiling;
+        shifted = true;
+      }
+      if (due <= window) noSurchargeEnd = maxDay(noSurchargeEnd, window);
+    }
+    if (ctx.gbLateDue !== null && due <= ctx.gbLateDue) {
+      // §2.3 line 82: the first renewal after a late grant is due 3 months after grant, payable by that month's end.
+      due = ctx.gbLateDue;
+      shifted = true;
+    }
+    if (shifted) {
+      dueMonth = monthIndexOf(due);
+      dueIsMonthEnd = isLastDayOfMonth(due);
+      noSurchargeEnd = maxDay(noSurchargeEnd, profile.noSurchargeMonths === 0 ? due : monthsAfter(due, profile.noSurchargeMonths));
+      graceEnd = monthsAfter(due, profile.graceMonths);
+    }
   }
   if (ctx.art141End !== null && due <= ctx.art141End) {
     // §2.2 line 63, Art. 141(2) EPC: a fee due within 2 months of the grant mention is payable within them.
@@ -242,16 +260,16 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     noSurchargeEnd = nextWorkingDay(noSurchargeEnd);
     graceEnd = nextWorkingDay(graceEnd);
   }
-  graceEnd = maxDay(graceEnd, noSurchargeEnd);
+  if (graceEnd < noSurchargeEnd) graceEnd = noSurchargeEnd;
 
   let payableFrom: Day | null = null;
   if (profile.payableFromMonths !== null) {
     // §3 EP line 126: the 3rd-year EP fee may be paid 6 months early, the others 3.
     const early = profile.office === 'EP' && k === 3 ? 6 : profile.payableFromMonths;
-    payableFrom = early === 0 ? due : isLastDayOfMonth(due) ? monthEnd(monthIndexOf(due) - early) : addMonths(due, -early);
+    payableFrom = early === 0 ? due : dueIsMonthEnd ? monthEnd(dueMonth - early) : addMonths(due, -early);
   }
 
-  const feeTable = feeTableFor(profile.office, due);
+  const feeTable = pickFeeTable(tables, due);
   return {
     number: k,
     due,

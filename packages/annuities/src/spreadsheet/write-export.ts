@@ -1,16 +1,16 @@
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
-import { dateFromDay, ymdFromDay, type Day } from '../calendar.ts';
+import { ymdFromDay, type Day } from '../calendar.ts';
 import type { RowEvaluation } from '../evaluate.ts';
 import { formatMinor } from '../fees.ts';
 import type { Colour } from '../types.ts';
 import type { CellValue } from './columns.ts';
 import type { SheetInfo, SheetRow } from './rows.ts';
+import { XlsxStreamWriter, type OutCell } from './xlsx-writer.ts';
 
+const COLOURS: readonly Colour[] = ['ok', 'nok', 'orange', 'no_date'];
 const FILLS: Readonly<Record<Colour, string>> = { ok: 'FFC6EFCE', nok: 'FFFFC7CE', orange: 'FFFFD8A8', no_date: 'FFEDEDED' };
-const DATE_FORMAT = 'dd-mm-yyyy';
 
-/** Computed columns appended after the original ones: French / English headers, the spec's field names. */
+/** Computed columns appended after the original ones: French / English headers, or the spec's field names. */
 export const COMPUTED_COLUMNS = [
   'Office appliqué / Applied office',
   'Origine / Origin',
@@ -21,7 +21,7 @@ export const COMPUTED_COLUMNS = [
   'date_precedente_annuite',
   'quant_precedent',
   'date_prochaine_annuite',
-  'quant_prochain / next_number',
+  'Quantième suivant / next_number',
   'Limite d’instruction / Instruction limit',
   'Fin sans surtaxe / No-surcharge end',
   'limite_date_prochaine_annuite',
@@ -34,6 +34,9 @@ export const COMPUTED_COLUMNS = [
   'Motifs / Reasons',
 ] as const;
 
+/** Offsets, inside COMPUTED_COLUMNS, of the date columns. */
+const COMPUTED_DATES = new Set([6, 8, 10, 11, 12]);
+
 /**
  * Spreadsheet formula and DDE triggers (reliability-security.md UP-16..18, ASVS 5.0 V1.2.10):
  * such text is written with a leading apostrophe, always as a string cell.
@@ -44,24 +47,17 @@ export function neutralise(text: string): string {
   return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || first === 10 || first === 0 ? `'${text}` : text;
 }
 
-function original(value: CellValue): ExcelJS.CellValue {
+function original(value: CellValue): OutCell {
+  if (value === null) return null;
   if (typeof value === 'string') return neutralise(value);
+  if (value instanceof Date) {
+    const t = value.getTime();
+    return Number.isNaN(t) ? null : { day: Math.floor(t / 86_400_000) as Day };
+  }
   return value;
 }
 
-function date(day: Day | null): Date | null {
-  return day === null ? null : dateFromDay(day);
-}
-
-type Styles = Readonly<Record<Colour, { plain: Partial<ExcelJS.Style>; date: Partial<ExcelJS.Style> }>>;
-
-function buildStyles(): Styles {
-  const make = (argb: string) => {
-    const fill: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb } };
-    return { plain: { fill }, date: { fill, numFmt: DATE_FORMAT } };
-  };
-  return { ok: make(FILLS.ok), nok: make(FILLS.nok), orange: make(FILLS.orange), no_date: make(FILLS.no_date) };
-}
+const day = (d: Day | null | undefined): OutCell => (d === null || d === undefined ? null : { day: d });
 
 function sheetName(wanted: string, used: Set<string>): string {
   const base = wanted.replace(/[[\]:*?/\\]/g, '_').slice(0, 28) || 'Sheet';
@@ -76,94 +72,85 @@ function sheetName(wanted: string, used: Set<string>): string {
  * rows filled by colour, dates as DD-MM-YYYY, header frozen; then a legend sheet.
  */
 export class ExportWriter {
-  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
-  private readonly styles = buildStyles();
-  private readonly dateColumns = new Set<number>();
+  private readonly xlsx: XlsxStreamWriter;
   private readonly names = new Set<string>(['légende - legend']);
-  private sheet: ExcelJS.Worksheet | null = null;
+  /** Style id of every column, for each colour. */
+  private styles: Record<Colour, number[]> = { ok: [], nok: [], orange: [], no_date: [] };
   private width = 0;
   private filingIndex = -1;
   private grantIndex = -1;
 
   constructor(out: Writable) {
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    this.xlsx = new XlsxStreamWriter(out, COLOURS.map((c) => FILLS[c]));
   }
 
-  startSheet(info: SheetInfo): void {
-    this.sheet?.commit();
-    const ws = this.workbook.addWorksheet(sheetName(info.name, this.names), { views: [{ state: 'frozen', ySplit: 1 }] });
+  async startSheet(info: SheetInfo): Promise<void> {
     this.width = info.headers.length;
-    this.dateColumns.clear();
     this.filingIndex = info.columns.get('filingDate') ?? -1;
     this.grantIndex = info.columns.get('grantDate') ?? -1;
-    for (const index of [this.filingIndex, this.grantIndex]) if (index >= 0) this.dateColumns.add(index + 1);
-    for (const offset of [6, 8, 10, 11, 12]) this.dateColumns.add(this.width + offset + 1);
-    const header = ws.addRow([...info.headers.map(neutralise), ...COMPUTED_COLUMNS]);
-    header.font = { bold: true };
-    header.commit();
-    this.sheet = ws;
+    const total = this.width + COMPUTED_COLUMNS.length;
+    const isDate = (i: number) => i === this.filingIndex || i === this.grantIndex || (i >= this.width && COMPUTED_DATES.has(i - this.width));
+    COLOURS.forEach((colour, fill) => {
+      this.styles[colour] = Array.from({ length: total }, (_v, i) => XlsxStreamWriter.styleOf(fill, isDate(i)));
+    });
+    const widths = Array.from({ length: total }, (_v, i) => (i >= this.width ? 16 : 14));
+    await this.xlsx.startSheet(sheetName(info.name, this.names), widths);
+    await this.xlsx.row([...info.headers.map(neutralise), ...COMPUTED_COLUMNS], XlsxStreamWriter.HEADER_STYLE);
   }
 
-  addRow(row: SheetRow, ev: RowEvaluation): void {
-    const ws = this.sheet;
-    if (ws === null) throw new Error('addRow before startSheet');
+  async addRow(row: SheetRow, ev: RowEvaluation): Promise<void> {
     const s = ev.schedule;
-    const values: ExcelJS.CellValue[] = new Array<ExcelJS.CellValue>(this.width + COMPUTED_COLUMNS.length).fill(null);
-    for (let i = 0; i < this.width; i++) values[i] = original(row.cells[i] ?? null);
-    // Original date cells that were understood are re-typed, so they show as DD-MM-YYYY too.
-    if (this.filingIndex >= 0 && row.filingDate !== null) values[this.filingIndex] = date(row.filingDate);
-    if (this.grantIndex >= 0 && row.grantDate !== null) values[this.grantIndex] = date(row.grantDate);
     const next = s?.next ?? null;
     const previous = s?.previous ?? null;
-    const computed: ExcelJS.CellValue[] = [
+    const cells: OutCell[] = new Array<OutCell>(this.width);
+    for (let i = 0; i < this.width; i++) cells[i] = original(row.cells[i] ?? null);
+    // Original date cells that were understood are re-typed, so they show as DD-MM-YYYY too.
+    if (this.filingIndex >= 0 && row.filingDate !== null) cells[this.filingIndex] = { day: row.filingDate };
+    if (this.grantIndex >= 0 && row.grantDate !== null) cells[this.grantIndex] = { day: row.grantDate };
+    const reasons = s !== null && s.flags.length > 0 ? [...ev.reasons, ...s.flags] : ev.reasons;
+    cells.push(
       ev.office,
       ev.origin,
       ev.publication?.normalised ?? null,
       ev.application?.display ?? null,
-      ev.url === null ? null : { text: ev.url, hyperlink: ev.url },
+      ev.url,
       s === null ? null : ymdFromDay(s.filing).month,
-      date(previous?.due ?? null),
+      day(previous?.due),
       previous?.number ?? null,
-      date(next?.due ?? null),
+      day(next?.due),
       next?.number ?? null,
-      date(s?.instructionLimit ?? null),
-      date(next?.noSurchargeEnd ?? null),
-      date(s?.nextLimit ?? null),
-      next?.feeMinor === null || next === null ? null : Number(formatMinor(next.feeMinor)),
+      day(s?.instructionLimit),
+      day(next?.noSurchargeEnd),
+      day(s?.nextLimit),
+      next === null || next.feeMinor === null ? null : Number(formatMinor(next.feeMinor)),
       next?.currency ?? null,
       s?.inGraceWithSurcharge ?? null,
       s?.lapsed ?? null,
       s?.expired ?? null,
       s?.colour ?? 'no_date',
-      [...ev.reasons, ...(s?.flags ?? [])].join(', ') || null,
-    ];
-    for (let i = 0; i < computed.length; i++) values[this.width + i] = computed[i] ?? null;
-    const added = ws.addRow(values);
-    const style = this.styles[s?.colour ?? 'no_date'];
-    for (let c = 1; c <= values.length; c++) added.getCell(c).style = this.dateColumns.has(c) ? style.date : style.plain;
-    added.commit();
+      reasons.length > 0 ? reasons.join(', ') : null,
+    );
+    await this.xlsx.row(cells, this.styles[s?.colour ?? 'no_date']);
   }
 
   async finish(): Promise<void> {
-    this.sheet?.commit();
-    const legend = this.workbook.addWorksheet('Légende - Legend');
-    legend.addRow(['Couleur / Colour', 'Signification', 'Meaning']).commit();
-    const rows: Array<[Colour, string, string]> = [
+    await this.xlsx.startSheet('Légende - Legend', [16, 60, 60]);
+    await this.xlsx.row(['Couleur / Colour', 'Signification', 'Meaning'], XlsxStreamWriter.HEADER_STYLE);
+    const legend: Array<[Colour, string, string]> = [
       ['ok', 'Prochaine annuité à venir', 'Next annuity in the future'],
       ['nok', 'Prochaine annuité échue (aujourd’hui ou passée), encore payable', 'Next annuity due today or past, still payable'],
       ['orange', 'Seulement une annuité précédente (terminé, déchu ou expiré)', 'Only a previous annuity (done, lapsed or expired)'],
-      ['no_date', 'Aucune date calculable', 'No date could be computed'],
+      ['no_date', 'Aucune date calculable (voir Motifs)', 'No date could be computed (see Reasons)'],
     ];
-    for (const [colour, fr, en] of rows) {
-      const r = legend.addRow([colour, fr, en]);
-      for (let c = 1; c <= 3; c++) r.getCell(c).style = this.styles[colour].plain;
-      r.commit();
+    for (const [colour, fr, en] of legend) await this.xlsx.row([colour, fr, en], XlsxStreamWriter.styleOf(COLOURS.indexOf(colour), false));
+    for (const line of [
+      ['Dates', 'JJ-MM-AAAA', 'DD-MM-YYYY'],
+      ['Limite d’instruction / Instruction limit', 'Échéance moins 7 jours', 'Due date minus 7 days'],
+      ['limite_date_prochaine_annuite', 'Dernier jour pour payer avant la perte du droit (fin du délai de grâce)', 'Last day to pay before the right is lost (grace end)'],
+      ['Texte commençant par = + - @', 'Préfixé d’une apostrophe, jamais évalué', 'Prefixed with an apostrophe, never evaluated'],
+    ]) {
+      await this.xlsx.row(line, 0);
     }
-    legend.addRow([]).commit();
-    legend.addRow(['Dates', 'JJ-MM-AAAA', 'DD-MM-YYYY']).commit();
-    legend.addRow(['Limite d’instruction', 'Échéance moins 7 jours', 'Due date minus 7 days']).commit();
-    legend.addRow(['limite_date_prochaine_annuite', 'Dernier jour pour payer avant la perte du droit', 'Last day to pay before the right is lost']).commit();
-    legend.commit();
-    await this.workbook.commit();
+    await this.xlsx.finish();
   }
 }

@@ -1,0 +1,169 @@
+import type { Writable } from 'node:stream';
+import { constants } from 'node:zlib';
+import type { Day } from '../calendar.ts';
+import { ZipWriter } from './zip-writer.ts';
+
+/** A cell to write. Dates are day numbers written as Excel serials with the DD-MM-YYYY format. */
+export type OutCell = string | number | boolean | null | { readonly day: Day };
+
+const EXCEL_EPOCH_OFFSET = 25569; // serial of 1970-01-01
+const FLUSH_AT = 1 << 18;
+
+function columnName(index: number): string {
+  let n = index + 1;
+  let name = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    name = String.fromCharCode(65 + r) + name;
+    n = Math.floor((n - 1) / 26);
+  }
+  return name;
+}
+
+// Characters XML 1.0 forbids are replaced, so no cell text can break the part.
+const XML_ESCAPE_RE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+function escapeXml(text: string): string {
+  return text.replace(XML_ESCAPE_RE, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '\uFFFD'));
+}
+
+function attr(text: string): string {
+  return escapeXml(text).replace(/'/g, '&apos;');
+}
+
+/**
+ * Streaming writer for plain xlsx packages: inline strings (no shared-string table to hold in
+ * memory), a fixed palette of solid fills, one bold header style, dates as DD-MM-YYYY.
+ * Style ids: 0 default, 1 header, then for fill i: 2 + 2i plain and 3 + 2i date.
+ */
+export class XlsxStreamWriter {
+  private readonly zip: ZipWriter;
+  private readonly sheets: string[] = [];
+  private readonly columns: string[] = [];
+  private buffer: string[] = [];
+  private buffered = 0;
+  private rowNumber = 0;
+  private open = false;
+
+  constructor(
+    out: Writable,
+    private readonly fills: readonly string[],
+  ) {
+    // Fastest deflate: exports are downloaded once, and compression was most of the write time.
+    this.zip = new ZipWriter(out, constants.Z_BEST_SPEED);
+  }
+
+  static styleOf(fill: number, date: boolean): number {
+    return 2 + 2 * fill + (date ? 1 : 0);
+  }
+
+  static readonly HEADER_STYLE = 1;
+
+  private column(index: number): string {
+    return (this.columns[index] ??= columnName(index));
+  }
+
+  async startSheet(name: string, widths: readonly number[] = []): Promise<void> {
+    if (this.open) await this.endSheet();
+    this.sheets.push(name);
+    this.rowNumber = 0;
+    this.open = true;
+    await this.zip.startEntry(`xl/worksheets/sheet${this.sheets.length}.xml`);
+    const cols = widths.length ? `<cols>${widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>` : '';
+    await this.zip.write(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+        '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
+        `${cols}<sheetData>`,
+    );
+  }
+
+  /** One row; `styles` gives the style id per cell (a single id applies to all). */
+  async row(cells: readonly OutCell[], styles: number | readonly number[]): Promise<void> {
+    const r = ++this.rowNumber;
+    let xml = `<row r="${r}">`;
+    for (let i = 0; i < cells.length; i++) {
+      const value = cells[i] ?? null;
+      const s = typeof styles === 'number' ? styles : (styles[i] ?? 0);
+      const ref = `${this.column(i)}${r}`;
+      if (value === null) xml += `<c r="${ref}" s="${s}"/>`;
+      else if (typeof value === 'string') xml += `<c r="${ref}" s="${s}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
+      else if (typeof value === 'number') xml += Number.isFinite(value) ? `<c r="${ref}" s="${s}"><v>${value}</v></c>` : `<c r="${ref}" s="${s}"/>`;
+      else if (typeof value === 'boolean') xml += `<c r="${ref}" s="${s}" t="b"><v>${value ? 1 : 0}</v></c>`;
+      else xml += `<c r="${ref}" s="${s}"><v>${value.day + EXCEL_EPOCH_OFFSET}</v></c>`;
+    }
+    xml += '</row>';
+    this.buffer.push(xml);
+    this.buffered += xml.length;
+    if (this.buffered >= FLUSH_AT) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.buffered === 0) return;
+    const chunk = this.buffer.join('');
+    this.buffer = [];
+    this.buffered = 0;
+    await this.zip.write(chunk);
+  }
+
+  async endSheet(): Promise<void> {
+    if (!this.open) return;
+    await this.flush();
+    await this.zip.write('</sheetData></worksheet>');
+    await this.zip.endEntry();
+    this.open = false;
+  }
+
+  async finish(): Promise<void> {
+    await this.endSheet();
+    const sheetCount = this.sheets.length;
+    const overrides = this.sheets
+      .map((_n, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
+      .join('');
+    await this.zip.addEntry(
+      '[Content_Types].xml',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+        '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+        `${overrides}</Types>`,
+    );
+    await this.zip.addEntry(
+      '_rels/.rels',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    );
+    await this.zip.addEntry(
+      'xl/workbook.xml',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+        `<sheets>${this.sheets.map((n, i) => `<sheet name="${attr(n)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`,
+    );
+    await this.zip.addEntry(
+      'xl/_rels/workbook.xml.rels',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        this.sheets.map((_n, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
+        `<Relationship Id="rId${sheetCount + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
+    );
+    await this.zip.addEntry('xl/styles.xml', this.stylesXml());
+    await this.zip.finish();
+  }
+
+  private stylesXml(): string {
+    const fills = ['<fill><patternFill patternType="none"/></fill>', '<fill><patternFill patternType="gray125"/></fill>', '<fill><patternFill patternType="solid"><fgColor rgb="FFD9D9D9"/></patternFill></fill>']
+      .concat(this.fills.map((argb) => `<fill><patternFill patternType="solid"><fgColor rgb="${attr(argb)}"/></patternFill></fill>`));
+    const xfs = ['<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>', '<xf numFmtId="0" fontId="1" fillId="2" borderId="0" xfId="0" applyFont="1" applyFill="1"/>'];
+    this.fills.forEach((_f, i) => {
+      xfs.push(`<xf numFmtId="0" fontId="0" fillId="${i + 3}" borderId="0" xfId="0" applyFill="1"/>`);
+      xfs.push(`<xf numFmtId="164" fontId="0" fillId="${i + 3}" borderId="0" xfId="0" applyFill="1" applyNumberFormat="1"/>`);
+    });
+    return (
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+      '<numFmts count="1"><numFmt numFmtId="164" formatCode="dd-mm-yyyy"/></numFmts>' +
+      '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
+      `<fills count="${fills.length}">${fills.join('')}</fills>` +
+      '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+      '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+      `<cellXfs count="${xfs.length}">${xfs.join('')}</cellXfs>` +
+      '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>'
+    );
+  }
+}
