@@ -102,6 +102,36 @@ describe('admin creates a ledes agent', () => {
     await context.close();
   });
 
+  it("applies the account's language at login, and an explicit switch afterwards sticks", async () => {
+    const admin = await newContext(browser);
+    const adminPage = await admin.newPage();
+    await loginAsAdmin(adminPage);
+    const headers = { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' };
+    const roles = (await (await adminPage.request.get('/api/role', { headers })).json()) as { roles: { _id: string; slug: string }[] };
+    const roleId = roles.roles.find((r) => r.slug === 'user_annuites')?._id;
+    expect(roleId).toBeTruthy();
+    const email = uniqueEmail('francophone');
+    const created = await adminPage.request.post('/api/admin/user', {
+      headers,
+      data: { company_agent: 'Cabinet Francophone', email, password: 'Mot-de-passe-2026', roles: [roleId], id_client: [], cabinets: [], code: [], langue: 'fr' },
+    });
+    expect(created.status()).toBe(200);
+    await admin.close();
+
+    const context = await newContext(browser, { lang: 'en' });
+    const page = await context.newPage();
+    await login(page, email, 'Mot-de-passe-2026');
+    await page.getByTestId('logout-button').waitFor();
+    await page.waitForFunction(() => document.documentElement.lang === 'fr');
+    expect(await page.getByTestId('logout-button').textContent()).toContain('Se déconnecter');
+    expect(await page.getByTestId('menu-annuities').textContent()).toContain('Annuités');
+    await page.getByTestId('language-switcher').getByText('EN', { exact: true }).click();
+    await page.reload();
+    await page.getByTestId('logout-button').waitFor();
+    expect(await page.getByTestId('logout-button').textContent()).toContain('Log out');
+    await context.close();
+  });
+
   it('asks for a cabinet for an annuities agent', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
