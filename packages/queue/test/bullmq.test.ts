@@ -142,6 +142,8 @@ describe('bullmq specifics', () => {
     fresh.worker.on('stalled', (jobId) => stalled.push(jobId));
     try {
       await waitFor(() => completed.length === 1, 15_000, 'the fresh worker to finish the job');
+      // The 'stalled' event may be emitted just after the job is re-fetched and run: wait for it too.
+      await waitFor(() => stalled.length > 0, 5_000, 'the stalled event');
       expect(completed).toEqual([runId]);
       expect(stalled).toEqual([jobIdFor('ledes', { runId })]);
       expect(await port.counts('ledes')).toMatchObject({ active: 0, completed: 1, failed: 0 });
