@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
 import XLSX from '@e965/xlsx';
 import yauzl from 'yauzl';
 import { fail, ok, type ReasonCode, type Result } from '../reasons.ts';
@@ -63,6 +64,9 @@ export async function inspectSpreadsheet(bytes: Buffer, fileName: string, limits
 
 /** Encrypted OOXML and legacy workbooks both live in OLE2 containers; tell them apart by their streams. */
 function inspectOle2(bytes: Buffer): Result<void> {
+  // Compound files are whole sectors (2^n bytes, n at offset 0x1E); anything else is truncated or padded by hand.
+  const sectorShift = bytes.length >= 0x20 ? bytes.readUInt16LE(0x1e) : 0;
+  if ((sectorShift !== 9 && sectorShift !== 12) || bytes.length % (1 << sectorShift) !== 0) return fail('malformed_workbook', 'not a whole number of sectors');
   let names: string[];
   try {
     const container = XLSX.CFB.read(bytes, { type: 'buffer' });
@@ -185,6 +189,7 @@ class PartScanner {
       const c = buf[i + 4];
       if (c === 0x20 || c === 0x3e || c === 0x2f || c === 0x09 || c === 0x0a || c === 0x0d) this.rows++;
     }
+    if (this.rows > this.limits.maxRows) throw new Refused('too_many_rows', `more than ${this.limits.maxRows} rows`);
     for (let i = buf.indexOf('<mergeCell ', Math.max(0, fresh - 10), 'latin1'); i !== -1; i = buf.indexOf('<mergeCell ', i + 11, 'latin1')) {
       this.mergedRanges++;
       if (this.mergedRanges > this.limits.maxMergedRanges) throw new Refused('too_many_merged_cells', `${this.mergedRanges} ranges`);
@@ -221,8 +226,11 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
     for (const { entry, name } of entries) {
       const isXml = /\.(xml|rels|vml)$/i.test(name);
       const cap = name === 'xl/sharedStrings.xml' ? Math.min(limits.maxSharedStringsBytes, limits.maxEntryBytes) : limits.maxEntryBytes;
-      const scanner = isXml ? new PartScanner(name, { ...limits, maxMergedRanges: limits.maxMergedRanges - mergedRanges, maxMergedCells: limits.maxMergedCells - mergedCells }) : null;
+      // Budgets shrink with what earlier parts used, so the limits hold for the whole workbook.
+      const budget = { ...limits, maxRows: limits.maxRows - rows, maxMergedRanges: limits.maxMergedRanges - mergedRanges, maxMergedCells: limits.maxMergedCells - mergedCells };
+      const scanner = isXml ? new PartScanner(name, budget) : null;
       let inflated = 0;
+      let crc = 0;
       const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))));
       // Declared sizes are not trusted (UP-03): the running counters decide.
       await pipeline(
@@ -231,6 +239,7 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
           write(chunk: Buffer, _enc, done) {
             inflated += chunk.length;
             inflatedTotal += chunk.length;
+            crc = crc32(chunk, crc);
             if (inflated > cap) return done(new Refused(cap === limits.maxEntryBytes ? 'archive_too_large' : 'shared_strings_too_large', name));
             if (inflatedTotal > limits.maxInflatedBytes) return done(new Refused('archive_too_large', 'inflated total'));
             try {
@@ -248,6 +257,8 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
         if (/too many bytes|too large|size/i.test(message)) throw new Refused('archive_too_large', `${name}: ${message}`);
         throw new Refused('malformed_workbook', `${name}: ${message}`);
       });
+      // Nothing downstream checks CRCs (unzipper does not), so a corrupted part is caught here.
+      if (crc >>> 0 !== entry.crc32 >>> 0) throw new Refused('malformed_workbook', `CRC mismatch in ${name}`);
       if (scanner) {
         if (scanner.macroContentType) throw new Refused('macro_not_allowed', 'macro-enabled content type');
         rows += scanner.rows;
@@ -255,7 +266,6 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
         mergedCells += scanner.mergedCells;
         date1904 ||= scanner.date1904;
       }
-      if (rows > limits.maxRows) throw new Refused('too_many_rows', `${rows} rows`);
     }
     return { format: 'xlsx', date1904, rowCount: rows };
   } finally {
