@@ -1,0 +1,169 @@
+import { PassThrough } from 'node:stream';
+import XLSX from '@e965/xlsx';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { formatIsoDate, parseIsoDate, type Day } from '../src/calendar.ts';
+import { checkSpreadsheet } from '../src/check.ts';
+import { cellDate, fieldOfHeader, matchColumns } from '../src/spreadsheet/columns.ts';
+import { readAllRows } from '../src/spreadsheet/read.ts';
+import { COMPUTED_COLUMNS } from '../src/spreadsheet/write-export.ts';
+import { ENGLISH_HEADERS, FRENCH_HEADERS, rowsFrom, xlsBuffer, xlsxBuffer, type Cell } from './support/workbooks.ts';
+
+const TODAY = parseIsoDate('2026-11-21') as Day;
+
+describe('header matching, French and English', () => {
+  it.each([
+    ['N° de publication', 'publication'],
+    ['num_publication', 'publication'],
+    ['Publication Number', 'publication'],
+    ['NUMÉRO DE DÉPÔT', 'application'],
+    ['num_depot', 'application'],
+    ['Application no.', 'application'],
+    ['Deposit number', 'application'],
+    ['Référence client', 'reference'],
+    ['Titre', 'title'],
+    ['Name', 'title'],
+    ['  pays ', 'country'],
+    ['Country', 'country'],
+    ['Payeur', 'payer'],
+    ['Date de dépôt', 'filingDate'],
+    ['date_depot', 'filingDate'],
+    ['Filing date', 'filingDate'],
+    ['Date de délivrance', 'grantDate'],
+    ['Grant date', 'grantDate'],
+    ['Dernière annuité payée', 'lastPaid'],
+    ['Last annuity paid', 'lastPaid'],
+    ['quant_precedent', 'lastPaid'],
+    ['Commentaire', 'comment'],
+    ['Comments', 'comment'],
+    ['Origine', 'origin'],
+    ['Date de publication', null],
+  ])('%s → %s', (header, field) => expect(fieldOfHeader(header)).toBe(field));
+
+  it('needs an anchor column', () => {
+    expect(matchColumns(['Titre', 'Commentaire'])).toBeNull();
+    expect(matchColumns(['Pays', 'Titre'])?.get('country')).toBe(0);
+  });
+});
+
+describe('dates whatever the cell type', () => {
+  it.each<[Cell | boolean, string | null]>([
+    [43174, '2018-03-15'],
+    [new Date(Date.UTC(2018, 2, 15)), '2018-03-15'],
+    ['15/03/2018', '2018-03-15'],
+    ['15-03-2018', '2018-03-15'],
+    ['15.03.2018', '2018-03-15'],
+    ['2018-03-15', '2018-03-15'],
+    ['2018-03-15T00:00:00Z', '2018-03-15'],
+    ['29/02/2020', '2020-02-29'],
+    ['29/02/2019', null],
+    ['03/15/2018', null],
+    ['demain', null],
+    [true, null],
+  ])('%s', (value, expected) => {
+    const d = cellDate(value as Cell, false);
+    expect(d === null ? null : formatIsoDate(d)).toBe(expected);
+  });
+
+  it('1904 date system', () => expect(formatIsoDate(cellDate(41712, true) as Day)).toBe('2018-03-15'));
+});
+
+async function exportBytes(bytes: Buffer, name: string): Promise<{ out: Buffer; summary: Awaited<ReturnType<typeof checkSpreadsheet>> }> {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  const summary = await checkSpreadsheet(bytes, name, { today: TODAY, out: stream });
+  stream.end();
+  return { out: Buffer.concat(chunks), summary };
+}
+
+describe('round trips', () => {
+  const ROWS = 400;
+
+  it('xlsx with French headers: rows typed, export annotated', async () => {
+    const input = await xlsxBuffer([{ name: 'Annuités', headers: FRENCH_HEADERS, rows: rowsFrom(0, ROWS) }]);
+    const read = await readAllRows(input, 'fr.xlsx');
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.value.rows).toHaveLength(ROWS);
+    const first = read.value.rows[0];
+    expect(first?.country).toBe('FR');
+    expect(formatIsoDate(first?.filingDate as Day)).toBe('2006-01-01');
+    expect(read.value.rows.every((r) => r.filingDate !== null)).toBe(true);
+
+    const { out, summary } = await exportBytes(input, 'fr.xlsx');
+    expect(summary.ok).toBe(true);
+    if (!summary.ok) return;
+    expect(summary.value.rows).toBe(ROWS);
+    const { ok, nok, orange, no_date } = summary.value.colours;
+    expect(ok + nok + orange + no_date).toBe(ROWS);
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(out as unknown as ArrayBuffer);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Annuités', 'Légende - Legend']);
+    const ws = wb.worksheets[0] as ExcelJS.Worksheet;
+    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    const header = ws.getRow(1).values as unknown[];
+    expect(header.slice(1)).toEqual([...FRENCH_HEADERS, ...COMPUTED_COLUMNS]);
+    const colourColumn = FRENCH_HEADERS.length + COMPUTED_COLUMNS.indexOf('Couleur / Colour') + 1;
+    const fills: Record<string, string> = { ok: 'FFC6EFCE', nok: 'FFFFC7CE', orange: 'FFFFD8A8', no_date: 'FFEDEDED' };
+    for (let r = 2; r <= 40; r++) {
+      const row = ws.getRow(r);
+      const colour = String(row.getCell(colourColumn).value);
+      const fill = row.getCell(1).fill as ExcelJS.FillPattern;
+      expect(fill.fgColor?.argb).toBe(fills[colour]);
+      expect(row.getCell(7).numFmt).toBe('dd-mm-yyyy');
+    }
+    const nextDateColumn = FRENCH_HEADERS.length + COMPUTED_COLUMNS.indexOf('date_prochaine_annuite') + 1;
+    const green = ws.getRows(2, ROWS)?.find((r) => r.getCell(colourColumn).value === 'ok');
+    expect(green?.getCell(nextDateColumn).value).toBeInstanceOf(Date);
+    expect(green?.getCell(nextDateColumn).numFmt).toBe('dd-mm-yyyy');
+  });
+
+  it('xls with English headers over two sheets, and the export reads back through SheetJS', async () => {
+    const input = xlsBuffer([
+      { name: 'Patents 1', headers: ENGLISH_HEADERS, rows: rowsFrom(0, ROWS / 2) },
+      { name: 'Patents 2', headers: ENGLISH_HEADERS, rows: rowsFrom(ROWS / 2, ROWS / 2) },
+    ]);
+    const read = await readAllRows(input, 'en.xls');
+    expect(read.ok && read.value.stats).toMatchObject({ format: 'xls', sheets: 2, rows: ROWS });
+    const { out, summary } = await exportBytes(input, 'en.xls');
+    expect(summary.ok).toBe(true);
+    const wb = XLSX.read(out, { type: 'buffer' });
+    expect(wb.SheetNames).toEqual(['Patents 1', 'Patents 2', 'Légende - Legend']);
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets['Patents 1'] as XLSX.WorkSheet, { header: 1, raw: false });
+    expect(rows).toHaveLength(ROWS / 2 + 1);
+    expect(String((rows[1] as unknown[])[6])).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+  });
+
+  it('the same rows read identically from xlsx and xls', async () => {
+    const sheets = [{ name: 'S', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, 60)] }];
+    const a = await readAllRows(await xlsxBuffer(sheets), 'a.xlsx');
+    const b = await readAllRows(xlsBuffer(sheets), 'b.xls');
+    if (!a.ok || !b.ok) throw new Error('read failed');
+    const pick = (r: (typeof a.value.rows)[number]) => [r.publication, r.application, r.country, r.filingDate, r.grantDate, r.lastPaid, r.comment];
+    expect(a.value.rows.map(pick)).toEqual(b.value.rows.map(pick));
+  });
+
+  it('a title row above the headers and a sheet without headers are tolerated', async () => {
+    const input = await xlsxBuffer([
+      { name: 'Notes', headers: ['Rien à voir'], rows: [['texte']] },
+      { name: 'Brevets', headers: ['Portefeuille 2026'], rows: [[null], FRENCH_HEADERS, ...rowsFrom(0, 5)] },
+    ]);
+    const read = await readAllRows(input, 't.xlsx');
+    expect(read.ok && read.value.stats).toMatchObject({ sheets: 1, rows: 5, skippedSheets: ['Notes'] });
+  });
+
+  it('a workbook without any known header is refused with a reason', async () => {
+    const input = await xlsxBuffer([{ name: 'S', headers: ['a', 'b'], rows: [['1', '2']] }]);
+    const r = await checkSpreadsheet(input, 'x.xlsx', { today: TODAY });
+    expect(r).toMatchObject({ ok: false, reason: 'headers_not_found' });
+  });
+
+  it('unreadable cells become reason codes on the row, not failures', async () => {
+    const input = await xlsxBuffer([{ name: 'S', headers: FRENCH_HEADERS, rows: [['n/a', null, 'R', 'T', 'FR', null, 'bientôt', null, 'six', null]] }]);
+    const r = await checkSpreadsheet(input, 'x.xlsx', { today: TODAY });
+    expect(r.ok && [...r.value.reasons.keys()].sort()).toEqual(['invalid_date', 'invalid_last_paid', 'unreadable_number']);
+    expect(r.ok && r.value.colours.no_date).toBe(1);
+  });
+});
