@@ -47,7 +47,8 @@ export function toItem(f: ResolvedFinding, created: string): LedesItem {
 
 /**
  * Collects findings during the check and builds the entity at the end. Lines without
- * findings cost nothing until `build`, where they become `format_ok` entries.
+ * findings cost nothing until `build`, where they become `format_ok` entries. Public so a
+ * caller that stored resolved findings can rebuild the same entity (labels from the catalogue).
  */
 export class ResultBuilder {
   private readonly byLine = new Map<LineRef, ResolvedFinding[]>();
@@ -61,11 +62,6 @@ export class ResultBuilder {
     const list = this.byLine.get(f.line);
     if (list) list.push(f);
     else this.byLine.set(f.line, [f]);
-  }
-
-  hasError(): boolean {
-    for (const list of this.byLine.values()) if (list.some((f) => f.severity === 'error')) return true;
-    return false;
   }
 
   build(filename: string, created: string): LedesFileResult {
