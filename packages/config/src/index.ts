@@ -31,7 +31,7 @@ export interface Config {
     | { driver: 's3'; endPoint: string; port: number; useSSL: boolean; accessKey: string; secretKey: string; bucket: string; region: string };
   mail: { smtpUrl: string | undefined; outboxDir: string; from: string; supportAddress: string };
   uploads: { maxBytes: number };
-  workers: { concurrency: { mail: number; ledes: number; annuities: number }; lockDurationMs: number };
+  workers: { concurrency: { mail: number; ledes: number; annuities: number }; lockDurationMs: number; stalledIntervalMs: number };
   dataDir: string;
 }
 
@@ -116,6 +116,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workers: {
       concurrency: { mail: env.WORKER_CONCURRENCY_MAIL, ledes: env.WORKER_CONCURRENCY_LEDES, annuities: env.WORKER_CONCURRENCY_ANNUITIES },
       lockDurationMs: env.WORKER_LOCK_DURATION_MS,
+      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
     },
     dataDir,
   };

@@ -55,6 +55,8 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY_ANNUITIES: positiveInt.default(1),
   /** BullMQ lock of a running job; a killed worker's job is taken over after about this long. */
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** How often workers look for jobs whose lock expired (a killed worker's jobs). */
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
 });
 export type Env = z.infer<typeof envSchema>;
 export const ENV_VARIABLES = Object.keys(envSchema.shape) as Array<keyof Env>;

@@ -36,6 +36,7 @@ export async function runWorker<Q extends QueueName>(
     redisUrl: config.redisUrl,
     concurrency: concurrency(config),
     lockDuration: config.workers.lockDurationMs,
+    stalledInterval: config.workers.stalledIntervalMs,
     onFailed: (q, payload, error, info) => {
       logger.error({ err: error, payload, ...info }, `${queue} job failed`);
       built.onFailed?.(q, payload, error, info);

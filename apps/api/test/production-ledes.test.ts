@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
+import { startRedisServer } from '@portal/queue/test-support';
+import { multipart } from './support/multipart.ts';
+import { freePort, startProcess, type RunningProcess } from './support/processes.ts';
+import { TestClient } from './support/portal.ts';
+
+const baseUrl = testDatabaseBaseUrl();
+
+/** A LEDES 1998B file of `lines` fee lines, invoice 1000 for client C-1 (totals deliberately off). */
+function bigLedesFile(lines: number): Buffer {
+  const header =
+    'LEDES1998B[]\nINVOICE_DATE|INVOICE_NUMBER|CLIENT_ID|LAW_FIRM_MATTER_ID|INVOICE_TOTAL|BILLING_START_DATE|BILLING_END_DATE|INVOICE_DESCRIPTION|LINE_ITEM_NUMBER|EXP/FEE/INV_ADJ_TYPE|LINE_ITEM_NUMBER_OF_UNITS|LINE_ITEM_ADJUSTMENT_AMOUNT|LINE_ITEM_TOTAL|LINE_ITEM_DATE|LINE_ITEM_TASK_CODE|LINE_ITEM_EXPENSE_CODE|LINE_ITEM_ACTIVITY_CODE|TIMEKEEPER_ID|LINE_ITEM_DESCRIPTION|LAW_FIRM_ID|LINE_ITEM_UNIT_COST|TIMEKEEPER_NAME|TIMEKEEPER_CLASSIFICATION|CLIENT_MATTER_ID[]\n';
+  const body: string[] = [];
+  for (let i = 1; i <= lines; i++) {
+    body.push(`20240225|1000|C-1|0528|700.00|20240101|20240131|For services rendered|${i}|F|2.00|0|700|20240115|L510||A102|22547|Research and drafting of the reply|24-6437381|350|Arnsley, Robert|PT|423-987[]`);
+  }
+  return Buffer.from(header + body.join('\n') + '\n');
+}
+
+describe.skipIf(!baseUrl)('production mode: LEDES worker killed mid-run', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  let api: RunningProcess;
+  let env: Record<string, string>;
+  let url: string;
+  let db: pg.Client;
+  const apiKey = 'production-ledes-test-api-key';
+
+  beforeAll(async () => {
+    const database = await createScratchDatabase(baseUrl!);
+    cleanups.push(() => database.drop());
+    const redis = await startRedisServer();
+    cleanups.push(() => redis.stop());
+    const s3Dir = mkdtempSync(path.join(tmpdir(), 'portal-s3-'));
+    const s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true });
+    const { port: s3Port } = await s3.run();
+    cleanups.push(async () => {
+      await s3.close();
+      rmSync(s3Dir, { recursive: true, force: true });
+    });
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    env = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://portal.example.com',
+      CORS_ORIGINS: url,
+      API_KEY: apiKey,
+      SERVE_WEB: 'false',
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      S3_BUCKET: 'portal-ledes-test',
+      S3_ACCESS_KEY: 'S3RVER',
+      S3_SECRET_KEY: 'S3RVER',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      ADMIN_EMAIL: 'ops@portal.example.com',
+      ADMIN_PASSWORD: 'production-admin-password',
+      UPLOAD_MAX_BYTES: String(200 * 1024 * 1024),
+      // Short locks so the killed worker's job is taken over within seconds.
+      WORKER_LOCK_DURATION_MS: '2000',
+      WORKER_STALLED_INTERVAL_MS: '1000',
+    };
+    api = startProcess('apps/api/src/main.ts', env);
+    cleanups.push(() => api.stop());
+    await api.waitFor(/Portal ready on/);
+    db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    cleanups.push(() => db.end());
+  });
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  async function submit(client: TestClient, file: Buffer, name: string): Promise<string> {
+    const { body, contentType } = multipart({ user_id: '' }, [{ filename: name, content: file }]);
+    const res = await fetch(`${url}/api/ledes/file/patent/PAR`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, cookie: client.cookieHeader(), origin: url, 'x-api-key': apiKey },
+      body,
+    });
+    const json = (await res.json()) as { runs: Array<{ _id: string }> };
+    expect(res.status).toBe(200);
+    return json.runs[0]!._id;
+  }
+
+  async function waitForState(runId: string, state: string, timeoutMs: number) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await db.query('select state, attempts from ledes_runs where id = $1', [runId]);
+      if (rows[0]?.state === state) return rows[0] as { state: string; attempts: number };
+      if (Date.now() > deadline) throw new Error(`run ${runId} still ${rows[0]?.state}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('ends Done after a restart, with the findings stored once', { timeout: 300_000 }, async () => {
+    const client = new TestClient(url, { origin: url, apiKey });
+    const email = 'agent@portal.example.com';
+    const admin = new TestClient(url, { origin: url, apiKey });
+    await admin.post('/api/auth/login', { email: 'ops@portal.example.com', password: 'production-admin-password' });
+    const roles = (await admin.get('/api/role')).body.roles as Array<{ _id: string; slug: string }>;
+    await admin.post('/api/admin/user', { company_agent: 'Agent', email, password: 'agent-password-123', roles: [roles.find((r) => r.slug === 'user_agent_ledes')!._id], id_client: ['C-1'] });
+    await client.post('/api/auth/login', { email, password: 'agent-password-123' });
+
+    const file = bigLedesFile(60_000);
+    const killedRun = await submit(client, file, 'big.txt');
+    const first = startProcess('workers/src/entrypoints/ledes.ts', env);
+    cleanups.push(() => first.stop('SIGKILL'));
+    const started = Date.now() + 60_000;
+    for (;;) {
+      const { rows } = await db.query('select started_at from ledes_runs where id = $1', [killedRun]);
+      if (rows[0]?.started_at) break;
+      if (Date.now() > started) throw new Error(`worker never started the run:\n${first.output()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    await first.stop('SIGKILL');
+    const { rows: midway } = await db.query('select state from ledes_runs where id = $1', [killedRun]);
+    expect(midway[0].state).toBe('in_progress');
+
+    const second = startProcess('workers/src/entrypoints/ledes.ts', env);
+    cleanups.push(() => second.stop());
+    await second.waitFor(/ledes worker started/);
+    const done = await waitForState(killedRun, 'Done', 120_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n--- restarted worker ---\n${second.output().slice(-4000)}`);
+    });
+    expect(done.attempts).toBe(2);
+
+    // A control run of the same file, never interrupted, gives the reference findings.
+    const controlRun = await submit(client, file, 'big-control.txt');
+    await waitForState(controlRun, 'Done', 90_000);
+    const count = async (runId: string) =>
+      (await db.query('select count(*)::int as n, count(distinct (line, code, champ))::int as d from ledes_findings where run_id = $1', [runId])).rows[0] as { n: number; d: number };
+    const killed = await count(killedRun);
+    const control = await count(controlRun);
+    expect(killed.n).toBe(killed.d);
+    expect(killed.n).toBe(control.n);
+    expect(killed.n).toBeGreaterThan(0);
+  });
+});
