@@ -15,19 +15,23 @@ export function CookieBanner() {
     setConsentState(value);
   };
   return (
-    <Paper className={classes.banner} shadow="lg" radius={0} role="region" aria-label={t('cookies.aria')} data-testid="cookie-banner">
-      <Group justify="space-between" wrap="wrap" gap="md" className={classes.inner}>
-        <Group gap="sm" wrap="nowrap" className={classes.textGroup}>
-          <IconCookie size={28} aria-hidden="true" className={classes.icon} />
-          <Text size="sm">{t('cookies.text')}</Text>
+    <>
+      {/* Room at the end of the page so the fixed banner never hides the footer. */}
+      <div className={classes.spacer} aria-hidden="true" />
+      <Paper className={classes.banner} shadow="lg" radius={0} role="region" aria-label={t('cookies.aria')} data-testid="cookie-banner">
+        <Group justify="space-between" wrap="wrap" gap="md" className={classes.inner}>
+          <Group gap="sm" wrap="nowrap" className={classes.textGroup}>
+            <IconCookie size={28} aria-hidden="true" className={classes.icon} />
+            <Text size="sm">{t('cookies.text')}</Text>
+          </Group>
+          <Group gap="sm">
+            <Button variant="default" onClick={() => choose('declined')}>
+              {t('cookies.decline')}
+            </Button>
+            <Button onClick={() => choose('accepted')}>{t('cookies.accept')}</Button>
+          </Group>
         </Group>
-        <Group gap="sm">
-          <Button variant="default" onClick={() => choose('declined')}>
-            {t('cookies.decline')}
-          </Button>
-          <Button onClick={() => choose('accepted')}>{t('cookies.accept')}</Button>
-        </Group>
-      </Group>
-    </Paper>
+      </Paper>
+    </>
   );
 }

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Group, Stack, Text, Title } from '@mantine/core';
+import { usePageTitle } from '../lib/usePageTitle.ts';
 
 export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {
+  usePageTitle(title);
   return (
     <Group justify="space-between" align="flex-end" mb="lg" gap="md" wrap="wrap">
       <Stack gap={4}>

@@ -11,9 +11,11 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { TOAST_MS } from '../../app/theme.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
 
 function Expired() {
   const { t } = useTranslation('auth');
+  usePageTitle(t('reset.expired'));
   return (
     <Stack align="center" gap="md" py="xl">
       <Paper withBorder p="xl" maw={460} w="100%" ta="center">

@@ -8,6 +8,7 @@ import { CONTACT_ISSUES, CONTACT_TOPICS, EMAIL_PATTERN, type ContactIssue } from
 import { api, ApiError } from '../../lib/api.ts';
 import { sessionQuery } from '../../lib/auth.ts';
 import { TOAST_MS } from '../../app/theme.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
 
 type FieldErrors = Partial<Record<'mail' | 'issue' | 'topic' | 'details', string>>;
 const FIELD_CODE_KEYS: Record<string, string> = {
@@ -20,6 +21,7 @@ const FIELD_CODE_KEYS: Record<string, string> = {
 
 export function ContactPage() {
   const { t } = useTranslation('contact');
+  usePageTitle(t('title'));
   const { data: session } = useQuery(sessionQuery);
   const [mail, setMail] = useState('');
   const [mailTouched, setMailTouched] = useState(false);

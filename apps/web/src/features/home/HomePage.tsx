@@ -6,9 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { sessionQuery } from '../../lib/auth.ts';
 import { LOGGED_OUT, menusFor } from '../../lib/access.ts';
 import classes from './HomePage.module.css';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
 
 export function HomePage() {
   const { t } = useTranslation();
+  usePageTitle(undefined);
   // Auth initialisation on mount of home.
   const { data: session = { ...LOGGED_OUT, user: null } } = useQuery(sessionQuery);
   const menus = menusFor(session);

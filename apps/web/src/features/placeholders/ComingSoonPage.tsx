@@ -2,10 +2,12 @@ import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconTools } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
 
 /** Screens of later issues: inside the frame, guarded, with a translated notice. */
 export function ComingSoonPage({ screen }: { screen: string }) {
   const { t } = useTranslation();
+  usePageTitle(t(`screens.${screen}`));
   return (
     <Paper withBorder p={{ base: 'lg', sm: 48 }} maw={720} mx="auto" mt="lg">
       <Stack align="center" ta="center" gap="md">
