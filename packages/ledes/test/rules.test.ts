@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RULES, type CheckOptions, type InvoiceType, type Severity } from '../src/index.ts';
-import { baseRecords, fileText, profileFor, run, type Rec } from './helpers.ts';
+import { baseRecords, fileText, profileFor, run, XML_OK, type Rec } from './helpers.ts';
 
 /** One small generated file: records mutated from the valid base, or raw text/bytes. */
 interface Input {
@@ -140,22 +140,6 @@ const CASES: Case[] = [
   { code: 'GDL-001', severity: 'warning', trigger: { edit: set(0, { LINE_ITEM_DESCRIPTION: 'Review; draft claims; call client; email' }) }, clean: {} },
 ];
 
-const XML_OK = `<?xml version="1.0" encoding="UTF-8"?>
-<ledesxmlebilling2.1 xmlns="http://www.ledes.org/LEDES21.xsd">
-  <firm><lf_id>12-3456789</lf_id>
-    <client><cl_id>C1</cl_id>
-      <invoice><inv_id>INV-1</inv_id><inv_date>2025-02-10</inv_date>
-        <matter><lf_matter_id>M1</lf_matter_id>
-          <fee><file_item_nbr>10</file_item_nbr><units>2</units><rate>350</rate><base_amount>700</base_amount><discount_amount>0</discount_amount><total_amount>700</total_amount></fee>
-          <expense><file_item_nbr>11</file_item_nbr><units>10</units><rate>0.5</rate><base_amount>5</base_amount><total_amount>5</total_amount><tax_amount>1</tax_amount></expense>
-        </matter>
-        <inv_total_fees>700</inv_total_fees><inv_total_expenses>5</inv_total_expenses><inv_total_tax>1</inv_total_tax><inv_total_net_due>706</inv_total_net_due>
-      </invoice>
-    </client>
-  </firm>
-</ledesxmlebilling2.1>
-`;
-export { XML_OK };
 
 CASES.push(
   { code: 'XML-001', severity: 'error', trigger: { text: XML_OK.replace('?>', '?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>') }, clean: { text: XML_OK } },

@@ -11,8 +11,9 @@ export function checkCharacters(ctx: RecordContext, body: string): void {
   for (let i = 0; i < fields.length; i++) {
     const v = fields[i]!;
     if (v === 'NULL') report(ctx, 'FMT-007', format.fields[i]!.name);
-    if (scan && NOT_PRINTABLE_ASCII.test(v)) {
-      report(ctx, 'FMT-006', format.fields[i]!.name, CONTROL.test(v.replaceAll('\0', '')) ? 'error' : undefined);
-    }
+    if (!scan) continue;
+    // NUL has its own finding (FMT-013) on the line.
+    const text = v.includes('\0') ? v.replaceAll('\0', '') : v;
+    if (NOT_PRINTABLE_ASCII.test(text)) report(ctx, 'FMT-006', format.fields[i]!.name, CONTROL.test(text) ? 'error' : undefined);
   }
 }
