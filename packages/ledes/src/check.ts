@@ -125,7 +125,9 @@ class PipeChecker {
   private readonly file: FileState = { invoices: new Map(), blockInvoice: undefined, blockLineNumbers: new Set(), timekeeperRates: new Map() };
   private readonly codes: AllowedCodes;
   private readonly classifications: ReadonlySet<string>;
-  private pendingBlank: number[] = [];
+  /** Consecutive blank lines not yet known to be trailing: first index and count. */
+  private blankStart = 0;
+  private blankCount = 0;
   private readonly today: string;
   /** A record could not be split: its amounts are unknown, so invoice sums would mislead. */
   private unreadable = false;
@@ -144,7 +146,7 @@ class PipeChecker {
   }
 
   get trailingBlankLines(): number {
-    return this.pendingBlank.length;
+    return this.blankCount;
   }
 
   get invoices(): FileState['invoices'] {
@@ -199,13 +201,13 @@ class PipeChecker {
     const line = raw.index - 2;
     if (!raw.tooLong && (raw.text === '' || (raw.text.charCodeAt(0) <= 32 && raw.text.trim() === ''))) {
       // Blank lines are fine at the end of the file; only a record after them makes them an error.
-      this.pendingBlank.push(line);
+      if (this.blankCount++ === 0) this.blankStart = line;
       return;
     }
-    for (const blank of this.pendingBlank) {
+    for (let blank = this.blankStart; blank < this.blankStart + this.blankCount; blank++) {
       this.run.line(blank, null, [{ line: blank, code: 'FMT-012', champ: '(line)' }]);
     }
-    this.pendingBlank = [];
+    this.blankCount = 0;
     if (raw.tooLong) {
       this.unreadable = true;
       this.run.line(line, null, [{ line, code: 'FMT-011', champ: '(line)' }]);

@@ -27,7 +27,7 @@ export const XML_REQUIRED_ELEMENTS: Readonly<Record<string, readonly string[]>> 
 };
 /** Line items: each is one "data line" of the result, numbered in document order. */
 const ITEMS: ReadonlySet<string> = new Set(['fee', 'expense']);
-const ITEM_AMOUNTS: ReadonlySet<string> = new Set(['units', 'rate', 'base_amount', 'discount_amount', 'total_amount', 'tax_amount', 'file_item_nbr']);
+const ITEM_NUMBERS: readonly string[] = ['units', 'rate', 'base_amount', 'discount_amount', 'total_amount', 'tax_amount'];
 
 /** Invoice-level totals compared with the sum of the items ([?] names, aliases accepted). */
 export const XML_INVOICE_TOTALS: Readonly<Record<'fees' | 'expenses' | 'tax' | 'net', readonly string[]>> = {
@@ -71,7 +71,7 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
   const fileFinding = (code: Finding['code'], champ: string): void => {
     if (!late.some((f) => f.code === code && f.champ === champ)) late.push({ line: 'file', code, champ });
   };
-  const parser = new SaxesParser({ xmlns: false, position: true });
+  const parser = new SaxesParser({ xmlns: false });
   const stack: Segment[] = [];
   const seen = new Set<string>();
   const fileItemNumbers = new Set<string>();
@@ -85,7 +85,7 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
   const amount = (seg: Segment, name: string): Decimal | undefined => {
     const v = seg.values.get(name);
     if (v === undefined || v === '') return undefined;
-    const n = parseDecimal(v.trim());
+    const n = parseDecimal(v);
     return n.ok ? n.value : undefined;
   };
 
@@ -95,9 +95,9 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
     for (const required of XML_REQUIRED_ELEMENTS[seg.name] ?? []) {
       if (!seg.children.has(required)) out.push({ line, code: 'XML-004', champ: `${seg.name}/${required}` });
     }
-    for (const name of ITEM_AMOUNTS) {
+    for (const name of ITEM_NUMBERS) {
       const v = seg.values.get(name);
-      if (name !== 'file_item_nbr' && v !== undefined && !parseDecimal(v.trim()).ok) out.push({ line, code: 'FLD-003', champ: name });
+      if (v !== undefined && !parseDecimal(v).ok) out.push({ line, code: 'FLD-003', champ: name });
     }
     const nbr = seg.values.get('file_item_nbr');
     if (nbr !== undefined) {
