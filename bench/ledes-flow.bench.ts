@@ -1,0 +1,92 @@
+/**
+ * Upload → Done latency of a 1,000-line LEDES file through the production path: the API process,
+ * BullMQ on a private redis-server, a separately started LEDES worker, PostgreSQL, and the live
+ * `ledes:run` event over socket.io. Needs PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { io } from 'socket.io-client';
+import { REALTIME_PATH, type LedesRunDto } from '@portal/contracts';
+import { createScratchDatabase } from '@portal/db/testing';
+import { startRedisServer } from '@portal/queue/test-support';
+import { multipart } from '../apps/api/test/support/multipart.ts';
+import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
+import { TestClient } from '../apps/api/test/support/portal.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const WARMUP = 5;
+
+function ledesFile(lines: number): Buffer {
+  const header =
+    'LEDES1998B[]\nINVOICE_DATE|INVOICE_NUMBER|CLIENT_ID|LAW_FIRM_MATTER_ID|INVOICE_TOTAL|BILLING_START_DATE|BILLING_END_DATE|INVOICE_DESCRIPTION|LINE_ITEM_NUMBER|EXP/FEE/INV_ADJ_TYPE|LINE_ITEM_NUMBER_OF_UNITS|LINE_ITEM_ADJUSTMENT_AMOUNT|LINE_ITEM_TOTAL|LINE_ITEM_DATE|LINE_ITEM_TASK_CODE|LINE_ITEM_EXPENSE_CODE|LINE_ITEM_ACTIVITY_CODE|TIMEKEEPER_ID|LINE_ITEM_DESCRIPTION|LAW_FIRM_ID|LINE_ITEM_UNIT_COST|TIMEKEEPER_NAME|TIMEKEEPER_CLASSIFICATION|CLIENT_MATTER_ID[]\n';
+  const rows: string[] = [];
+  for (let i = 1; i <= lines; i++) {
+    rows.push(`20240225|INV-${Date.now()}|C-1|0528|${(lines * 700).toFixed(2)}|20240101|20240131|For services rendered|${i}|F|2.00|0|700.00|20240115|L510||A102|22547|Research and drafting of the reply|24-6437381|350.00|Arnsley, Robert|PARTNR|423-987[]`);
+  }
+  return Buffer.from(header + rows.join('\n') + '\n');
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+const baseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = await createScratchDatabase(baseUrl);
+const redis = await startRedisServer();
+const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const apiKey = 'bench-api-key-bench-api-key';
+const env = {
+  NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, API_KEY: apiKey,
+  SERVE_WEB: 'false', DATABASE_URL: database.url, REDIS_URL: redis.url, DATA_DIR: dataDir, COOKIE_SECURE: 'false',
+  ADMIN_EMAIL: 'bench@portal.example.com', ADMIN_PASSWORD: 'bench-admin-password', SMTP_URL: 'smtp://127.0.0.1:9',
+};
+const api = startProcess('apps/api/src/main.ts', env);
+const worker = startProcess('workers/src/entrypoints/ledes.ts', env);
+try {
+  await api.waitFor(/Portal ready on/, 60_000);
+  await worker.waitFor(/ledes worker started/, 60_000);
+  const admin = new TestClient(url, { origin: url, apiKey });
+  await admin.post('/api/auth/login', { email: 'bench@portal.example.com', password: 'bench-admin-password' });
+  const roles = (await admin.get('/api/role')).body.roles as Array<{ _id: string; slug: string }>;
+  await admin.post('/api/admin/user', { company_agent: 'Bench', email: 'agent@bench.example.com', password: 'bench-agent-password', roles: [roles.find((r) => r.slug === 'user_agent_ledes')!._id], id_client: ['C-1'] });
+  const agent = new TestClient(url, { origin: url, apiKey });
+  await agent.post('/api/auth/login', { email: 'agent@bench.example.com', password: 'bench-agent-password' });
+
+  const socket = io(url, { path: REALTIME_PATH, transports: ['websocket'], extraHeaders: { origin: url, cookie: agent.cookieHeader() } });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  const waiters = new Map<string, (run: LedesRunDto) => void>();
+  socket.on('ledes:run', (run: LedesRunDto) => {
+    if (run.state !== 'in_progress') waiters.get(run._id)?.(run);
+  });
+
+  const latencies: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const { body, contentType } = multipart({}, [{ filename: `bench-${i}.txt`, content: ledesFile(1000) }]);
+    const started = performance.now();
+    const res = await fetch(`${url}/api/ledes/file/patent/PAR`, { method: 'POST', headers: { 'content-type': contentType, cookie: agent.cookieHeader(), origin: url, 'x-api-key': apiKey }, body });
+    const json = (await res.json()) as { runs: LedesRunDto[] };
+    const runId = json.runs[0]!._id;
+    await new Promise<LedesRunDto>((resolve) => waiters.set(runId, resolve));
+    if (i >= WARMUP) latencies.push(performance.now() - started);
+  }
+  socket.close();
+  latencies.sort((a, b) => a - b);
+  const row = (name: string, value: string) => console.log(`| ${name.padEnd(44)} | ${value.padStart(12)} |`);
+  console.log(`\nLEDES upload → Done through BullMQ and a separate worker (${RUNS} runs of 1,000 lines after ${WARMUP} warm-up)`);
+  console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`);
+  console.log(`| ${'figure'.padEnd(44)} | ${'value'.padStart(12)} |\n|${'-'.repeat(46)}|${'-'.repeat(14)}|`);
+  row('upload → Done p50 (ms)', percentile(latencies, 50).toFixed(0));
+  row('upload → Done p95 (ms)', percentile(latencies, 95).toFixed(0));
+  row('upload → Done max (ms)', latencies.at(-1)!.toFixed(0));
+  row('target p95 (ms)', '< 1000');
+} finally {
+  await worker.stop();
+  await api.stop();
+  await redis.stop();
+  await database.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
