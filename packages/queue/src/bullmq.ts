@@ -1,5 +1,5 @@
 import { jobIdFor, type JobPayload, type QueueName } from '@portal/contracts';
-import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobsOptions, type WorkerOptions } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QueueUnavailableError, UnrecoverableJobError } from './errors.ts';
 import { parsePayload } from './payloads.ts';
@@ -16,6 +16,8 @@ import {
 } from './types.ts';
 
 export const DEFAULT_PREFIX = 'portal';
+/** How often waitUntilFinished looks at the job state. */
+const WAIT_POLL_MS = 100;
 
 export interface BullmqQueueOptions {
   redisUrl: string;
@@ -43,8 +45,6 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     removeOnFail: { count: 5000 }, // failed jobs are the dead-letter list: keep plenty for inspection
   };
   const queues = new Map<QueueName, Queue>();
-  /** Created on the first waitUntilFinished only: each holds a blocking Redis connection. */
-  const queueEvents = new Map<QueueName, QueueEvents>();
 
   const queueFor = async (name: QueueName): Promise<Queue> => {
     await whenReady(connection, opts.connectTimeoutMs ?? 2000);
@@ -71,22 +71,21 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
       }
     },
 
+    /**
+     * Polls the job state rather than listening to QueueEvents: a fresh QueueEvents reads the
+     * stream from "now" once its first XREAD runs, so a job finishing just before that is missed
+     * (seen under load). A few GETs per second for a handful of synchronous waits is cheap.
+     */
     async waitUntilFinished<Q extends QueueName>(name: Q, payload: JobPayload<Q>, timeoutMs: number): Promise<JobOutcome> {
       const queue = await queueFor(name);
-      const job = await Job.fromId(queue, jobIdFor(name, parsePayload(name, payload)));
-      if (!job) return 'unknown';
-      let events = queueEvents.get(name);
-      if (!events) {
-        events = new QueueEvents(name, { connection: { url: opts.redisUrl }, prefix: opts.prefix ?? DEFAULT_PREFIX });
-        events.on('error', onError);
-        queueEvents.set(name, events);
-      }
-      try {
-        await job.waitUntilFinished(events, timeoutMs);
-        return 'completed';
-      } catch {
-        // Rejected for a failure or for the timeout: ask Redis which one.
-        return (await job.getState()) === 'failed' ? 'failed' : 'timeout';
+      const id = jobIdFor(name, parsePayload(name, payload));
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const state = await queue.getJobState(id);
+        if (state === 'completed' || state === 'failed' || state === 'unknown') return state;
+        const left = deadline - Date.now();
+        if (left <= 0) return 'timeout';
+        await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, left)));
       }
     },
 
@@ -103,9 +102,7 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     },
 
     async close(): Promise<void> {
-      await Promise.all([...queueEvents.values()].map((events) => events.close()));
       await Promise.all([...queues.values()].map((queue) => queue.close()));
-      queueEvents.clear();
       queues.clear();
       connection.disconnect();
     },

@@ -181,6 +181,7 @@ it('runs a sandboxed processor file in a child process, unrecoverable errors inc
       const c = await port.counts('annuities');
       return c.completed === 1 && c.failed === 1;
     }, 20_000, 'the sandboxed jobs');
+    await waitFor(() => failures.length > 0, 5_000, 'the failed event'); // emitted just after the state change
     expect(failures).toEqual([{ message: expect.stringContaining('corrupt workbook'), attemptsMade: 1 }]);
   } finally {
     await running.close();

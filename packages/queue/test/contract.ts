@@ -14,6 +14,15 @@ export type HarnessFactory = (processors: ProcessorMap, opts: { attempts: number
 
 interface Failure { queue: QueueName; payload: unknown; error: Error; attemptsMade: number }
 
+/** BullMQ emits `failed` just after the state change that makes the queue look idle. */
+async function eventually(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Deferred promise, to hold a job "running" while the test acts. */
 function gate() {
   let open!: () => void;
@@ -101,6 +110,7 @@ export function queueContract(name: string, createHarness: HarnessFactory): void
       });
       await port.enqueue('ledes', { runId });
       await drain();
+      await eventually(() => failures.length > 0, 'the failure report');
       expect(runs).toBe(1);
       expect(failures).toHaveLength(1);
       expect(failures[0]).toMatchObject({ queue: 'ledes', payload: { runId }, attemptsMade: 1 });
@@ -118,6 +128,8 @@ export function queueContract(name: string, createHarness: HarnessFactory): void
       }, 3);
       await port.enqueue('mail', { mailId: randomUUID() });
       await drain();
+      await eventually(() => failures.length > 0, 'the failure report');
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a second report would show up here
       expect(runs).toBe(3);
       expect(failures).toHaveLength(1);
       expect(failures[0]).toMatchObject({ attemptsMade: 3 });

@@ -22,6 +22,9 @@ storageContract('s3 (s3rver via minio)', async () => {
   const spoolDir = await mkdtemp(path.join(os.tmpdir(), 'storage-spool-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
   const { port } = await server.run();
+  // Node's default 5 s keep-alive lets the server drop a pooled socket just as minio reuses it
+  // (ECONNRESET on a loaded machine); real S3/MinIO keep idle connections far longer.
+  server.httpServer.keepAliveTimeout = 60_000;
   const config: S3StorageConfig = {
     driver: 's3', endPoint: '127.0.0.1', port, useSSL: false,
     accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'portal-test', spoolDir,

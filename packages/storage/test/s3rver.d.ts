@@ -4,6 +4,7 @@ declare module 's3rver' {
   export default class S3rver {
     constructor(options: { address?: string; port?: number; directory: string; silent?: boolean; resetOnClose?: boolean });
     run(): Promise<AddressInfo>;
+    httpServer: import('node:http').Server;
     close(): Promise<void>;
   }
 }
