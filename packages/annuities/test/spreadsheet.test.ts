@@ -167,3 +167,45 @@ describe('round trips', () => {
     expect(r.ok && r.value.colours.no_date).toBe(1);
   });
 });
+
+describe('xls read one sheet at a time', () => {
+  it('splits a BIFF8 workbook into single-sheet streams that SheetJS reads like the whole file', async () => {
+    const { splitBiff8 } = await import('../src/spreadsheet/biff-split.ts');
+    const bytes = xlsBuffer([
+      { name: 'Première', headers: ENGLISH_HEADERS, rows: rowsFrom(0, 30) },
+      { name: 'Second', headers: FRENCH_HEADERS, rows: rowsFrom(30, 20) },
+    ]);
+    const container = XLSX.CFB.read(bytes, { type: 'buffer' });
+    const stream = Buffer.from(XLSX.CFB.find(container, '/Workbook')?.content as Uint8Array);
+    const split = splitBiff8(stream, 7);
+    expect(split.kind).toBe('split');
+    if (split.kind !== 'split') return;
+    expect(split.sheets.map((s) => s.name)).toEqual(['Première', 'Second']);
+    const whole = XLSX.read(bytes, { type: 'buffer', dense: true });
+    const parse = (XLSX as unknown as { parse_xlscfb: (d: Buffer, o: XLSX.ParsingOptions) => XLSX.WorkBook }).parse_xlscfb;
+    const values = (rows: XLSX.CellObject[][] | undefined, into: Map<number, unknown[]>) =>
+      rows?.forEach((row, r) => row && into.set(r, row.map((c) => c?.v)));
+    for (const sheet of split.sheets) {
+      const fromPieces = new Map<number, unknown[]>();
+      let count = 0;
+      for (const piece of sheet.pieces()) {
+        const single = parse(piece, { type: 'buffer', dense: true });
+        expect(single.SheetNames).toEqual([sheet.name]);
+        values((single.Sheets[sheet.name] as { '!data'?: XLSX.CellObject[][] })['!data'], fromPieces);
+        count++;
+      }
+      expect(count).toBeGreaterThan(2);
+      const fromWhole = new Map<number, unknown[]>();
+      values((whole.Sheets[sheet.name] as { '!data'?: XLSX.CellObject[][] })['!data'], fromWhole);
+      expect([...fromPieces.entries()].sort((a, b) => a[0] - b[0])).toEqual([...fromWhole.entries()].sort((a, b) => a[0] - b[0]));
+    }
+  });
+
+  it('reports an encrypted BIFF8 stream (FILEPASS) instead of splitting it', async () => {
+    const { splitBiff8 } = await import('../src/spreadsheet/biff-split.ts');
+    const bof = Buffer.from([0x09, 0x08, 0x04, 0x00, 0x00, 0x06, 0x05, 0x00]);
+    const filepass = Buffer.from([0x2f, 0x00, 0x00, 0x00]);
+    expect(splitBiff8(Buffer.concat([bof, filepass])).kind).toBe('encrypted');
+    expect(splitBiff8(Buffer.from('not biff')).kind).toBe('unsupported');
+  });
+});

@@ -54,7 +54,7 @@ export class SheetAssembler {
   private seen = 0;
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     private readonly date1904: boolean,
   ) {}
 
