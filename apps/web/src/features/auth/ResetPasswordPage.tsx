@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, PasswordInput, Stack, Text, ThemeIcon, Title, Paper } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, Text, ThemeIcon, Title, Paper } from '@mantine/core';
 import { IconClockX } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -29,9 +29,14 @@ function Expired() {
           <Text c="dimmed" size="sm">
             {t('reset.expiredHint')}
           </Text>
-          <Anchor component={Link} to="/login">
-            {t('reset.backToLogin')}
-          </Anchor>
+          <Group gap="lg" justify="center">
+            <Anchor component={Link} to="/forgot_password">
+              {t('reset.requestNew')}
+            </Anchor>
+            <Anchor component={Link} to="/login">
+              {t('reset.backToLogin')}
+            </Anchor>
+          </Group>
         </Stack>
       </Paper>
     </Stack>

@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { LedesRunDto } from '@portal/contracts';
+import { onRealtime, onRealtimeConnect, useRealtime, type RealtimeStatus } from '../../lib/realtime.ts';
+import { ledesKeys, type HistoryPage, type LedesRunDetail } from './api.ts';
+import { mergeRun, patchHistoryRows, POLL_INTERVAL_MS } from './model.ts';
+
+/** Applies one pushed run to the cache: its detail, and every history page listing it. */
+export function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
+  const key = ledesKeys.run(dto._id);
+  const before = queryClient.getQueryData<LedesRunDetail>(key);
+  if (before) {
+    const run = mergeRun(before.run, dto);
+    queryClient.setQueryData<LedesRunDetail>(key, { ...before, run });
+    // The findings come with the detail once Done: fetch them.
+    if (run.state === 'Done' && !before.result) void queryClient.invalidateQueries({ queryKey: key, exact: true });
+  }
+
+  let missing = false;
+  for (const [queryKey, page] of queryClient.getQueriesData<HistoryPage>({ queryKey: ledesKeys.histories })) {
+    if (!page) continue;
+    const { rows, found } = patchHistoryRows(page.rows, dto);
+    if (found) queryClient.setQueryData<HistoryPage>(queryKey, { ...page, rows });
+    else missing = true;
+  }
+  // A new run (once), or a finished one whose treated file is now known: refresh the lists in the background.
+  const newRun = missing && dto.state === 'in_progress' && !listedOnce.has(dto._id);
+  if (newRun) listedOnce.add(dto._id);
+  if (newRun || dto.state !== 'in_progress') void queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
+}
+
+/** Runs whose first progress event already refreshed the lists (progress comes every 500 ms). */
+const listedOnce = new Set<string>();
+
+let subscribers = 0;
+let unsubscribe: (() => void) | undefined;
+
+function subscribe(queryClient: QueryClient): () => void {
+  if (subscribers++ === 0) {
+    const offRun = onRealtime('ledes:run', (dto) => applyRunEvent(queryClient, dto));
+    // Anything missed while disconnected is caught up by refetching what is shown.
+    const offConnect = onRealtimeConnect(() => void queryClient.invalidateQueries({ queryKey: ledesKeys.all }));
+    unsubscribe = () => {
+      offRun();
+      offConnect();
+    };
+  }
+  return () => {
+    if (--subscribers === 0) {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    }
+  };
+}
+
+export interface LedesLive {
+  status: RealtimeStatus;
+  /** Live updates are not flowing: screens refetch every few seconds. */
+  polling: boolean;
+  /** Show the "live updates interrupted" notice. */
+  interrupted: boolean;
+  /** refetchInterval for the queries of the screen. */
+  interval: number | false;
+}
+
+/** Live LEDES updates for the screen: socket, cache patching, and the polling fallback. */
+export function useLedesLive(): LedesLive {
+  const queryClient = useQueryClient();
+  const status = useRealtime();
+  useEffect(() => subscribe(queryClient), [queryClient]);
+  const polling = status === 'interrupted';
+  return { status, polling, interrupted: polling, interval: polling ? POLL_INTERVAL_MS : false };
+}
