@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
-import { startRedisServer } from '@portal/queue/test-support';
+import { testDatabaseBaseUrl } from '@portal/db/testing';
 import { multipart } from './support/multipart.ts';
-import { freePort, startProcess, type RunningProcess } from './support/processes.ts';
+import { startProcess, startProductionServices, type RunningProcess } from './support/processes.ts';
 import { TestClient } from './support/portal.ts';
 
 const baseUrl = testDatabaseBaseUrl();
@@ -28,50 +23,22 @@ describe.skipIf(!baseUrl)('production mode: LEDES worker killed mid-run', () => 
   let api: RunningProcess;
   let env: Record<string, string>;
   let url: string;
+  let apiKey: string;
   let db: pg.Client;
-  const apiKey = 'production-ledes-test-api-key';
 
   beforeAll(async () => {
-    const database = await createScratchDatabase(baseUrl!);
-    cleanups.push(() => database.drop());
-    const redis = await startRedisServer();
-    cleanups.push(() => redis.stop());
-    const s3Dir = mkdtempSync(path.join(tmpdir(), 'portal-s3-'));
-    const s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true });
-    const { port: s3Port } = await s3.run();
-    cleanups.push(async () => {
-      await s3.close();
-      rmSync(s3Dir, { recursive: true, force: true });
-    });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    env = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'https://portal.example.com',
-      CORS_ORIGINS: url,
-      API_KEY: apiKey,
-      SERVE_WEB: 'false',
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-      S3_BUCKET: 'portal-ledes-test',
-      S3_ACCESS_KEY: 'S3RVER',
-      S3_SECRET_KEY: 'S3RVER',
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      ADMIN_EMAIL: 'ops@portal.example.com',
-      ADMIN_PASSWORD: 'production-admin-password',
+    const services = await startProductionServices(baseUrl!, {
       UPLOAD_MAX_BYTES: String(200 * 1024 * 1024),
-      // Short locks so the killed worker's job is taken over within seconds.
+      // Short locks and stall checks so the killed worker's job is taken over within seconds.
       WORKER_LOCK_DURATION_MS: '2000',
       WORKER_STALLED_INTERVAL_MS: '1000',
-    };
+    });
+    cleanups.push(() => services.stop());
+    ({ env, url, apiKey } = services);
     api = startProcess('apps/api/src/main.ts', env);
     cleanups.push(() => api.stop());
     await api.waitFor(/Portal ready on/);
-    db = new pg.Client({ connectionString: database.url });
+    db = new pg.Client({ connectionString: services.databaseUrl });
     await db.connect();
     cleanups.push(() => db.end());
   });

@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
+import { testDatabaseBaseUrl } from '@portal/db/testing';
 import { startSmtpSink } from '@portal/mail/test-support';
-import { startRedisServer } from '@portal/queue/test-support';
-import { freePort, startProcess, type RunningProcess } from './support/processes.ts';
+import { startProcess, startProductionServices, type RunningProcess } from './support/processes.ts';
 import { TestClient } from './support/portal.ts';
 
 const baseUrl = testDatabaseBaseUrl();
@@ -21,45 +16,15 @@ describe.skipIf(!baseUrl)('production mode: separate API and mail worker process
   let worker: RunningProcess;
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
   let url: string;
-  const apiKey = 'production-mode-test-api-key';
+  let apiKey: string;
 
   beforeAll(async () => {
-    const database = await createScratchDatabase(baseUrl!);
-    cleanups.push(() => database.drop());
-    const redis = await startRedisServer();
-    cleanups.push(() => redis.stop());
-    const s3Dir = mkdtempSync(path.join(tmpdir(), 'portal-s3-'));
-    const s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true });
-    const { port: s3Port } = await s3.run();
-    cleanups.push(async () => {
-      await s3.close();
-      rmSync(s3Dir, { recursive: true, force: true });
-    });
     smtp = await startSmtpSink();
     cleanups.push(() => smtp.stop());
-
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    const env = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'https://portal.example.com',
-      CORS_ORIGINS: url,
-      API_KEY: apiKey,
-      SERVE_WEB: 'false',
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-      S3_BUCKET: 'portal-prod-test',
-      S3_ACCESS_KEY: 'S3RVER',
-      S3_SECRET_KEY: 'S3RVER',
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'IP Portal <no-reply@portal.example.com>',
-      ADMIN_EMAIL: 'ops@portal.example.com',
-      ADMIN_PASSWORD: 'production-admin-password',
-    };
+    const services = await startProductionServices(baseUrl!, { SMTP_URL: smtp.url, MAIL_FROM: 'IP Portal <no-reply@portal.example.com>' });
+    cleanups.push(() => services.stop());
+    ({ url, apiKey } = services);
+    const env = services.env;
     api = startProcess('apps/api/src/main.ts', env);
     cleanups.push(() => api.stop());
     await api.waitFor(/Portal ready on/);

@@ -1,6 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import S3rver from 's3rver';
+import { createScratchDatabase } from '@portal/db/testing';
+import { startRedisServer } from '@portal/queue/test-support';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 
@@ -50,6 +55,67 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
       await exited;
+    },
+  };
+}
+
+export interface ProductionServices {
+  /** Environment of a production-mode process wired to these services. */
+  env: Record<string, string>;
+  url: string;
+  apiKey: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The production topology's services on loopback: a fresh PostgreSQL database, a private
+ * redis-server and an S3 server, plus the environment an API or worker process needs to use them.
+ */
+export async function startProductionServices(baseDatabaseUrl: string, extraEnv: Record<string, string> = {}): Promise<ProductionServices> {
+  const stops: Array<() => Promise<void> | void> = [];
+  const database = await createScratchDatabase(baseDatabaseUrl);
+  stops.push(() => database.drop());
+  const redis = await startRedisServer();
+  stops.push(() => redis.stop());
+  const s3Dir = mkdtempSync(path.join(tmpdir(), 'portal-s3-'));
+  const s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true });
+  const { port: s3Port } = await s3.run();
+  stops.push(async () => {
+    await s3.close();
+    rmSync(s3Dir, { recursive: true, force: true });
+  });
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const apiKey = 'production-mode-test-api-key';
+  const env = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: 'https://portal.example.com',
+    CORS_ORIGINS: url,
+    API_KEY: apiKey,
+    SERVE_WEB: 'false',
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    S3_BUCKET: 'portal-prod-test',
+    S3_ACCESS_KEY: 'S3RVER',
+    S3_SECRET_KEY: 'S3RVER',
+    SMTP_URL: 'smtp://127.0.0.1:9',
+    ADMIN_EMAIL: 'ops@portal.example.com',
+    ADMIN_PASSWORD: 'production-admin-password',
+    ...extraEnv,
+  };
+  return {
+    env,
+    url,
+    apiKey,
+    databaseUrl: database.url,
+    async stop() {
+      for (const stop of stops.reverse()) await stop();
     },
   };
 }
