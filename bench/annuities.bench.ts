@@ -35,6 +35,7 @@ const DIR = join(tmpdir(), 'annuities-bench');
 const XLSX_FILE = join(DIR, `mixed-${ROWS}.xlsx`);
 const XLS_FILE = join(DIR, `mixed-${ROWS}.xls`);
 const OUT_FILE = join(DIR, 'export.xlsx');
+const CAPPED_HEAP_MB = 256;
 
 interface Measure {
   scenario: string;
@@ -142,8 +143,6 @@ const SCENARIOS: Record<string, () => Promise<Measure>> = {
     return check(XLS_FILE, `read + compute + write, from .xls, --max-old-space-size=${CAPPED_HEAP_MB}`);
   },
 };
-
-const CAPPED_HEAP_MB = 256;
 
 async function read(file: string, label: string): Promise<Measure> {
   const bytes = await readFile(file);
