@@ -132,6 +132,54 @@ describe('admin creates a ledes agent', () => {
     await context.close();
   });
 
+  it('resets a forgotten password from the mail (French screens)', async () => {
+    const admin = await newContext(browser);
+    const adminPage = await admin.newPage();
+    await loginAsAdmin(adminPage);
+    const headers = { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' };
+    const roles = (await (await adminPage.request.get('/api/role', { headers })).json()) as { roles: { _id: string; slug: string }[] };
+    const email = uniqueEmail('oubli');
+    const created = await adminPage.request.post('/api/admin/user', {
+      headers,
+      data: { company_agent: 'Cabinet Oubli', email, password: 'Initial-password-2026', roles: [roles.roles.find((r) => r.slug === 'user_annuites')?._id], langue: 'fr' },
+    });
+    expect(created.status()).toBe(200);
+    await admin.close();
+
+    const context = await newContext(browser, { lang: 'fr' });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Mot de passe oublié ?' }).click();
+    await page.waitForURL((u) => u.pathname === '/forgot_password');
+    await page.locator('input[name="email"]').fill('pas-un-email');
+    await page.getByTestId('forgot-submit').click();
+    expect(await page.getByTestId('forgot-error').textContent()).toBe('E-mail incorrect');
+    await page.locator('input[name="email"]').fill(email);
+    await page.getByTestId('forgot-submit').click();
+    await page.getByTestId('forgot-sent').waitFor();
+    expect(await page.getByTestId('forgot-sent').textContent()).toContain('10 minutes');
+
+    const mail = await waitForMail(portal().dataDir, (m) => m.to.includes(email));
+    await page.getByRole('button', { name: 'Fermer' }).click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.goto(resetLinkIn(mail));
+    await page.getByTestId('reset-submit').click();
+    expect(await page.getByTestId('reset-error').textContent()).toBe('Veuillez saisir un mot de passe');
+    await page.locator('input[name="password"]').fill('Nouveau-mot-de-passe-2026');
+    await page.locator('input[name="confirm"]').fill('Nouveau-mot-de-passe-2026');
+    await page.getByTestId('reset-submit').click();
+    await page.getByTestId('reset-success').waitFor();
+    expect(await page.getByTestId('reset-success').textContent()).toBe('Mot de passe réinitialisé avec succès');
+    await page.waitForURL((u) => u.pathname === '/login', { timeout: 10_000 });
+    await login(page, email, 'Nouveau-mot-de-passe-2026');
+    await page.getByTestId('logout-button').waitFor();
+
+    // The link works once.
+    await page.goto(resetLinkIn(mail));
+    await page.getByTestId('reset-expired').waitFor();
+    await context.close();
+  });
+
   it('asks for a cabinet for an annuities agent', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
