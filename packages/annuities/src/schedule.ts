@@ -1,5 +1,7 @@
 import {
   addDays,
+  dayFromYmd,
+  daysInMonth,
   addMonths,
   addYears,
   isLastDayOfMonth,
@@ -146,11 +148,13 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   if (ctx.itPendingUntil !== null) flags = addFlag(flags, 'it_pending_application');
 
   const annuities: Annuity[] = [];
-  const filingMonth = monthIndexOf(filing);
+  const f = ymdFromDay(filing);
+  const filingMonth = f.year * 12 + f.month - 1;
   const tables = feeTablesOf(office);
   for (let k = first; k <= last; k++) annuities.push(annuity(k, filingMonth, profile, ctx, tables));
 
-  return ok(portalFields(office, origin, filing, annuities, lastPaid, today, flags ?? NO_FLAGS));
+  const expiry = dayFromYmd(f.year + LAST_YEAR, f.month, Math.min(f.day, daysInMonth(f.year + LAST_YEAR, f.month)));
+  return ok(portalFields(office, origin, filing, expiry, annuities, lastPaid, today, flags ?? NO_FLAGS));
 }
 
 /** Per-right facts the exceptions of §2.3 need, computed once. */
@@ -287,6 +291,7 @@ function portalFields(
   office: Office,
   origin: Origin,
   filing: Day,
+  expiry: Day,
   annuities: readonly Annuity[],
   lastPaid: number | null,
   today: Day,
@@ -302,7 +307,6 @@ function portalFields(
       break;
     }
   }
-  const expiry = addYears(filing, LAST_YEAR);
   // §2.4 line 114: past F + 20 years the right is expired, not lapsed.
   const expired = today > expiry;
   let lapsed = false;
