@@ -14,6 +14,10 @@ import { LegalPage } from '../features/legal/LegalPage.tsx';
 import { AddUserPage } from '../features/users/AddUserPage.tsx';
 import { UserListPage } from '../features/users/UserListPage.tsx';
 import { ComingSoonPage } from '../features/placeholders/ComingSoonPage.tsx';
+import { UploadPage as LedesUploadPage } from '../features/ledes/UploadPage.tsx';
+import { HistoryPage as LedesHistoryPage } from '../features/ledes/HistoryPage.tsx';
+import { AdminHistoryPage as LedesAdminHistoryPage } from '../features/ledes/AdminHistoryPage.tsx';
+import { ResultPage as LedesResultPage } from '../features/ledes/ResultPage.tsx';
 
 interface PortalRoute {
   path: string;
@@ -29,10 +33,6 @@ const comingSoon: [string, Access, string][] = [
   ['/annuities/list-files', 'connected', 'annuitiesListFiles'],
   ['/annuities/upload/receipt', 'connected', 'receiptUpload'],
   ['/annuities/list-receipt', 'connected', 'receiptList'],
-  ['/ledes/upload', 'connected', 'ledesUpload'],
-  ['/ledes/history', 'connected', 'ledesHistory'],
-  ['/ledes/history/admin', 'admin', 'ledesAdminHistory'],
-  ['/result-ledes', 'connected', 'ledesResult'],
   ['/patent-annuities', 'connected', 'patentAnnuities'],
   ['/add/patents', 'connected', 'addPatent'],
   // No guard in the original; login is now required (security fix), role checks stay server-side.
@@ -56,6 +56,10 @@ const portalRoutes: PortalRoute[] = [
   { path: '/terms-condition', access: 'open', element: <LegalPage kind="terms" /> },
   { path: '/add/user', access: 'admin', element: <AddUserPage /> },
   { path: '/admin/user', access: 'admin', element: <UserListPage /> },
+  { path: '/ledes/upload', access: 'connected', element: <LedesUploadPage /> },
+  { path: '/ledes/history', access: 'connected', element: <LedesHistoryPage /> },
+  { path: '/ledes/history/admin', access: 'admin', element: <LedesAdminHistoryPage /> },
+  { path: '/result-ledes', access: 'connected', element: <LedesResultPage /> },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, element: <ComingSoonPage screen={key} /> })),
 ];
 

@@ -276,3 +276,33 @@ export function patchHistoryRows(rows: readonly HistoryRow[], run: LedesRunDto):
   });
   return { rows: found ? next : (rows as HistoryRow[]), found };
 }
+
+/* ------------------------------------------------------------------ findings */
+
+export interface FindingItem {
+  _id: string;
+  code_ledes: string;
+  champ: string;
+  libelle_en: string;
+  libelle_fr: string;
+}
+
+/** One row per item of a line, with a sort rank that puts file and header findings first. */
+export interface Finding extends FindingItem {
+  key: string;
+  line: LineRef;
+  rank: number;
+}
+
+export function flattenFindings(lines: readonly { line: LineRef; items: readonly FindingItem[] }[]): Finding[] {
+  const rows: Finding[] = [];
+  for (const l of lines) {
+    for (const item of l.items) rows.push({ ...item, key: `${String(l.line)}:${item._id}`, line: l.line, rank: lineRank(l.line) });
+  }
+  return rows.sort((a, b) => a.rank - b.rank);
+}
+
+/** Number of findings (items) over all lines. */
+export function countItems(lines: readonly { items: readonly unknown[] }[]): number {
+  return lines.reduce((n, l) => n + l.items.length, 0);
+}

@@ -1,0 +1,100 @@
+import { useMemo, useState } from 'react';
+import { Group, Pagination, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import type { LedesLineDto } from './api.ts';
+import { useItemLabel, useLineLabel } from './labels.ts';
+import { flattenFindings, PAGE_SIBLINGS, type Finding } from './model.ts';
+import { SortableTable } from './SortableTable.tsx';
+import classes from './ledes.module.css';
+
+const FINDINGS_PAGE_SIZE = 50;
+const col = createColumnHelper<Finding>();
+
+/** Errors or warnings of one file: displayed line, field, code and the label in the UI language. */
+export function FindingsTable({ lines, kind }: { lines: LedesLineDto[]; kind: 'errors' | 'warnings' }) {
+  const { t } = useTranslation('ledes');
+  const lineLabel = useLineLabel();
+  const itemLabel = useItemLabel();
+  const [pageIndex, setPageIndex] = useState(0);
+  const data = useMemo(() => flattenFindings(lines), [lines]);
+
+  const columns = useMemo(
+    () => [
+      col.accessor('rank', {
+        id: 'line',
+        header: () => t('result.columns.line'),
+        cell: (c) => (
+          <Text size="sm" fw={600} data-testid="finding-line">
+            {lineLabel(c.row.original.line)}
+          </Text>
+        ),
+      }),
+      col.accessor('champ', {
+        header: () => t('result.columns.field'),
+        cell: (c) => (
+          <Text className={classes.code} data-testid="finding-field">
+            {c.getValue()}
+          </Text>
+        ),
+      }),
+      col.accessor('code_ledes', {
+        header: () => t('result.columns.code'),
+        cell: (c) => (
+          <Text className={classes.code} fw={600} c={kind === 'errors' ? 'red.8' : 'orange.8'} data-testid="finding-code">
+            {c.getValue()}
+          </Text>
+        ),
+      }),
+      col.accessor((f) => itemLabel(f), {
+        id: 'label',
+        header: () => t('result.columns.message'),
+        cell: (c) => (
+          <Text size="sm" data-testid="finding-label">
+            {c.getValue()}
+          </Text>
+        ),
+      }),
+    ],
+    [t, lineLabel, itemLabel, kind],
+  );
+
+  if (data.length === 0) {
+    return (
+      <Group gap="sm" py="md" data-testid={`no-${kind}`}>
+        <ThemeIcon color="teal" variant="light" radius="xl" size={28}>
+          <IconCircleCheck size={18} aria-hidden="true" />
+        </ThemeIcon>
+        <Text size="sm" c="dimmed">
+          {t(kind === 'errors' ? 'result.noErrors' : 'result.noWarnings')}
+        </Text>
+      </Group>
+    );
+  }
+
+  const pages = Math.ceil(data.length / FINDINGS_PAGE_SIZE);
+  const page = Math.min(pageIndex, pages - 1);
+  return (
+    <Stack gap="sm">
+      <ScrollArea type="auto">
+        <SortableTable
+          data={data}
+          columns={columns}
+          initialSorting={[{ id: 'line', desc: false }]}
+          pagination={{ pageIndex: page, pageSize: FINDINGS_PAGE_SIZE }}
+          rowTestId={`finding-${kind}`}
+          testId={`findings-${kind}`}
+          empty={null}
+          minWidth={640}
+          getRowId={(f) => f.key}
+        />
+      </ScrollArea>
+      {pages > 1 && (
+        <Group justify="flex-end">
+          <Pagination total={pages} value={page + 1} onChange={(p) => setPageIndex(p - 1)} siblings={PAGE_SIBLINGS} size="sm" />
+        </Group>
+      )}
+    </Stack>
+  );
+}

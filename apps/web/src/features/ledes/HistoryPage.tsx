@@ -1,0 +1,133 @@
+import { useMemo, useState } from 'react';
+import { Button, Group, Pagination, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconFileText, IconHistory, IconUpload } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Link, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../lib/format.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { Loader } from '../../components/Loader.tsx';
+import { userHistoryQuery } from './api.ts';
+import { useLedesLive } from './live.ts';
+import { LiveNotice } from './LiveNotice.tsx';
+import { PAGE_SIBLINGS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE, type HistoryRow } from './model.ts';
+import { SortableTable } from './SortableTable.tsx';
+import { StateBadge } from './StateBadge.tsx';
+
+const col = createColumnHelper<HistoryRow>();
+const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;
+
+/** The name's date (DD-MM-YYYY), falling back to the creation date. */
+export function rowDate(row: HistoryRow): string {
+  return splitHistoryName(row.name).date || formatDate(row.created);
+}
+
+/** Empty history: 'Aucun historique disponible' / 'No history available'. */
+export function EmptyHistory() {
+  const { t } = useTranslation('ledes');
+  return (
+    <Stack align="center" gap="xs" py="xl" data-testid="history-empty">
+      <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+        <IconHistory size={26} aria-hidden="true" />
+      </ThemeIcon>
+      <Text fw={600}>{t('history.empty')}</Text>
+      <Text size="sm" c="dimmed">
+        {t('history.neverRun')}
+      </Text>
+    </Stack>
+  );
+}
+
+export function HistoryPage() {
+  const { t } = useTranslation('ledes');
+  const navigate = useNavigate();
+  const live = useLedesLive();
+  const [page, setPage] = useState(1);
+  const history = useQuery({ ...userHistoryQuery(page, USER_HISTORY_PAGE_SIZE), refetchInterval: live.interval });
+
+  const columns = useMemo(
+    () => [
+      col.accessor((r) => splitHistoryName(r.name).label.toLowerCase(), {
+        id: 'name',
+        header: () => t('history.columns.name'),
+        cell: (c) => (
+          <Group gap="xs" wrap="nowrap">
+            <IconFileText size={16} aria-hidden="true" color="var(--mantine-color-brand-6)" style={{ flexShrink: 0 }} />
+            <Text size="sm" fw={550} data-testid="history-name" style={{ wordBreak: 'break-all' }}>
+              {splitHistoryName(c.row.original.name).label}
+            </Text>
+          </Group>
+        ),
+      }),
+      col.accessor((r) => r.created, {
+        id: 'date',
+        header: () => t('history.columns.date'),
+        cell: (c) => (
+          <Text size="sm" data-testid="history-date">
+            {rowDate(c.row.original)}
+          </Text>
+        ),
+      }),
+      col.accessor((r) => STATUS_ORDER[runStatus(r)], {
+        id: 'state',
+        header: () => t('history.columns.state'),
+        cell: (c) => <StateBadge run={c.row.original} delivered={c.row.original.delivered} size="sm" />,
+      }),
+    ],
+    [t],
+  );
+
+  const data = history.data?.rows ?? [];
+  const meta = history.data?.meta;
+
+  return (
+    <Stack gap="lg" maw={1000} mx="auto" w="100%">
+      <PageHeader
+        title={t('history.title')}
+        description={t('history.description')}
+        actions={
+          <Button component={Link} to="/ledes/upload" leftSection={<IconUpload size={16} aria-hidden="true" />}>
+            {t('result.newCheck')}
+          </Button>
+        }
+      />
+      <LiveNotice show={live.interrupted} />
+      <Paper withBorder shadow="xs" p="md">
+        {history.isPending ? (
+          <Loader loading />
+        ) : history.isError ? (
+          <Text c="red.7" role="alert" p="md">
+            {t('history.loadError')}
+          </Text>
+        ) : data.length === 0 ? (
+          <EmptyHistory />
+        ) : (
+          <Stack gap="md">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {t('history.count', { count: meta?.total ?? data.length })}
+            </Text>
+            <ScrollArea type="auto">
+              <SortableTable
+                data={data}
+                columns={columns}
+                initialSorting={[{ id: 'date', desc: true }]}
+                onRowClick={(row) => void navigate(resultPath([row._id]))}
+                rowTestId="history-row"
+                testId="history-table"
+                empty={<EmptyHistory />}
+                minWidth={560}
+                getRowId={(r) => r._id}
+              />
+            </ScrollArea>
+            {meta && meta.totalPages > 1 && (
+              <Group justify="center">
+                <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={PAGE_SIBLINGS} />
+              </Group>
+            )}
+          </Stack>
+        )}
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,219 @@
+import { Alert, Badge, Button, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconFileText, IconHistory, IconInfoCircle, IconUpload } from '@tabler/icons-react';
+import { useQueries } from '@tanstack/react-query';
+import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api.ts';
+import { formatDate } from '../../lib/format.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { runQuery, type LedesRunDetail } from './api.ts';
+import { FindingsTable } from './FindingsTable.tsx';
+import { useOfficeLabel } from './labels.ts';
+import { useLedesLive } from './live.ts';
+import { LiveNotice } from './LiveNotice.tsx';
+import { countItems, lineRanges, parseRunIds, POLL_INTERVAL_MS, runStatus } from './model.ts';
+import { StateBadge } from './StateBadge.tsx';
+import classes from './ledes.module.css';
+
+function Stat({ label, value, color, testId }: { label: string; value: number; color?: string; testId: string }) {
+  return (
+    <div className={classes.stat}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700} c={color} data-testid={testId}>
+        {value.toLocaleString()}
+      </Text>
+    </div>
+  );
+}
+
+function RunCard({ detail }: { detail: LedesRunDetail }) {
+  const { t } = useTranslation('ledes');
+  const officeLabel = useOfficeLabel();
+  const { run, result } = detail;
+  const status = runStatus(run);
+
+  const numericOk = result?.format_ok.map((l) => l.line).filter((l): l is number => typeof l === 'number') ?? [];
+  const ranges = lineRanges(numericOk);
+  const errorItems = result ? countItems(result.errors) : 0;
+  const warningItems = result ? countItems(result.warnings) : 0;
+  const refusedLines = result ? result.errors.filter((l) => typeof l.line === 'number').length : 0;
+
+  return (
+    <Paper withBorder shadow="xs" p={{ base: 'md', sm: 'lg' }} data-testid="run-card" data-run-id={run._id} data-run-state={status}>
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" miw={0} align="flex-start">
+            <IconFileText size={26} aria-hidden="true" color="var(--mantine-color-brand-6)" style={{ flexShrink: 0, marginTop: 2 }} />
+            <div style={{ minWidth: 0 }}>
+              <Title order={2} size="h4" style={{ wordBreak: 'break-all' }} data-testid="run-filename">
+                {run.filename}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {t('result.meta', { type: t(`types.${run.type}`), office: officeLabel(run.office), date: formatDate(run.created) })}
+              </Text>
+            </div>
+          </Group>
+          <StateBadge run={run} delivered={run.delivered} />
+        </Group>
+
+        {status === 'in_progress' && (
+          <Stack gap={6}>
+            <Progress value={100} animated striped color="orange" size="sm" aria-label={t('state.in_progress')} />
+            <Text size="sm" c="dimmed" aria-live="polite">
+              <span data-testid="lines-checked">{t('result.linesChecked', { count: run.lines_checked })}</span>
+            </Text>
+          </Stack>
+        )}
+
+        {status === 'error' && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden="true" />} data-testid="run-error">
+            {t('result.errorText')}
+            {run.error_code && (
+              <Text span size="xs" c="dimmed" ml={6} ff="monospace">
+                ({run.error_code})
+              </Text>
+            )}
+          </Alert>
+        )}
+
+        {run.state === 'Done' && !result && <Skeleton h={120} radius="md" />}
+
+        {run.state === 'Done' && result && (
+          <>
+            <Alert
+              color={status === 'accepted' ? 'teal' : 'red'}
+              variant="light"
+              icon={status === 'accepted' ? <IconCircleCheck size={18} aria-hidden="true" /> : <IconCircleX size={18} aria-hidden="true" />}
+              data-testid="run-verdict"
+            >
+              {status === 'accepted' ? t(run.delivered ? 'result.acceptedDelivered' : 'result.accepted') : t('result.refused')}
+            </Alert>
+            <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+              <Stat label={t('result.stats.correct')} value={result.format_ok_total} color="teal.8" testId="count-correct" />
+              <Stat label={t('result.stats.refusedLines')} value={refusedLines} color={refusedLines ? 'red.8' : undefined} testId="count-refused" />
+              <Stat label={t('result.stats.errors')} value={errorItems} color={errorItems ? 'red.8' : undefined} testId="count-errors" />
+              <Stat label={t('result.stats.warnings')} value={warningItems} color={warningItems ? 'orange.8' : undefined} testId="count-warnings" />
+            </SimpleGrid>
+            <Tabs defaultValue={errorItems > 0 || warningItems === 0 ? 'errors' : 'warnings'} keepMounted={false}>
+              <Tabs.List>
+                <Tabs.Tab value="errors" data-testid="tab-errors" rightSection={<Badge size="sm" variant="light" color={errorItems ? 'red' : 'gray'} circle={errorItems < 10}>{errorItems}</Badge>}>
+                  {t('result.tabs.errors')}
+                </Tabs.Tab>
+                <Tabs.Tab value="warnings" data-testid="tab-warnings" rightSection={<Badge size="sm" variant="light" color={warningItems ? 'orange' : 'gray'} circle={warningItems < 10}>{warningItems}</Badge>}>
+                  {t('result.tabs.warnings')}
+                </Tabs.Tab>
+                <Tabs.Tab value="correct" data-testid="tab-correct" rightSection={<Badge size="sm" variant="light" color="teal" circle={result.format_ok_total < 10}>{result.format_ok_total}</Badge>}>
+                  {t('result.tabs.correct')}
+                </Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="errors" pt="sm">
+                <FindingsTable lines={result.errors} kind="errors" />
+              </Tabs.Panel>
+              <Tabs.Panel value="warnings" pt="sm">
+                <FindingsTable lines={result.warnings} kind="warnings" />
+              </Tabs.Panel>
+              <Tabs.Panel value="correct" pt="sm">
+                {result.format_ok_total === 0 ? (
+                  <Text size="sm" c="dimmed" py="md">
+                    {t('result.noCorrect')}
+                  </Text>
+                ) : (
+                  <Stack gap={4} py="xs" data-testid="correct-lines">
+                    <Text size="sm">{t('result.correctCount', { count: result.format_ok_total })}</Text>
+                    <Text size="sm" c="dimmed">
+                      {t('result.correctLines', { lines: ranges.text })}
+                      {(ranges.truncated || result.format_ok_total > numericOk.length) && ' …'}
+                    </Text>
+                  </Stack>
+                )}
+              </Tabs.Panel>
+            </Tabs>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function MissingCard({ id, error }: { id: string; error: unknown }) {
+  const { t } = useTranslation('ledes');
+  const notFound = error instanceof ApiError && error.status === 404;
+  return (
+    <Alert color={notFound ? 'gray' : 'red'} variant="light" icon={<IconInfoCircle size={18} aria-hidden="true" />} data-testid="run-missing" title={t(notFound ? 'result.notFoundTitle' : 'result.loadErrorTitle')}>
+      <Text size="sm">{t(notFound ? 'result.notFound' : 'result.loadError')}</Text>
+      <Text size="xs" c="dimmed" ff="monospace" mt={4}>
+        {id}
+      </Text>
+    </Alert>
+  );
+}
+
+export function ResultPage() {
+  const { t } = useTranslation('ledes');
+  const [params] = useSearchParams();
+  const ids = parseRunIds(params.get('runs'));
+  const live = useLedesLive();
+  const runs = useQueries({
+    queries: ids.map((id) => ({
+      ...runQuery(id),
+      // While live updates are interrupted, runs still in progress (or Done without findings yet) are polled.
+      refetchInterval: (q: { state: { data?: LedesRunDetail } }) => {
+        const d = q.state.data;
+        const pending = !d || d.run.state === 'in_progress' || (d.run.state === 'Done' && !d.result);
+        return live.polling && pending ? POLL_INTERVAL_MS : false;
+      },
+    })),
+  });
+
+  // Nothing to show: the history is where results are found.
+  if (ids.length === 0) return <Navigate to="/ledes/history" replace />;
+
+  const details = runs.map((q) => q.data).filter((d): d is LedesRunDetail => !!d);
+  const counts = { in_progress: 0, accepted: 0, refused: 0, error: 0 };
+  for (const d of details) counts[runStatus(d.run)]++;
+
+  return (
+    <Stack gap="lg" maw={1100} mx="auto" w="100%">
+      <PageHeader
+        title={t('result.title')}
+        description={t('result.description')}
+        actions={
+          <Group gap="sm">
+            <Button component={Link} to="/ledes/history" variant="default" leftSection={<IconHistory size={16} aria-hidden="true" />}>
+              {t('result.toHistory')}
+            </Button>
+            <Button component={Link} to="/ledes/upload" leftSection={<IconUpload size={16} aria-hidden="true" />}>
+              {t('result.newCheck')}
+            </Button>
+          </Group>
+        }
+      />
+      <LiveNotice show={live.interrupted} />
+      {ids.length > 1 && details.length > 0 && (
+        <Group gap="xs" data-testid="result-summary">
+          <Text size="sm" fw={600}>
+            {t('result.summary', { count: ids.length })}
+          </Text>
+          {(['accepted', 'refused', 'in_progress', 'error'] as const)
+            .filter((k) => counts[k] > 0)
+            .map((k) => (
+              <Badge key={k} variant="dot" color={k === 'accepted' ? 'teal' : k === 'in_progress' ? 'orange' : 'red'} tt="none" size="md">
+                {t(`result.summaryState.${k}`, { count: counts[k] })}
+              </Badge>
+            ))}
+        </Group>
+      )}
+      {runs.map((q, i) =>
+        q.data ? (
+          <RunCard key={ids[i]} detail={q.data} />
+        ) : q.isError ? (
+          <MissingCard key={ids[i]} id={ids[i]!} error={q.error} />
+        ) : (
+          <Skeleton key={ids[i]} h={180} radius="lg" />
+        ),
+      )}
+    </Stack>
+  );
+}
