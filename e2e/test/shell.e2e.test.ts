@@ -92,7 +92,7 @@ describe('navigation bar', () => {
     await page.getByTestId('menu-patentAnnuities').click();
     await page.getByRole('menuitem', { name: 'Missing information' }).click();
     await page.waitForURL((u) => u.pathname === '/annuites/patent');
-    await page.getByTestId('coming-soon-title').waitFor();
+    await page.locator('main h1').first().waitFor();
     // The dropdown closes after the choice.
     await page.getByRole('menuitem', { name: 'Missing information' }).waitFor({ state: 'hidden' });
     expect(await page.getByRole('menuitem').count()).toBe(0);
