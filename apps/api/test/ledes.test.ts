@@ -105,6 +105,21 @@ describe.each(databaseKinds())('LEDES flow (%s)', (kind) => {
     for (const entity of res.body.ledes) expect(entity.errors.length).toBeGreaterThan(0);
   });
 
+  it('refuses an XML file with a DOCTYPE and a file whose pipe count varies, with findings', async () => {
+    const xxe = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><ledesxmlebilling version="2.1">&e;</ledesxmlebilling>';
+    const ragged = sample(VALID_98B).toString('utf8').replace('|1|F|', '|1|F|extra|');
+    const res = await upload(agent.client, '/api/ledes/file/patent/PAR?wait=30', {}, [
+      { filename: 'xxe.xml', content: xxe },
+      { filename: 'ragged.txt', content: ragged },
+    ]);
+    expect(res.status).toBe(200);
+    for (const run of res.body.runs) expect(run).toMatchObject({ state: 'Done', accepted: false });
+    const codes = (i: number) => res.body.ledes[i].errors.flatMap((l: { items: Array<{ code_ledes: string }> }) => l.items.map((it) => it.code_ledes));
+    expect(codes(0).length).toBeGreaterThan(0);
+    expect(JSON.stringify(res.body.ledes[0])).not.toContain('root:');
+    expect(codes(1).length).toBeGreaterThan(0);
+  });
+
   it('reports an invoice number already accepted for the same client (CON-007)', async () => {
     await t.drainQueue();
     const again = await upload(agent.client, '/api/ledes/file/patent/PAR?wait=30', {}, [{ filename: VALID_98B, content: sample(VALID_98B) }]);

@@ -22,6 +22,7 @@ export interface CheckLedesDeps {
 }
 
 const FINDINGS_BATCH = 1000;
+const MAX_PENDING_BATCHES = 4;
 const PROGRESS_INTERVAL_MS = 500;
 
 /** Publishes a run's new state to its owner and to the admins. */
@@ -61,12 +62,15 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     // Findings are written in batches while the file streams, so memory stays flat on huge files.
     let batch: Array<typeof ledesFindings.$inferInsert> = [];
     let writes = Promise.resolve();
+    let pendingBatches = 0;
     const flush = () => {
       if (batch.length === 0) return;
       const rows = batch;
       batch = [];
+      pendingBatches++;
       writes = writes.then(async () => {
         await deps.db.insert(ledesFindings).values(rows).onConflictDoNothing();
+        pendingBatches--;
       });
     };
     const record = (findings: readonly ResolvedFinding[]) => {
@@ -84,8 +88,15 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     });
     const workbook = createTreatedWorkbook(workbookStream, owner?.langue ?? 'en');
 
-    const source = await deps.storage.get(run.originalKey);
-    const outcome = await checkLedes(source, {
+    const stored = await deps.storage.get(run.originalKey);
+    // Backpressure: the next chunk is read only once the database has caught up with the findings.
+    async function* source() {
+      for await (const chunk of stored as AsyncIterable<Uint8Array>) {
+        while (pendingBatches > MAX_PENDING_BATCHES) await writes;
+        yield chunk;
+      }
+    }
+    const outcome = await checkLedes(source(), {
       filename: run.originalName,
       profile,
       clock: now,
