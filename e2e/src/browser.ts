@@ -36,7 +36,9 @@ export async function newContext(browser: Browser, { lang = 'en', consent = 'acc
   if (consent) {
     await context.addCookies([{ name: 'cookie-consent', value: consent, url: baseUrl, sameSite: 'Lax' }]);
   }
-  context.setDefaultTimeout(15_000);
+  // Generous: the suite shares the machine with builds and benchmarks.
+  context.setDefaultTimeout(30_000);
+  context.setDefaultNavigationTimeout(30_000);
   return context;
 }
 
