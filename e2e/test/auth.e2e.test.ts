@@ -125,6 +125,24 @@ describe('navigation guard', () => {
     await context.close();
   });
 
+  it('asks the server on each navigation: a session ended elsewhere sends the next click to /login', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    // Log out from a second tab of the same browser.
+    const other = await context.newPage();
+    await other.goto('/');
+    await other.getByTestId('logout-button').click();
+    await other.waitForURL((u) => u.pathname === '/login');
+    await page.waitForTimeout(1_600); // past the session's short cache
+    // A client-side navigation in the first tab (no reload).
+    await page.getByTestId('nav-user-list').click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/admin/user');
+    await page.getByTestId('login-button').waitFor();
+    await context.close();
+  });
+
   it('logs out to /login and guards again', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
