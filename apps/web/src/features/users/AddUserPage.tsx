@@ -83,11 +83,15 @@ export function AddUserPage() {
     mutationFn: async (body: CreateUserBody) => {
       const created = await createUser(body);
       // The new user gets a set-your-password e-mail.
-      await sendFirstConnection(body.email).catch(() => undefined);
-      return created;
+      const mailSent = await sendFirstConnection(body.email).then(
+        () => true,
+        () => false,
+      );
+      return { created, mailSent };
     },
-    onSuccess: () => {
+    onSuccess: ({ mailSent }) => {
       notifySuccess(t('add.success'));
+      if (!mailSent) notifyError(t('add.mailFailed'));
       void queryClient.invalidateQueries({ queryKey: ['users'] });
       reset();
     },
