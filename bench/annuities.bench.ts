@@ -33,7 +33,7 @@ const XLS_SHEET_ROWS = 50_000; // BIFF8 holds 65,536 rows a sheet
 const TODAY = parseIsoDate('2026-11-21') as Day;
 const DIR = join(tmpdir(), 'annuities-bench');
 const XLSX_FILE = join(DIR, `mixed-${ROWS}.xlsx`);
-const XLS_FILE = join(DIR, `mixed-${ROWS}.xls`);
+const XLS_FILE = join(DIR, `mixed-${ROWS}-sst.xls`);
 const OUT_FILE = join(DIR, 'export.xlsx');
 const CAPPED_HEAP_MB = 256;
 

@@ -67,7 +67,8 @@ export function xlsBuffer(sheets: ReadonlyArray<{ name: string; headers: readonl
     const ws = XLSX.utils.aoa_to_sheet([[...sheet.headers], ...sheet.rows], { cellDates: true });
     XLSX.utils.book_append_sheet(wb, ws, sheet.name);
   }
-  return XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
+  // A shared-string table, as Excel writes it (SheetJS would otherwise write inline LABEL records).
+  return XLSX.write(wb, { type: 'buffer', bookType: 'biff8', bookSST: true }) as Buffer;
 }
 
 export function* rowsFrom(start: number, count: number): Generator<Cell[]> {
