@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Badge, Group, Loader as MantineLoader, Pagination, Paper, ScrollArea, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Group, Loader as MantineLoader, Pagination, Paper, ScrollArea, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconFileSpreadsheet, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,10 +8,10 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { LEDES_HISTORY_PAGE_SIZES } from '@portal/contracts';
 import { sessionQuery } from '../../lib/auth.ts';
-import { notifyError } from '../../lib/notify.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loader } from '../../components/Loader.tsx';
-import { adminHistoryQuery, downloadLedesFile } from './api.ts';
+import { adminHistoryQuery } from './api.ts';
+import { DownloadButton } from './DownloadButton.tsx';
 import { EmptyHistory, rowDate } from './HistoryPage.tsx';
 import { useOfficeLabel } from './labels.ts';
 import { useLedesLive } from './live.ts';
@@ -31,37 +31,6 @@ import { StateBadge } from './StateBadge.tsx';
 
 const col = createColumnHelper<HistoryRow>();
 const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;
-
-function DownloadButton({ path, label, testId, icon: Icon }: { path: string; label: string; testId: string; icon: typeof IconDownload }) {
-  const { t } = useTranslation('ledes');
-  const [busy, setBusy] = useState(false);
-  return (
-    <Tooltip label={label} withArrow openDelay={300}>
-      <ActionIcon
-        variant="light"
-        size="lg"
-        aria-label={label}
-        data-testid={testId}
-        loading={busy}
-        onClick={async (e) => {
-          e.stopPropagation();
-          setBusy(true);
-          try {
-            await downloadLedesFile(path);
-          } catch (error) {
-            console.error('download failed', error);
-            notifyError(t('admin.downloadError'));
-          } finally {
-            setBusy(false);
-          }
-        }}
-        onKeyDown={(e) => e.stopPropagation()}
-      >
-        <Icon size={18} aria-hidden="true" />
-      </ActionIcon>
-    </Tooltip>
-  );
-}
 
 export function AdminHistoryPage() {
   const { t } = useTranslation('ledes');

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, Group, Pagination, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconFileText, IconHistory, IconUpload } from '@tabler/icons-react';
+import { IconFileSpreadsheet, IconFileText, IconHistory, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useNavigate } from 'react-router-dom';
@@ -9,6 +9,7 @@ import { formatDate } from '../../lib/format.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { userHistoryQuery } from './api.ts';
+import { DownloadButton } from './DownloadButton.tsx';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from './LiveNotice.tsx';
 import { PAGE_SIBLINGS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE, type HistoryRow } from './model.ts';
@@ -73,6 +74,21 @@ export function HistoryPage() {
         id: 'state',
         header: () => t('history.columns.state'),
         cell: (c) => <StateBadge run={c.row.original} delivered={c.row.original.delivered} size="sm" />,
+      }),
+      col.display({
+        id: 'treated',
+        header: () => t('history.columns.treated'),
+        cell: (c) => {
+          const r = c.row.original;
+          return r.path_treated ? (
+            <DownloadButton
+              path={r.path_treated}
+              label={t('admin.downloadTreated', { name: splitHistoryName(r.name).label })}
+              testId="download-treated"
+              icon={IconFileSpreadsheet}
+            />
+          ) : null;
+        },
       }),
     ],
     [t],

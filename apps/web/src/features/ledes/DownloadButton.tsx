@@ -1,0 +1,38 @@
+import { useState } from 'react';
+import { ActionIcon, Tooltip } from '@mantine/core';
+import type { IconDownload } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '../../lib/notify.ts';
+import { downloadLedesFile } from './api.ts';
+
+/** Downloads a stored file (original or treated) without opening the row it sits in. */
+export function DownloadButton({ path, label, testId, icon: Icon }: { path: string; label: string; testId: string; icon: typeof IconDownload }) {
+  const { t } = useTranslation('ledes');
+  const [busy, setBusy] = useState(false);
+  return (
+    <Tooltip label={label} withArrow openDelay={300}>
+      <ActionIcon
+        variant="light"
+        size="lg"
+        aria-label={label}
+        data-testid={testId}
+        loading={busy}
+        onClick={async (e) => {
+          e.stopPropagation();
+          setBusy(true);
+          try {
+            await downloadLedesFile(path);
+          } catch (error) {
+            console.error('download failed', error);
+            notifyError(t('admin.downloadError'));
+          } finally {
+            setBusy(false);
+          }
+        }}
+        onKeyDown={(e) => e.stopPropagation()}
+      >
+        <Icon size={18} aria-hidden="true" />
+      </ActionIcon>
+    </Tooltip>
+  );
+}

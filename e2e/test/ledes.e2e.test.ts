@@ -1,0 +1,385 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, screenshot, uniqueEmail } from '../src/browser.ts';
+import enLedes from '../../packages/i18n/locales/en/ledes.json' with { type: 'json' };
+import frLedes from '../../packages/i18n/locales/fr/ledes.json' with { type: 'json' };
+
+/**
+ * Issue 3, LEDES screens, in both languages: an admin sets up a LEDES agent (through the API), the agent
+ * checks a valid and an invalid sample, follows both runs live to their verdict, reads the findings,
+ * finds them in the history and downloads the treated file; an admin checks a file for that agent and
+ * finds it in the admin log with both downloads. Screenshots: artifacts/screenshots/ledes-<screen>-<lang>.png.
+ */
+
+type Lang = 'en' | 'fr';
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The samples live beside the repository (CI clones it with shared/ next to it). */
+const SAMPLES = path.resolve(ROOT, '../shared/samples/ledes');
+const VALID = path.join(SAMPLES, 'travisbashor-ledes-parser_tests-data-ledes_98B.txt');
+const INVALID = path.join(SAMPLES, 'mikewagner-ledes_parser_spec-fixtures-ledes.txt');
+const VALID_NAME = path.basename(VALID);
+const INVALID_NAME = path.basename(INVALID);
+
+const TEXTS = { en: enLedes, fr: frLedes } as const;
+/** Labels of the findings the samples produce, from the engine's catalogue. */
+const LABELS = {
+  'CON-001': { en: "Invoice-level value differs from the invoice's first line", fr: 'Valeur d’en-tête différente de la 1re ligne de la facture' },
+  'FMT-006': { en: 'Non-ASCII or control character', fr: 'Caractère non ASCII ou de contrôle' },
+} as const;
+const OFFICE_PAR = { en: 'Paris office', fr: 'Bureau de Paris' } as const;
+const AGENT_PASSWORD = 'Ledes-agent-password-2026';
+
+let invoiceSeq = 0;
+/**
+ * A copy of a sample under its own name with a fresh INVOICE_NUMBER: an invoice number already accepted
+ * for the client is refused (CON-007), and the suite checks the valid sample several times.
+ */
+function freshCopy(sample: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ledes-e2e-'));
+  const number = `${Date.now() % 1_000_000}${++invoiceSeq}`;
+  // The valid sample holds two invoices, 96542 and 96543.
+  const text = readFileSync(sample, 'utf8').replace(/^(\d{8})\|(9654\d)\|/gm, `$1|$2${number}|`);
+  expect(text).toContain(`|96542${number}|`);
+  const file = path.join(dir, path.basename(sample));
+  writeFileSync(file, text);
+  return file;
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  if (!existsSync(VALID) || !existsSync(INVALID)) throw new Error(`LEDES samples not found in ${SAMPLES}`);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+function headers(): Record<string, string> {
+  return { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' };
+}
+
+interface Agent {
+  email: string;
+  company: string;
+  clients: [string, string];
+  recipients: [string, string];
+}
+
+/** An admin creates a user_agent_ledes with two client ids, each with its postal address (recipient name). */
+async function createAgent(adminPage: Page, lang: Lang): Promise<Agent> {
+  const tag = `${lang}${Date.now().toString(36)}`;
+  const agent: Agent = {
+    email: uniqueEmail(`ledes-${lang}`),
+    company: `Cabinet Ledes ${tag}`,
+    clients: [`CLA-${tag}`, `CLB-${tag}`],
+    recipients: [`Destinataire Alpha ${tag}`, `Destinataire Beta ${tag}`],
+  };
+  const roles = (await (await adminPage.request.get('/api/role', { headers: headers() })).json()) as { roles: { _id: string; slug: string }[] };
+  const roleId = roles.roles.find((r) => r.slug === 'user_agent_ledes')?._id;
+  expect(roleId).toBeTruthy();
+  for (const [i, idClient] of agent.clients.entries()) {
+    const address = await adminPage.request.post('/api/adresse_agent_ledes/create', {
+      headers: headers(),
+      data: {
+        id_client: idClient,
+        destinataire_libelle: agent.recipients[i],
+        ligne01_libelle: '12 rue de la Paix',
+        ville_libelle: 'Paris',
+        pays_code: 'FR',
+        code_postal: '75002',
+        devise: 'EUR',
+      },
+    });
+    expect(address.status(), await address.text()).toBe(200);
+  }
+  const created = await adminPage.request.post('/api/admin/user', {
+    headers: headers(),
+    data: { company_agent: agent.company, email: agent.email, password: AGENT_PASSWORD, roles: [roleId], id_client: agent.clients, cabinets: [], code: [], langue: lang },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  return agent;
+}
+
+/** Records every state each result card shows, from the first paint (to see in progress → done without a reload). */
+const RECORD_RUN_STATES = `
+  window.__runStates = {};
+  new MutationObserver(() => {
+    document.querySelectorAll('[data-testid="run-card"]').forEach((el) => {
+      const id = el.getAttribute('data-run-id');
+      const state = el.getAttribute('data-run-state');
+      const seen = (window.__runStates[id] = window.__runStates[id] || []);
+      if (seen[seen.length - 1] !== state) seen.push(state);
+    });
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-run-state'] });
+`;
+
+async function runStates(page: Page): Promise<Record<string, string[]>> {
+  return page.evaluate(() => (window as unknown as { __runStates: Record<string, string[]> }).__runStates);
+}
+
+async function waitAllFinished(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const cards = [...document.querySelectorAll('[data-testid="run-card"]')];
+      return cards.length === n && cards.every((c) => c.getAttribute('data-run-state') !== 'in_progress');
+    },
+    count,
+    { timeout: 30_000 },
+  );
+}
+
+function card(page: Page, filename: string): Locator {
+  return page.getByTestId('run-card').filter({ has: page.getByTestId('run-filename').filter({ hasText: filename }) });
+}
+
+async function findingRows(scope: Locator, kind: 'errors' | 'warnings'): Promise<{ line: string; field: string; code: string; label: string }[]> {
+  const rows = scope.getByTestId(`finding-${kind}`);
+  await rows.first().waitFor();
+  const out = [];
+  for (const row of await rows.all()) {
+    out.push({
+      line: (await row.getByTestId('finding-line').textContent()) ?? '',
+      field: (await row.getByTestId('finding-field').textContent()) ?? '',
+      code: (await row.getByTestId('finding-code').textContent()) ?? '',
+      label: (await row.getByTestId('finding-label').textContent()) ?? '',
+    });
+  }
+  return out;
+}
+
+async function download(page: Page, button: Locator): Promise<{ name: string; bytes: Buffer }> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const file = await dl.path();
+  return { name: dl.suggestedFilename(), bytes: readFileSync(file) };
+}
+
+describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
+  const T = TEXTS[lang];
+  let agent: Agent;
+  let adminContext: BrowserContext;
+  let adminPage: Page;
+
+  beforeAll(async () => {
+    adminContext = await newContext(browser, { lang });
+    adminPage = await adminContext.newPage();
+    await loginAsAdmin(adminPage);
+    // The admin account's own language applies at login: switch to the language under test.
+    await adminPage.getByTestId('language-switcher').getByText(lang.toUpperCase(), { exact: true }).click();
+    await adminPage.waitForFunction((l) => document.documentElement.lang === l, lang);
+    agent = await createAgent(adminPage, lang);
+  });
+  afterAll(async () => {
+    await adminContext?.close();
+  });
+
+  it('the agent checks a valid and an invalid file, follows them live, reads the findings, finds them in the history and downloads the treated file', async () => {
+    const context = await newContext(browser, { lang });
+    await context.addInitScript(RECORD_RUN_STATES);
+    const page = await context.newPage();
+    await login(page, agent.email, AGENT_PASSWORD);
+    await page.getByTestId('logout-button').waitFor();
+
+    // Nothing checked yet: the empty history, and no result to show.
+    await page.goto('/ledes/history');
+    await page.getByTestId('history-empty').waitFor();
+    expect(await page.getByTestId('history-empty').textContent()).toContain(lang === 'fr' ? 'Aucun historique disponible' : 'No history available');
+    await screenshot(page, 'ledes-history-empty', lang);
+    await page.goto('/result-ledes');
+    await page.waitForURL((u) => u.pathname === '/ledes/history');
+
+    // The checks run in the spec's order, each message under its field.
+    await page.goto('/ledes/upload');
+    const form = page.getByTestId('ledes-upload-form');
+    await form.waitFor();
+    expect(await page.getByTestId('admin-section').count()).toBe(0);
+    await page.getByTestId('ledes-submit').click();
+    expect(await page.getByTestId('error-file').textContent()).toBe(T.upload.errors.error_file);
+    if (lang === 'en') expect(T.upload.errors.error_file).toBe('Please select at least one file.');
+
+    await page.getByTestId('ledes-file-input').setInputFiles([freshCopy(VALID), INVALID]);
+    await expect.poll(() => page.getByTestId('file-list').getByRole('listitem').count()).toBe(2);
+    expect(await page.getByTestId('error-file').count()).toBe(0);
+    await page.getByTestId('ledes-submit').click();
+    expect(await page.getByTestId('error-type').textContent()).toBe(T.upload.errors.missing_type);
+
+    await page.getByTestId('type-annuites').click();
+    expect(await page.getByTestId('annuity-hint').textContent()).toBe(T.upload.type.annuity_utility);
+    await page.getByTestId('type-patent').click();
+    expect(await page.getByTestId('annuity-hint').count()).toBe(0);
+    await page.getByTestId('ledes-submit').click();
+    expect(await page.getByTestId('error-office').textContent()).toBe(T.upload.errors.missing_office);
+
+    await page.getByTestId('office-PAR').click();
+    expect(await page.getByTestId('office-PAR').textContent()).toContain(OFFICE_PAR[lang]);
+    await screenshot(page, 'ledes-upload', lang);
+
+    // Two client ids: the recipient is chosen in the modal, with the names from the addresses.
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    await page.getByTestId('ledes-submit').click();
+    const modal = page.getByRole('dialog');
+    await modal.getByText(agent.recipients[0]).waitFor();
+    await modal.getByText(agent.recipients[1]).waitFor();
+    await screenshot(page, 'ledes-client-modal', lang, { fullPage: false });
+    expect(await page.getByTestId('client-confirm').isDisabled()).toBe(true);
+    await modal.getByRole('radio', { name: new RegExp(agent.recipients[1]) }).click();
+    await page.getByTestId('client-confirm').click();
+
+    // Both runs appear in progress and reach their verdict without a reload.
+    await page.waitForURL((u) => u.pathname === '/result-ledes');
+    const ids = (new URL(page.url()).searchParams.get('runs') ?? '').split(',');
+    expect(ids).toHaveLength(2);
+    await waitAllFinished(page, 2);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    const seen = await runStates(page);
+    for (const id of ids) {
+      expect(seen[id]?.[0], `first state of ${id}`).toBe('in_progress');
+      expect(['accepted', 'refused']).toContain(seen[id]?.at(-1));
+    }
+    expect(await page.getByTestId('live-interrupted').count()).toBe(0);
+
+    const invalid = card(page, INVALID_NAME);
+    const valid = card(page, VALID_NAME);
+    expect(await invalid.getAttribute('data-run-state')).toBe('refused');
+    expect(await valid.getAttribute('data-run-state')).toBe('accepted');
+    expect(await invalid.getByTestId('run-state').textContent()).toBe(T.state.refused);
+    expect(await valid.getByTestId('run-state').textContent()).toBe(T.state.accepted);
+    // Accepted files go on to step 2 (a non-admin always sends to the server).
+    await valid.getByTestId('run-delivered').waitFor();
+
+    // Findings: CON-001 on INVOICE_TOTAL (error), FMT-006 (warning), labels in the UI language, lines shown + 1.
+    const errors = await findingRows(invalid, 'errors');
+    const con = errors.find((r) => r.code === 'CON-001' && r.field === 'INVOICE_TOTAL');
+    expect(con, JSON.stringify(errors)).toBeTruthy();
+    expect(con!.label).toBe(LABELS['CON-001'][lang]);
+    expect(Number(con!.line)).toBeGreaterThanOrEqual(1);
+    expect(Number(await invalid.getByTestId('count-correct').textContent())).toBeGreaterThanOrEqual(0);
+
+    await valid.getByTestId('tab-errors').click();
+    await valid.getByTestId('no-errors').waitFor();
+    await valid.getByTestId('tab-warnings').click();
+    const warnings = await findingRows(valid, 'warnings');
+    const fmt = warnings.find((r) => r.code === 'FMT-006');
+    expect(fmt, JSON.stringify(warnings)).toBeTruthy();
+    expect(fmt!.label).toBe(LABELS['FMT-006'][lang]);
+    expect(Number(await valid.getByTestId('count-correct').textContent())).toBeGreaterThan(0);
+    await screenshot(page, 'ledes-result', lang);
+
+    // The history lists both files with their verdicts; the treated workbook downloads.
+    await page.goto('/ledes/history');
+    const table = page.getByTestId('history-table');
+    await table.waitFor();
+    const rows = table.getByTestId('history-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    const validRow = rows.filter({ hasText: VALID_NAME });
+    const invalidRow = rows.filter({ hasText: INVALID_NAME });
+    expect(await validRow.getByTestId('run-state').textContent()).toBe(T.state.accepted);
+    expect(await invalidRow.getByTestId('run-state').textContent()).toBe(T.state.refused);
+    // The name shows the label only (parts from the 7th), the date as DD-MM-YYYY.
+    expect(await validRow.getByTestId('history-name').textContent()).toBe(VALID_NAME);
+    expect(await validRow.getByTestId('history-date').textContent()).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+    await screenshot(page, 'ledes-history', lang);
+
+    const treated = await download(page, validRow.getByTestId('download-treated'));
+    expect(treated.name).toMatch(/_treated\.xlsx$/);
+    expect(treated.bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+
+    // A row opens its result.
+    await invalidRow.click();
+    await page.waitForURL((u) => u.pathname === '/result-ledes');
+    expect(new URL(page.url()).searchParams.get('runs')).toBe(ids.find((id) => seen[id]?.at(-1) === 'refused'));
+    await page.getByTestId('run-card').waitFor();
+    expect(await page.getByTestId('run-card').count()).toBe(1);
+    expect(await page.getByTestId('run-card').getAttribute('data-run-state')).toBe('refused');
+    await context.close();
+  });
+
+  it('falls back to polling with a notice when live updates cannot connect', async () => {
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    // Block both socket.io transports.
+    await page.routeWebSocket(/\/realtime\//, (ws) => ws.close());
+    await page.route(/\/realtime\//, (route) => route.abort());
+    await login(page, agent.email, AGENT_PASSWORD);
+    await page.getByTestId('logout-button').waitFor();
+    await page.goto('/ledes/upload');
+    await page.getByTestId('ledes-file-input').setInputFiles(freshCopy(VALID));
+    await page.getByTestId('type-patent').click();
+    await page.getByTestId('office-PAR').click();
+    await page.getByTestId('ledes-submit').click();
+    await page.getByRole('dialog').getByRole('radio').first().click();
+    await page.getByTestId('client-confirm').click();
+    await page.waitForURL((u) => u.pathname === '/result-ledes');
+    const notice = page.getByTestId('live-interrupted');
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.textContent()).toBe(T.live.interrupted);
+    // The run still reaches its verdict, through polling.
+    await waitAllFinished(page, 1);
+    expect(await page.getByTestId('run-card').getAttribute('data-run-state')).toBe('accepted');
+    await context.close();
+  });
+
+  it('an admin checks a file for the agent and finds it in the admin log with both downloads', async () => {
+    const page = adminPage;
+    await page.goto('/ledes/upload');
+    await page.getByTestId('admin-section').waitFor();
+    const copy = freshCopy(VALID);
+    await page.getByTestId('ledes-file-input').setInputFiles(copy);
+    await page.getByTestId('type-patent').click();
+    await page.getByTestId('office-PAR').click();
+    await page.getByTestId('ledes-submit').click();
+    expect(await page.getByTestId('error-user').textContent()).toBe(T.upload.errors.missing_id_user);
+
+    await chooseOption(page, 'admin-user', new RegExp(agent.company));
+    // Both options default to yes.
+    for (const id of ['send-history', 'send-server']) {
+      expect(await page.getByTestId(id).getByRole('radio', { name: T.upload.admin.yes }).isChecked()).toBe(true);
+    }
+    await screenshot(page, 'ledes-upload-admin', lang);
+    await page.getByTestId('ledes-submit').click();
+    // The chosen user's client ids decide: two, so the modal asks.
+    const modal = page.getByRole('dialog');
+    await modal.getByText(agent.recipients[0]).waitFor();
+    await modal.getByRole('radio', { name: new RegExp(agent.recipients[0]) }).click();
+    await page.getByTestId('client-confirm').click();
+    await page.waitForURL((u) => u.pathname === '/result-ledes');
+    await waitAllFinished(page, 1);
+    const result = page.getByTestId('run-card');
+    expect(await result.getAttribute('data-run-state')).toBe('accepted');
+    await result.getByTestId('run-delivered').waitFor();
+
+    // The admin log: search (debounced), provider, office, type, and both downloads.
+    await page.goto('/ledes/history/admin');
+    await page.getByTestId('admin-history-table').waitFor();
+    expect(await page.getByTestId('admin-page-size').inputValue()).toContain('600');
+    await page.getByTestId('admin-history-search').fill(agent.company);
+    const rows = page.getByTestId('admin-history-table').getByTestId('history-row');
+    // Two checks and the polling one by the agent, one by the admin.
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(4);
+    for (const row of await rows.all()) {
+      expect(await row.getByTestId('history-provider').textContent()).toBe(agent.company);
+      const text = (await row.textContent()) ?? '';
+      expect(text).toContain(OFFICE_PAR[lang]);
+      expect(text).toContain(T.types.patent);
+    }
+    await screenshot(page, 'ledes-admin-history', lang);
+
+    // Newest first: the admin's own check.
+    const newest = rows.first();
+    expect(await newest.getByTestId('history-name').textContent()).toBe(VALID_NAME);
+    const original = await download(page, newest.getByTestId('download-original'));
+    expect(original.name).toBe(VALID_NAME);
+    expect(original.bytes.equals(readFileSync(copy))).toBe(true);
+    const treated = await download(page, newest.getByTestId('download-treated'));
+    expect(treated.name).toMatch(/_treated\.xlsx$/);
+    expect(treated.bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+
+    await newest.click();
+    await page.waitForURL((u) => u.pathname === '/result-ledes');
+    await page.getByTestId('run-card').waitFor();
+    expect(await page.getByTestId('run-card').getAttribute('data-run-state')).toBe('accepted');
+  });
+});
