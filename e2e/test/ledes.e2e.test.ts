@@ -212,6 +212,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     expect(await page.getByTestId('annuity-hint').count()).toBe(0);
     await page.getByTestId('ledes-submit').click();
     expect(await page.getByTestId('error-office').textContent()).toBe(T.upload.errors.missing_office);
+    await screenshot(page, 'ledes-upload-errors', lang);
 
     await page.getByTestId('office-PAR').click();
     expect(await page.getByTestId('office-PAR').textContent()).toContain(OFFICE_PAR[lang]);
@@ -318,6 +319,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     expect(await notice.textContent()).toBe(T.live.interrupted);
     // The run still reaches its verdict, through polling.
     await waitAllFinished(page, 1);
+    await screenshot(page, 'ledes-result-polling', lang);
     expect(await page.getByTestId('run-card').getAttribute('data-run-state')).toBe('accepted');
     await context.close();
   });

@@ -57,7 +57,7 @@ export function AdminHistoryPage() {
         id: 'name',
         header: () => t('history.columns.name'),
         cell: (c) => (
-          <Text size="sm" fw={550} data-testid="history-name" style={{ wordBreak: 'break-all' }}>
+          <Text size="sm" fw={550} data-testid="history-name" style={{ overflowWrap: 'anywhere' }}>
             {splitHistoryName(c.row.original.name).label}
           </Text>
         ),
@@ -97,7 +97,7 @@ export function AdminHistoryPage() {
       col.accessor((r) => STATUS_ORDER[runStatus(r)], {
         id: 'state',
         header: () => t('history.columns.state'),
-        cell: (c) => <StateBadge run={c.row.original} delivered={c.row.original.delivered} size="sm" />,
+        cell: (c) => <StateBadge run={c.row.original} delivered={c.row.original.delivered} size="sm" compact />,
       }),
       col.display({
         id: 'downloads',

@@ -55,7 +55,7 @@ export function HistoryPage() {
         cell: (c) => (
           <Group gap="xs" wrap="nowrap">
             <IconFileText size={16} aria-hidden="true" color="var(--mantine-color-brand-6)" style={{ flexShrink: 0 }} />
-            <Text size="sm" fw={550} data-testid="history-name" style={{ wordBreak: 'break-all' }}>
+            <Text size="sm" fw={550} data-testid="history-name" style={{ overflowWrap: 'anywhere' }}>
               {splitHistoryName(c.row.original.name).label}
             </Text>
           </Group>
@@ -104,7 +104,7 @@ export function HistoryPage() {
         description={t('history.description')}
         actions={
           <Button component={Link} to="/ledes/upload" leftSection={<IconUpload size={16} aria-hidden="true" />}>
-            {t('result.newCheck')}
+            {t('history.newCheck')}
           </Button>
         }
       />

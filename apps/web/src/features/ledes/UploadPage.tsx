@@ -258,7 +258,7 @@ export function UploadPage() {
             >
               <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
                 {LEDES_TYPES.map((v) => (
-                  <Radio.Card key={v} value={v} radius="md" p="md" className={classes.choice} data-testid={`type-${v}`} disabled={sending}>
+                  <Radio.Card key={v} value={v} radius="md" p="md" className={classes.choice} mod={{ invalid: !!errors.type }} data-testid={`type-${v}`} disabled={sending}>
                     <Group wrap="nowrap" align="flex-start" gap="sm">
                       <Radio.Indicator mt={2} />
                       <div>
@@ -306,7 +306,16 @@ export function UploadPage() {
               >
                 <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
                   {offices.data.map((o) => (
-                    <Radio.Card key={o.code} value={o.code} radius="md" p="md" className={classes.choice} data-testid={`office-${o.code}`} disabled={sending}>
+                    <Radio.Card
+                      key={o.code}
+                      value={o.code}
+                      radius="md"
+                      p="md"
+                      className={classes.choice}
+                      mod={{ invalid: !!errors.office }}
+                      data-testid={`office-${o.code}`}
+                      disabled={sending}
+                    >
                       <Group wrap="nowrap" gap="sm">
                         <Radio.Indicator />
                         <Text fw={600} size="sm">
@@ -344,13 +353,13 @@ export function UploadPage() {
                   errorProps={{ 'data-testid': 'error-user' } as never}
                   disabled={sending || users.isPending}
                   data-testid="admin-user"
-                  maw={560}
+                  maw={720}
                   withAsterisk
                 />
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" maw={560}>
-                  <Input.Wrapper label={t('upload.admin.sendHistory')} description={t('upload.admin.sendHistoryHelp')}>
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" maw={720}>
+                  <Input.Wrapper label={t('upload.admin.sendHistory')} description={t('upload.admin.sendHistoryHelp')} inputWrapperOrder={['label', 'input', 'description']}>
                     <SegmentedControl
-                      mt={6}
+                      my={6}
                       fullWidth
                       value={sendHistory ? 'yes' : 'no'}
                       onChange={(v) => setSendHistory(v === 'yes')}
@@ -363,9 +372,9 @@ export function UploadPage() {
                       aria-label={t('upload.admin.sendHistory')}
                     />
                   </Input.Wrapper>
-                  <Input.Wrapper label={t('upload.admin.sendServer')} description={t('upload.admin.sendServerHelp')}>
+                  <Input.Wrapper label={t('upload.admin.sendServer')} description={t('upload.admin.sendServerHelp')} inputWrapperOrder={['label', 'input', 'description']}>
                     <SegmentedControl
-                      mt={6}
+                      my={6}
                       fullWidth
                       value={sendServer ? 'yes' : 'no'}
                       onChange={(v) => setSendServer(v === 'yes')}
