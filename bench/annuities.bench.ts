@@ -33,7 +33,7 @@ const XLS_SHEET_ROWS = 50_000; // BIFF8 holds 65,536 rows a sheet
 const TODAY = parseIsoDate('2026-11-21') as Day;
 const DIR = join(tmpdir(), 'annuities-bench');
 const XLSX_FILE = join(DIR, `mixed-${ROWS}.xlsx`);
-const XLS_FILE = join(DIR, `mixed-${ROWS}-sst.xls`);
+const XLS_FILE = join(DIR, `mixed-${ROWS}.xls`);
 const OUT_FILE = join(DIR, 'export.xlsx');
 const CAPPED_HEAP_MB = 256;
 
@@ -62,7 +62,7 @@ async function fixtures(): Promise<void> {
   if (!existsSync(XLS_FILE)) {
     const sheets = [];
     for (let s = 0; s * XLS_SHEET_ROWS < ROWS; s++) sheets.push({ name: `Patents ${s + 1}`, headers: ENGLISH_HEADERS, rows: rowsFrom(s * XLS_SHEET_ROWS, XLS_SHEET_ROWS) });
-    await writeFile(XLS_FILE, xlsBuffer(sheets));
+    await writeFile(XLS_FILE, xlsBuffer(sheets, false));
   }
 }
 

@@ -60,15 +60,18 @@ export async function xlsxBuffer(sheets: ReadonlyArray<{ name: string; headers: 
   return Buffer.concat(chunks);
 }
 
-/** Legacy .xls (BIFF8) through SheetJS; BIFF8 holds at most 65,536 rows a sheet. */
-export function xlsBuffer(sheets: ReadonlyArray<{ name: string; headers: readonly string[]; rows: Iterable<Cell[]> }>): Buffer {
+/**
+ * Legacy .xls (BIFF8) through SheetJS; BIFF8 holds at most 65,536 rows a sheet. By default strings
+ * go to a shared-string table as Excel writes them; SheetJS's SST writer is too slow for the
+ * 100,000-row bench fixture, which uses inline LABEL records instead.
+ */
+export function xlsBuffer(sheets: ReadonlyArray<{ name: string; headers: readonly string[]; rows: Iterable<Cell[]> }>, sharedStrings = true): Buffer {
   const wb = XLSX.utils.book_new();
   for (const sheet of sheets) {
     const ws = XLSX.utils.aoa_to_sheet([[...sheet.headers], ...sheet.rows], { cellDates: true });
     XLSX.utils.book_append_sheet(wb, ws, sheet.name);
   }
-  // A shared-string table, as Excel writes it (SheetJS would otherwise write inline LABEL records).
-  return XLSX.write(wb, { type: 'buffer', bookType: 'biff8', bookSST: true }) as Buffer;
+  return XLSX.write(wb, { type: 'buffer', bookType: 'biff8', bookSST: sharedStrings }) as Buffer;
 }
 
 export function* rowsFrom(start: number, count: number): Generator<Cell[]> {
