@@ -1,11 +1,12 @@
 import { SegmentedControl } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@portal/contracts';
-import { currentLanguage, switchLanguage } from '../lib/i18n.ts';
+import { switchLanguage } from '../lib/i18n.ts';
+import { asLanguage } from '../lib/language.ts';
 
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
-  const value = i18n.resolvedLanguage === 'fr' ? 'fr' : currentLanguage();
+  const value = asLanguage(i18n.resolvedLanguage ?? i18n.language) ?? 'en';
   return (
     <SegmentedControl
       size="xs"
