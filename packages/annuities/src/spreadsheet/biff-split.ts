@@ -47,6 +47,7 @@ interface RecordIndex {
   readonly rows: Int32Array;
   readonly count: number;
   readonly end: number;
+  readonly maxRow: number;
   readonly crossRow: boolean;
 }
 
@@ -57,6 +58,7 @@ function indexSubstream(stream: Buffer, start: number): RecordIndex | null {
   let count = 0;
   let depth = 0;
   let lastRow = -1;
+  let maxRow = -1;
   let crossRow = false;
   for (let at = start; at + 4 <= stream.length; ) {
     const type = stream.readUInt16LE(at);
@@ -74,20 +76,23 @@ function indexSubstream(stream: Buffer, start: number): RecordIndex | null {
     }
     if (type === BOF) depth++;
     let row = -1;
-    if (depth === 1 && ROW_RECORDS.has(type) && length >= 2) row = lastRow = stream.readUInt16LE(at + 4);
+    if (depth === 1 && ROW_RECORDS.has(type) && length >= 2) {
+      row = lastRow = stream.readUInt16LE(at + 4);
+      if (row > maxRow) maxRow = row;
+    }
     else if (depth === 1 && FOLLOWERS.has(type)) row = lastRow;
     else lastRow = -1;
     if (CROSS_ROW.has(type)) crossRow = true;
     starts[count] = at;
     rows[count] = row;
     count++;
-    if (type === EOF && --depth === 0) return { starts, rows, count, end: next, crossRow };
+    if (type === EOF && --depth === 0) return { starts, rows, count, end: next, maxRow, crossRow };
     at = next;
   }
   return null;
 }
 
-export function splitBiff8(stream: Buffer, rowsPerPiece = 10_000): SplitOutcome {
+export function splitBiff8(stream: Buffer, minRowsPerPiece = 2_000): SplitOutcome {
   if (stream.length < 8 || stream.readUInt16LE(0) !== BOF || stream.readUInt16LE(4) !== BIFF8 || stream.readUInt16LE(6) !== GLOBALS) return { kind: 'unsupported' };
   const bounds: BoundSheet[] = [];
   let globalsEnd = -1;
@@ -122,16 +127,19 @@ export function splitBiff8(stream: Buffer, rowsPerPiece = 10_000): SplitOutcome 
     const header = Buffer.from(stream.subarray(bound.start, bound.end));
     header.writeUInt32LE(before.length + header.length + after.length, 4);
     const prefix = Buffer.concat([before, header, after]);
-    sheets.push({ name: bound.name, pieces: () => pieces(stream, prefix, index, index.crossRow ? Number.MAX_SAFE_INTEGER : rowsPerPiece) });
+    // Small pieces let SheetJS's cells die young, but every piece repeats the globals (the
+    // shared-string table): a piece carries at least a quarter of that prefix in row bytes, so
+    // the table is parsed at most about four times per sheet's worth of rows.
+    const bytesPerRow = (index.end - bound.position) / Math.max(1, index.maxRow + 1);
+    const rowsPerPiece = index.crossRow ? Number.MAX_SAFE_INTEGER : Math.max(minRowsPerPiece, Math.ceil(prefix.length / (4 * bytesPerRow)));
+    sheets.push({ name: bound.name, pieces: () => pieces(stream, prefix, index, rowsPerPiece) });
   }
   return { kind: 'split', sheets };
 }
 
 function* pieces(stream: Buffer, prefix: Buffer, index: RecordIndex, rowsPerPiece: number): Generator<Buffer> {
-  let maxRow = -1;
-  for (let i = 0; i < index.count; i++) maxRow = Math.max(maxRow, index.rows[i] as number);
   const recordEnd = (i: number) => (i + 1 < index.count ? (index.starts[i + 1] as number) : index.end);
-  for (let from = 0; from === 0 || from <= maxRow; from += rowsPerPiece) {
+  for (let from = 0; from === 0 || from <= index.maxRow; from += rowsPerPiece) {
     const to = from + rowsPerPiece;
     const keep = (i: number) => {
       const row = index.rows[i] as number;
