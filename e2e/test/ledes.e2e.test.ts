@@ -107,18 +107,31 @@ async function createAgent(adminPage: Page, lang: Lang): Promise<Agent> {
 /** Records every state each result card shows, from the first paint (to see in progress → done without a reload). */
 const RECORD_RUN_STATES = `
   window.__runStates = {};
+  window.__linesChecked = {};
   new MutationObserver(() => {
     document.querySelectorAll('[data-testid="run-card"]').forEach((el) => {
       const id = el.getAttribute('data-run-id');
       const state = el.getAttribute('data-run-state');
       const seen = (window.__runStates[id] = window.__runStates[id] || []);
       if (seen[seen.length - 1] !== state) seen.push(state);
+      const count = Number((el.querySelector('[data-testid="lines-checked"]')?.textContent || '').replace(/[^0-9]/g, '') || 0);
+      window.__linesChecked[id] = Math.max(window.__linesChecked[id] || 0, count);
     });
-  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-run-state'] });
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-run-state'] });
 `;
 
 async function runStates(page: Page): Promise<Record<string, string[]>> {
   return page.evaluate(() => (window as unknown as { __runStates: Record<string, string[]> }).__runStates);
+}
+
+/** A generated file of `lines` invoice lines (from the valid sample's first line), long enough to show progress. */
+function bigFile(lines: number): string {
+  const [format = '', header = '', first = ''] = readFileSync(VALID, 'utf8').split(/\r?\n/);
+  const invoice = `${Date.now() % 1_000_000}${++invoiceSeq}`;
+  const body = Array.from({ length: lines }, (_, i) => first.replace(/^(\d{8})\|96542\|/, `$1|${invoice}|`).replace(/\|1\|F\|/, `|${i + 1}|F|`));
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ledes-e2e-')), `ledes-progress-${lines}.txt`);
+  writeFileSync(file, [format, header, ...body].join('\r\n'));
+  return file;
 }
 
 async function waitAllFinished(page: Page, count: number): Promise<void> {
@@ -199,6 +212,13 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     await page.getByTestId('ledes-submit').click();
     expect(await page.getByTestId('error-file').textContent()).toBe(T.upload.errors.error_file);
     if (lang === 'en') expect(T.upload.errors.error_file).toBe('Please select at least one file.');
+
+    // A file of another kind is not added, and says why.
+    const xlsx = path.join(mkdtempSync(path.join(tmpdir(), 'ledes-e2e-')), 'invoices.xlsx');
+    writeFileSync(xlsx, 'PK');
+    await page.getByTestId('ledes-file-input').setInputFiles(xlsx);
+    expect(await page.getByTestId('file-notice').textContent()).toContain('invoices.xlsx');
+    expect(await page.getByTestId('file-list').count()).toBe(0);
 
     await page.getByTestId('ledes-file-input').setInputFiles([freshCopy(VALID), INVALID]);
     await expect.poll(() => page.getByTestId('file-list').getByRole('listitem').count()).toBe(2);
@@ -384,4 +404,44 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     await page.getByTestId('run-card').waitFor();
     expect(await page.getByTestId('run-card').getAttribute('data-run-state')).toBe('accepted');
   });
+
+  it('shows the lines checked while a long file is in progress, then its verdict, without a reload', async () => {
+    const context = await newContext(browser, { lang });
+    await context.addInitScript(RECORD_RUN_STATES);
+    const page = await context.newPage();
+    await login(page, agent.email, AGENT_PASSWORD);
+    await page.getByTestId('logout-button').waitFor();
+    await page.goto('/ledes/upload');
+    await page.getByTestId('ledes-file-input').setInputFiles(bigFile(30_000));
+    await page.getByTestId('type-patent').click();
+    await page.getByTestId('office-PAR').click();
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    await page.getByTestId('ledes-submit').click();
+    await page.getByRole('dialog').getByRole('radio').first().click();
+    await page.getByTestId('client-confirm').click();
+    await page.waitForURL((u) => u.pathname === '/result-ledes', { timeout: 30_000 });
+    const started = Date.now();
+    const id = new URL(page.url()).searchParams.get('runs')!;
+    // Progress comes every 500 ms over the socket while the worker streams the file.
+    const progressed = await page
+      .waitForFunction(() => /[1-9]/.test(document.querySelector('[data-testid="lines-checked"]')?.textContent ?? ''), undefined, { timeout: 20_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (progressed) await screenshot(page, 'ledes-result-progress', lang, { fullPage: false });
+    await waitAllFinished(page, 1);
+    const took = Date.now() - started;
+    const states = (await runStates(page))[id] ?? [];
+    const lines = await page.evaluate((runId) => (window as unknown as { __linesChecked: Record<string, number> }).__linesChecked[runId] ?? 0, id);
+    expect(states[0]).toBe('in_progress');
+    expect(['accepted', 'refused']).toContain(states.at(-1));
+    // On a machine fast enough to finish within one progress interval there is nothing to see.
+    if (took > 2000) {
+      expect(progressed, `no progress shown in ${took} ms`).toBe(true);
+      expect(lines).toBeGreaterThan(0);
+      expect(lines).toBeLessThanOrEqual(30_000);
+    }
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(await page.getByTestId('live-interrupted').count()).toBe(0);
+    await context.close();
+  }, 90_000);
 });

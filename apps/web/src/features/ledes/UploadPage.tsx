@@ -28,7 +28,7 @@ import { ApiError } from '../../lib/api.ts';
 import { isAdmin, LOGGED_OUT } from '../../lib/access.ts';
 import { sessionQuery } from '../../lib/auth.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { ledesKeys, ledesUsersQuery, officesQuery, uploadLedes, type LedesRunDetail, type UploadInput } from './api.ts';
+import { ledesKeys, ledesUsersQuery, officesQuery, uploadLedes, UploadTimeoutError, type LedesRunDetail, type UploadInput } from './api.ts';
 import { ClientChoiceModal, type ClientChoice } from './ClientChoiceModal.tsx';
 import { officeLabel } from './labels.ts';
 import { addFiles, CHECK_FIELD, clientDecision, firstUploadError, formatBytes, isLedesType, resultPath, type UploadField } from './model.ts';
@@ -47,7 +47,13 @@ const CODE_FIELD: Record<string, UploadField> = {
   missing_id_user: 'user',
 };
 
-const ACCEPT = LEDES_EXTENSIONS.map((e) => `.${e}`);
+const EXTENSIONS = LEDES_EXTENSIONS.map((e) => `.${e}`);
+/** react-dropzone wants MIME keys; the extensions do the real filtering (LEDES files often have no MIME type). */
+const ACCEPT: Record<string, string[]> = {
+  'text/plain': EXTENSIONS.filter((e) => e !== '.xml'),
+  'application/xml': ['.xml'],
+  'text/xml': ['.xml'],
+};
 
 function Section({ step, title, children, aside }: { step: number | null; title: string; children: React.ReactNode; aside?: React.ReactNode }) {
   return (
@@ -107,6 +113,7 @@ export function UploadPage() {
       void navigate(resultPath(runs.map((r) => r._id)));
     },
     onError: (error) => {
+      if (error instanceof UploadTimeoutError) return setErrors({ general: t('upload.errors.timeout') });
       if (error instanceof ApiError) {
         const field = CODE_FIELD[error.code];
         if (field) {
@@ -126,7 +133,7 @@ export function UploadPage() {
     const outcome = addFiles(files, incoming);
     setFiles(outcome.files);
     const messages: string[] = [];
-    if (outcome.wrongExtension.length) messages.push(t('upload.files.wrongExtension', { names: outcome.wrongExtension.join(', '), extensions: ACCEPT.join(', ') }));
+    if (outcome.wrongExtension.length) messages.push(t('upload.files.wrongExtension', { names: outcome.wrongExtension.join(', '), extensions: EXTENSIONS.join(', ') }));
     if (outcome.overflow.length) messages.push(t('upload.files.tooMany', { max: LEDES_MAX_FILES }));
     setNotice(messages.length ? messages.join(' ') : null);
     if (outcome.files.length) setErrors((e) => ({ ...e, file: undefined }));
@@ -205,7 +212,7 @@ export function UploadPage() {
                       {t('upload.files.drop')}
                     </Text>
                     <Text size="sm" c="dimmed" mt={4}>
-                      {t('upload.files.hint', { extensions: ACCEPT.join(', '), max: LEDES_MAX_FILES })}
+                      {t('upload.files.hint', { extensions: EXTENSIONS.join(', '), max: LEDES_MAX_FILES })}
                     </Text>
                   </div>
                 </Group>

@@ -140,12 +140,27 @@ async function failure(response: Response): Promise<ApiError> {
   return new ApiError({ status: response.status, code, message: payload?.message ?? '', fields: payload?.fields });
 }
 
+/** The upload took longer than the 120 s the original client allowed. */
+export class UploadTimeoutError extends Error {
+  constructor() {
+    super('LEDES upload timed out');
+    this.name = 'UploadTimeoutError';
+  }
+}
+
 async function rawFetch(path: string, init: RequestInit, timeoutMs?: number): Promise<Response> {
   const controller = new AbortController();
-  const timer = timeoutMs ? setTimeout(() => controller.abort(), timeoutMs) : undefined;
+  let timedOut = false;
+  const timer = timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs)
+    : undefined;
   try {
     return await fetch(`${API_BASE}${path}`, { ...init, credentials: 'include', signal: controller.signal });
   } catch {
+    if (timedOut) throw new UploadTimeoutError();
     throw new ApiError({ status: 0, code: 'network_error', message: '' });
   } finally {
     clearTimeout(timer);

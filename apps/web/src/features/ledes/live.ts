@@ -39,7 +39,9 @@ function subscribe(queryClient: QueryClient): () => void {
   if (subscribers++ === 0) {
     const offRun = onRealtime('ledes:run', (dto) => applyRunEvent(queryClient, dto));
     // Anything missed while disconnected is caught up by refetching what is shown.
-    const offConnect = onRealtimeConnect(() => void queryClient.invalidateQueries({ queryKey: ledesKeys.all }));
+    const offConnect = onRealtimeConnect(
+      () => void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'ledes' && (q.queryKey[1] === 'run' || q.queryKey[1] === 'history') }),
+    );
     unsubscribe = () => {
       offRun();
       offConnect();
