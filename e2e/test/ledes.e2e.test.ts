@@ -237,6 +237,9 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     await page.getByTestId('office-PAR').click();
     expect(await page.getByTestId('office-PAR').textContent()).toContain(OFFICE_PAR[lang]);
     await screenshot(page, 'ledes-upload', lang);
+    await page.setViewportSize({ width: 390, height: 800 });
+    await screenshot(page, 'ledes-upload-mobile', lang);
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     // Two client ids: the recipient is chosen in the modal, with the names from the addresses.
     await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
@@ -288,6 +291,9 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     expect(fmt!.label).toBe(LABELS['FMT-006'][lang]);
     expect(Number(await valid.getByTestId('count-correct').textContent())).toBeGreaterThan(0);
     await screenshot(page, 'ledes-result', lang);
+    await page.setViewportSize({ width: 390, height: 800 });
+    await screenshot(page, 'ledes-result-mobile', lang);
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     // The history lists both files with their verdicts; the treated workbook downloads.
     await page.goto('/ledes/history');

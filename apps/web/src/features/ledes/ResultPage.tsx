@@ -16,13 +16,14 @@ import { StateBadge } from './StateBadge.tsx';
 import classes from './ledes.module.css';
 
 function Stat({ label, value, color, testId }: { label: string; value: number; color?: string; testId: string }) {
+  const { i18n } = useTranslation();
   return (
     <div className={classes.stat}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>
         {label}
       </Text>
       <Text size="xl" fw={700} c={color} data-testid={testId}>
-        {value.toLocaleString()}
+        {value.toLocaleString(i18n.resolvedLanguage ?? i18n.language)}
       </Text>
     </div>
   );

@@ -228,7 +228,7 @@ export function UploadPage() {
                 {files.map((f, i) => (
                   <Group key={`${f.name}-${f.size}-${i}`} component="li" justify="space-between" wrap="nowrap" className={classes.fileItem}>
                     <Group gap="sm" wrap="nowrap" miw={0}>
-                      <IconFileText size={18} aria-hidden="true" color="var(--mantine-color-brand-6)" />
+                      <IconFileText size={18} aria-hidden="true" color="var(--mantine-color-brand-6)" style={{ flexShrink: 0 }} />
                       <Text size="sm" fw={500} truncate="end">
                         {f.name}
                       </Text>
