@@ -130,20 +130,11 @@ export function formatIsoDate(d: Day): string {
   return `${year}-${pad2(month)}-${pad2(day)}`;
 }
 
-export function formatDmy(d: Day): string {
-  const { year, month, day } = ymdFromDay(d);
-  return `${pad2(day)}-${pad2(month)}-${year}`;
-}
-
 /** The Day of a JS Date, read in UTC (spreadsheet libraries hand out dates at UTC midnight). */
 export function dayFromDate(date: Date): Day | null {
   const t = date.getTime();
   if (Number.isNaN(t)) return null;
   return Math.floor(t / 86_400_000) as Day;
-}
-
-export function dateFromDay(d: Day): Date {
-  return new Date(d * 86_400_000);
 }
 
 // Excel serial 25569 is 1970-01-01 in the 1900 system (which keeps Lotus's fictitious 29 Feb 1900,
