@@ -56,7 +56,7 @@ describe('docker-compose.yml against the configuration schema', () => {
   const appServices = Object.entries(compose.services).filter(([, s]) => s.build && s.environment);
 
   it('has the topology: postgres, redis, minio with bucket creation, api, workers, web proxy', () => {
-    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'minio', 'minio-init', 'api', 'worker-mail', 'web']));
+    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'minio', 'minio-init', 'api', 'worker-mail', 'worker-ledes', 'web']));
     const redis = JSON.stringify(compose.services.redis);
     expect(redis).toContain('noeviction');
     expect(redis).toMatch(/appendonly.*yes/);
