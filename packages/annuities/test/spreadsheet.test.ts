@@ -4,8 +4,11 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { formatIsoDate, parseIsoDate, type Day } from '../src/calendar.ts';
 import { checkSpreadsheet } from '../src/check.ts';
+import { evaluateRow } from '../src/evaluate.ts';
+import { splitBiff8 } from '../src/spreadsheet/biff-split.ts';
 import { cellDate, fieldOfHeader, matchColumns } from '../src/spreadsheet/columns.ts';
 import { readAllRows } from '../src/spreadsheet/read.ts';
+import type { SheetRow } from '../src/spreadsheet/rows.ts';
 import { COMPUTED_COLUMNS } from '../src/spreadsheet/write-export.ts';
 import { ENGLISH_HEADERS, FRENCH_HEADERS, rowsFrom, xlsBuffer, xlsxBuffer, type Cell } from './support/workbooks.ts';
 
@@ -169,8 +172,7 @@ describe('round trips', () => {
 });
 
 describe('xls read one sheet at a time', () => {
-  it('splits a BIFF8 workbook into single-sheet streams that SheetJS reads like the whole file', async () => {
-    const { splitBiff8 } = await import('../src/spreadsheet/biff-split.ts');
+  it('splits a BIFF8 workbook into single-sheet streams that SheetJS reads like the whole file', () => {
     const bytes = xlsBuffer([
       { name: 'Première', headers: ENGLISH_HEADERS, rows: rowsFrom(0, 2500) },
       { name: 'Second', headers: FRENCH_HEADERS, rows: rowsFrom(2500, 20) },
@@ -205,11 +207,65 @@ describe('xls read one sheet at a time', () => {
     expect(counts[1]).toBe(1);
   });
 
-  it('reports an encrypted BIFF8 stream (FILEPASS) instead of splitting it', async () => {
-    const { splitBiff8 } = await import('../src/spreadsheet/biff-split.ts');
+  it('reports an encrypted BIFF8 stream (FILEPASS) instead of splitting it', () => {
     const bof = Buffer.from([0x09, 0x08, 0x04, 0x00, 0x00, 0x06, 0x05, 0x00]);
     const filepass = Buffer.from([0x2f, 0x00, 0x00, 0x00]);
     expect(splitBiff8(Buffer.concat([bof, filepass])).kind).toBe('encrypted');
     expect(splitBiff8(Buffer.from('not biff')).kind).toBe('unsupported');
+  });
+});
+
+describe('row evaluation (annuities.md §9, lines 387-403)', () => {
+  const row = (fields: Partial<SheetRow>): SheetRow => ({
+    sheet: 'S',
+    rowNumber: 2,
+    cells: [],
+    publication: null,
+    application: null,
+    reference: null,
+    title: null,
+    country: null,
+    payer: null,
+    comment: null,
+    origin: null,
+    filingDate: parseIsoDate('2018-03-15'),
+    grantDate: null,
+    lastPaid: null,
+    issues: [],
+    ...fields,
+  });
+
+  it.each([
+    ['Allemagne', 'DE'],
+    ['Royaume-Uni', 'GB'],
+    ['United Kingdom', 'GB'],
+    ['uk', 'GB'],
+    ['Pays-Bas', 'NL'],
+    ['Suède', 'SE'],
+    ['Brevet européen', 'EP'],
+    ['UP', 'UP'],
+  ])('country %s → %s', (country, office) => {
+    expect(evaluateRow(row({ country }), TODAY).office).toBe(office);
+  });
+
+  it('origin from the numbers when there is no origin column (line 250)', () => {
+    expect(evaluateRow(row({ country: 'FR', publication: 'EP 1 234 567 B1' }), TODAY).origin).toBe('ep_validated');
+    expect(evaluateRow(row({ country: 'ES', application: 'E14275070' }), TODAY).origin).toBe('ep_validated');
+    expect(evaluateRow(row({ country: 'ES', publication: 'ES2123456T3' }), TODAY).origin).toBe('ep_validated');
+    expect(evaluateRow(row({ country: 'FR', publication: 'FR3012345A1' }), TODAY).origin).toBe('national');
+    expect(evaluateRow(row({ publication: 'DE102007004488A1' }), TODAY).office).toBe('DE');
+  });
+
+  it('an origin column saying unitary on a DE row applies the UP rules (line 138)', () => {
+    const ev = evaluateRow(row({ country: 'DE', origin: 'Unitaire', grantDate: parseIsoDate('2024-01-10') }), TODAY);
+    expect(ev.schedule?.office).toBe('UP');
+    expect(ev.schedule?.flags).toContain('replaced_by_unitary');
+  });
+
+  it('problems become reasons on the row', () => {
+    expect(evaluateRow(row({ country: 'FR', filingDate: null }), TODAY).reasons).toEqual(['missing_filing_date']);
+    expect(evaluateRow(row({ country: 'FR', application: 'DE102007004488' }), TODAY).reasons).toEqual(['country_mismatch']);
+    expect(evaluateRow(row({ country: 'Atlantis' }), TODAY).reasons).toEqual(['unknown_country']);
+    expect(evaluateRow(row({ country: 'GB', origin: 'unitary' }), TODAY).reasons).toEqual(['unitary_not_available']);
   });
 });
