@@ -120,6 +120,7 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   if (lastPaid !== null && (!Number.isInteger(lastPaid) || lastPaid < 0 || lastPaid > LAST_YEAR)) return fail('invalid_last_paid');
 
   const profile = PROFILES[office];
+  const f = ymdFromDay(filing);
   // Built only when needed: most rows have no flag, and this runs a million times a second.
   let flags: ScheduleFlag[] | null = null;
   if (replaced) flags = addFlag(flags, 'replaced_by_unitary');
@@ -139,7 +140,7 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
     flags = addFlag(flags, 'grant_date_missing');
   }
   // §2.3 SE lines 92-95 [U]: the filing month is used; month-end filings need a human look.
-  if (office === 'SE' && (isLastDayOfMonth(filing) || (ymdFromDay(filing).month === 2 && ymdFromDay(filing).day === 28))) {
+  if (office === 'SE' && (f.day === daysInMonth(f.year, f.month) || (f.month === 2 && f.day === 28))) {
     flags = addFlag(flags, 'se_month_end_filing');
   }
 
@@ -148,7 +149,6 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   if (ctx.itPendingUntil !== null) flags = addFlag(flags, 'it_pending_application');
 
   const annuities: Annuity[] = [];
-  const f = ymdFromDay(filing);
   const filingMonth = f.year * 12 + f.month - 1;
   const tables = feeTablesOf(office);
   for (let k = first; k <= last; k++) annuities.push(annuity(k, filingMonth, profile, ctx, tables));
