@@ -12,7 +12,7 @@ import {
   type Row,
   type SortingState,
 } from '@tanstack/react-table';
-import classes from './ledes.module.css';
+import classes from './SortableTable.module.css';
 
 interface Props<T> {
   data: T[];

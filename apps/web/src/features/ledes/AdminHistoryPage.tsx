@@ -26,7 +26,7 @@ import {
   splitHistoryName,
   type HistoryRow,
 } from './model.ts';
-import { SortableTable } from './SortableTable.tsx';
+import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
 const col = createColumnHelper<HistoryRow>();

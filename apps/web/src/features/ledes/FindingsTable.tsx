@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { LedesLineDto } from './api.ts';
 import { useItemLabel, useLineLabel } from './labels.ts';
 import { flattenFindings, PAGE_SIBLINGS, type Finding } from './model.ts';
-import { SortableTable } from './SortableTable.tsx';
+import { SortableTable } from '../../components/SortableTable.tsx';
 import classes from './ledes.module.css';
 
 const FINDINGS_PAGE_SIZE = 50;

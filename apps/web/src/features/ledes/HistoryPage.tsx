@@ -13,7 +13,7 @@ import { DownloadButton } from './DownloadButton.tsx';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from './LiveNotice.tsx';
 import { PAGE_SIBLINGS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE, type HistoryRow } from './model.ts';
-import { SortableTable } from './SortableTable.tsx';
+import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
 const col = createColumnHelper<HistoryRow>();

@@ -1,15 +1,8 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconArrowsSort, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { Badge, Button, Group, Paper, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  createColumnHelper,
-  flexRender,
-  getCoreRowModel,
-  getSortedRowModel,
-  useReactTable,
-  type SortingState,
-} from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@portal/contracts';
@@ -17,7 +10,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { usersQuery } from './api.ts';
 import { filterUsers } from './filterUsers.ts';
-import classes from './UserListPage.module.css';
+import { SortableTable } from '../../components/SortableTable.tsx';
 
 const col = createColumnHelper<PublicUser>();
 const joinSort = (a: string[]) => a.join(', ').toLowerCase();
@@ -26,7 +19,6 @@ export function UserListPage() {
   const { t } = useTranslation('users');
   const users = useQuery(usersQuery);
   const [search, setSearch] = useState('');
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'company_agent', desc: false }]);
 
   const columns = useMemo(
     () => [
@@ -61,14 +53,6 @@ export function UserListPage() {
   );
 
   const data = useMemo(() => filterUsers(users.data ?? [], search), [users.data, search]);
-  const table = useReactTable({
-    data,
-    columns,
-    state: { sorting },
-    onSortingChange: setSorting,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-  });
 
   return (
     <Stack gap="lg">
@@ -106,46 +90,19 @@ export function UserListPage() {
             </Text>
           ) : (
             <ScrollArea type="auto">
-              <Table striped highlightOnHover verticalSpacing="sm" miw={820} data-testid="user-table">
-                <Table.Thead>
-                  {table.getHeaderGroups().map((hg) => (
-                    <Table.Tr key={hg.id}>
-                      {hg.headers.map((h) => {
-                        const sorted = h.column.getIsSorted();
-                        const Icon = sorted === 'asc' ? IconArrowUp : sorted === 'desc' ? IconArrowDown : IconArrowsSort;
-                        return (
-                          <Table.Th key={h.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}>
-                            <UnstyledButton onClick={h.column.getToggleSortingHandler()} className={classes.sort}>
-                              <Group gap={4} wrap="nowrap">
-                                <span>{flexRender(h.column.columnDef.header, h.getContext())}</span>
-                                <Icon size={14} aria-hidden="true" opacity={sorted ? 1 : 0.45} />
-                              </Group>
-                            </UnstyledButton>
-                          </Table.Th>
-                        );
-                      })}
-                    </Table.Tr>
-                  ))}
-                </Table.Thead>
-                <Table.Tbody>
-                  {table.getRowModel().rows.map((row) => (
-                    <Table.Tr key={row.id}>
-                      {row.getVisibleCells().map((cell) => (
-                        <Table.Td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))}
-                  {data.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={columns.length}>
-                        <Text ta="center" c="dimmed" py="lg">
-                          {t('list.empty')}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                </Table.Tbody>
-              </Table>
+              <SortableTable
+                data={data}
+                columns={columns}
+                initialSorting={[{ id: 'company_agent', desc: false }]}
+                getRowId={(u) => u._id}
+                minWidth={820}
+                testId="user-table"
+                empty={
+                  <Text ta="center" c="dimmed" py="lg">
+                    {t('list.empty')}
+                  </Text>
+                }
+              />
             </ScrollArea>
           )}
         </Stack>
