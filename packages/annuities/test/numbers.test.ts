@@ -88,7 +88,9 @@ describe('number normalisation (annuities.md §5, lines 228-253)', () => {
     for (const raw of ['\u0000', '-'.repeat(50_000), `${'1.'.repeat(25_000)}1`, '\uFEFFEP1', '𝟙𝟚𝟛'] as const) {
       expect(() => parseNumber(raw, 'application', 'DE')).not.toThrow();
     }
-    expect(performance.now() - started).toBeLessThan(50);
+    // A ceiling, not a speed measurement: linear parsing takes milliseconds, a super-linear regex on
+    // 50,000 characters takes minutes. Generous so a loaded CI machine cannot make it flaky.
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 
