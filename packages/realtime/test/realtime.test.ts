@@ -113,7 +113,7 @@ describe('embedded server (in-process publisher)', () => {
     sessions.revoke('a');
     const started = Date.now();
     await closed;
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('WS-10 closes the connection on an oversized message and keeps serving', async () => {
