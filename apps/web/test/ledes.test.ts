@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedesRunDto } from '@portal/contracts';
+import type { HistoryItem, LedesRunDto } from '@portal/contracts';
 import {
   addFiles,
   clientDecision,
@@ -19,7 +19,6 @@ import {
   runStatus,
   splitHistoryName,
   statusBadge,
-  type HistoryRow,
 } from '../src/features/ledes/model.ts';
 
 const ID1 = '0b7e5c1e-4c57-4d3f-9d0b-1f1f7f0f0a01';
@@ -162,8 +161,8 @@ describe('live updates', () => {
     expect(mergeRun(done, run({ _id: ID2, state: 'Error' }))).toBe(done);
   });
   it('patches the listed history row', () => {
-    const row = { _id: ID1, state: 'in_progress', accepted: null, delivered: false } as unknown as HistoryRow;
-    const other = { _id: ID2, state: 'Done', accepted: true } as unknown as HistoryRow;
+    const row = { _id: ID1, state: 'in_progress', accepted: null, delivered: false } as unknown as HistoryItem;
+    const other = { _id: ID2, state: 'Done', accepted: true } as unknown as HistoryItem;
     const { rows, found } = patchHistoryRows([row, other], run({ state: 'Done', accepted: false }));
     expect(found).toBe(true);
     expect(rows[0]).toMatchObject({ state: 'Done', accepted: false });

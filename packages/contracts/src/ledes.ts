@@ -61,8 +61,12 @@ export interface LedesRunDto {
 export interface HistoryItem {
   _id: string;
   name: string;
+  /** The uploaded file's own name (the history name without its date prefix). */
+  filename: string;
   created: string;
   state: RunState;
+  accepted: boolean | null;
+  lines_checked: number;
   /** Data lines without error (capped list) and lines with an error, as 0-based numbers. */
   format_ok: number[];
   error: number[];

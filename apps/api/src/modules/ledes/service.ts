@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesType } from '@portal/contracts';
 import { ledesFindings, ledesOffices, ledesRuns, roles, userRoles, users } from '@portal/db';
-import { loadRuns, toRunDto, type LedesRunRow } from '@portal/workers';
+import { loadRuns, type LedesRunRow } from '@portal/workers';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { StoredUpload } from '../../http/multipart.ts';
@@ -158,8 +158,11 @@ export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: 
     return {
       _id: run.id,
       name: run.name,
+      filename: run.originalName,
       created: run.createdAt.toISOString(),
       state: run.state,
+      accepted: run.accepted,
+      lines_checked: run.linesChecked,
       format_ok: okLines,
       error: errors.slice(0, LINE_LIST_LIMIT),
       format_ok_count: run.linesChecked - refused.size,
@@ -170,14 +173,9 @@ export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: 
       type: run.type,
       user_info: { _id: user.id, company_agent: user.companyAgent, email: user.email },
       delivered: run.deliveredAt !== null,
-      ...toRunSummary(run),
     };
   });
   return { data, meta: paginationMeta(page, limit, total) };
 }
 
-function toRunSummary(run: LedesRunRow) {
-  const dto = toRunDto(run);
-  return { accepted: dto.accepted, lines_checked: dto.lines_checked, filename: dto.filename };
-}
 

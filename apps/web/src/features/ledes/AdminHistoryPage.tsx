@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { LEDES_HISTORY_PAGE_SIZES } from '@portal/contracts';
+import { LEDES_HISTORY_PAGE_SIZES, type HistoryItem } from '@portal/contracts';
 import { sessionQuery } from '../../lib/auth.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loader } from '../../components/Loader.tsx';
@@ -24,12 +24,11 @@ import {
   runStatus,
   SEARCH_DEBOUNCE_MS,
   splitHistoryName,
-  type HistoryRow,
 } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
-const col = createColumnHelper<HistoryRow>();
+const col = createColumnHelper<HistoryItem>();
 const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;
 
 export function AdminHistoryPage() {

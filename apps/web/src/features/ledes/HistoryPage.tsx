@@ -12,15 +12,16 @@ import { userHistoryQuery } from './api.ts';
 import { DownloadButton } from './DownloadButton.tsx';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from './LiveNotice.tsx';
-import { PAGE_SIBLINGS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE, type HistoryRow } from './model.ts';
+import type { HistoryItem } from '@portal/contracts';
+import { PAGE_SIBLINGS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
-const col = createColumnHelper<HistoryRow>();
+const col = createColumnHelper<HistoryItem>();
 const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;
 
 /** The name's date (DD-MM-YYYY), falling back to the creation date. */
-export function rowDate(row: HistoryRow): string {
+export function rowDate(row: HistoryItem): string {
   return splitHistoryName(row.name).date || formatDate(row.created);
 }
 

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { LedesOfficeDto, LedesRunDto, LedesType, PaginationMeta } from '@portal/contracts';
+import type { HistoryItem, LedesOfficeDto, LedesRunDto, LedesType, PaginationMeta } from '@portal/contracts';
 import { api, apiPath, ApiError, API_BASE, API_KEY, type ClientErrorCode } from '../../lib/api.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
-import { filenameFromDisposition, lastSegment, LEDES_UPLOAD_TIMEOUT_MS, type HistoryRow, type LineRef, type RunDetail } from './model.ts';
+import { filenameFromDisposition, lastSegment, LEDES_UPLOAD_TIMEOUT_MS, type LineRef, type RunDetail } from './model.ts';
 
 /* ------------------------------------------------------------------ result entity */
 
@@ -35,7 +35,7 @@ export interface LedesUserDto {
 }
 
 export interface HistoryPage {
-  rows: HistoryRow[];
+  rows: HistoryItem[];
   meta: PaginationMeta;
 }
 
@@ -92,7 +92,7 @@ const EMPTY_META = (page: number, limit: number): PaginationMeta => ({ currentPa
 
 /** The history calls answer 204 when there is nothing: an empty page. */
 async function historyCall(path: string, page: number, limit: number, signal?: AbortSignal): Promise<HistoryPage> {
-  const r = await api<{ success: true; data: HistoryRow[]; meta: PaginationMeta } | undefined>(path, { signal }).catch((error: unknown) => {
+  const r = await api<{ success: true; data: HistoryItem[]; meta: PaginationMeta } | undefined>(path, { signal }).catch((error: unknown) => {
     // The wrapper reads an empty 204 body as a bad response.
     if (error instanceof ApiError && error.status === 204) return undefined;
     throw error;

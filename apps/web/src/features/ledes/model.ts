@@ -263,10 +263,9 @@ export function mergeRun(known: LedesRunDto, incoming: LedesRunDto): LedesRunDto
 }
 
 /** A history row as the API sends it (the run summary fields come along). */
-export type HistoryRow = HistoryItem & { accepted?: boolean | null; lines_checked?: number; filename?: string };
 
 /** Patches a history row from a pushed run; returns the same array when the run is not listed. */
-export function patchHistoryRows(rows: readonly HistoryRow[], run: LedesRunDto): { rows: HistoryRow[]; found: boolean } {
+export function patchHistoryRows(rows: readonly HistoryItem[], run: LedesRunDto): { rows: HistoryItem[]; found: boolean } {
   let found = false;
   const next = rows.map((row) => {
     if (row._id !== run._id) return row;
@@ -274,7 +273,7 @@ export function patchHistoryRows(rows: readonly HistoryRow[], run: LedesRunDto):
     if (row.state !== 'in_progress' && run.state === 'in_progress') return row;
     return { ...row, state: run.state, accepted: run.accepted, delivered: run.delivered, lines_checked: run.lines_checked };
   });
-  return { rows: found ? next : (rows as HistoryRow[]), found };
+  return { rows: found ? next : (rows as HistoryItem[]), found };
 }
 
 /* ------------------------------------------------------------------ findings */
