@@ -11,7 +11,7 @@ import { createProcessors, markLedesRunFailed } from '@portal/workers';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
-import { sweepUnsentMails } from './modules/mail/outbox.ts';
+import { sweepWaitingJobs } from './jobs/sweep.ts';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
@@ -95,9 +95,11 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   });
   disconnect = sockets.disconnectSession;
 
-  const sweep = setInterval(() => {
-    sweepUnsentMails(ctx).catch((error) => logger.warn({ err: error }, 'mail sweep failed'));
-  }, 60_000);
+  const runSweep = (everything: boolean) =>
+    sweepWaitingJobs(ctx, { everything }).catch((error) => logger.warn({ err: error }, 'job sweep failed'));
+  // The inline queue keeps nothing across a restart: at start, everything still waiting is enqueued again.
+  if (queue.driver === 'inline') void runSweep(true);
+  const sweep = setInterval(() => void runSweep(false), 60_000);
   sweep.unref();
 
   return {

@@ -4,6 +4,7 @@ import type { LedesRunDto } from '@portal/contracts';
 import { BUS_EVENT, type BusMessage } from '@portal/realtime';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 import { multipart } from './support/multipart.ts';
+import { NOT_STARTED_AFTER_MS, sweepWaitingJobs } from '../src/jobs/sweep.ts';
 
 const SAMPLES = new URL('../../../../shared/samples/ledes/', import.meta.url);
 const sample = (name: string) => readFileSync(new URL(name, SAMPLES));
@@ -67,6 +68,25 @@ describe.each(databaseKinds())('LEDES flow (%s)', (kind) => {
     const original = await agent.client.post('/api/ledes/file/download', { file_path: item.path });
     expect(original.status).toBe(200);
     expect(original.text).toBe(sample(INVALID).toString('utf8'));
+  });
+
+  it('Q-12 a lost enqueue keeps the upload and its file; the sweep gets the run done', async () => {
+    const queue = t.portal.ctx.queue;
+    const enqueue = queue.enqueue.bind(queue);
+    queue.enqueue = async () => {
+      throw new Error('Redis is down');
+    };
+    const res = await upload(agent.client, '/api/ledes/file/patent/PAR', {}, [{ filename: INVALID, content: sample(INVALID) }]);
+    queue.enqueue = enqueue;
+    expect(res.status).toBe(200);
+    const runId = res.body.runs[0]._id as string;
+    await t.drainQueue();
+    expect((await agent.client.get(`/api/ledes/runs/${runId}`)).body.run.state).toBe('in_progress');
+
+    t.clock.advance(NOT_STARTED_AFTER_MS + 1000);
+    expect((await sweepWaitingJobs(t.portal.ctx)).ledes).toBeGreaterThanOrEqual(1);
+    await t.drainQueue();
+    expect((await agent.client.get(`/api/ledes/runs/${runId}`)).body.run).toMatchObject({ state: 'Done', accepted: false });
   });
 
   it('validates in the spec order: file, type, office, user', async () => {

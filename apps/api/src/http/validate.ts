@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '@portal/contracts';
 import { AppError } from './errors.ts';
 
@@ -22,4 +22,10 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
     if (!first && code !== 'validation_failed') first = code;
   }
   throw new AppError(first ?? 'validation_failed', { status: 400, fields });
+}
+
+const uuid = z.uuid();
+/** For ids that arrive inside other values (path segments, query strings) before any database lookup. */
+export function isUuid(value: string): boolean {
+  return uuid.safeParse(value).success;
 }

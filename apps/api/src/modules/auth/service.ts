@@ -10,13 +10,13 @@ import { passwordTokens, sessions, users } from '@portal/db';
 import { toLocale } from '@portal/i18n';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { isUuid } from '../../http/validate.ts';
 import { revokePresentedSession, startSession } from '../../http/session.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import { newToken, sha256 } from '../../security/tokens.ts';
-import { enqueueMails, recordMail } from '../mail/outbox.ts';
+import { enqueueCommitted } from '../../jobs/enqueue.ts';
+import { recordMail } from '../mail/outbox.ts';
 import { loadPublicUser } from '../users/presenter.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const LINK_LIFETIME_MS = {
   reset: RESET_TOKEN_MINUTES * 60_000,
@@ -95,7 +95,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
     .where(and(eq(passwordTokens.userId, user.id), eq(passwordTokens.purpose, 'reset'), gt(passwordTokens.createdAt, since)));
   if ((recent?.count ?? 0) >= RESET_REQUESTS_PER_ACCOUNT) return;
   const mailId = await issueLink(ctx, user, 'reset');
-  await enqueueMails(ctx, [mailId]);
+  await enqueueCommitted(ctx, 'mail', [{ mailId }]);
 }
 
 export async function sendFirstConnection(ctx: AppContext, email: string): Promise<void> {
@@ -105,11 +105,11 @@ export async function sendFirstConnection(ctx: AppContext, email: string): Promi
     .where(eq(users.email, email));
   if (!user) throw new AppError('not_found');
   const mailId = await issueLink(ctx, user, 'first_connection');
-  await enqueueMails(ctx, [mailId]);
+  await enqueueCommitted(ctx, 'mail', [{ mailId }]);
 }
 
 async function findUsableToken(ctx: AppContext, userId: string, token: string) {
-  if (!UUID.test(userId)) return null;
+  if (!isUuid(userId)) return null;
   const [row] = await ctx.db
     .select()
     .from(passwordTokens)
@@ -132,7 +132,7 @@ export async function isResetLinkValid(ctx: AppContext, userId: string, token: s
 
 /** Sets the new password, spends the link and ends every session of the user (HARD-09, SESS-06). */
 export async function resetPassword(ctx: AppContext, userId: string, token: string, password: string): Promise<void> {
-  if (!UUID.test(userId)) throw new AppError('link_expired');
+  if (!isUuid(userId)) throw new AppError('link_expired');
   const passwordHash = await hashPassword(password);
   await ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();

@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, requestLocale } from '../../http/errors.ts';
 import type { Route } from '../../http/routes.ts';
 import { parse } from '../../http/validate.ts';
-import { enqueueMails, recordMail } from '../mail/outbox.ts';
+import { enqueueCommitted } from '../../jobs/enqueue.ts';
+import { recordMail } from '../mail/outbox.ts';
 
 export function contactRoutes(ctx: AppContext): Route[] {
   return [
@@ -22,7 +23,7 @@ export function contactRoutes(ctx: AppContext): Route[] {
           params: { mail: body.mail, issue: body.issue, topic: body.topic, details: body.details },
           replyTo: body.mail,
         });
-        await enqueueMails(ctx, [mailId]);
+        await enqueueCommitted(ctx, 'mail', [{ mailId }]);
         return { success: true, message: serverT(requestLocale(req))('api:mail_sent') };
       },
     },

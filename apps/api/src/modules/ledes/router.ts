@@ -17,7 +17,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { receiveMultipart } from '../../http/multipart.ts';
 import type { Route } from '../../http/routes.ts';
-import { parse } from '../../http/validate.ts';
+import { isUuid, parse } from '../../http/validate.ts';
 import { canRead, findRunByFilePath, listHistory, submitLedesFiles, waitForRuns } from './service.ts';
 
 const uploadParams = z.object({ type: z.string().max(20), office: z.string().max(20) });
@@ -68,10 +68,12 @@ export function ledesRoutes(ctx: AppContext): Route[] {
           maxFiles: LEDES_MAX_FILES,
           allowedExtensions: LEDES_EXTENSIONS,
         });
+        let body;
+        let runs;
         try {
-          const body = parse(ledesUploadFields, { ...fields, wait: fields.wait ?? req.query.wait });
+          body = parse(ledesUploadFields, { ...fields, wait: fields.wait ?? req.query.wait });
           // The path segments win; the body copies are what the original client also sent.
-          const runs = await submitLedesFiles(ctx, req.auth!, {
+          runs = await submitLedesFiles(ctx, req.auth!, {
             files,
             type: params.type !== 'undefined' && params.type ? params.type : body.type,
             office: params.office !== 'undefined' && params.office ? params.office : body.office,
@@ -81,20 +83,20 @@ export function ledesRoutes(ctx: AppContext): Route[] {
             sendHistory: body.send_history,
             sendServer: body.send_server,
           });
-          req.log.info({ event: 'ledes_submitted', runs: runs.map((r) => r.id), by: req.auth!.userId }, 'ledes files submitted');
-          if (!body.wait) return { success: true, runs: runs.map(toRunDto) };
-          const finished = await waitForRuns(ctx, runs.map((r) => r.id), body.wait);
-          const done = finished.every((r) => r.state !== 'in_progress');
-          return {
-            success: true,
-            runs: finished.map(toRunDto),
-            ...(done ? { ledes: await Promise.all(finished.map((r) => loadResult(ctx.db, r))) } : {}),
-          };
         } catch (error) {
-          // Nothing stored stays orphaned when the request is refused.
+          // Refused before any run row was committed: nothing stored stays orphaned.
           await Promise.allSettled(files.map((f) => ctx.storage.delete(f.key)));
           throw error;
         }
+        req.log.info({ event: 'ledes_submitted', runs: runs.map((r) => r.id), by: req.auth!.userId }, 'ledes files submitted');
+        if (!body.wait) return { success: true, runs: runs.map(toRunDto) };
+        const finished = await waitForRuns(ctx, runs.map((r) => r.id), body.wait);
+        const done = finished.every((r) => r.state !== 'in_progress');
+        return {
+          success: true,
+          runs: finished.map(toRunDto),
+          ...(done ? { ledes: await Promise.all(finished.map((r) => loadResult(ctx.db, r))) } : {}),
+        };
       },
     },
     {
@@ -160,7 +162,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
         const { page, limit } = pagingOf(req.query);
         // The original client passes the admin's own id for "everyone"; another user's id narrows to that user.
         const everyone = id === 'all' || id === req.auth!.userId;
-        if (!everyone && !/^[0-9a-f-]{36}$/i.test(id)) throw new AppError('not_found');
+        if (!everyone && !isUuid(id)) throw new AppError('not_found');
         return sendHistoryPage(res, await listHistory(ctx, everyone ? { onlyShared: false } : { ownerId: id, onlyShared: false }, page, limit));
       },
     },

@@ -3,7 +3,9 @@ import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesType } from '@
 import { ledesFindings, ledesOffices, ledesRuns, roles, userRoles, users } from '@portal/db';
 import { loadRuns, type LedesRunRow } from '@portal/workers';
 import type { AppContext } from '../../context.ts';
+import { enqueueCommitted } from '../../jobs/enqueue.ts';
 import { AppError } from '../../http/errors.ts';
+import { isUuid } from '../../http/validate.ts';
 import type { StoredUpload } from '../../http/multipart.ts';
 import type { AuthState } from '../../http/session.ts';
 
@@ -69,12 +71,12 @@ export async function submitLedesFiles(ctx: AppContext, actor: AuthState, reques
       )
       .returning(),
   );
-  for (const row of rows) await ctx.queue.enqueue('ledes', { runId: row.id });
+  await enqueueCommitted(ctx, 'ledes', rows.map((row) => ({ runId: row.id })));
   return rows;
 }
 
 async function ledesOwner(ctx: AppContext, userId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(userId)) return undefined;
+  if (!isUuid(userId)) return undefined;
   const [owner] = await ctx.db
     .select({ id: users.id, idClient: users.idClient })
     .from(users)
