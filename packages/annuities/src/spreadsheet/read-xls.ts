@@ -1,9 +1,9 @@
 import XLSX from '@e965/xlsx';
-import { fail, ok, type Result } from '../reasons.ts';
+import { fail, type Result } from '../reasons.ts';
 import { splitBiff8 } from './biff-split.ts';
 import type { CellValue } from './columns.ts';
 import type { SpreadsheetLimits } from './limits.ts';
-import { SheetAssembler, type ReadStats, type RowVisitor } from './rows.ts';
+import { SheetAssembler, WorkbookFeed, type ReadStats, type RowVisitor } from './rows.ts';
 
 type DenseSheet = XLSX.WorkSheet & { '!data'?: XLSX.CellObject[][] };
 // Exported by SheetJS but missing from its type declarations: parses a bare BIFF workbook stream.
@@ -59,9 +59,7 @@ function* pieces(bytes: Buffer, limits: SpreadsheetLimits): Generator<Piece> {
  * large lists span several sheets. Only call after `inspectSpreadsheet` accepted the bytes.
  */
 export async function readXls(bytes: Buffer, limits: SpreadsheetLimits, visitor: RowVisitor): Promise<Result<ReadStats>> {
-  let rows = 0;
-  let sheets = 0;
-  const skipped: string[] = [];
+  const feed = new WorkbookFeed(visitor, limits.maxRows);
   const books = pieces(bytes, limits);
   let assembler: SheetAssembler | null = null;
   let skipping = false;
@@ -82,7 +80,7 @@ export async function readXls(bytes: Buffer, limits: SpreadsheetLimits, visitor:
       const sheet = workbook.Sheets[name] as DenseSheet | undefined;
       const data = sheet?.['!data'];
       if (!piece.continues) {
-        if (assembler !== null && !assembler.headerFound) skipped.push(assembler.name);
+        if (assembler !== null) feed.endSheet(assembler);
         assembler = new SheetAssembler(name, date1904);
         skipping = false;
         const full = sheet?.['!fullref'] ?? sheet?.['!ref'];
@@ -98,26 +96,17 @@ export async function readXls(bytes: Buffer, limits: SpreadsheetLimits, visitor:
         if (!source) continue;
         const cells: CellValue[] = new Array<CellValue>(source.length);
         for (let c = 0; c < source.length; c++) cells[c] = fromSheetJs(source[c]);
-        const outcome = assembler.accept(r + 1, cells);
-        if (outcome === null) continue;
-        if (outcome === 'no_header') {
+        const step = await feed.dispatch(assembler.accept(r + 1, cells));
+        if (step === 'skip_sheet') {
           skipping = true;
           break;
         }
-        if ('sheet' in outcome) {
-          sheets++;
-          await visitor.sheet(outcome.sheet);
-        } else {
-          rows++;
-          if (rows > limits.maxRows) return fail('too_many_rows', `more than ${limits.maxRows} rows`);
-          await visitor.row(outcome.row);
-        }
+        if (step !== 'next') return step;
       }
     }
   }
-  if (assembler !== null && !assembler.headerFound) skipped.push(assembler.name);
-  if (sheets === 0) return fail('headers_not_found');
-  return ok({ format: 'xls', sheets, rows, skippedSheets: skipped });
+  if (assembler !== null) feed.endSheet(assembler);
+  return feed.finish('xls');
 }
 
 function fromSheetJs(cell: XLSX.CellObject | undefined): CellValue {

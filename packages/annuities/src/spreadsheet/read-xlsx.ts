@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { fail, ok, type Result } from '../reasons.ts';
+import { fail, type Result } from '../reasons.ts';
 import type { CellValue } from './columns.ts';
 import type { Inspection } from './guard.ts';
 import type { SpreadsheetLimits } from './limits.ts';
-import { SheetAssembler, type ReadStats, type RowVisitor } from './rows.ts';
+import { SheetAssembler, WorkbookFeed, type ReadStats, type RowVisitor } from './rows.ts';
 
 /** exceljs cell values to plain cells. Formulas keep their text so they can never be re-emitted live (UP-18). */
 export function fromExcelJs(value: unknown): CellValue {
@@ -32,13 +32,11 @@ export async function readXlsx(bytes: Buffer, inspection: Inspection, limits: Sp
     worksheets: 'emit',
     entries: 'ignore',
   });
-  let rows = 0;
-  let sheets = 0;
-  const skipped: string[] = [];
+  const feed = new WorkbookFeed(visitor, limits.maxRows);
   try {
     for await (const worksheet of reader) {
       const ws = worksheet as unknown as AsyncIterable<ExcelJS.Row> & { name?: string; id?: number };
-      const name = ws.name ?? `Sheet${ws.id ?? sheets + 1}`;
+      const name = ws.name ?? `Sheet${ws.id ?? feed.sheetCount + 1}`;
       const assembler = new SheetAssembler(name, inspection.date1904);
       let skip = false;
       // The sheet stream must be drained even when skipped, so the reader can move on.
@@ -48,26 +46,14 @@ export async function readXlsx(bytes: Buffer, inspection: Inspection, limits: Sp
         if (values.length - 1 > limits.maxColumns) return fail('too_many_columns', `${name} row ${row.number}`);
         const cells: CellValue[] = new Array<CellValue>(Math.max(0, values.length - 1));
         for (let i = 1; i < values.length; i++) cells[i - 1] = fromExcelJs(values[i]);
-        const outcome = assembler.accept(row.number, cells);
-        if (outcome === null) continue;
-        if (outcome === 'no_header') {
-          skip = true;
-          continue;
-        }
-        if ('sheet' in outcome) {
-          sheets++;
-          await visitor.sheet(outcome.sheet);
-        } else {
-          rows++;
-          if (rows > limits.maxRows) return fail('too_many_rows', `more than ${limits.maxRows} rows`);
-          await visitor.row(outcome.row);
-        }
+        const step = await feed.dispatch(assembler.accept(row.number, cells));
+        if (step === 'skip_sheet') skip = true;
+        else if (step !== 'next') return step;
       }
-      if (!assembler.headerFound) skipped.push(name);
+      feed.endSheet(assembler);
     }
   } catch (error) {
     return fail('malformed_workbook', error instanceof Error ? error.message.slice(0, 200) : String(error));
   }
-  if (sheets === 0) return fail('headers_not_found');
-  return ok({ format: 'xlsx', sheets, rows, skippedSheets: skipped });
+  return feed.finish('xlsx');
 }

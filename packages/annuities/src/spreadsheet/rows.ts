@@ -1,5 +1,5 @@
 import type { Day } from '../calendar.ts';
-import type { ReasonCode } from '../reasons.ts';
+import { fail, ok, type ReasonCode, type Result } from '../reasons.ts';
 import { cellDate, cellInteger, cellText, matchColumns, type CellValue, type ColumnMap, type Field } from './columns.ts';
 
 /** One data row, typed. Built from fixed keys only: nothing read from the file becomes a property name (UP-13). */
@@ -115,5 +115,50 @@ export class SheetAssembler {
       lastPaid,
       issues,
     };
+  }
+}
+
+export type AssemblerOutcome = ReturnType<SheetAssembler['accept']>;
+
+/**
+ * The workbook-level bookkeeping both readers share: hands assembled rows to the visitor, counts
+ * sheets and rows, enforces the row cap, remembers sheets without a header, and builds the stats.
+ */
+export class WorkbookFeed {
+  private sheets = 0;
+  private rows = 0;
+  private readonly skipped: string[] = [];
+
+  constructor(
+    private readonly visitor: RowVisitor,
+    private readonly maxRows: number,
+  ) {}
+
+  /** 'skip_sheet' when the sheet has no header; a failure once past the row cap. */
+  async dispatch(outcome: AssemblerOutcome): Promise<'next' | 'skip_sheet' | Result<never>> {
+    if (outcome === null) return 'next';
+    if (outcome === 'no_header') return 'skip_sheet';
+    if ('sheet' in outcome) {
+      this.sheets++;
+      await this.visitor.sheet(outcome.sheet);
+      return 'next';
+    }
+    this.rows++;
+    if (this.rows > this.maxRows) return fail('too_many_rows', `more than ${this.maxRows} rows`);
+    await this.visitor.row(outcome.row);
+    return 'next';
+  }
+
+  endSheet(assembler: SheetAssembler): void {
+    if (!assembler.headerFound) this.skipped.push(assembler.name);
+  }
+
+  get sheetCount(): number {
+    return this.sheets;
+  }
+
+  finish(format: ReadStats['format']): Result<ReadStats> {
+    if (this.sheets === 0) return fail('headers_not_found');
+    return ok({ format, sheets: this.sheets, rows: this.rows, skippedSheets: this.skipped });
   }
 }
