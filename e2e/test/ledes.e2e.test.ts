@@ -18,7 +18,7 @@ import frLedes from '../../packages/i18n/locales/fr/ledes.json' with { type: 'js
 type Lang = 'en' | 'fr';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The samples live beside the repository (CI clones it with shared/ next to it). */
-const SAMPLES = path.resolve(ROOT, '../shared/samples/ledes');
+const SAMPLES = path.resolve(ROOT, 'packages/ledes/test/fixtures/samples');
 const VALID = path.join(SAMPLES, 'travisbashor-ledes-parser_tests-data-ledes_98B.txt');
 const INVALID = path.join(SAMPLES, 'mikewagner-ledes_parser_spec-fixtures-ledes.txt');
 const VALID_NAME = path.basename(VALID);

@@ -7,7 +7,7 @@ import { createMailTransport } from '@portal/mail';
 import { createBullmqQueue, createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, createRedisPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import { createProcessors, markLedesRunFailed } from '@portal/workers';
+import { createProcessors, markLedesRunFailed } from '@portal/jobs';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';

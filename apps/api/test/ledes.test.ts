@@ -6,7 +6,7 @@ import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from
 import { multipart } from './support/multipart.ts';
 import { NOT_STARTED_AFTER_MS, sweepWaitingJobs } from '../src/jobs/sweep.ts';
 
-const SAMPLES = new URL('../../../../shared/samples/ledes/', import.meta.url);
+const SAMPLES = new URL('../../../packages/ledes/test/fixtures/samples/', import.meta.url);
 const sample = (name: string) => readFileSync(new URL(name, SAMPLES));
 const VALID_98B = 'travisbashor-ledes-parser_tests-data-ledes_98B.txt';
 const INVALID = 'mikewagner-ledes_parser_spec-fixtures-ledes.txt';

@@ -6,7 +6,7 @@ import { NAMESPACES, resources } from '../src/index.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 /** Where translation keys are used: the web app, the API, the mail templates, the workers. */
-const SOURCE_DIRS = ['apps/web/src', 'apps/api/src', 'packages/mail/src', 'workers/src'];
+const SOURCE_DIRS = ['apps/web/src', 'apps/api/src', 'packages/mail/src', 'workers/src', 'packages/jobs/src'];
 
 function leafKeys(value: unknown, prefix = ''): string[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [prefix];

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../bin/ledes.mjs', import.meta.url));
-const SAMPLES = fileURLToPath(new URL('../../../../shared/samples/ledes/', import.meta.url));
+const SAMPLES = fileURLToPath(new URL('./fixtures/samples/', import.meta.url));
 
 function ledes(...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkLedes } from '../src/index.ts';
 import { CLOCK, profileFor } from './helpers.ts';
 
-const SAMPLES = new URL('../../../../shared/samples/ledes/', import.meta.url);
+const SAMPLES = new URL('./fixtures/samples/', import.meta.url);
 
 async function sample(name: string) {
   const path = fileURLToPath(new URL(name, SAMPLES));

@@ -1,6 +1,6 @@
 import { createRedisPublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import { createCheckLedesProcessor, markLedesRunFailed } from '../processors/check-ledes.ts';
+import { createCheckLedesProcessor, markLedesRunFailed } from '@portal/jobs';
 import { runWorker } from './run-worker.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createMailTransport } from '@portal/mail';
-import { createSendMailProcessor } from '../processors/send-mail.ts';
+import { createSendMailProcessor } from '@portal/jobs';
 import { runWorker } from './run-worker.ts';
 
 /** The mail worker process: consumes the `mail` queue; scale it by running more of these. */

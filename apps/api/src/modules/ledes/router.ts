@@ -11,7 +11,7 @@ import {
 } from '@portal/contracts';
 import { ledesOffices } from '@portal/db';
 import { isValidKey, StorageNotFoundError } from '@portal/storage';
-import { loadResult, loadRun, toRunDto } from '@portal/workers';
+import { loadResult, loadRun, toRunDto } from '@portal/jobs';
 import type { Response } from 'express';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';

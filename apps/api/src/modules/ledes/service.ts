@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesType } from '@portal/contracts';
 import { ledesFindings, ledesOffices, ledesRuns, roles, userRoles, users } from '@portal/db';
-import { loadRuns, type LedesRunRow } from '@portal/workers';
+import { loadRuns, type LedesRunRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { enqueueCommitted } from '../../jobs/enqueue.ts';
 import { AppError } from '../../http/errors.ts';
