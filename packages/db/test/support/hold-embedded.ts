@@ -1,0 +1,7 @@
+import { openDatabase } from '../../src/index.ts';
+
+/** An embedded portal stand-in: opens the PGlite directory given as argument and keeps it open until killed. */
+const database = openDatabase({ driver: 'pglite', dataDir: process.argv[2]! });
+await database.migrate();
+process.stdout.write('holding\n');
+setInterval(() => {}, 60_000);
