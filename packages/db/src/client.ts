@@ -61,7 +61,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   return {
     db: db as unknown as Database,
     driver: 'postgres',
-    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () => migratePostgres(config.url),
     ping: async () => void (await pool.query('select 1')),
     close: () => pool.end(),
   };

@@ -14,7 +14,7 @@ describe.skipIf(!baseUrl)('migrations on PostgreSQL', () => {
       // Four real processes, released at the same instant once each is connected.
       const replicas = Array.from({ length: 4 }, () => runChild('migrate-on-go.ts', [scratch.url], import.meta.dirname));
       await Promise.all(replicas.map((replica) => replica.waitFor(/ready/)));
-      for (const replica of replicas) replica.process.stdin!.write('go\n');
+      for (const replica of replicas) replica.process.stdin!.end('go\n');
       const codes = await Promise.all(replicas.map((replica) => replica.exited));
       expect(codes, replicas.map((replica) => replica.output()).join('\n')).toEqual([0, 0, 0, 0]);
 

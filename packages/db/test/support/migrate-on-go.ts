@@ -6,6 +6,7 @@ const database = openDatabase({ driver: 'postgres', url: process.argv[2]!, poolS
 await database.ping();
 process.stdout.write('ready\n');
 await once(process.stdin, 'data');
+process.stdin.destroy(); // an open stdin would keep this process alive
 try {
   await database.migrate();
   process.stdout.write('migrated\n');
