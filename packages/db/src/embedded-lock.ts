@@ -8,7 +8,7 @@ export const LOCK_FILE = 'portal.lock';
 interface LockOwner {
   pid: number;
   command: string;
-  /** Tells our own lock from a stale one left by an earlier process that had the same pid (pid 1 in a container). */
+  /** Makes each lock's content unique, so a release or a takeover removes exactly the file it read. */
   token: string;
 }
 
@@ -23,7 +23,10 @@ export class DatabaseInUseError extends Error {
   }
 }
 
-/** Lock files held by this process, so a lock bearing our own pid is known to be ours or stale. */
+/**
+ * Lock files held by this process: a lock bearing our own pid that is not in here was left by an
+ * earlier process that had the same pid (pid 1 in a container), so it is stale.
+ */
 const held = new Set<string>();
 
 /**
@@ -33,7 +36,7 @@ const held = new Set<string>();
  * release function; the lock is also released when the process exits without closing.
  */
 export function lockDataDir(dataDir: string): () => void {
-  const file = path.join(dataDir, LOCK_FILE);
+  const file = path.resolve(dataDir, LOCK_FILE);
   const me: LockOwner = { pid: process.pid, command: describeCommand(), token: randomUUID() };
   const content = JSON.stringify(me);
   // A few rounds: each lost round means another process removed a stale lock or took it meanwhile.
