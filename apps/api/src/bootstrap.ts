@@ -12,6 +12,7 @@ import { systemClock, type AppContext, type Clock } from './context.ts';
 import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
 import { sweepWaitingJobs } from './jobs/sweep.ts';
+import { scheduleStorageCleanup } from './jobs/storage-cleanup.ts';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
@@ -101,6 +102,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   if (queue.driver === 'inline') void runSweep(true);
   const sweep = setInterval(() => void runSweep(false), 60_000);
   sweep.unref();
+  const stopStorageCleanup = scheduleStorageCleanup(ctx);
 
   return {
     ctx,
@@ -118,6 +120,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     },
     async close() {
       clearInterval(sweep);
+      await stopStorageCleanup();
       await sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await queue.close();

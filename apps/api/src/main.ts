@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '@portal/config';
-import { createPortal } from './bootstrap.ts';
+import { DatabaseInUseError } from '@portal/db';
+import { createPortal, type Portal } from './bootstrap.ts';
 
 /** The API process. With no configuration at all it is the whole portal (embedded mode). */
 let config;
@@ -15,7 +16,17 @@ try {
   throw error;
 }
 
-const portal = await createPortal(config);
+let portal: Portal;
+try {
+  portal = await createPortal(config);
+} catch (error) {
+  // Another process has the embedded database open: its message names it and says what to do.
+  if (error instanceof DatabaseInUseError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
 const url = await portal.listen();
 const publicUrl = config.http.publicUrl === `http://localhost:${config.http.port}` ? url : config.http.publicUrl;
 

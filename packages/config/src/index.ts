@@ -64,6 +64,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
+  // Without API_KEY the process answers to a key published in this repository, so it listens on
+  // loopback only unless HOST says otherwise; production always has its own key and all interfaces.
+  const host = env.HOST ?? (env.API_KEY ? '0.0.0.0' : '127.0.0.1');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const dataDir = path.resolve(env.DATA_DIR);
   const secure = env.COOKIE_SECURE ?? (isProduction || env.COOKIE_SAMESITE === 'none');
@@ -94,7 +97,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     isProduction,
     logLevel: env.LOG_LEVEL,
     http: {
-      host: env.HOST,
+      host,
       port: env.PORT,
       publicUrl,
       trustProxy: env.TRUST_PROXY,

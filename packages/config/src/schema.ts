@@ -20,7 +20,8 @@ const positiveInt = z.coerce.number().int().positive();
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Default: 127.0.0.1 while API_KEY is unset (the public development key), 0.0.0.0 otherwise. */
+  HOST: z.string().min(1).optional(),
   PORT: port.default(3000),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),

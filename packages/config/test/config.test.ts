@@ -18,6 +18,16 @@ describe('loadConfig', () => {
     expect(config.security.cookie).toEqual({ sameSite: 'lax', secure: false, name: 'portal_sid' });
   });
 
+  it('binds loopback by default while the public development API key is in use (embedded), all interfaces in production; HOST overrides both', () => {
+    expect(loadConfig({}).http.host).toBe('127.0.0.1');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/portal' }).http.host).toBe('127.0.0.1');
+    const production = { NODE_ENV: 'production', API_KEY: 'a-production-key-123', PUBLIC_URL: 'https://portal.example.com' };
+    expect(loadConfig(production).http.host).toBe('0.0.0.0');
+    expect(loadConfig({ API_KEY: 'a-chosen-key-12345' }).http.host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }).http.host).toBe('0.0.0.0');
+    expect(loadConfig({ ...production, HOST: '10.0.0.5' }).http.host).toBe('10.0.0.5');
+  });
+
   it('names every bad variable in one error', () => {
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', REDIS_URL: 'redis://r:6379', LOG_LEVEL: 'loud' });

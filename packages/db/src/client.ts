@@ -7,6 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir } from './embedded-lock.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -27,12 +28,16 @@ export interface DatabaseHandle {
 }
 
 const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../migrations');
+/** Key of the session-level advisory lock that serialises migrations: "portal" in ASCII. */
+const MIGRATION_LOCK_ID = 0x706f7274616c;
 
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.driver === 'pglite') {
     // 'memory://' keeps tests fast and isolated; a path gives the embedded mode's persistent database.
     const inMemory = config.dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
+    // PGlite allows one process per directory and does not enforce it: a second one loses writes.
+    const unlock = inMemory ? () => {} : lockDataDir(config.dataDir);
     const client = new PGlite(inMemory ? undefined : config.dataDir);
     const db = drizzlePglite({ client, schema });
     return {
@@ -40,7 +45,13 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       driver: 'pglite',
       migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       ping: async () => void (await client.query('select 1')),
-      close: () => client.close(),
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          unlock();
+        }
+      },
     };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
@@ -50,10 +61,27 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   return {
     db: db as unknown as Database,
     driver: 'postgres',
-    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () => migratePostgres(config.url),
     ping: async () => void (await pool.query('select 1')),
     close: () => pool.end(),
   };
+}
+
+/**
+ * Migrates under a PostgreSQL advisory lock, so API replicas starting together take turns: the
+ * first applies the migrations, the others then find nothing left to do. Drizzle's migrator alone
+ * races (both create its bookkeeping schema and both apply the same migration). The lock is held by
+ * a dedicated connection's session, which ends, releasing it, even when a migration fails.
+ */
+async function migratePostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.end();
+  }
 }
 
 /** Postgres error code for unique_violation, raised the same way by PGlite. */

@@ -2,7 +2,7 @@ import { LocalStorage } from './drivers/local.ts';
 import { S3Storage } from './drivers/s3.ts';
 import type { Storage, StorageConfig } from './types.ts';
 
-export type { PutOptions, PutResult, Storage, StorageConfig, LocalStorageConfig, S3StorageConfig } from './types.ts';
+export type { ListOptions, PutOptions, PutResult, Storage, StorageConfig, StoredObject, LocalStorageConfig, S3StorageConfig } from './types.ts';
 export type { Body as StorageBody } from './metering.ts';
 export { StorageError, StorageNotFoundError, StorageLimitError, InvalidKeyError } from './errors.ts';
 export { generateKey, isValidKey, slugify, MAX_KEY_LENGTH } from './keys.ts';

@@ -19,6 +19,12 @@ export function assertValidKey(key: string): void {
   if (!isValidKey(key)) throw new InvalidKeyError();
 }
 
+/** A listing prefix or resume point: empty, or the start of a valid key (e.g. `ledes/`, `ledes/orig`). */
+export function assertValidPrefix(prefix: string): void {
+  // Some valid key starts with it when it is one, or is one once extended by a character (`ledes/`).
+  if (prefix !== '' && !isValidKey(prefix) && !isValidKey(`${prefix}x`)) throw new InvalidKeyError();
+}
+
 /**
  * Server-generated key: `${area}/${yyyy}/${mm}/${uuid}/${slug}` (UTC). The uuid makes it unique and
  * unguessable; the slug only keeps the original name recognisable when browsing the bucket.

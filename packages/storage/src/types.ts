@@ -14,6 +14,21 @@ export interface PutOptions {
   maxBytes?: number;
 }
 
+/** One stored object as a listing reports it. */
+export interface StoredObject {
+  key: string;
+  size: number;
+  /** When the object was last written, by the backend's clock (S3: whole seconds). */
+  lastModified: Date;
+}
+
+export interface ListOptions {
+  /** Only keys starting with this string (default: every key). */
+  prefix?: string;
+  /** Only keys after this one, so a long walk can resume where it stopped. */
+  startAfter?: string;
+}
+
 export interface Storage {
   readonly driver: 'local' | 's3';
   /** local: create the root folder; s3: create the bucket when missing. Call once at boot. */
@@ -26,6 +41,12 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Rejects with StorageNotFoundError when `from` does not exist. */
   copy(from: string, to: string): Promise<void>;
+  /**
+   * Every object under `prefix`, lazily, in ascending byte order of keys (as S3 lists them). Only
+   * valid keys are listed. Rejects with InvalidKeyError when `prefix` or `startAfter` could not
+   * start a valid key.
+   */
+  list(options?: ListOptions): AsyncIterable<StoredObject>;
 }
 
 export interface LocalStorageConfig {

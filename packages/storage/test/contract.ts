@@ -43,6 +43,12 @@ export const TRAVERSAL_CORPUS: readonly string[] = [
   'x'.repeat(2048),
 ];
 
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 function chunked(data: Buffer, chunkSize: number): Readable {
@@ -143,6 +149,33 @@ export function storageContract(name: string, createFixture: () => Promise<Contr
       await storage.delete('test/original.txt');
       expect(await storage.stat('test/original.txt')).toBeNull();
       expect(await storage.stat('archive/2026/copy.txt')).toEqual({ size: data.length });
+    });
+
+    it('lists the keys under a prefix in key order with size and last-modified, and resumes after a key', async () => {
+      const before = Date.now();
+      const keys = ['list/d.txt', 'list/b.txt', 'list/a/x.txt', 'list/c/d/e.txt', 'listing/z.txt']; // written out of order
+      for (const key of keys) await storage.put(key, Buffer.from(key));
+      const listed = await collect(storage.list({ prefix: 'list/' }));
+      expect(listed.map((o) => o.key)).toEqual(['list/a/x.txt', 'list/b.txt', 'list/c/d/e.txt', 'list/d.txt']);
+      for (const object of listed) {
+        expect(object.size).toBe(Buffer.byteLength(object.key));
+        expect(object.lastModified).toBeInstanceOf(Date);
+        // Generous: only proves the stamp is the write time, not some other date (S3 keeps whole seconds).
+        expect(Math.abs(object.lastModified.getTime() - before)).toBeLessThan(10 * 60_000);
+      }
+      const resumed = await collect(storage.list({ prefix: 'list/', startAfter: 'list/b.txt' }));
+      expect(resumed.map((o) => o.key)).toEqual(['list/c/d/e.txt', 'list/d.txt']);
+      expect((await collect(storage.list())).map((o) => o.key)).toEqual(expect.arrayContaining([...keys, 'test/empty.txt']));
+      expect(await collect(storage.list({ prefix: 'nothing-here/' }))).toEqual([]);
+      for (const key of keys) await storage.delete(key);
+    });
+
+    it('refuses a listing prefix or resume point that no valid key could start with', async () => {
+      for (const bad of ['../', '/etc', 'a//', 'a\\b', '%2e%2e%2f', 'a/\u0000', '．．／']) {
+        await expect(collect(storage.list({ prefix: bad })), JSON.stringify(bad)).rejects.toBeInstanceOf(InvalidKeyError);
+        await expect(collect(storage.list({ startAfter: bad }))).rejects.toBeInstanceOf(InvalidKeyError);
+      }
+      expect(await fx.untouchedStill()).toBe(true);
     });
 
     it('rejects the traversal corpus in every method without touching the backend', async () => {

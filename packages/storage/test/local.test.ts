@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { createStorage } from '../src/index.ts';
-import { storageContract } from './contract.ts';
+import { collect, storageContract } from './contract.ts';
 
 storageContract('local', async () => {
   const sandbox = await mkdtemp(path.join(os.tmpdir(), 'storage-local-'));
@@ -21,4 +22,21 @@ storageContract('local', async () => {
     untouchedStill: async () => !existsSync(untouchableRoot),
     teardown: () => rm(sandbox, { recursive: true, force: true }),
   };
+});
+
+describe('local storage listing', () => {
+  it('walks folders in the byte order S3 and MinIO list keys in', async () => {
+    const sandbox = await mkdtemp(path.join(os.tmpdir(), 'storage-local-order-'));
+    try {
+      const storage = createStorage({ driver: 'local', root: sandbox });
+      // '-' (0x2d) and '.' (0x2e) sort before '/' (0x2f): a folder comes after its dotted namesakes.
+      for (const key of ['a/x.txt', 'a.txt', 'a-c.txt', 'b.txt', 'a/y/z.txt']) await storage.put(key, Buffer.from(key));
+      expect((await collect(storage.list())).map((o) => o.key)).toEqual(['a-c.txt', 'a.txt', 'a/x.txt', 'a/y/z.txt', 'b.txt']);
+      expect((await collect(storage.list({ startAfter: 'a.txt' }))).map((o) => o.key)).toEqual(['a/x.txt', 'a/y/z.txt', 'b.txt']);
+      expect((await collect(storage.list({ startAfter: 'a/x.txt' }))).map((o) => o.key)).toEqual(['a/y/z.txt', 'b.txt']);
+      expect((await collect(storage.list({ prefix: 'a' }))).map((o) => o.key)).toEqual(['a-c.txt', 'a.txt', 'a/x.txt', 'a/y/z.txt']);
+    } finally {
+      await rm(sandbox, { recursive: true, force: true });
+    }
+  });
 });

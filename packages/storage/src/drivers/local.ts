@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { InvalidKeyError, StorageNotFoundError } from '../errors.ts';
-import { assertValidKey } from '../keys.ts';
+import { assertValidKey, assertValidPrefix, isValidKey } from '../keys.ts';
 import { MeteringStream, toReadable, type Body } from '../metering.ts';
-import type { LocalStorageConfig, PutOptions, PutResult, Storage } from '../types.ts';
+import type { ListOptions, LocalStorageConfig, PutOptions, PutResult, Storage, StoredObject } from '../types.ts';
 
 /** Objects as plain files under `root` (embedded mode). Content types are not persisted. */
 export class LocalStorage implements Storage {
@@ -75,6 +76,46 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async *list({ prefix = '', startAfter = '' }: ListOptions = {}): AsyncIterable<StoredObject> {
+    assertValidPrefix(prefix);
+    assertValidPrefix(startAfter);
+    yield* this.#walk('', prefix, startAfter);
+  }
+
+  /**
+   * Depth-first walk of the folder holding keys starting with `folder` ('' or ending with '/').
+   * Sorting a directory's entries with a '/' after folder names yields keys in byte order, the
+   * order S3 lists them in ('a-b' < 'a.txt' < 'a/x'); folders that cannot hold a wanted key are skipped.
+   */
+  async *#walk(folder: string, prefix: string, startAfter: string): AsyncGenerator<StoredObject> {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path.join(this.#root, folder), { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return; // no root yet, or a folder removed during the walk
+      throw error;
+    }
+    const named = entries
+      .filter((entry) => entry.isFile() || entry.isDirectory()) // symlinks are never followed
+      .map((entry) => ({ isFolder: entry.isDirectory(), name: `${folder}${entry.name}${entry.isDirectory() ? '/' : ''}` }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const { isFolder, name } of named) {
+      if (isFolder) {
+        if (folderMayHold(name, prefix, startAfter)) yield* this.#walk(name, prefix, startAfter);
+        continue;
+      }
+      if (!name.startsWith(prefix) || name <= startAfter || !isValidKey(name)) continue;
+      let info;
+      try {
+        info = await stat(path.join(this.#root, name));
+      } catch (error) {
+        if (isMissing(error)) continue; // deleted since the folder was read
+        throw error;
+      }
+      yield { key: name, size: info.size, lastModified: info.mtime };
+    }
+  }
+
   /** Validated key → absolute path; the containment check is a second line behind isValidKey. */
   #pathFor(key: string): string {
     assertValidKey(key);
@@ -82,6 +123,14 @@ export class LocalStorage implements Storage {
     if (!resolved.startsWith(this.#root + path.sep)) throw new InvalidKeyError();
     return resolved;
   }
+}
+
+/** Whether a folder (its key prefix, ending with '/') can hold a valid key after `startAfter` starting with `prefix`. */
+function folderMayHold(folder: string, prefix: string, startAfter: string): boolean {
+  if (!isValidKey(folder.slice(0, -1))) return false;
+  if (!folder.startsWith(prefix) && !prefix.startsWith(folder)) return false;
+  // Past startAfter, unless startAfter lies inside this folder: then only some of its keys are.
+  return folder > startAfter || startAfter.startsWith(folder);
 }
 
 function isMissing(error: unknown): boolean {

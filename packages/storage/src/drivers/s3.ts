@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Client, CopyConditions } from 'minio';
+import { Client, CopyConditions, type BucketItem } from 'minio';
 import { StorageNotFoundError } from '../errors.ts';
-import { assertValidKey } from '../keys.ts';
+import { assertValidKey, assertValidPrefix, isValidKey } from '../keys.ts';
 import { MeteringStream, toReadable, type Body } from '../metering.ts';
-import type { PutOptions, PutResult, S3StorageConfig, Storage } from '../types.ts';
+import type { ListOptions, PutOptions, PutResult, S3StorageConfig, Storage, StoredObject } from '../types.ts';
 
 const NOT_FOUND_CODES = new Set(['NoSuchKey', 'NotFound', 'NoSuchObject']);
 
@@ -97,6 +97,17 @@ export class S3Storage implements Storage {
       await this.#client.copyObject(this.#bucket, to, `/${this.#bucket}/${from}`, new CopyConditions());
     } catch (error) {
       throw notFoundOr(error, from);
+    }
+  }
+
+  async *list({ prefix = '', startAfter = '' }: ListOptions = {}): AsyncIterable<StoredObject> {
+    assertValidPrefix(prefix);
+    assertValidPrefix(startAfter);
+    // ListObjectsV2 pages lazily (1,000 keys per request), in byte order; stopping early stops paging.
+    const listing = this.#client.listObjectsV2(this.#bucket, prefix, true, startAfter) as AsyncIterable<BucketItem>;
+    for await (const item of listing) {
+      if (item.name === undefined || !isValidKey(item.name)) continue; // keys not written through this port
+      yield { key: item.name, size: item.size, lastModified: item.lastModified };
     }
   }
 }

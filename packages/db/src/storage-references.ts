@@ -1,0 +1,25 @@
+import { inArray } from 'drizzle-orm';
+import type { Executor } from './client.ts';
+import { ledesRuns } from './schema.ts';
+
+/**
+ * Every column that holds a storage key, in one place. The storage clean-up deletes objects that no
+ * row points to once they are older than its grace period (a request or job that stored a file and
+ * failed before committing its row), so a table that stores keys (annuities, receipts…) MUST list
+ * its key columns here, or its files are deleted.
+ */
+export const STORAGE_KEY_COLUMNS = [ledesRuns.originalKey, ledesRuns.treatedKey, ledesRuns.deliveredKey] as const;
+
+/** The subset of `keys` that some row of STORAGE_KEY_COLUMNS points to. */
+export async function referencedStorageKeys(db: Executor, keys: readonly string[]): Promise<Set<string>> {
+  const referenced = new Set<string>();
+  if (keys.length === 0) return referenced;
+  for (const column of STORAGE_KEY_COLUMNS) {
+    const rows = await db
+      .selectDistinct({ key: column })
+      .from(column.table)
+      .where(inArray(column, [...keys]));
+    for (const { key } of rows) if (key !== null) referenced.add(key);
+  }
+  return referenced;
+}
