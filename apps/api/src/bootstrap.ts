@@ -46,6 +46,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   await storage.ensureReady();
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : undefined;
+  // Without a listener ioredis prints every failed reconnection as an unhandled error; requests see
+  // the outage as a 503 (http/errors.ts), readiness as 'down'.
+  redis?.on('error', (error: Error) => logger.debug({ err: error }, 'counter store: redis unavailable'));
   const counters: CounterStore = redis ? new RedisCounterStore(redis) : new MemoryCounterStore(clock);
 
   const inProcess = config.redisUrl ? undefined : createInProcessPublisher();
@@ -77,6 +80,13 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       login: new LoginLimiter(counters),
       contact: new RateLimiter(counters, 'contact', 10, 10 * 60_000),
       resetRequest: new RateLimiter(counters, 'reset', 20, 15 * 60_000),
+      upload: new RateLimiter(counters, 'upload', config.uploads.perUserPer10Minutes, 10 * 60_000),
+    },
+    readiness: {
+      database: () => database.ping(),
+      ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
+      // A missing probe object is fine: the point is that the storage answers.
+      storage: async () => void (await storage.stat('health/readiness-probe')),
     },
     disconnectSession: (sessionId) => disconnect(sessionId),
   };

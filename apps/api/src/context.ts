@@ -26,7 +26,10 @@ export interface AppContext {
     login: LoginLimiter;
     contact: RateLimiter;
     resetRequest: RateLimiter;
+    upload: RateLimiter;
   };
+  /** Readiness checks by dependency name (database, redis, storage): each resolves when it answers. */
+  readiness: Record<string, () => Promise<void>>;
   /** Set once the socket server is attached; ends the live sockets of a session at logout. */
   disconnectSession(sessionId: string): void;
 }

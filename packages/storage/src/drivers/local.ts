@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,16 +23,20 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Body, opts: PutOptions = {}): Promise<PutResult> {
     const target = this.#pathFor(key);
-    await mkdir(path.dirname(target), { recursive: true });
     // Write to a sibling temp file and rename: readers never see a partial object, and a failed
-    // upload (limit, client abort) leaves nothing under the key.
+    // upload (limit, client abort, disk error) leaves nothing under the key: no `.part`, no empty folder.
     const temp = `${target}.${randomUUID()}.part`;
     const meter = new MeteringStream(opts.maxBytes);
+    const source = toReadable(body);
+    // The body may fail while the folder and file are being created, before the pipeline listens:
+    // without a listener that 'error' would crash the process. The pipeline still sees the error.
+    source.on('error', () => {});
     try {
-      await pipeline(toReadable(body), meter, createWriteStream(temp, { flags: 'wx' }));
+      const file = await this.#inFolder(temp, () => open(temp, 'wx'));
+      await pipeline(source, meter, file.createWriteStream());
       await rename(temp, target);
     } catch (error) {
-      await rm(temp, { force: true });
+      await this.#remove(temp);
       throw error;
     }
     return { key, size: meter.size, sha256: meter.sha256 };
@@ -61,17 +64,58 @@ export class LocalStorage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.#pathFor(key), { force: true });
+    const file = this.#pathFor(key);
+    await rm(file, { force: true });
+    await this.#pruneEmptyFolders(file);
   }
 
   async copy(from: string, to: string): Promise<void> {
     const source = this.#pathFor(from);
     const target = this.#pathFor(to);
-    await mkdir(path.dirname(target), { recursive: true });
     try {
-      await copyFile(source, target);
+      await this.#inFolder(target, () => copyFile(source, target));
     } catch (error) {
       throw notFoundOr(error, from);
+    }
+  }
+
+  /**
+   * Creates `file`'s folder, then runs `write`. A concurrent delete may prune that folder in between
+   * (it was empty for a moment), so a write that finds its folder gone creates it again.
+   */
+  async #inFolder<T>(file: string, write: () => Promise<T>): Promise<T> {
+    const folder = path.dirname(file);
+    for (let attempt = 1; ; attempt += 1) {
+      await mkdir(folder, { recursive: true });
+      try {
+        return await write();
+      } catch (error) {
+        if (attempt >= 5 || !isMissing(error)) throw error;
+      }
+    }
+  }
+
+  /**
+   * Best-effort clean-up after a failed write: it must not hide the write's own error, and on a disk
+   * that turned read-only it cannot succeed anyway (the periodic clean-up catches what is left).
+   */
+  async #remove(file: string): Promise<void> {
+    try {
+      await rm(file, { force: true });
+      await this.#pruneEmptyFolders(file);
+    } catch {
+      // keep the original error
+    }
+  }
+
+  /** Removes the folders a key created (`…/<uuid>/`, then up) as long as they are empty, never `root` itself. */
+  async #pruneEmptyFolders(file: string): Promise<void> {
+    for (let folder = path.dirname(file); folder.startsWith(this.#root + path.sep); folder = path.dirname(folder)) {
+      try {
+        await rmdir(folder);
+      } catch {
+        return; // not empty (another object lives there), or already gone
+      }
     }
   }
 
