@@ -14,6 +14,7 @@ import { readSessionToken, resolveSession } from './http/session.ts';
 import { sweepWaitingJobs } from './jobs/sweep.ts';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
+import { DeferredWork } from './security/deferred.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
 
 export interface Portal {
@@ -82,6 +83,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       resetRequest: new RateLimiter(counters, 'reset', 20, 15 * 60_000),
       upload: new RateLimiter(counters, 'upload', config.uploads.perUserPer10Minutes, 10 * 60_000),
     },
+    deferred: new DeferredWork(logger),
     readiness: {
       database: () => database.ping(),
       ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
@@ -130,6 +132,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       clearInterval(sweep);
       await sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ctx.deferred.settled();
       await queue.close();
       await realtime.close();
       mailTransport?.close();

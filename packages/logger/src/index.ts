@@ -44,37 +44,61 @@ export function redactUrl(url: string): string {
 }
 
 /** Properties of database errors that carry the values of a query (argon2 hashes, e-mails, names). */
-const VALUE_FIELDS = new Set(['params', 'parameters', 'detail']);
+const VALUE_FIELDS = ['params', 'parameters', 'detail'];
+/** PostgreSQL quotes the refused value in some messages: invalid input syntax for type uuid: "a@b.c" */
+const QUOTED_VALUE = /(invalid input (?:syntax|value) for [^:\n]+: )"[^\n]*"/g;
 
 /**
- * The `err` serializer of every logger (pino-http children too: pass it there). Database errors
- * carry the query's values: drizzle's DrizzleQueryError has `params` and repeats them in its message
- * ("Failed query: … params: a@b.c,$argon2id$…"), pg and PGlite errors have a `detail`
- * ("Key (email)=(a@b.c) already exists") and quote the bad value in some messages. All are
- * redacted along the whole `cause` chain before pino's standard serializer runs (LOG-01).
+ * The `err` serializer of every logger (pass it to pino-http too, which otherwise puts pino's plain
+ * one back). Database errors carry the query's values: drizzle's DrizzleQueryError has `params` and
+ * repeats them in its message and stack ("Failed query: … params: a@b.c,$argon2id$…"), pg and PGlite
+ * errors have a `detail` ("Key (email)=(a@b.c) already exists") and quote some refused values. All
+ * are redacted, along the whole `cause` chain (LOG-01). pino-http hands this serializer an error
+ * already serialized by pino's, so both shapes are handled.
  */
 export function serializeError(err: unknown): unknown {
-  return pino.stdSerializers.err(redactError(err) as Error);
+  if (err instanceof Error) return pino.stdSerializers.err(redactError(err) as Error);
+  if (err === null || typeof err !== 'object') return err;
+  const serialized = { ...(err as Record<string, unknown>) };
+  const leaked = leakedParams(serialized);
+  redactFields(serialized, leaked);
+  return serialized;
 }
 
-export function redactError(err: unknown, depth = 0): unknown {
+/** A copy of the error (and its causes) with the query values removed; the original is untouched. */
+export function redactError(err: unknown): unknown {
+  const leaked: string[] = [];
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth += 1) {
+    leaked.push(...leakedParams(e as unknown as Record<string, unknown>));
+  }
+  return redactChain(err, leaked, 0);
+}
+
+function redactChain(err: unknown, leaked: string[], depth: number): unknown {
   if (!(err instanceof Error) || depth > 8) return err;
   const source = err as Error & Record<string, unknown>;
-  const message = redactMessage(source);
   const copy = Object.create(Object.getPrototypeOf(err) as object) as Error & Record<string, unknown>;
-  for (const [key, value] of Object.entries(source)) {
-    copy[key] = VALUE_FIELDS.has(key) ? '[redacted]' : key === 'cause' ? redactError(value, depth + 1) : value;
-  }
-  copy.message = message;
-  copy.stack = source.stack?.replace(source.message, message);
-  if (source.cause !== undefined) copy.cause = redactError(source.cause, depth + 1);
-  if (Array.isArray(source.errors)) copy.errors = source.errors.map((inner: unknown) => redactError(inner, depth + 1));
+  Object.assign(copy, source);
+  copy.message = source.message;
+  copy.stack = source.stack;
+  redactFields(copy, leaked);
+  if (source.cause !== undefined) copy.cause = redactChain(source.cause, leaked, depth + 1);
+  if (Array.isArray(source.errors)) copy.errors = source.errors.map((inner: unknown) => redactChain(inner, leaked, depth + 1));
   return copy;
 }
 
-function redactMessage(err: Error & Record<string, unknown>): string {
-  let message = err.message;
-  if ('params' in err) message = message.replace(/\nparams: [\s\S]*$/, '\nparams: [redacted]');
-  // PostgreSQL quotes the refused value: invalid input syntax for type uuid: "a@b.c"
-  return message.replace(/(invalid input (?:syntax|value) for [^:\n]+: )"[\s\S]*"/, '$1"[redacted]"');
+/** Drizzle writes `Failed query: ${query}\nparams: ${params}`: the exact text to remove, from the `params` it also keeps. */
+function leakedParams(holder: Record<string, unknown>): string[] {
+  return Array.isArray(holder.params) ? [`\nparams: ${String(holder.params)}`] : [];
+}
+
+function redactFields(target: Record<string, unknown>, leaked: string[]): void {
+  for (const field of VALUE_FIELDS) if (field in target) target[field] = '[redacted]';
+  for (const field of ['message', 'stack']) {
+    const original = target[field];
+    if (typeof original !== 'string') continue;
+    let text = original;
+    for (const value of leaked) text = text.replaceAll(value, '\nparams: [redacted]');
+    target[field] = text.replace(QUOTED_VALUE, '$1"[redacted]"');
+  }
 }
