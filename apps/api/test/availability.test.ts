@@ -54,6 +54,7 @@ describe('health: liveness and readiness (embedded)', () => {
 describe.skipIf(!testDatabaseBaseUrl())('503, not 500, while a dependency is down (production mode)', () => {
   describe('Redis down', () => {
     let redis: TestRedis;
+    let stopped = false;
     let restarted: ChildProcess | undefined;
     let t: TestPortal;
     beforeAll(async () => {
@@ -66,9 +67,9 @@ describe.skipIf(!testDatabaseBaseUrl())('503, not 500, while a dependency is dow
       });
     });
     afterAll(async () => {
-      restarted ??= await restartRedis(redis.port);
+      if (stopped) restarted ??= await restartRedis(redis.port);
       await t.close();
-      restarted.kill('SIGKILL');
+      restarted?.kill('SIGKILL');
       await redis.stop();
     });
 
@@ -78,6 +79,7 @@ describe.skipIf(!testDatabaseBaseUrl())('503, not 500, while a dependency is dow
       expect(await health(t, '/health/ready')).toMatchObject({ status: 200, body: { checks: { database: 'ok', redis: 'ok', storage: 'ok' } } });
 
       await redis.stop();
+      stopped = true;
 
       const login = await t.client({ lang: 'fr' }).post('/api/auth/login', { email: user.email, password: user.password });
       expect(login.status).toBe(503);
