@@ -3,27 +3,31 @@ import type { Logger } from 'pino';
 /**
  * Work that must not shape the answer. The forgot-password request answers before it looks the
  * e-mail up, so a known and an unknown address get the same answer after the same work (AUTH-18):
- * the lookup, link and mail happen here, on a later turn of the event loop. Failures are logged;
- * `settled()` lets shutdown and tests wait for what was started. Lost if the process dies in
- * between, as a request the client would have to repeat.
+ * the lookup, link and mail happen here, after the answer. Tasks run one after another in the order
+ * they were started, as the requests that started them arrived (two reset requests in a row keep
+ * "the newest link wins"). Failures are logged; `settled()` lets shutdown and tests wait for what was
+ * started. A task is lost if the process dies before it runs; the user asks again.
  */
 export class DeferredWork {
-  readonly #pending = new Set<Promise<void>>();
+  #tail: Promise<void> = Promise.resolve();
 
   constructor(private readonly logger: Logger) {}
 
   run(label: string, task: () => Promise<void>): void {
-    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    this.#tail = this.#tail
+      // A later turn of the event loop: the answer is written first.
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(task)
       .catch((error: unknown) => {
         this.logger.error({ err: error, task: label }, 'deferred work failed');
-      })
-      .finally(() => this.#pending.delete(done));
-    this.#pending.add(done);
+      });
   }
 
   /** Resolves once everything started so far, and anything it started, has finished. */
   async settled(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+    for (let tail = this.#tail; ; tail = this.#tail) {
+      await tail;
+      if (tail === this.#tail) return;
+    }
   }
 }
