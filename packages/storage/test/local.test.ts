@@ -70,7 +70,7 @@ describe('local driver clean-up (issue 8: a refused or failed upload left `.part
   it('concurrent puts and deletes in one folder never fail for a folder pruned in between', async () => {
     const storage = createStorage({ driver: 'local', root });
     await storage.ensureReady();
-    const keys = Array.from({ length: 40 }, (_, i) => `area/shared/${i}.txt`);
+    const keys = Array.from({ length: 200 }, (_, i) => `area/shared/${i}.txt`);
     await Promise.all(keys.map(async (key) => {
       await storage.put(key, Buffer.from(key));
       await storage.delete(key);

@@ -86,8 +86,8 @@ export class LocalStorage implements Storage {
   async #inFolder<T>(file: string, write: () => Promise<T>): Promise<T> {
     const folder = path.dirname(file);
     for (let attempt = 1; ; attempt += 1) {
-      await mkdir(folder, { recursive: true });
       try {
+        await mkdir(folder, { recursive: true });
         return await write();
       } catch (error) {
         if (attempt >= 5 || !isMissing(error)) throw error;
