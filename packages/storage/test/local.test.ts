@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStorage, generateKey, StorageLimitError } from '../src/index.ts';
 import { storageContract } from './contract.ts';
@@ -44,6 +46,27 @@ describe('local driver clean-up (issue 8: a refused or failed upload left `.part
     setImmediate(() => body.destroy(new Error('disk turned read-only')));
     await expect(storage.put(generateKey('ledes/original', 'big.txt'), body)).rejects.toThrow('disk turned read-only');
     expect(await everything()).toEqual([]);
+  });
+
+  it('a write the disk refuses mid-upload (EFBIG under a file-size limit) leaves no .part file and no empty folder', async () => {
+    // A child process under `ulimit -f`: the kernel refuses writes past 256 KiB, as a full or
+    // read-only disk would refuse them, while this (root) test process cannot be denied by permissions.
+    const script = `
+      import { readdirSync } from 'node:fs';
+      import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+      import { createStorage, generateKey } from ${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)};
+      const root = ${JSON.stringify(root)};
+      const storage = createStorage({ driver: 'local', root });
+      await storage.ensureReady();
+      const body = Readable.from((function* () { for (let i = 0; i < 64; i++) yield Buffer.alloc(64 * 1024, 1); })());
+      const error = await storage.put(generateKey('ledes/original', 'big.txt'), body).then(() => null, (e) => e.code);
+      console.log(JSON.stringify({ error, left: readdirSync(root, { recursive: true }) }));
+    `;
+    const { stdout } = await promisify(execFile)('sh', ['-c', 'ulimit -f 512 && exec "$NODE" --import tsx --input-type=module -e "$SCRIPT"'], {
+      env: { ...process.env, NODE: process.execPath, SCRIPT: script },
+    });
+    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ error: 'EFBIG', left: [] });
   });
 
   it('a refused (over the limit) upload leaves no empty folder', async () => {
