@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Express, Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { RETRY_AFTER_SECONDS } from './errors.ts';
 
@@ -26,7 +26,7 @@ export function mountHealth(app: Express, ctx: AppContext): void {
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const ready = async (_req: unknown, res: import('express').Response) => {
+  const ready = async (_req: Request, res: Response) => {
     const names = Object.keys(ctx.readiness);
     const results = await Promise.all(names.map((name) => withinTimeout(ctx.readiness[name]!)));
     const checks = Object.fromEntries(names.map((name, i) => [name, results[i]]));
