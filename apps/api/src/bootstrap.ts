@@ -15,6 +15,7 @@ import { sweepWaitingJobs } from './jobs/sweep.ts';
 import { scheduleStorageCleanup } from './jobs/storage-cleanup.ts';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
+import { DeferredWork } from './security/deferred.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
 
 export interface Portal {
@@ -47,6 +48,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   await storage.ensureReady();
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : undefined;
+  // Without a listener ioredis prints every failed reconnection as an unhandled error; requests see
+  // the outage as a 503 (http/errors.ts), readiness as 'down'.
+  redis?.on('error', (error: Error) => logger.debug({ err: error }, 'counter store: redis unavailable'));
   const counters: CounterStore = redis ? new RedisCounterStore(redis) : new MemoryCounterStore(clock);
 
   const inProcess = config.redisUrl ? undefined : createInProcessPublisher();
@@ -78,6 +82,14 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       login: new LoginLimiter(counters),
       contact: new RateLimiter(counters, 'contact', 10, 10 * 60_000),
       resetRequest: new RateLimiter(counters, 'reset', 20, 15 * 60_000),
+      upload: new RateLimiter(counters, 'upload', config.uploads.perUserPer10Minutes, 10 * 60_000),
+    },
+    deferred: new DeferredWork(logger),
+    readiness: {
+      database: () => database.ping(),
+      ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
+      // A missing probe object is fine: the point is that the storage answers.
+      storage: async () => void (await storage.stat('health/readiness-probe')),
     },
     disconnectSession: (sessionId) => disconnect(sessionId),
   };
@@ -123,6 +135,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       await stopStorageCleanup();
       await sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ctx.deferred.settled();
       await queue.close();
       await realtime.close();
       mailTransport?.close();

@@ -4,6 +4,7 @@ import type { Database, DatabaseHandle } from '@portal/db';
 import type { QueuePort } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
+import type { DeferredWork } from './security/deferred.ts';
 import type { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
 
 /** Injected so tests can move time (lockout, link expiry) without sleeping. */
@@ -26,7 +27,12 @@ export interface AppContext {
     login: LoginLimiter;
     contact: RateLimiter;
     resetRequest: RateLimiter;
+    upload: RateLimiter;
   };
+  /** Work started after the answer (see security/deferred.ts). */
+  deferred: DeferredWork;
+  /** Readiness checks by dependency name (database, redis, storage): each resolves when it answers. */
+  readiness: Record<string, () => Promise<void>>;
   /** Set once the socket server is attached; ends the live sockets of a session at logout. */
   disconnectSession(sessionId: string): void;
 }

@@ -22,6 +22,8 @@ export interface Config {
     apiKey: string;
     allowedOrigins: string[];
     cookie: { sameSite: 'lax' | 'strict' | 'none'; secure: boolean; name: string };
+    /** Admin sessions: idle and absolute timeouts (SESS-05); other sessions last SESSION_DAYS. */
+    adminSession: { idleMs: number; maxMs: number };
   };
   admin: { email: string; password: string | undefined };
   database: { driver: 'pglite'; dataDir: string } | { driver: 'postgres'; url: string };
@@ -30,7 +32,7 @@ export interface Config {
     | { driver: 'local'; root: string }
     | { driver: 's3'; endPoint: string; port: number; useSSL: boolean; accessKey: string; secretKey: string; bucket: string; region: string };
   mail: { smtpUrl: string | undefined; outboxDir: string; from: string; supportAddress: string };
-  uploads: { maxBytes: number };
+  uploads: { maxBytes: number; perUserPer10Minutes: number };
   workers: { concurrency: { mail: number; ledes: number; annuities: number }; lockDurationMs: number; stalledIntervalMs: number };
   dataDir: string;
 }
@@ -109,13 +111,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       allowedOrigins,
       // The __Host- prefix pins the cookie to our host and path (SESS-12); browsers only accept it when Secure.
       cookie: { sameSite: env.COOKIE_SAMESITE, secure, name: secure ? '__Host-portal_sid' : 'portal_sid' },
+      adminSession: { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * 60_000, maxMs: env.ADMIN_SESSION_MAX_HOURS * 3_600_000 },
     },
     admin: { email: env.ADMIN_EMAIL ?? 'admin@portal.local', password: env.ADMIN_PASSWORD },
     database: env.DATABASE_URL ? { driver: 'postgres', url: env.DATABASE_URL } : { driver: 'pglite', dataDir: path.join(dataDir, 'db') },
     redisUrl: env.REDIS_URL,
     storage,
     mail: { smtpUrl: env.SMTP_URL, outboxDir: path.join(dataDir, 'outbox'), from: env.MAIL_FROM, supportAddress: env.SUPPORT_EMAIL },
-    uploads: { maxBytes: env.UPLOAD_MAX_BYTES },
+    uploads: { maxBytes: env.UPLOAD_MAX_BYTES, perUserPer10Minutes: env.UPLOAD_RATE_LIMIT },
     workers: {
       concurrency: { mail: env.WORKER_CONCURRENCY_MAIL, ledes: env.WORKER_CONCURRENCY_LEDES, annuities: env.WORKER_CONCURRENCY_ANNUITIES },
       lockDurationMs: env.WORKER_LOCK_DURATION_MS,

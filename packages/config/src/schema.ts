@@ -50,7 +50,14 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('IP Portal <no-reply@localhost>'),
   SUPPORT_EMAIL: z.string().email().default('support@localhost.localdomain'),
 
-  UPLOAD_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
+  /** Per file. 64 MiB holds a 200,000-line LEDES file (30–45 MB), a normal customer file. */
+  UPLOAD_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
+  /** Upload requests per user per 10 minutes; past it, 429. */
+  UPLOAD_RATE_LIMIT: positiveInt.default(120),
+  /** Admin sessions end after this long without a request (SESS-05)... */
+  ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  /** ...and this long after the login, active or not. */
+  ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(12),
   WORKER_CONCURRENCY_MAIL: positiveInt.default(4),
   WORKER_CONCURRENCY_LEDES: positiveInt.default(2),
   WORKER_CONCURRENCY_ANNUITIES: positiveInt.default(1),

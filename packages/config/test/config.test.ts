@@ -59,6 +59,17 @@ describe('loadConfig', () => {
   });
 });
 
+describe('issue 8 defaults', () => {
+  it('the default upload limit takes a 200,000-line LEDES file (30–45 MB), a normal customer file', () => {
+    expect(loadConfig({}).uploads.maxBytes).toBeGreaterThanOrEqual(45_000_000);
+  });
+
+  it('admin sessions: 30 minutes idle, 12 hours in all, both configurable (SESS-05)', () => {
+    expect(loadConfig({}).security.adminSession).toEqual({ idleMs: 30 * 60_000, maxMs: 12 * 3_600_000 });
+    expect(loadConfig({ ADMIN_SESSION_IDLE_MINUTES: '15', ADMIN_SESSION_MAX_HOURS: '8' }).security.adminSession).toEqual({ idleMs: 15 * 60_000, maxMs: 8 * 3_600_000 });
+  });
+});
+
 describe('docker-compose.yml against the configuration schema', () => {
   const compose = parse(readFileSync(new URL('docker-compose.yml', repo), 'utf8'), { merge: true }) as {
     services: Record<string, { environment?: Record<string, string>; build?: unknown }>;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
-import { redactUrl } from '@portal/logger';
+import { redactUrl, serializeError } from '@portal/logger';
 import type { AppContext } from '../context.ts';
 import { authPolicy } from '../modules/auth/policy.ts';
 import { authRoutes } from '../modules/auth/router.ts';
@@ -16,6 +16,7 @@ import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
 import { cors, requireApiKey, requireJsonBody, requireTrustedOrigin } from './guards.ts';
+import { mountHealth } from './health.ts';
 import { mountModules, type ApiModule } from './routes.ts';
 import { sessionMiddleware } from './session.ts';
 
@@ -29,8 +30,11 @@ export const API_MODULES: ApiModule[] = [
 /** The only routes that take multipart bodies. */
 const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/];
 
-/** GET routes that send mail (named so by the spec) get the cross-site checks of mutating routes. */
-const SIDE_EFFECT_GETS = [/^\/auth\/request_reset_password\//, /^\/auth\/first_connection\//];
+/**
+ * GET routes that send mail (named so by the spec) get the cross-site checks of mutating routes.
+ * Matched whatever the case, as a second line behind case-sensitive routing.
+ */
+const SIDE_EFFECT_GETS = [/^\/auth\/request_reset_password\//i, /^\/auth\/first_connection\//i];
 
 const JSON_BODY_LIMIT = '100kb';
 
@@ -39,6 +43,8 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.http.trustProxy);
   app.set('query parser', 'simple');
+  // '/api/AUTH/…' must not reach the route '/api/auth/…': the guards below match paths as written.
+  app.set('case sensitive routing', true);
 
   app.use(
     pinoHttp({
@@ -51,22 +57,17 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        // pino-http would otherwise put pino's plain serializer back, which prints query parameters.
+        err: serializeError,
       },
-      autoLogging: { ignore: (req) => req.url === '/health' },
+      autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
     }),
   );
   app.use(securityHeaders(ctx));
 
-  app.get('/health', async (_req, res) => {
-    try {
-      await ctx.database.ping();
-      res.json({ status: 'ok' });
-    } catch {
-      res.status(503).json({ status: 'unavailable' });
-    }
-  });
+  mountHealth(app, ctx);
 
-  const api = express.Router();
+  const api = express.Router({ caseSensitive: true });
   api.use(apiHeaders);
   api.use(cors(ctx));
   api.use(requireApiKey(ctx));

@@ -39,12 +39,48 @@ function fromLibraryError(err: { status?: number; type?: string }): AppError | n
   return null;
 }
 
+/** Seconds a client should wait before retrying while a dependency is down. */
+export const RETRY_AFTER_SECONDS = 10;
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** PostgreSQL SQLSTATEs that mean "cannot talk to the database now": connection exceptions, shutdown, too many connections, database gone. */
+const POSTGRES_DOWN = /^(08...|57P0[1-3]|53300|3D000)$/;
+const DOWN_MESSAGES = [
+  // pg
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  // ioredis with enableOfflineQueue: false, and after its retries
+  "Stream isn't writeable",
+  'Connection is closed',
+  'Reached the max retries per request limit',
+  // PGlite
+  'PGlite is closed',
+];
+
+/**
+ * True when an error says a dependency (PostgreSQL through pg or PGlite, Redis through ioredis) cannot
+ * be reached, rather than that the request or the code is wrong. Drizzle wraps driver errors in a
+ * DrizzleQueryError and pg may throw an AggregateError (one per address), so the whole chain is read.
+ */
+export function isDependencyDown(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 8) return false;
+  const e = error as Error & { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || POSTGRES_DOWN.test(e.code))) return true;
+  if (e.name === 'MaxRetriesPerRequestError' || DOWN_MESSAGES.some((m) => e.message.includes(m))) return true;
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isDependencyDown(inner, depth + 1))) return true;
+  return isDependencyDown(e.cause, depth + 1);
+}
+
 /** The one error middleware: expected errors keep their code, anything else is logged and hidden. */
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
-  const known = err instanceof AppError ? err : fromLibraryError(err ?? {});
+  const down = !(err instanceof AppError) && isDependencyDown(err);
+  const known = err instanceof AppError ? err : down ? new AppError('service_unavailable') : fromLibraryError(err ?? {});
   const locale = requestLocale(req);
   if (known) {
-    if (known.status >= 500) req.log?.error({ err }, 'request failed');
+    if (down) req.log?.warn({ err }, 'dependency unavailable');
+    else if (known.status >= 500) req.log?.error({ err }, 'request failed');
+    if (known.status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     res.status(known.status).json(envelope(known.code, locale, known.fields));
     return;
   }

@@ -22,7 +22,7 @@ export const routeKey = (route: Pick<Route, 'method' | 'path'>): RouteKey => `${
  * a route, stops the server at start-up: access rules cannot be forgotten.
  */
 export function mountModules(ctx: AppContext, modules: ApiModule[]): { router: Router; policy: Map<RouteKey, Access> } {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   const policy = new Map<RouteKey, Access>();
   for (const module of modules) for (const [key, access] of Object.entries(module.policy)) policy.set(key as RouteKey, access);
 

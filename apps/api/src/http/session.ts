@@ -26,8 +26,10 @@ declare global {
 }
 
 const SESSION_MS = SESSION_DAYS * 24 * 60 * 60_000;
-/** Sliding last-seen updates are throttled: one write per session per five minutes at most. */
+/** Sliding last-seen updates are throttled: one write per session per five minutes at most... */
 const TOUCH_INTERVAL_MS = 5 * 60_000;
+/** ...and per minute for admin sessions, whose idle timeout is measured from it (to the minute). */
+const ADMIN_TOUCH_INTERVAL_MS = 60_000;
 
 export function readSessionToken(ctx: AppContext, cookieHeader: string | undefined): string | undefined {
   if (!cookieHeader) return undefined;
@@ -46,6 +48,7 @@ export async function resolveSession(ctx: AppContext, token: string | undefined)
       email: users.email,
       langue: users.langue,
       slug: roles.slug,
+      createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)
@@ -55,18 +58,33 @@ export async function resolveSession(ctx: AppContext, token: string | undefined)
     .where(and(eq(sessions.tokenHash, sessionId), gt(sessions.expiresAt, now)));
   const first = rows[0];
   if (!first) return null;
-  if (now.getTime() - first.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+  const roleSlugs = rows.map((r) => r.slug).filter((s): s is RoleSlug => s !== null);
+  const isAdmin = roleSlugs.includes('admin');
+  if (isAdmin && adminSessionOver(ctx, first, now)) {
+    await ctx.db.delete(sessions).where(eq(sessions.tokenHash, sessionId));
+    ctx.disconnectSession(sessionId);
+    return null;
+  }
+  if (now.getTime() - first.lastSeenAt.getTime() > (isAdmin ? ADMIN_TOUCH_INTERVAL_MS : TOUCH_INTERVAL_MS)) {
     await ctx.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, sessionId));
   }
-  const roleSlugs = rows.map((r) => r.slug).filter((s): s is RoleSlug => s !== null);
   return {
     sessionId,
     userId: first.userId,
     email: first.email,
     langue: first.langue,
     roles: roleSlugs,
-    isAdmin: roleSlugs.includes('admin'),
+    isAdmin,
   };
+}
+
+/**
+ * Admin sessions end after an idle period and at an absolute age (SESS-05; 30 min and 12 h by
+ * default). Roles are read fresh, so a user made admin mid-session falls under the rule at once.
+ */
+function adminSessionOver(ctx: AppContext, session: { createdAt: Date; lastSeenAt: Date }, now: Date): boolean {
+  const { idleMs, maxMs } = ctx.config.security.adminSession;
+  return now.getTime() - session.lastSeenAt.getTime() > idleMs || now.getTime() - session.createdAt.getTime() > maxMs;
 }
 
 export function sessionMiddleware(ctx: AppContext): RequestHandler {

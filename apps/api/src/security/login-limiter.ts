@@ -6,35 +6,50 @@ const LOCKOUT_MS = LOGIN_LOCKOUT_MINUTES * 60_000;
 /** Per-IP ceiling against password spraying across many accounts (HARD-12). */
 const IP_MAX_FAILURES = 30;
 const IP_WINDOW_MS = 15 * 60_000;
+/** Per-account ceiling against guessing one account from many addresses (HARD-12; AUTH-07: at most 100 an hour). */
+const ACCOUNT_MAX_FAILURES = 50;
+const ACCOUNT_WINDOW_MS = 60 * 60_000;
 
 /**
- * 5 failures for one e-mail lock it for 5 minutes, whether or not the account exists, so the answer
- * never tells which e-mails are registered. The counter is keyed by a hash, not the address itself.
+ * 5 failures for one e-mail from one IP lock that pair for 5 minutes, whether or not the account
+ * exists, so the answer never tells which e-mails are registered. Keyed by the pair (LOAD-08), so an
+ * attacker locks out only himself, not the account's owner elsewhere nor the other users behind his
+ * NAT; the per-account and per-IP ceilings stop guessing spread over many addresses or accounts.
+ * Keys are hashes, never the address itself.
  */
 export class LoginLimiter {
   constructor(private readonly store: CounterStore) {}
 
-  private emailKey(email: string) {
-    return `login:email:${sha256(email.toLowerCase())}`;
+  private pairKey(email: string, ip: string) {
+    return `login:pair:${sha256(`${email.toLowerCase()}\n${ip}`)}`;
+  }
+  private accountKey(email: string) {
+    return `login:account:${sha256(email.toLowerCase())}`;
   }
   private ipKey(ip: string) {
     return `login:ip:${ip}`;
   }
 
   async isBlocked(email: string, ip: string): Promise<boolean> {
-    const [byEmail, byIp] = await Promise.all([this.store.peek(this.emailKey(email)), this.store.peek(this.ipKey(ip))]);
-    return (byEmail?.count ?? 0) >= LOGIN_LOCKOUT_ATTEMPTS || (byIp?.count ?? 0) >= IP_MAX_FAILURES;
+    const [byPair, byAccount, byIp] = await Promise.all([
+      this.store.peek(this.pairKey(email, ip)),
+      this.store.peek(this.accountKey(email)),
+      this.store.peek(this.ipKey(ip)),
+    ]);
+    return (byPair?.count ?? 0) >= LOGIN_LOCKOUT_ATTEMPTS || (byAccount?.count ?? 0) >= ACCOUNT_MAX_FAILURES || (byIp?.count ?? 0) >= IP_MAX_FAILURES;
   }
 
   async recordFailure(email: string, ip: string): Promise<void> {
-    const { count } = await this.store.increment(this.emailKey(email), LOCKOUT_MS);
+    const pair = this.pairKey(email, ip);
+    const { count } = await this.store.increment(pair, LOCKOUT_MS);
     // The lockout runs its full five minutes from the failure that triggered it.
-    if (count === LOGIN_LOCKOUT_ATTEMPTS) await this.store.extend(this.emailKey(email), LOCKOUT_MS);
+    if (count === LOGIN_LOCKOUT_ATTEMPTS) await this.store.extend(pair, LOCKOUT_MS);
+    await this.store.increment(this.accountKey(email), ACCOUNT_WINDOW_MS);
     await this.store.increment(this.ipKey(ip), IP_WINDOW_MS);
   }
 
-  async recordSuccess(email: string): Promise<void> {
-    await this.store.reset(this.emailKey(email));
+  async recordSuccess(email: string, ip: string): Promise<void> {
+    await this.store.reset(this.pairKey(email, ip));
   }
 }
 

@@ -115,6 +115,7 @@ export async function startTestPortal(kind: DatabaseKind = 'pglite', env: Record
       return files.map((file) => ({ file, raw: readFileSync(path.join(dir, file), 'utf8') }));
     },
     async drainQueue() {
+      await portal.ctx.deferred.settled();
       const queue = portal.ctx.queue as { drain?: () => Promise<void> };
       await queue.drain?.();
     },

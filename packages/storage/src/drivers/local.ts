@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import type { Dirent } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -25,16 +24,20 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Body, opts: PutOptions = {}): Promise<PutResult> {
     const target = this.#pathFor(key);
-    await mkdir(path.dirname(target), { recursive: true });
     // Write to a sibling temp file and rename: readers never see a partial object, and a failed
-    // upload (limit, client abort) leaves nothing under the key.
+    // upload (limit, client abort, disk error) leaves nothing under the key: no `.part`, no empty folder.
     const temp = `${target}.${randomUUID()}.part`;
     const meter = new MeteringStream(opts.maxBytes);
+    const source = toReadable(body);
+    // The body may fail while the folder and file are being created, before the pipeline listens:
+    // without a listener that 'error' would crash the process. The pipeline still sees the error.
+    source.on('error', () => {});
     try {
-      await pipeline(toReadable(body), meter, createWriteStream(temp, { flags: 'wx' }));
+      const file = await this.#inFolder(temp, () => open(temp, 'wx'));
+      await pipeline(source, meter, file.createWriteStream());
       await rename(temp, target);
     } catch (error) {
-      await rm(temp, { force: true });
+      await this.#remove(temp);
       throw error;
     }
     return { key, size: meter.size, sha256: meter.sha256 };
@@ -62,15 +65,16 @@ export class LocalStorage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.#pathFor(key), { force: true });
+    const file = this.#pathFor(key);
+    await rm(file, { force: true });
+    await this.#pruneEmptyFolders(file);
   }
 
   async copy(from: string, to: string): Promise<void> {
     const source = this.#pathFor(from);
     const target = this.#pathFor(to);
-    await mkdir(path.dirname(target), { recursive: true });
     try {
-      await copyFile(source, target);
+      await this.#inFolder(target, () => copyFile(source, target));
     } catch (error) {
       throw notFoundOr(error, from);
     }
@@ -116,6 +120,47 @@ export class LocalStorage implements Storage {
     }
   }
 
+
+  /**
+   * Creates `file`'s folder, then runs `write`. A concurrent delete may prune that folder in between
+   * (it was empty for a moment), so a write that finds its folder gone creates it again.
+   */
+  async #inFolder<T>(file: string, write: () => Promise<T>): Promise<T> {
+    const folder = path.dirname(file);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await mkdir(folder, { recursive: true });
+        return await write();
+      } catch (error) {
+        if (attempt >= 5 || !isMissing(error)) throw error;
+      }
+    }
+  }
+
+  /**
+   * Best-effort clean-up after a failed write: it must not hide the write's own error, and on a disk
+   * that turned read-only it cannot succeed anyway (the periodic clean-up catches what is left).
+   */
+  async #remove(file: string): Promise<void> {
+    try {
+      await rm(file, { force: true });
+      await this.#pruneEmptyFolders(file);
+    } catch {
+      // keep the original error
+    }
+  }
+
+  /** Removes the folders a key created (`…/<uuid>/`, then up) as long as they are empty, never `root` itself. */
+  async #pruneEmptyFolders(file: string): Promise<void> {
+    for (let folder = path.dirname(file); folder.startsWith(this.#root + path.sep); folder = path.dirname(folder)) {
+      try {
+        await rmdir(folder);
+      } catch {
+        return; // not empty (another object lives there), or already gone
+      }
+    }
+  }
+
   /** Validated key → absolute path; the containment check is a second line behind isValidKey. */
   #pathFor(key: string): string {
     assertValidKey(key);
@@ -125,14 +170,6 @@ export class LocalStorage implements Storage {
   }
 }
 
-/** Whether a folder (its key prefix, ending with '/') can hold a valid key after `startAfter` starting with `prefix`. */
-function folderMayHold(folder: string, prefix: string, startAfter: string): boolean {
-  if (!isValidKey(folder.slice(0, -1))) return false;
-  if (!folder.startsWith(prefix) && !prefix.startsWith(folder)) return false;
-  // Past startAfter, unless startAfter lies inside this folder: then only some of its keys are.
-  return folder > startAfter || startAfter.startsWith(folder);
-}
-
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
@@ -140,4 +177,12 @@ function isMissing(error: unknown): boolean {
 
 function notFoundOr(error: unknown, key: string): unknown {
   return isMissing(error) ? new StorageNotFoundError(key, { cause: error }) : error;
+}
+
+/** Whether a folder (its key prefix, ending with '/') can hold a valid key after `startAfter` starting with `prefix`. */
+function folderMayHold(folder: string, prefix: string, startAfter: string): boolean {
+  if (!isValidKey(folder.slice(0, -1))) return false;
+  if (!folder.startsWith(prefix) && !prefix.startsWith(folder)) return false;
+  // Past startAfter, unless startAfter lies inside this folder: then only some of its keys are.
+  return folder > startAfter || startAfter.startsWith(folder);
 }

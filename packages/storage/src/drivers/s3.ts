@@ -58,9 +58,17 @@ export class S3Storage implements Storage {
     try {
       await pipeline(toReadable(body), meter, createWriteStream(spool, { flags: 'wx', mode: 0o600 }));
       const metadata = opts.contentType ? { 'Content-Type': opts.contentType } : {};
-      await this.#client.putObject(this.#bucket, key, createReadStream(spool), meter.size, metadata);
+      try {
+        await this.#client.putObject(this.#bucket, key, createReadStream(spool), meter.size, metadata);
+      } catch (error) {
+        // A large object goes up as a multipart upload; one cut short leaves its parts in the bucket,
+        // unlisted but stored. Best effort: the upload's own error is the one to report.
+        await this.#client.removeIncompleteUpload(this.#bucket, key).catch(() => undefined);
+        throw error;
+      }
     } finally {
-      await rm(spool, { force: true });
+      // Never hides the upload's own error; a spool left by a full disk goes with the OS temp folder.
+      await rm(spool, { force: true }).catch(() => undefined);
     }
     return { key, size: meter.size, sha256: meter.sha256 };
   }

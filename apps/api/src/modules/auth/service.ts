@@ -37,7 +37,7 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
     req.log.info({ event: 'login_failed', email: sha256(body.email) }, 'login failed');
     throw new AppError('login_failed');
   }
-  await ctx.limits.login.recordSuccess(body.email);
+  await ctx.limits.login.recordSuccess(body.email, ip);
   // A new session id at every login; the one presented before (if any) is ended (SESS-02).
   await revokePresentedSession(ctx, req);
   await startSession(ctx, res, user.id);
@@ -79,10 +79,18 @@ const RESET_REQUESTS_PER_ACCOUNT = 3;
 const RESET_REQUEST_WINDOW_MS = 15 * 60_000;
 
 /**
- * Always answers the same way; mail goes out only for a known account and at most three times per
- * quarter of an hour, so the endpoint neither enumerates accounts nor floods a mailbox (HARD-04, HARD-08).
+ * Always answers the same way after the same work: the e-mail is looked up after the answer, off the
+ * request path, so neither the answer nor its timing tells whether an account exists (AUTH-18).
+ * Mail goes out only for a known account and at most three times per quarter of an hour, so the
+ * endpoint neither enumerates accounts nor floods a mailbox (HARD-04, HARD-08).
  */
 export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
+  // The same for every address: with the database down the caller gets a 503 now, not a mail never sent.
+  await ctx.database.ping();
+  ctx.deferred.run('password reset request', () => issueResetLink(ctx, email));
+}
+
+async function issueResetLink(ctx: AppContext, email: string): Promise<void> {
   const [user] = await ctx.db
     .select({ id: users.id, email: users.email, langue: users.langue, companyAgent: users.companyAgent })
     .from(users)

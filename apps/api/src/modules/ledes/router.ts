@@ -67,6 +67,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
           maxFileBytes: ctx.config.uploads.maxBytes,
           maxFiles: LEDES_MAX_FILES,
           allowedExtensions: LEDES_EXTENSIONS,
+          rateLimit: { limiter: ctx.limits.upload, key: req.auth!.userId },
         });
         let body;
         let runs;
