@@ -43,7 +43,12 @@ export const ledesUploadFields = z.strictObject({
   wait: waitSeconds.optional(),
 });
 
-export const ledesDownloadBody = z.strictObject({ file_path: text().min(1).max(2048) });
+/**
+ * The one string that is not text: an opaque storage key. Every unknown key, NUL or traversal
+ * included, answers the same 404 (UP-14), so the key is checked by its own strict pattern
+ * (`isValidKey`) before any lookup instead of the clean-text rule.
+ */
+export const ledesDownloadBody = z.strictObject({ file_path: z.string().min(1).max(2048) });
 
 /** Paging of the history lists; the spec answers 'meta' missing (400) without page and limit. */
 const pageNumber = (max: number) =>

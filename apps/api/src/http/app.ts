@@ -16,6 +16,7 @@ import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
 import { cors, requireApiKey, requireJsonBody, requireTrustedOrigin } from './guards.ts';
+import { DOCS_PATHS, docsModule } from './openapi.ts';
 import { mountModules, type ApiModule } from './routes.ts';
 import { sessionMiddleware } from './session.ts';
 
@@ -24,6 +25,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: usersRoutes, policy: usersPolicy },
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },
+  docsModule,
 ];
 
 /** The only routes that take multipart bodies. */
@@ -69,7 +71,9 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
   const api = express.Router();
   api.use(apiHeaders);
   api.use(cors(ctx));
-  api.use(requireApiKey(ctx));
+  const apiKey = requireApiKey(ctx);
+  // The documentation is the only key-less part of /api: a browser opening /api/docs cannot send the header.
+  api.use((req, res, next) => (req.method === 'GET' && DOCS_PATHS.includes(req.path) ? next() : apiKey(req, res, next)));
   api.use(requireTrustedOrigin(ctx, SIDE_EFFECT_GETS));
   api.use(requireJsonBody(MULTIPART_ROUTES));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json' }));
