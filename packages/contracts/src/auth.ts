@@ -100,5 +100,6 @@ export const emailParam = z.strictObject({ email: emailSchema });
 export const idParam = z.strictObject({ id: z.uuid() });
 
 export const rolesResponse = z.strictObject({ success: z.literal(true), roles: z.array(roleSchema) });
+export type RolesResponse = z.infer<typeof rolesResponse>;
 export const roleResponse = z.strictObject({ success: z.literal(true), role: roleSchema });
 export const roleSlugsResponse = z.strictObject({ success: z.literal(true), roles: z.array(z.enum(ROLE_SLUGS)) });

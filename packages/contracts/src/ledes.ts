@@ -69,6 +69,7 @@ export const runIdParams = z.strictObject({ id: z.uuid() });
 export const ledesOfficeSchema = z.strictObject({ code: z.string(), label_en: z.string(), label_fr: z.string() });
 export type LedesOfficeDto = z.infer<typeof ledesOfficeSchema>;
 export const ledesOfficesResponse = z.strictObject({ success: z.literal(true), offices: z.array(ledesOfficeSchema) });
+export type LedesOfficesResponse = z.infer<typeof ledesOfficesResponse>;
 
 /** A run as the screens follow it live; also the payload of the `ledes:run` socket event. */
 export const ledesRunSchema = z.strictObject({

@@ -49,8 +49,10 @@ export type AgentAddress = z.infer<typeof agentAddressSchema>;
 /** POST /api/user/id_client/name */
 export const idClientNameBody = z.strictObject({ id_client: shortText(64) });
 export const idClientNameResponse = z.strictObject({ success: z.literal(true), name: z.string() });
+export type IdClientNameResponse = z.infer<typeof idClientNameResponse>;
 
 export const usersResponse = z.strictObject({ success: z.literal(true), users: z.array(publicUserSchema) });
+export type UsersResponse = z.infer<typeof usersResponse>;
 export const userResponse = z.strictObject({ success: z.literal(true), user: publicUserSchema });
 export const userCreatedResponse = z.strictObject({ success: z.literal(true), message: z.string(), user: publicUserSchema });
 export type UserCreatedResponse = z.infer<typeof userCreatedResponse>;
@@ -59,7 +61,9 @@ export type UserCreatedResponse = z.infer<typeof userCreatedResponse>;
 export const ledesAgentSchema = z.strictObject({ _id: z.uuid(), company_agent: z.string(), email: z.string(), id_client: z.array(z.string()) });
 export type LedesAgent = z.infer<typeof ledesAgentSchema>;
 export const ledesAgentsResponse = z.strictObject({ success: z.literal(true), users: z.array(ledesAgentSchema) });
+export type LedesAgentsResponse = z.infer<typeof ledesAgentsResponse>;
 
 export const cabinetsResponse = z.strictObject({ success: z.literal(true), cabinet: z.array(cabinetSchema) });
+export type CabinetsResponse = z.infer<typeof cabinetsResponse>;
 export const agentAddressCreatedResponse = z.strictObject({ success: z.literal(true), message: z.string(), adresse: agentAddressSchema });
 export type AgentAddressCreatedResponse = z.infer<typeof agentAddressCreatedResponse>;
