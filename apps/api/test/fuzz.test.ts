@@ -228,11 +228,13 @@ describe('VAL-01 fuzz of every route', () => {
     expect(all.length).toBeGreaterThan(1000);
     const anonymous = t.client();
     const failures: string[] = [];
-    for (const [who, client] of [['admin', admin], ['anonymous', anonymous]] as const) {
-      await inParallel(all, 4, async (c) => {
+    // Anonymous callers are refused (401) before any input is read on non-public routes: a sample of those suffices.
+    const publicRoute = (c: Case) => t.portal.policy.get(c.route as never) === 'public';
+    const anonymousCases = all.filter((c, i) => publicRoute(c) || i % 10 === 0);
+    for (const [who, client, cases] of [['admin', admin, all], ['anonymous', anonymous, anonymousCases]] as const) {
+      await inParallel(cases, 4, async (c) => {
         const res = await send(t, client, c);
-        const access = t.portal.policy.get(c.route as never);
-        const admitted = who === 'admin' || access === 'public';
+        const admitted = who === 'admin' || publicRoute(c);
         if (res.status >= 500) failures.push(`${who} ${c.route} ${c.what}: ${res.status} ${res.text.slice(0, 160)}`);
         else if (c.expect === 'refuse' && admitted && res.status !== 400) failures.push(`${who} ${c.route} ${c.what}: expected 400, got ${res.status}`);
       });
