@@ -250,7 +250,7 @@ describe('VAL-01 fuzz of every route', () => {
     expect(session.body.is_admin).toBe(true);
   }, 180_000);
 
-  it('LOG-02 the logs of the whole run hold neither the seeded admin e-mail nor its password hash', async () => {
+  it('LOG-01 the logs of the whole run hold neither the seeded admin e-mail nor its password hash', async () => {
     const [row] = await t.portal.ctx.db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, ADMIN_EMAIL));
     expect(row?.hash).toMatch(/^\$argon2/);
     const logs = t.logs.join('');
