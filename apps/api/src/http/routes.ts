@@ -21,11 +21,8 @@ export interface RawResponse {
   description: string;
 }
 
-/** What a multipart route reads; its text fields are the route's `body` schema. */
-export interface MultipartSpec extends Omit<MultipartOptions, 'storage'> {
-  /** Field names of the file parts, for the documentation as well as the parser. */
-  fileField: string[];
-}
+/** What a multipart route reads (file fields and limits, for the parser and the documentation); its text fields are the route's `body` schema. */
+export type MultipartSpec = Omit<MultipartOptions, 'storage'>;
 
 /** Returned by a handler of a route that declares `noContent`: the answer is a bodiless 204. */
 export const NO_CONTENT = Symbol('204 No Content');

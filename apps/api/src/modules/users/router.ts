@@ -15,7 +15,7 @@ import {
 import { cabinets, userCabinets } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { defineRoute, type Exchange, type Route } from '../../http/routes.ts';
+import { defineRoute, type Route } from '../../http/routes.ts';
 import { loadPublicUser, loadPublicUsers } from './presenter.ts';
 import { createAgentAddress, createUser, ledesAgents, recipientName } from './service.ts';
 
@@ -28,7 +28,7 @@ export function usersRoutes(ctx: AppContext): Route[] {
       summary: 'Creates a user with their roles, cabinets and client ids',
       body: createUserBody,
       response: userCreatedResponse,
-      async handler({ body }, http: Exchange) {
+      async handler({ body }, http) {
         const user = await createUser(ctx, body);
         http.log.info({ event: 'user_created', userId: user._id, by: http.actor().userId }, 'user created');
         return { success: true, message: http.t('api:user_created'), user };
