@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_SLUGS, type RoleSlug } from '@portal/contracts';
 import type { Access, RouteKey } from '../src/http/access.ts';
-import { mountModules } from '../src/http/routes.ts';
+import { z } from 'zod';
+import { defineRoute, mountModules } from '../src/http/routes.ts';
 import { startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -53,7 +54,7 @@ describe('AC-01 route × role matrix', () => {
   });
 
   it('a route without a policy entry stops the server from starting', () => {
-    const module = { policy: {}, routes: () => [{ method: 'GET' as const, path: '/new-route', handler: () => ({}) }] };
+    const module = { policy: {}, routes: () => [defineRoute({ method: 'GET', path: '/new-route', summary: 'new', response: z.object({}), handler: () => ({}) })] };
     expect(() => mountModules(t.portal.ctx, [module])).toThrow(/GET \/new-route has no access policy entry/);
   });
 

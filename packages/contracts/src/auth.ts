@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, ROLE_SLUGS } from './roles.ts';
+import { text } from './text.ts';
 
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 128;
@@ -11,16 +12,14 @@ export const SESSION_DAYS = 30;
 
 /** Same pattern as the forgot-password screen: something@something.tld, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const emailSchema = z
-  .string({ error: 'email_empty' })
+export const emailSchema = text({ error: 'email_empty' })
   .trim()
   .min(1, { error: 'email_empty' })
   .max(254, { error: 'wrong_email' })
   .regex(EMAIL_PATTERN, { error: 'wrong_email' })
   .transform((e) => e.toLowerCase());
 
-export const passwordSchema = z
-  .string({ error: 'password_empty' })
+export const passwordSchema = text({ error: 'password_empty' })
   .min(1, { error: 'password_empty' })
   .min(PASSWORD_MIN_LENGTH, { error: 'password_too_short' })
   .max(PASSWORD_MAX_LENGTH, { error: 'password_too_long' });
@@ -28,19 +27,23 @@ export const passwordSchema = z
 export const loginBody = z.strictObject({
   email: emailSchema,
   // Login accepts any non-empty password up to the maximum: the length policy applies when one is set.
-  password: z.string({ error: 'password_empty' }).min(1, { error: 'password_empty' }).max(PASSWORD_MAX_LENGTH, { error: 'login_failed' }),
+  password: text({ error: 'password_empty' }).min(1, { error: 'password_empty' }).max(PASSWORD_MAX_LENGTH, { error: 'login_failed' }),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
-export const roleSchema = z.object({ _id: z.string(), slug: z.enum(ROLE_SLUGS) });
+/** Every success answer without data: `{ success: true, message }`, the message translated. */
+export const messageResponse = z.strictObject({ success: z.literal(true), message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponse>;
+
+export const roleSchema = z.strictObject({ _id: z.uuid(), slug: z.enum(ROLE_SLUGS) });
 export type Role = z.infer<typeof roleSchema>;
 
-export const cabinetSchema = z.object({ _id: z.string(), name: z.string() });
+export const cabinetSchema = z.strictObject({ _id: z.uuid(), name: z.string() });
 export type Cabinet = z.infer<typeof cabinetSchema>;
 
 /** What the API ever returns about a user: never a hash, never a token. */
-export const publicUserSchema = z.object({
-  _id: z.string(),
+export const publicUserSchema = z.strictObject({
+  _id: z.uuid(),
   company_agent: z.string(),
   email: z.string(),
   roles: z.array(roleSchema),
@@ -48,39 +51,55 @@ export const publicUserSchema = z.object({
   cabinets: z.array(cabinetSchema),
   code: z.array(z.string()),
   langue: z.enum(LANGUAGES),
-  created: z.string(),
+  created: z.iso.datetime(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-export interface LoginResponse {
-  success: true;
-  message: string;
-  roles: string[];
-  user: PublicUser;
-}
+export const loginResponse = z.strictObject({
+  success: z.literal(true),
+  message: z.string(),
+  roles: z.array(z.enum(ROLE_SLUGS)),
+  user: publicUserSchema,
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
 
-export interface VerifyTokenResponse {
-  success: true;
-  isAuthenticated: boolean;
-  is_admin: boolean;
-  user: PublicUser | null;
-  roles: string[];
-}
+export const verifyTokenResponse = z.strictObject({
+  success: z.literal(true),
+  isAuthenticated: z.boolean(),
+  is_admin: z.boolean(),
+  user: publicUserSchema.nullable(),
+  roles: z.array(z.enum(ROLE_SLUGS)),
+});
+export type VerifyTokenResponse = z.infer<typeof verifyTokenResponse>;
+
+export const checkTokenResponse = z.strictObject({ success: z.literal(true), isAuthenticated: z.boolean() });
+export type CheckTokenResponse = z.infer<typeof checkTokenResponse>;
+
+/** Reset links carry the user's id (a UUID) and a random token. */
+const linkToken = text().min(1).max(128);
 
 export const resetPasswordParams = z.strictObject({
-  token: z.string().min(1).max(128),
-  id: z.string().min(1).max(64),
+  token: linkToken,
+  // A link whose id is not an id is an expired link, as the spec's reset screen words it.
+  id: z.uuid({ error: 'link_expired' }),
 });
 export const resetPasswordBody = z.strictObject({ password: passwordSchema });
 
+/**
+ * The reset screen asks whether its link still works: a malformed id is just an invalid link (a
+ * normal answer, not an error), so it becomes `null` here and is never looked up.
+ */
 export const verifyResetQuery = z.strictObject({
-  id: z.string().min(1).max(64),
-  token: z.string().min(1).max(128),
+  id: z.union([z.uuid(), text().max(64).transform(() => null)]),
+  token: linkToken,
 });
-export interface VerifyResetResponse {
-  success: boolean;
-  message: string;
-  invalid: boolean;
-}
+export const verifyResetResponse = z.strictObject({ success: z.boolean(), message: z.string(), invalid: z.boolean() });
+export type VerifyResetResponse = z.infer<typeof verifyResetResponse>;
 
-export const emailParam = z.strictObject({ email: z.string().max(254) });
+export const emailParam = z.strictObject({ email: emailSchema });
+export const idParam = z.strictObject({ id: z.uuid() });
+
+export const rolesResponse = z.strictObject({ success: z.literal(true), roles: z.array(roleSchema) });
+export type RolesResponse = z.infer<typeof rolesResponse>;
+export const roleResponse = z.strictObject({ success: z.literal(true), role: roleSchema });
+export const roleSlugsResponse = z.strictObject({ success: z.literal(true), roles: z.array(z.enum(ROLE_SLUGS)) });

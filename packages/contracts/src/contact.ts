@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.ts';
+import { text } from './text.ts';
 
 /** The spec's issue → topic map for the contact form. */
 export const CONTACT_TOPICS = {
@@ -10,16 +11,21 @@ export const CONTACT_TOPICS = {
   other: ['other_issue', 'other_download', 'other_display'],
 } as const satisfies Record<string, readonly string[]>;
 export type ContactIssue = keyof typeof CONTACT_TOPICS;
-export const CONTACT_ISSUES = Object.keys(CONTACT_TOPICS) as ContactIssue[];
+export const CONTACT_ISSUES = Object.keys(CONTACT_TOPICS) as [ContactIssue, ...ContactIssue[]];
 
+/**
+ * `issue` is a closed enum: a lookup with `in` or `[]` would accept `constructor`, `__proto__` or
+ * `toString` (inherited from Object.prototype) and then crash on them.
+ */
 export const contactBody = z
   .strictObject({
     mail: emailSchema,
-    issue: z.string({ error: 'issue_empty' }).min(1, { error: 'issue_empty' }).max(50).refine((i) => i in CONTACT_TOPICS, { error: 'issue_empty' }),
-    topic: z.string({ error: 'topic_empty' }).min(1, { error: 'topic_empty' }).max(50),
-    details: z.string({ error: 'message_empty' }).trim().min(1, { error: 'message_empty' }).max(5000),
+    issue: z.enum(CONTACT_ISSUES, { error: 'issue_empty' }),
+    topic: text({ error: 'topic_empty' }).min(1, { error: 'topic_empty' }).max(50),
+    details: text({ error: 'message_empty' }).trim().min(1, { error: 'message_empty' }).max(5000),
   })
-  .refine((b) => (CONTACT_TOPICS[b.issue as ContactIssue] as readonly string[] | undefined)?.includes(b.topic) ?? false, {
+  // Own keys only, even if a future zod runs this refinement after a failed enum.
+  .refine((b) => Object.hasOwn(CONTACT_TOPICS, b.issue) && (CONTACT_TOPICS[b.issue] as readonly string[]).includes(b.topic), {
     error: 'topic_empty',
     path: ['topic'],
   });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Stable error codes of the API envelope `{ success: false, message, code }`.
  * The message is rendered server-side in the caller's language from `errors.<code>` in @portal/i18n;
@@ -42,10 +44,14 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export interface ErrorEnvelope {
-  success: false;
-  message: string;
-  code: ErrorCode;
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+
+/** Every failure answer: `{ success: false, message, code }`, the message translated server-side. */
+export const errorEnvelopeSchema = z.strictObject({
+  success: z.literal(false),
+  message: z.string(),
+  code: z.enum(ERROR_CODE_LIST),
   /** Per-field codes when a body fails validation. */
-  fields?: Record<string, ErrorCode | string>;
-}
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

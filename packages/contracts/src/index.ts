@@ -1,3 +1,4 @@
+export * from './text.ts';
 export * from './roles.ts';
 export * from './errors.ts';
 export * from './auth.ts';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { RunState } from './jobs.ts';
+import { RUN_STATES } from './jobs.ts';
+import { paginationMetaSchema } from './pagination.ts';
+import { text } from './text.ts';
 
 export const LEDES_TYPES = ['patent', 'trademark', 'annuites'] as const;
 export type LedesType = (typeof LEDES_TYPES)[number];
@@ -11,71 +13,144 @@ export const LEDES_MAX_FILES = 10;
 export const LEDES_MAX_WAIT_SECONDS = 120;
 /** The admin log's page sizes; the user history uses 500, per the spec's constants. */
 export const LEDES_HISTORY_PAGE_SIZES = [10, 20, 30, 50, 100, 600] as const;
+/** The multipart file fields of an upload: the original client's name and the usual variants. */
+export const LEDES_FILE_FIELDS = ['file', 'files', 'file[]'] as const;
 
 const yesNo = z.enum(['true', 'false', 'yes', 'no', '1', '0', 'oui', 'non']).transform((v) => ['true', 'yes', '1', 'oui'].includes(v));
+const waitSeconds = text()
+  .regex(/^\d{1,3}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(LEDES_MAX_WAIT_SECONDS));
 
-/** The multipart text fields of POST /api/ledes/file/{type}/{office}, after the files. */
-export const ledesUploadFields = z.object({
-  type: z.string().max(20).optional(),
-  office: z.string().max(20).optional(),
+/**
+ * The path of POST /api/ledes/file/{type}/{office}. The original client may send the word
+ * 'undefined' in either segment and the real value in the body, so the segments are free words
+ * here; the service checks type and office in the spec's order (file, type, office, user).
+ */
+export const ledesUploadParams = z.strictObject({ type: text().max(20), office: text().max(20) });
+export const ledesUploadQuery = z.strictObject({ wait: waitSeconds.optional() });
+
+/** The multipart text fields of POST /api/ledes/file/{type}/{office}, before the files. */
+export const ledesUploadFields = z.strictObject({
+  type: text().max(20).optional(),
+  office: text().max(20).optional(),
   send_history: yesNo.optional(),
   send_server: yesNo.optional(),
-  user_id: z.string().max(64).optional(),
-  id_client: z.string().trim().max(64).optional(),
-  client_destinataire: z.string().trim().max(200).optional(),
-  wait: z.coerce.number().int().min(0).max(LEDES_MAX_WAIT_SECONDS).optional(),
+  // An admin's chosen user; an empty field is no choice. Not an id: the spec's "choose a user".
+  user_id: z.union([z.literal('').transform(() => undefined), z.uuid({ error: 'missing_id_user' })]).optional(),
+  id_client: text().trim().max(64).optional(),
+  client_destinataire: text().trim().max(200).optional(),
+  wait: waitSeconds.optional(),
 });
 
+/**
+ * The one string that is not text: an opaque storage key. Every unknown key, NUL or traversal
+ * included, answers the same 404 (UP-14), so the key is checked by its own strict pattern
+ * (`isValidKey`) before any lookup instead of the clean-text rule.
+ */
 export const ledesDownloadBody = z.strictObject({ file_path: z.string().min(1).max(2048) });
 
-export const historySearchQuery = z.object({
-  search_query: z.string().max(200).default(''),
-  page: z.coerce.number().int().min(1).max(1_000_000),
-  limit: z.coerce.number().int().min(1).max(600),
+/** Paging of the history lists; the spec answers 'meta' missing (400) without page and limit. */
+const pageNumber = (max: number) =>
+  text({ error: (issue) => (issue.input === undefined ? 'meta_missing' : 'validation_failed') })
+    .regex(/^\d{1,7}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max));
+export const historyPageQuery = z.strictObject({ page: pageNumber(1_000_000), limit: pageNumber(600) });
+export const historySearchQuery = z.strictObject({
+  search_query: text().max(200).default(''),
+  page: pageNumber(1_000_000),
+  limit: pageNumber(600),
 });
+/** `all` (or the admin's own id, as the original client sends it) for everyone, or one user's id. */
+export const adminHistoryParams = z.strictObject({ id: z.union([z.literal('all'), z.uuid()]) });
+export const runIdParams = z.strictObject({ id: z.uuid() });
 
-export interface LedesOfficeDto {
-  code: string;
-  label_en: string;
-  label_fr: string;
-}
+export const ledesOfficeSchema = z.strictObject({ code: z.string(), label_en: z.string(), label_fr: z.string() });
+export type LedesOfficeDto = z.infer<typeof ledesOfficeSchema>;
+export const ledesOfficesResponse = z.strictObject({ success: z.literal(true), offices: z.array(ledesOfficeSchema) });
+export type LedesOfficesResponse = z.infer<typeof ledesOfficesResponse>;
 
-/** A run as the screens follow it live; also the payload of the `run:updated` socket event. */
-export interface LedesRunDto {
-  _id: string;
-  name: string;
-  filename: string;
-  state: RunState;
-  accepted: boolean | null;
-  lines_checked: number;
-  office: string;
-  type: LedesType;
-  owner_id: string;
-  created: string;
-  finished: string | null;
-  delivered: boolean;
-  error_code: string | null;
-}
+/** A run as the screens follow it live; also the payload of the `ledes:run` socket event. */
+export const ledesRunSchema = z.strictObject({
+  _id: z.uuid(),
+  name: z.string(),
+  filename: z.string(),
+  state: z.enum(RUN_STATES),
+  accepted: z.boolean().nullable(),
+  lines_checked: z.number().int().min(0),
+  office: z.string(),
+  type: z.enum(LEDES_TYPES),
+  owner_id: z.uuid(),
+  created: z.iso.datetime(),
+  finished: z.iso.datetime().nullable(),
+  delivered: z.boolean(),
+  error_code: z.string().nullable(),
+});
+export type LedesRunDto = z.infer<typeof ledesRunSchema>;
+
+/** A line of a result: a 0-based data line, or the whole 'file', or its 'header'. */
+export const lineRefSchema = z.union([z.number().int().min(0), z.literal('file'), z.literal('header')]);
+export type LineRef = z.infer<typeof lineRefSchema>;
+
+/** One finding as stored and shown (spec entity "Ledes result per file"). */
+export const ledesItemSchema = z.strictObject({
+  _id: z.string(),
+  code_ledes: z.string(),
+  created: z.string(),
+  libelle_en: z.string(),
+  libelle_fr: z.string(),
+  champ: z.string(),
+});
+export type LedesItemDto = z.infer<typeof ledesItemSchema>;
+export const ledesLineSchema = z.strictObject({ line: lineRefSchema, items: z.array(ledesItemSchema) });
+export type LedesLineDto = z.infer<typeof ledesLineSchema>;
+
+/** The spec's result entity; `format_ok` is capped, `format_ok_total` counts every error-free line. */
+export const ledesResultSchema = z.strictObject({
+  filename: z.string(),
+  format_ok: z.array(ledesLineSchema),
+  errors: z.array(ledesLineSchema),
+  warnings: z.array(ledesLineSchema),
+  format_ok_total: z.number().int().min(0),
+});
+export type LedesResultDto = z.infer<typeof ledesResultSchema>;
+
+export const ledesRunResponse = z.strictObject({ success: z.literal(true), run: ledesRunSchema, result: ledesResultSchema.nullable() });
+export type LedesRunResponse = z.infer<typeof ledesRunResponse>;
+
+/** The upload's answer: the runs at once, and their results too when `wait` saw them all finish. */
+export const ledesUploadResponse = z.strictObject({
+  success: z.literal(true),
+  runs: z.array(ledesRunSchema),
+  ledes: z.array(ledesResultSchema).optional(),
+});
+export type LedesUploadResponse = z.infer<typeof ledesUploadResponse>;
 
 /** The spec's history item, with the file's findings summarised as line numbers. */
-export interface HistoryItem {
-  _id: string;
-  name: string;
+export const historyItemSchema = z.strictObject({
+  _id: z.uuid(),
+  name: z.string(),
   /** The uploaded file's own name (the history name without its date prefix). */
-  filename: string;
-  created: string;
-  state: RunState;
-  accepted: boolean | null;
-  lines_checked: number;
+  filename: z.string(),
+  created: z.iso.datetime(),
+  state: z.enum(RUN_STATES),
+  accepted: z.boolean().nullable(),
+  lines_checked: z.number().int().min(0),
   /** Data lines without error (capped list) and lines with an error, as 0-based numbers. */
-  format_ok: number[];
-  error: number[];
-  format_ok_count: number;
-  error_count: number;
-  path: string;
-  path_treated: string | null;
-  office: string;
-  type: LedesType;
-  user_info: { _id: string; company_agent: string; email: string };
-  delivered: boolean;
-}
+  format_ok: z.array(z.number().int()),
+  error: z.array(z.number().int()),
+  format_ok_count: z.number().int(),
+  error_count: z.number().int().min(0),
+  path: z.string(),
+  path_treated: z.string().nullable(),
+  office: z.string(),
+  type: z.enum(LEDES_TYPES),
+  user_info: z.strictObject({ _id: z.uuid(), company_agent: z.string(), email: z.string() }),
+  delivered: z.boolean(),
+});
+export type HistoryItem = z.infer<typeof historyItemSchema>;
+
+/** A history page; an empty history is a 204 without a body instead. */
+export const historyPageResponse = z.strictObject({ success: z.literal(true), data: z.array(historyItemSchema), meta: paginationMetaSchema });
+export type HistoryPageResponse = z.infer<typeof historyPageResponse>;

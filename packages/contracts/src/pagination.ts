@@ -1,17 +1,13 @@
 import { z } from 'zod';
 
-export interface PaginationMeta {
-  currentPage: number;
-  totalPages: number;
-  pageSize: number;
-  total: number;
-}
-export const MAX_PAGE_SIZE = 600;
-
-export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE),
+export const paginationMetaSchema = z.strictObject({
+  currentPage: z.number().int().min(1),
+  totalPages: z.number().int().min(1),
+  pageSize: z.number().int().min(1),
+  total: z.number().int().min(0),
 });
+export type PaginationMeta = z.infer<typeof paginationMetaSchema>;
+export const MAX_PAGE_SIZE = 600;
 
 export function paginationMeta(page: number, pageSize: number, total: number): PaginationMeta {
   return { currentPage: page, totalPages: Math.max(1, Math.ceil(total / pageSize)), pageSize, total };

@@ -17,6 +17,7 @@ import { usersRoutes } from '../modules/users/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
 import { cors, requireApiKey, requireJsonBody, requireTrustedOrigin } from './guards.ts';
 import { mountHealth } from './health.ts';
+import { DOCS_PATHS, docsModule } from './openapi.ts';
 import { mountModules, type ApiModule } from './routes.ts';
 import { sessionMiddleware } from './session.ts';
 
@@ -25,6 +26,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: usersRoutes, policy: usersPolicy },
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },
+  docsModule,
 ];
 
 /** The only routes that take multipart bodies. */
@@ -70,7 +72,9 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
   const api = express.Router({ caseSensitive: true });
   api.use(apiHeaders);
   api.use(cors(ctx));
-  api.use(requireApiKey(ctx));
+  const apiKey = requireApiKey(ctx);
+  // The documentation is the only key-less part of /api: a browser opening /api/docs cannot send the header.
+  api.use((req, res, next) => (req.method === 'GET' && DOCS_PATHS.includes(req.path) ? next() : apiKey(req, res, next)));
   api.use(requireTrustedOrigin(ctx, SIDE_EFFECT_GETS));
   api.use(requireJsonBody(MULTIPART_ROUTES));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json' }));

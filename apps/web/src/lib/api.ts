@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@portal/contracts';
+import type { ErrorCode, ErrorEnvelope } from '@portal/contracts';
 
 /** The API key sent with every call; the real value comes from the build environment. */
 export const API_KEY: string = (import.meta.env.VITE_API_KEY as string | undefined) ?? 'local-dev-api-key';
@@ -38,12 +38,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-interface Envelope {
-  success?: boolean;
-  message?: string;
-  code?: string;
-  fields?: Record<string, string>;
-}
+/** Any answer as first read: a success flag, or the error envelope's fields (untrusted until checked). */
+type Envelope = { success?: boolean } & Partial<Omit<ErrorEnvelope, 'success'>>;
 
 /** Builds a path below /api, encoding each dynamic segment. */
 export function apiPath(strings: TemplateStringsArray, ...values: (string | number)[]): string {

@@ -1,132 +1,151 @@
-import { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import {
-  emailSchema,
+  checkTokenResponse,
+  emailParam,
+  idParam,
   loginBody,
+  loginResponse,
+  messageResponse,
   resetPasswordBody,
   resetPasswordParams,
+  roleResponse,
+  roleSlugsResponse,
+  rolesResponse,
   verifyResetQuery,
-  type VerifyResetResponse,
-  type VerifyTokenResponse,
+  verifyResetResponse,
+  verifyTokenResponse,
+  type RoleSlug,
 } from '@portal/contracts';
 import { roles } from '@portal/db';
-import { serverT } from '@portal/i18n';
 import type { AppContext } from '../../context.ts';
-import { AppError, requestLocale } from '../../http/errors.ts';
-import type { Route } from '../../http/routes.ts';
+import { AppError } from '../../http/errors.ts';
+import { defineRoute, type Route } from '../../http/routes.ts';
 import { endSession } from '../../http/session.ts';
-import { parse } from '../../http/validate.ts';
 import { loadPublicUser } from '../users/presenter.ts';
 import { isResetLinkValid, login, requestPasswordReset, resetPassword, sendFirstConnection } from './service.ts';
 
-const emailParam = z.strictObject({ email: emailSchema });
-const idParam = z.strictObject({ id: z.uuid() });
-
 export function authRoutes(ctx: AppContext): Route[] {
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/auth/verify_token_',
-      async handler(req): Promise<VerifyTokenResponse> {
-        const user = req.auth ? await loadPublicUser(ctx.db, req.auth.userId) : null;
-        return {
-          success: true,
-          isAuthenticated: user !== null,
-          is_admin: req.auth?.isAdmin ?? false,
-          user,
-          roles: req.auth?.roles ?? [],
-        };
+      summary: 'The session of the caller: user, roles, admin or not',
+      response: verifyTokenResponse,
+      async handler(_input, { auth }) {
+        const user = auth ? await loadPublicUser(ctx.db, auth.userId) : null;
+        return { success: true, isAuthenticated: user !== null, is_admin: auth?.isAdmin ?? false, user, roles: auth?.roles ?? [] };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/auth/check_token',
-      handler: (req) => ({ success: true, isAuthenticated: req.auth !== null }),
-    },
-    {
+      summary: 'Whether the caller has a session',
+      response: checkTokenResponse,
+      handler: (_input, { auth }) => ({ success: true, isAuthenticated: auth !== null }),
+    }),
+    defineRoute({
       method: 'POST',
       path: '/auth/login',
-      async handler(req, res) {
-        const user = await login(ctx, req, res, parse(loginBody, req.body));
-        return { success: true, message: serverT(requestLocale(req))('api:login_succeeded'), roles: user.roles.map((r) => r.slug), user };
+      summary: 'Signs in with e-mail and password; sets the session cookie',
+      body: loginBody,
+      response: loginResponse,
+      async handler({ body }, { req, res, t }) {
+        const user = await login(ctx, req, res, body);
+        return { success: true, message: t('api:login_succeeded'), roles: user.roles.map((r) => r.slug), user };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/auth/logout',
-      async handler(req, res) {
+      summary: 'Ends the session and clears its cookie',
+      response: messageResponse,
+      async handler(_input, { req, res, t }) {
         await endSession(ctx, req, res);
-        return { success: true, message: serverT(requestLocale(req))('api:logged_out') };
+        return { success: true, message: t('api:logged_out') };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/auth/request_reset_password/:email',
-      async handler(req) {
-        const { email } = parse(emailParam, req.params);
+      summary: 'Sends a password-reset link when the account exists; the same answer either way',
+      params: emailParam,
+      response: messageResponse,
+      async handler({ params }, { req, t }) {
         if (!(await ctx.limits.resetRequest.allow(req.ip ?? 'unknown'))) throw new AppError('rate_limited');
-        await requestPasswordReset(ctx, email);
-        return { success: true, message: serverT(requestLocale(req))('api:reset_requested') };
+        await requestPasswordReset(ctx, params.email);
+        return { success: true, message: t('api:reset_requested') };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/verify_token',
-      async handler(req): Promise<VerifyResetResponse> {
-        const { id, token } = parse(verifyResetQuery, req.query);
-        const valid = await isResetLinkValid(ctx, id, token);
-        const t = serverT(requestLocale(req));
+      summary: 'Whether a reset or first-connection link still works',
+      query: verifyResetQuery,
+      response: verifyResetResponse,
+      async handler({ query }, { t }) {
+        const valid = query.id !== null && (await isResetLinkValid(ctx, query.id, query.token));
         return { success: valid, invalid: !valid, message: valid ? t('api:link_valid') : t('errors:link_expired') };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'PUT',
       path: '/auth/reset_password/:token/:id',
-      async handler(req) {
-        const { token, id } = parse(resetPasswordParams, req.params);
-        const { password } = parse(resetPasswordBody, req.body);
-        await resetPassword(ctx, id, token, password);
-        req.log.info({ event: 'password_reset', userId: id }, 'password reset');
-        return { success: true, message: serverT(requestLocale(req))('api:password_reset') };
+      summary: 'Sets a new password with a reset link; ends every session of the user',
+      params: resetPasswordParams,
+      body: resetPasswordBody,
+      response: messageResponse,
+      async handler({ params, body }, { log, t }) {
+        await resetPassword(ctx, params.id, params.token, body.password);
+        log.info({ event: 'password_reset', userId: params.id }, 'password reset');
+        return { success: true, message: t('api:password_reset') };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/auth/first_connection/:email',
-      async handler(req) {
-        const { email } = parse(emailParam, req.params);
-        await sendFirstConnection(ctx, email);
-        return { success: true, message: serverT(requestLocale(req))('api:first_connection_sent') };
+      summary: 'Sends a user their first-connection link',
+      params: emailParam,
+      response: messageResponse,
+      async handler({ params }, { t }) {
+        await sendFirstConnection(ctx, params.email);
+        return { success: true, message: t('api:first_connection_sent') };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/role',
+      summary: 'Every role',
+      response: rolesResponse,
       async handler() {
         const rows = await ctx.db.select().from(roles).orderBy(roles.slug);
-        return { success: true, roles: rows.map((r) => ({ _id: r.id, slug: r.slug })) };
+        return { success: true, roles: rows.map((r) => ({ _id: r.id, slug: r.slug as RoleSlug })) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/role/:id',
-      async handler(req) {
-        const { id } = parse(idParam, req.params);
-        const [role] = await ctx.db.select().from(roles).where(eq(roles.id, id));
+      summary: 'One role',
+      params: idParam,
+      response: roleResponse,
+      async handler({ params }) {
+        const [role] = await ctx.db.select().from(roles).where(eq(roles.id, params.id));
         if (!role) throw new AppError('not_found');
-        return { success: true, role: { _id: role.id, slug: role.slug } };
+        return { success: true, role: { _id: role.id, slug: role.slug as RoleSlug } };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/user/:id/roles/slug',
-      async handler(req) {
-        const { id } = parse(idParam, req.params);
-        if (!req.auth!.isAdmin && req.auth!.userId !== id) throw new AppError('not_found');
-        const user = await loadPublicUser(ctx.db, id);
+      summary: "A user's role slugs: one's own, or anyone's for an admin",
+      params: idParam,
+      response: roleSlugsResponse,
+      async handler({ params }, http) {
+        const actor = http.actor();
+        if (!actor.isAdmin && actor.userId !== params.id) throw new AppError('not_found');
+        const user = await loadPublicUser(ctx.db, params.id);
         if (!user) throw new AppError('not_found');
         return { success: true, roles: user.roles.map((r) => r.slug) };
       },
-    },
+    }),
   ];
 }

@@ -1,28 +1,29 @@
 import { pipeline } from 'node:stream/promises';
-import { z } from 'zod';
 import { asc } from 'drizzle-orm';
 import {
+  adminHistoryParams,
+  historyPageQuery,
+  historyPageResponse,
   historySearchQuery,
   LEDES_EXTENSIONS,
+  LEDES_FILE_FIELDS,
   LEDES_MAX_FILES,
   ledesDownloadBody,
+  ledesOfficesResponse,
+  ledesRunResponse,
   ledesUploadFields,
-  pageQuery,
+  ledesUploadParams,
+  ledesUploadQuery,
+  ledesUploadResponse,
+  runIdParams,
 } from '@portal/contracts';
 import { ledesOffices } from '@portal/db';
 import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import { loadResult, loadRun, toRunDto } from '@portal/jobs';
-import type { Response } from 'express';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { receiveMultipart } from '../../http/multipart.ts';
-import type { Route } from '../../http/routes.ts';
-import { isUuid, parse } from '../../http/validate.ts';
+import { defineRoute, NO_CONTENT, type Route } from '../../http/routes.ts';
 import { canRead, findRunByFilePath, listHistory, submitLedesFiles, waitForRuns } from './service.ts';
-
-const uploadParams = z.object({ type: z.string().max(20), office: z.string().max(20) });
-const runIdParam = z.strictObject({ id: z.uuid() });
-const adminHistoryParam = z.strictObject({ id: z.string().min(1).max(64) });
 
 /** RFC 6266 / 5987: an ASCII fallback and the exact UTF-8 name; no header injection possible. */
 function contentDisposition(filename: string): string {
@@ -30,55 +31,50 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-function sendHistoryPage(res: Response, page: Awaited<ReturnType<typeof listHistory>>) {
-  if (page.meta.total === 0) {
-    res.status(204).end();
-    return undefined;
-  }
-  return { success: true, ...page };
-}
+/** The spec answers 204 without a body when there is no history at all. */
+const historyPage = (page: Awaited<ReturnType<typeof listHistory>>) => (page.meta.total === 0 ? NO_CONTENT : { success: true as const, ...page });
+const EMPTY_HISTORY = 'No history at all for this filter';
 
-/** The spec answers 400 'Paramètre 'meta' non fourni.' when the paging parameters are missing. */
-function pagingOf(query: unknown) {
-  const q = query as Record<string, unknown>;
-  if (q.page === undefined || q.limit === undefined) throw new AppError('meta_missing');
-  return parse(pageQuery, { page: q.page, limit: q.limit });
-}
+/** The original client may send the word 'undefined' in a path segment and the value in the body. */
+const segment = (value: string) => (value && value !== 'undefined' ? value : undefined);
 
 export function ledesRoutes(ctx: AppContext): Route[] {
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/ledes/offices',
+      summary: 'The offices a LEDES file can be checked for',
+      response: ledesOfficesResponse,
       async handler() {
         const rows = await ctx.db.select().from(ledesOffices).orderBy(asc(ledesOffices.position), asc(ledesOffices.code));
         return { success: true, offices: rows.map((o) => ({ code: o.code, label_en: o.labelEn, label_fr: o.labelFr })) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/ledes/file/:type/:office',
-      async handler(req) {
-        const params = parse(uploadParams, req.params);
-        const { fields, files } = await receiveMultipart(req, {
-          storage: ctx.storage,
-          area: 'ledes/original',
-          fileField: ['file', 'files', 'file[]'],
-          maxFileBytes: ctx.config.uploads.maxBytes,
-          maxFiles: LEDES_MAX_FILES,
-          allowedExtensions: LEDES_EXTENSIONS,
-          rateLimit: { limiter: ctx.limits.upload, key: req.auth!.userId },
-        });
-        let body;
+      summary: 'Uploads LEDES files (multipart); one run per file, answered at once or after `wait` seconds',
+      params: ledesUploadParams,
+      query: ledesUploadQuery,
+      body: ledesUploadFields,
+      multipart: {
+        area: 'ledes/original',
+        fileField: [...LEDES_FILE_FIELDS],
+        maxFileBytes: ctx.config.uploads.maxBytes,
+        maxFiles: LEDES_MAX_FILES,
+        allowedExtensions: LEDES_EXTENSIONS,
+      },
+      response: ledesUploadResponse,
+      async handler({ params, query, body, files }, http) {
+        const actor = http.actor();
         let runs;
         try {
-          body = parse(ledesUploadFields, { ...fields, wait: fields.wait ?? req.query.wait });
           // The path segments win; the body copies are what the original client also sent.
-          runs = await submitLedesFiles(ctx, req.auth!, {
+          runs = await submitLedesFiles(ctx, actor, {
             files,
-            type: params.type !== 'undefined' && params.type ? params.type : body.type,
-            office: params.office !== 'undefined' && params.office ? params.office : body.office,
-            userId: body.user_id || undefined,
+            type: segment(params.type) ?? body.type,
+            office: segment(params.office) ?? body.office,
+            userId: body.user_id,
             idClient: body.id_client,
             clientDestinataire: body.client_destinataire,
             sendHistory: body.send_history,
@@ -89,9 +85,10 @@ export function ledesRoutes(ctx: AppContext): Route[] {
           await Promise.allSettled(files.map((f) => ctx.storage.delete(f.key)));
           throw error;
         }
-        req.log.info({ event: 'ledes_submitted', runs: runs.map((r) => r.id), by: req.auth!.userId }, 'ledes files submitted');
-        if (!body.wait) return { success: true, runs: runs.map(toRunDto) };
-        const finished = await waitForRuns(ctx, runs.map((r) => r.id), body.wait);
+        http.log.info({ event: 'ledes_submitted', runs: runs.map((r) => r.id), by: actor.userId }, 'ledes files submitted');
+        const wait = body.wait ?? query.wait;
+        if (!wait) return { success: true, runs: runs.map(toRunDto) };
+        const finished = await waitForRuns(ctx, runs.map((r) => r.id), wait);
         const done = finished.every((r) => r.state !== 'in_progress');
         return {
           success: true,
@@ -99,26 +96,31 @@ export function ledesRoutes(ctx: AppContext): Route[] {
           ...(done ? { ledes: await Promise.all(finished.map((r) => loadResult(ctx.db, r))) } : {}),
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/ledes/runs/:id',
-      async handler(req) {
-        const { id } = parse(runIdParam, req.params);
-        const run = await loadRun(ctx.db, id);
-        if (!run || !canRead(req.auth!, run)) throw new AppError('not_found');
+      summary: 'One run, with its result once done: one\'s own, or any for an admin',
+      params: runIdParams,
+      response: ledesRunResponse,
+      async handler({ params }, http) {
+        const run = await loadRun(ctx.db, params.id);
+        if (!run || !canRead(http.actor(), run)) throw new AppError('not_found');
         return { success: true, run: toRunDto(run), result: run.state === 'Done' ? await loadResult(ctx.db, run) : null };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/ledes/file/download',
-      async handler(req, res) {
-        const { file_path } = parse(ledesDownloadBody, req.body);
+      summary: 'Downloads an original or treated file of a run the caller may read',
+      body: ledesDownloadBody,
+      response: { raw: ['application/octet-stream', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], description: 'The file, named in Content-Disposition' },
+      async handler({ body: { file_path } }, http) {
+        const actor = http.actor();
         // Only keys the server issued, found on a run the caller may read; nothing else touches storage.
         const run = isValidKey(file_path) ? await findRunByFilePath(ctx, file_path) : undefined;
-        if (!run || !canRead(req.auth!, run)) {
-          req.log.warn({ event: 'download_denied', userId: req.auth!.userId, pathLength: file_path.length }, 'download refused');
+        if (!run || !canRead(actor, run)) {
+          http.log.warn({ event: 'download_denied', userId: actor.userId, pathLength: file_path.length }, 'download refused');
           throw new AppError('not_found');
         }
         const treated = file_path === run.treatedKey;
@@ -130,42 +132,46 @@ export function ledesRoutes(ctx: AppContext): Route[] {
           if (error instanceof StorageNotFoundError) throw new AppError('not_found');
           throw error;
         }
-        res.set('Content-Type', treated ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'application/octet-stream');
-        res.set('Content-Disposition', contentDisposition(filename));
-        await pipeline(stream, res);
-        return undefined;
+        http.res.set('Content-Type', treated ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'application/octet-stream');
+        http.res.set('Content-Disposition', contentDisposition(filename));
+        await pipeline(stream, http.res);
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/historique',
-      async handler(req, res) {
-        const { page, limit } = pagingOf(req.query);
-        return sendHistoryPage(res, await listHistory(ctx, { ownerId: req.auth!.userId, onlyShared: true }, page, limit));
-      },
-    },
-    {
+      summary: "The caller's history, newest first",
+      query: historyPageQuery,
+      response: historyPageResponse,
+      noContent: EMPTY_HISTORY,
+      handler: async ({ query }, http) => historyPage(await listHistory(ctx, { ownerId: http.actor().userId, onlyShared: true }, query.page, query.limit)),
+    }),
+    defineRoute({
       method: 'GET',
       path: '/searchHistorique',
-      async handler(req, res) {
-        const q = req.query as Record<string, unknown>;
-        if (q.page === undefined || q.limit === undefined) throw new AppError('meta_missing');
-        const { search_query, page, limit } = parse(historySearchQuery, req.query);
-        const filter = req.auth!.isAdmin ? { onlyShared: false } : { ownerId: req.auth!.userId, onlyShared: true };
-        return sendHistoryPage(res, await listHistory(ctx, { ...filter, search: search_query.trim() || undefined }, page, limit));
+      summary: "Searches the history: everyone's for an admin, one's own otherwise",
+      query: historySearchQuery,
+      response: historyPageResponse,
+      noContent: EMPTY_HISTORY,
+      async handler({ query }, http) {
+        const actor = http.actor();
+        const filter = actor.isAdmin ? { onlyShared: false } : { ownerId: actor.userId, onlyShared: true };
+        return historyPage(await listHistory(ctx, { ...filter, search: query.search_query.trim() || undefined }, query.page, query.limit));
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/historique/admin/:id',
-      async handler(req, res) {
-        const { id } = parse(adminHistoryParam, req.params);
-        const { page, limit } = pagingOf(req.query);
+      summary: "The admin log: everyone's files ('all' or the admin's own id), or one user's",
+      params: adminHistoryParams,
+      query: historyPageQuery,
+      response: historyPageResponse,
+      noContent: EMPTY_HISTORY,
+      async handler({ params, query }, http) {
         // The original client passes the admin's own id for "everyone"; another user's id narrows to that user.
-        const everyone = id === 'all' || id === req.auth!.userId;
-        if (!everyone && !isUuid(id)) throw new AppError('not_found');
-        return sendHistoryPage(res, await listHistory(ctx, everyone ? { onlyShared: false } : { ownerId: id, onlyShared: false }, page, limit));
+        const everyone = params.id === 'all' || params.id === http.actor().userId;
+        return historyPage(await listHistory(ctx, everyone ? { onlyShared: false } : { ownerId: params.id, onlyShared: false }, query.page, query.limit));
       },
-    },
+    }),
   ];
 }

@@ -5,7 +5,6 @@ import { loadRuns, type LedesRunRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { enqueueCommitted } from '../../jobs/enqueue.ts';
 import { AppError } from '../../http/errors.ts';
-import { isUuid } from '../../http/validate.ts';
 import type { StoredUpload } from '../../http/multipart.ts';
 import type { AuthState } from '../../http/session.ts';
 
@@ -76,7 +75,6 @@ export async function submitLedesFiles(ctx: AppContext, actor: AuthState, reques
 }
 
 async function ledesOwner(ctx: AppContext, userId: string) {
-  if (!isUuid(userId)) return undefined;
   const [owner] = await ctx.db
     .select({ id: users.id, idClient: users.idClient })
     .from(users)

@@ -1,76 +1,113 @@
-import { z } from 'zod';
 import { eq } from 'drizzle-orm';
-import { agentAddressBody, createUserBody, idClientNameBody } from '@portal/contracts';
+import {
+  agentAddressBody,
+  agentAddressCreatedResponse,
+  cabinetsResponse,
+  createUserBody,
+  idClientNameBody,
+  idClientNameResponse,
+  idParam,
+  ledesAgentsResponse,
+  userCreatedResponse,
+  userResponse,
+  usersResponse,
+} from '@portal/contracts';
 import { cabinets, userCabinets } from '@portal/db';
-import { serverT } from '@portal/i18n';
-import type { Request } from 'express';
 import type { AppContext } from '../../context.ts';
-import { AppError, requestLocale } from '../../http/errors.ts';
-import type { Route } from '../../http/routes.ts';
-import { parse } from '../../http/validate.ts';
+import { AppError } from '../../http/errors.ts';
+import { defineRoute, type Route } from '../../http/routes.ts';
 import { loadPublicUser, loadPublicUsers } from './presenter.ts';
 import { createAgentAddress, createUser, ledesAgents, recipientName } from './service.ts';
 
-const idParam = z.strictObject({ id: z.uuid() });
-
 export function usersRoutes(ctx: AppContext): Route[] {
-  const create = async (req: Request) => {
-    const user = await createUser(ctx, parse(createUserBody, req.body));
-    req.log.info({ event: 'user_created', userId: user._id, by: req.auth!.userId }, 'user created');
-    return { success: true, message: serverT(requestLocale(req))('api:user_created'), user };
-  };
+  // The spec has two paths for the same creation.
+  const createRoute = (path: string) =>
+    defineRoute({
+      method: 'POST',
+      path,
+      summary: 'Creates a user with their roles, cabinets and client ids',
+      body: createUserBody,
+      response: userCreatedResponse,
+      async handler({ body }, http) {
+        const user = await createUser(ctx, body);
+        http.log.info({ event: 'user_created', userId: user._id, by: http.actor().userId }, 'user created');
+        return { success: true, message: http.t('api:user_created'), user };
+      },
+    });
   return [
-    { method: 'GET', path: '/user', handler: async () => ({ success: true, users: await loadPublicUsers(ctx.db) }) },
-    {
+    defineRoute({
+      method: 'GET',
+      path: '/user',
+      summary: 'Every user',
+      response: usersResponse,
+      handler: async () => ({ success: true, users: await loadPublicUsers(ctx.db) }),
+    }),
+    defineRoute({
       method: 'GET',
       path: '/user/:id',
-      async handler(req) {
-        const { id } = parse(idParam, req.params);
-        if (!req.auth!.isAdmin && req.auth!.userId !== id) throw new AppError('not_found');
-        const user = await loadPublicUser(ctx.db, id);
+      summary: 'One user: oneself, or anyone for an admin',
+      params: idParam,
+      response: userResponse,
+      async handler({ params }, http) {
+        const actor = http.actor();
+        if (!actor.isAdmin && actor.userId !== params.id) throw new AppError('not_found');
+        const user = await loadPublicUser(ctx.db, params.id);
         if (!user) throw new AppError('not_found');
         return { success: true, user };
       },
-    },
-    { method: 'GET', path: '/user_ledes', handler: async () => ({ success: true, users: await ledesAgents(ctx) }) },
-    { method: 'POST', path: '/user', handler: create },
-    { method: 'POST', path: '/admin/user', handler: create },
-    {
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/user_ledes',
+      summary: 'The LEDES agents, for the admin upload form',
+      response: ledesAgentsResponse,
+      handler: async () => ({ success: true, users: await ledesAgents(ctx) }),
+    }),
+    createRoute('/user'),
+    createRoute('/admin/user'),
+    defineRoute({
       method: 'POST',
       path: '/user/id_client/name',
-      async handler(req) {
-        const { id_client } = parse(idClientNameBody, req.body);
-        return { success: true, name: await recipientName(ctx, req.auth!, id_client) };
-      },
-    },
-    {
+      summary: "The recipient name of a client id: one's own client ids, or any for an admin",
+      body: idClientNameBody,
+      response: idClientNameResponse,
+      handler: async ({ body }, http) => ({ success: true, name: await recipientName(ctx, http.actor(), body.id_client) }),
+    }),
+    defineRoute({
       method: 'GET',
       path: '/cabinet',
+      summary: 'Every cabinet',
+      response: cabinetsResponse,
       async handler() {
         const rows = await ctx.db.select().from(cabinets).orderBy(cabinets.name);
         return { success: true, cabinet: rows.map((c) => ({ _id: c.id, name: c.name })) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/cabinet/user/list',
-      async handler(req) {
+      summary: "The caller's cabinets",
+      response: cabinetsResponse,
+      async handler(_input, http) {
         const rows = await ctx.db
           .select({ id: cabinets.id, name: cabinets.name })
           .from(userCabinets)
           .innerJoin(cabinets, eq(cabinets.id, userCabinets.cabinetId))
-          .where(eq(userCabinets.userId, req.auth!.userId))
+          .where(eq(userCabinets.userId, http.actor().userId))
           .orderBy(cabinets.name);
         return { success: true, cabinet: rows.map((c) => ({ _id: c.id, name: c.name })) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/adresse_agent_ledes/create',
-      async handler(req) {
-        const adresse = await createAgentAddress(ctx, req.auth!.userId, parse(agentAddressBody, req.body));
-        return { success: true, message: serverT(requestLocale(req))('api:address_created'), adresse };
+      summary: "Creates a LEDES client's postal address",
+      body: agentAddressBody,
+      response: agentAddressCreatedResponse,
+      async handler({ body }, http) {
+        const adresse = await createAgentAddress(ctx, http.actor().userId, body);
+        return { success: true, message: http.t('api:address_created'), adresse };
       },
-    },
+    }),
   ];
 }

@@ -1,14 +1,10 @@
 import { and, arrayContains, eq, inArray } from 'drizzle-orm';
-import type { AgentAddressBody, PublicUser, RoleSlug } from '@portal/contracts';
-import type { createUserBody } from '@portal/contracts';
-import type { z } from 'zod';
+import type { AgentAddress, NewAgentAddress, NewUser, PublicUser, RoleSlug } from '@portal/contracts';
 import { agentAddresses, cabinets, isUniqueViolation, roles, userCabinets, userRoles, users } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword } from '../../security/passwords.ts';
 import { loadPublicUser } from './presenter.ts';
-
-type NewUser = z.output<typeof createUserBody>;
 
 /**
  * Creates a user with the parts their role needs. Role rules are checked here, not only in the form:
@@ -55,7 +51,7 @@ export async function createUser(ctx: AppContext, input: NewUser): Promise<Publi
   }
 }
 
-export async function createAgentAddress(ctx: AppContext, createdBy: string, input: AgentAddressBody & { pays_code: string; devise: string }) {
+export async function createAgentAddress(ctx: AppContext, createdBy: string, input: NewAgentAddress): Promise<AgentAddress> {
   try {
     const [row] = await ctx.db
       .insert(agentAddresses)
@@ -78,7 +74,7 @@ export async function createAgentAddress(ctx: AppContext, createdBy: string, inp
   }
 }
 
-export function presentAddress(row: typeof agentAddresses.$inferSelect) {
+export function presentAddress(row: typeof agentAddresses.$inferSelect): AgentAddress {
   return {
     _id: row.id,
     id_client: row.idClient,

@@ -1,38 +1,26 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { HistoryItem, LedesOfficeDto, LedesRunDto, LedesType, PaginationMeta } from '@portal/contracts';
+import type {
+  ErrorEnvelope,
+  HistoryItem,
+  HistoryPageResponse,
+  IdClientNameResponse,
+  LedesAgentsResponse,
+  LedesOfficesResponse,
+  LedesResultDto,
+  LedesRunDto,
+  LedesRunResponse,
+  LedesType,
+  LedesUploadResponse,
+  PaginationMeta,
+} from '@portal/contracts';
 import { api, apiPath, ApiError, API_BASE, API_KEY, type ClientErrorCode } from '../../lib/api.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
-import { filenameFromDisposition, lastSegment, LEDES_UPLOAD_TIMEOUT_MS, type LineRef, type RunDetail } from './model.ts';
+import { filenameFromDisposition, lastSegment, LEDES_UPLOAD_TIMEOUT_MS, type RunDetail } from './model.ts';
 
-/* ------------------------------------------------------------------ result entity */
+/* ------------------------------------------------------------------ result entity (types from @portal/contracts) */
 
-export interface LedesItemDto {
-  _id: string;
-  code_ledes: string;
-  created: string;
-  libelle_en: string;
-  libelle_fr: string;
-  champ: string;
-}
-export interface LedesLineDto {
-  line: LineRef;
-  items: LedesItemDto[];
-}
-export interface LedesResultDto {
-  filename: string;
-  format_ok: LedesLineDto[];
-  errors: LedesLineDto[];
-  warnings: LedesLineDto[];
-  format_ok_total: number;
-}
+export type { LedesItemDto, LedesLineDto, LedesResultDto } from '@portal/contracts';
 export type LedesRunDetail = RunDetail<LedesResultDto>;
-
-export interface LedesUserDto {
-  _id: string;
-  company_agent: string;
-  email: string;
-  id_client: string[];
-}
 
 export interface HistoryPage {
   rows: HistoryItem[];
@@ -57,20 +45,20 @@ export const ledesKeys = {
 
 export const officesQuery = queryOptions({
   queryKey: ledesKeys.offices,
-  queryFn: () => api<{ success: true; offices: LedesOfficeDto[] }>('/ledes/offices').then((r) => r.offices),
+  queryFn: () => api<LedesOfficesResponse>('/ledes/offices').then((r) => r.offices),
   staleTime: 10 * 60_000,
 });
 
 export const ledesUsersQuery = queryOptions({
   queryKey: ledesKeys.users,
-  queryFn: () => api<{ success: true; users: LedesUserDto[] }>('/user_ledes').then((r) => r.users),
+  queryFn: () => api<LedesAgentsResponse>('/user_ledes').then((r) => r.users),
   staleTime: 60_000,
 });
 
 export function clientNameQuery(idClient: string) {
   return queryOptions({
     queryKey: ledesKeys.clientName(idClient),
-    queryFn: () => api<{ success: true; name: string }>('/user/id_client/name', { method: 'POST', body: { id_client: idClient } }).then((r) => r.name),
+    queryFn: () => api<IdClientNameResponse>('/user/id_client/name', { method: 'POST', body: { id_client: idClient } }).then((r) => r.name),
     staleTime: 10 * 60_000,
     retry: false,
   });
@@ -80,7 +68,7 @@ export function runQuery(id: string) {
   return queryOptions({
     queryKey: ledesKeys.run(id),
     queryFn: ({ signal }) =>
-      api<{ success: true; run: LedesRunDto; result: LedesResultDto | null }>(apiPath`/ledes/runs/${id}`, { signal }).then(
+      api<LedesRunResponse>(apiPath`/ledes/runs/${id}`, { signal }).then(
         (r): LedesRunDetail => ({ run: r.run, result: r.result }),
       ),
     staleTime: 5_000,
@@ -92,7 +80,7 @@ const EMPTY_META = (page: number, limit: number): PaginationMeta => ({ currentPa
 
 /** The history calls answer 204 when there is nothing: an empty page. */
 async function historyCall(path: string, page: number, limit: number, signal?: AbortSignal): Promise<HistoryPage> {
-  const r = await api<{ success: true; data: HistoryItem[]; meta: PaginationMeta } | undefined>(path, { signal }).catch((error: unknown) => {
+  const r = await api<HistoryPageResponse | undefined>(path, { signal }).catch((error: unknown) => {
     // The wrapper reads an empty 204 body as a bad response.
     if (error instanceof ApiError && error.status === 204) return undefined;
     throw error;
@@ -130,7 +118,7 @@ function rawHeaders(): Record<string, string> {
 }
 
 async function failure(response: Response): Promise<ApiError> {
-  let payload: { code?: string; message?: string; fields?: Record<string, string> } | undefined;
+  let payload: Partial<ErrorEnvelope> | undefined;
   try {
     payload = (await response.json()) as typeof payload;
   } catch {
@@ -193,7 +181,7 @@ export async function uploadLedes(input: UploadInput): Promise<LedesRunDto[]> {
   for (const file of input.files) form.append('file', file, file.name);
   const response = await rawFetch(apiPath`/ledes/file/${input.type}/${input.office}`, { method: 'POST', headers: rawHeaders(), body: form }, LEDES_UPLOAD_TIMEOUT_MS);
   if (!response.ok) throw await failure(response);
-  const body = (await response.json()) as { success: boolean; runs?: LedesRunDto[] };
+  const body = (await response.json()) as Partial<LedesUploadResponse>;
   if (!body.success || !body.runs) throw new ApiError({ status: response.status, code: 'bad_response', message: '' });
   return body.runs;
 }

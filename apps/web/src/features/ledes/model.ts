@@ -3,7 +3,7 @@
  * run state → badge, the upload checks in the spec's order, client choice, live-update merging.
  * Unit-tested in apps/web/test/ledes.test.ts.
  */
-import { LEDES_EXTENSIONS, LEDES_MAX_FILES, LEDES_TYPES, type HistoryItem, type LedesRunDto, type LedesType } from '@portal/contracts';
+import { LEDES_EXTENSIONS, LEDES_MAX_FILES, LEDES_TYPES, type HistoryItem, type LedesItemDto, type LedesRunDto, type LedesType, type LineRef } from '@portal/contracts';
 
 /* ------------------------------------------------------------------ constants (spec §9) */
 
@@ -44,7 +44,7 @@ export function splitHistoryName(name: string): HistoryName {
 
 /* ------------------------------------------------------------------ line numbers */
 
-export type LineRef = number | 'file' | 'header';
+export type { LineRef };
 
 /** Numeric lines are shown as value + 1; 'file' and 'header' stay words (translated by the screen). */
 export function displayLine(line: LineRef): number | 'file' | 'header' {
@@ -278,13 +278,7 @@ export function patchHistoryRows(rows: readonly HistoryItem[], run: LedesRunDto)
 
 /* ------------------------------------------------------------------ findings */
 
-export interface FindingItem {
-  _id: string;
-  code_ledes: string;
-  champ: string;
-  libelle_en: string;
-  libelle_fr: string;
-}
+export type FindingItem = Pick<LedesItemDto, '_id' | 'code_ledes' | 'champ' | 'libelle_en' | 'libelle_fr'>;
 
 /** One row per item of a line, with a sort rank that puts file and header findings first. */
 export interface Finding extends FindingItem {
