@@ -16,6 +16,8 @@ export interface BullmqQueueOptions {
   redisUrl: string;
   /** Redis key prefix shared by producers and workers; default `portal`. */
   prefix?: string;
+  /** The queues that have consumers (the job registry's); enqueue refuses the others. Default: all. */
+  queues?: readonly QueueName[];
   /** Each queue's retry policy (from the job registry); default DEFAULT_RETRY. */
   retry?: Partial<Record<QueueName, RetryPolicy>>;
   /** How long the first enqueue waits for the initial connection before failing; default 2000 ms. */
@@ -65,6 +67,7 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
 
     async enqueue<Q extends QueueName>(name: Q, payload: JobPayload<Q>): Promise<void> {
       const valid = parsePayload(name, payload);
+      if (opts.queues && !opts.queues.includes(name)) throw new Error(`No processor registered for queue "${name}"`);
       const queue = await queueFor(name);
       const jobId = jobIdFor(name, valid);
       try {

@@ -4,8 +4,10 @@ import { parsePayload } from './payloads.ts';
 import { retryDelay, type JobContext, type JobCounts, type JobHandler, type JobHandlers, type JobOutcome, type QueuePort } from './types.ts';
 
 export interface InlineQueueOptions {
-  /** Receives `ctx.log` lines and final-failure hook reports; default: dropped / console.error. */
+  /** Receives `ctx.log` lines; default: dropped. */
   log?: (queue: QueueName, jobId: string, msg: string) => void;
+  /** Receives the final-failure hook's errors; default: console.error. */
+  report?: (message: string, error: unknown) => void;
 }
 
 export type InlineQueue = QueuePort & {
@@ -120,9 +122,7 @@ export function createInlineQueue(handlers: JobHandlers, opts: InlineQueueOption
       }
       if (final) {
         if (payload) {
-          await runFinalFailure(handler, payload, { error, jobId: job.id, attemptsMade: job.attemptsMade }, (msg, hookError) =>
-            opts.log ? opts.log(job.queue, job.id, `${msg}: ${String(hookError)}`) : console.error(`[queue:${job.queue}] ${msg}`, hookError),
-          );
+          await runFinalFailure(handler, payload, { error, jobId: job.id, attemptsMade: job.attemptsMade }, opts.report);
         }
         current.failed += 1;
         finish(job.id, 'failed');

@@ -220,3 +220,57 @@ describe('Q-00 checkRedisForQueues', () => {
     expect(result.problems[0]).toContain('unreachable');
   });
 });
+
+describe('lifecycle under faults (bullmq)', () => {
+  it('re-enqueue as soon as Redis is back: the producer reports the reconnection', async () => {
+    const ephemeral = await startRedisServer();
+    let reconnects = 0;
+    const port = createBullmqQueue({ redisUrl: ephemeral.url, prefix: 'back', onError: () => {}, onReconnect: () => (reconnects += 1) });
+    await port.enqueue('mail', { mailId: randomUUID() });
+    expect(reconnects).toBe(0);
+    await ephemeral.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const restarted = await startRedisServer({ port: ephemeral.port });
+    try {
+      await waitFor(() => reconnects === 1, 20_000, 'the reconnection to be reported');
+      await port.enqueue('mail', { mailId: randomUUID() }); // and the producer works again
+    } finally {
+      await port.close();
+      await restarted.stop();
+    }
+  });
+
+  it('SIGTERM on a long job hands it back to waiting without spending an attempt (no ShutdownTimeoutError)', async () => {
+    const prefix = `t${randomUUID().slice(0, 8)}`;
+    const port = createBullmqQueue({ redisUrl: redis.url, prefix });
+    const runId = randomUUID();
+    let started = false;
+    const long = startBullmqWorker(
+      handler('ledes', (_payload: unknown, ...rest: unknown[]) => {
+        const ctx = rest[0] as { signal: AbortSignal };
+        started = true;
+        return new Promise<void>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      }),
+      { redisUrl: redis.url, prefix },
+    );
+    await port.enqueue('ledes', { runId });
+    await waitFor(() => started, 10_000, 'the long job to start');
+    await long.close(false, 100);
+
+    const inspector = new Queue('ledes', { connection: { url: redis.url }, prefix });
+    const job = await inspector.getJob(jobIdFor('ledes', { runId }));
+    expect(await job?.getState()).toBe('waiting');
+    expect(job?.attemptsMade).toBe(0);
+
+    const attempts: number[] = [];
+    const fresh = startBullmqWorker(handler('ledes', async (...args: unknown[]) => void attempts.push((args[1] as { attempt: number }).attempt)), { redisUrl: redis.url, prefix });
+    try {
+      await waitFor(() => attempts.length === 1, 10_000, 'a fresh worker to take the handed-back job');
+      expect(attempts).toEqual([1]);
+    } finally {
+      await fresh.close();
+      await inspector.close();
+      await port.close();
+    }
+  });
+});
