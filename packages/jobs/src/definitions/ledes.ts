@@ -24,7 +24,10 @@ export const ledesJob = defineJob<'ledes', CheckLedesDeps>({
   retry: DEFAULT_RETRY,
   concurrency: 2,
   processor: (ports) => withHeartbeat(ports, createCheckLedesProcessor(ports)),
-  onFinalFailure: (ports) => async ({ runId }) => markLedesRunFailed(ports, runId, LEDES_ERROR_CODES.failed),
+  onFinalFailure: (ports) => async ({ runId }, { error, attemptsMade }) => {
+    ports.logger.error({ err: error, runId, attemptsMade }, 'ledes job failed for good');
+    await markLedesRunFailed(ports, runId, LEDES_ERROR_CODES.failed);
+  },
 });
 
 /** Touches `updated_at` of the run while the processor works on it; a missed beat is only logged. */

@@ -12,4 +12,8 @@ export const mailJob = defineJob<'mail', SendMailDeps>({
   retry: DEFAULT_RETRY,
   concurrency: 4,
   processor: (ports) => createSendMailProcessor(ports),
+  // The row already holds `last_error`; the sweep sends it once the transport is back.
+  onFinalFailure: (ports) => async ({ mailId }, { error, attemptsMade }) => {
+    ports.logger.error({ err: error, mailId, attemptsMade }, 'mail job failed for good; the sweep will enqueue it again');
+  },
 });

@@ -45,7 +45,11 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     if (!run) throw new UnrecoverableJobError(`ledes run ${runId} does not exist`);
     // Done already (a second execution, or a retry after a failure past the commit): only what the
     // first one left undone after its commit remains, keyed by the run, so nothing happens twice.
-    if (run.state !== 'in_progress') return deliverOnce(deps, run);
+    if (run.state !== 'in_progress') {
+      const delivered = await deliverOnce(deps, run);
+      if (delivered) publishRun(deps.realtime, delivered);
+      return;
+    }
 
     const [profileRow] = await deps.db
       .select({ profile: ledesProfiles.profile })
@@ -191,9 +195,13 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       return updated;
     });
     if (finished) {
-      publishRun(deps.realtime, finished);
       deps.logger.info({ event: 'ledes_checked', runId: run.id, accepted: summary.accepted, lines: summary.linesChecked, attempt: job.attempt }, 'ledes run done');
-      await deliverOnce(deps, finished);
+      let delivered: LedesRunRow | undefined;
+      try {
+        delivered = await deliverOnce(deps, finished);
+      } finally {
+        publishRun(deps.realtime, delivered ?? finished); // one transition event, delivered or not
+      }
     }
   };
 }
@@ -204,8 +212,8 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
  * lost during a Redis outage, a retry after a failure past the commit) finds it done. A crash
  * between the copy and that update copies again, to the same key.
  */
-async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<void> {
-  if (run.state !== 'Done' || !run.deliveredKey || run.deliveredAt) return;
+async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<LedesRunRow | undefined> {
+  if (run.state !== 'Done' || !run.deliveredKey || run.deliveredAt) return undefined;
   await deps.storage.copy(run.originalKey, run.deliveredKey);
   const at = deps.clock?.now() ?? new Date();
   const [delivered] = await deps.db
@@ -213,7 +221,7 @@ async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<void
     .set({ deliveredAt: at, updatedAt: at })
     .where(and(eq(ledesRuns.id, run.id), isNull(ledesRuns.deliveredAt)))
     .returning();
-  if (delivered) publishRun(deps.realtime, delivered);
+  return delivered;
 }
 
 /** After the last attempt of an infrastructure failure: the run ends as Error, and the user sees it. */
