@@ -5,9 +5,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { LedesRunDto } from '@portal/contracts';
-import { ledesOffices, ledesProfiles, ledesRuns, openDatabase, users, type DatabaseHandle } from '@portal/db';
+import { ledesOffices, ledesProfiles, ledesRuns, mails, openDatabase, users, type DatabaseHandle } from '@portal/db';
 import { DEFAULT_OFFICES } from '@portal/ledes';
 import { createLogger } from '@portal/logger';
+import { createMailTransport, type MailTransport } from '@portal/mail';
 import { BUS_EVENT, createInProcessPublisher, type BusMessage } from '@portal/realtime';
 import { createStorage, type Storage } from '@portal/storage';
 
@@ -25,7 +26,11 @@ export class FaultyStorage implements Storage {
   failGets = 0;
   failCopies = 0;
   readonly copies: string[] = [];
-  private releases: Array<(error: Error) => void> = [];
+  private hanging: Array<{ resume: () => void; fail: (error: Error) => void }> = [];
+  /** Gets waiting in `hangGets`. */
+  get hung(): number {
+    return this.hanging.length;
+  }
   constructor(private readonly inner: Storage) {}
   ensureReady() {
     return this.inner.ensureReady();
@@ -34,7 +39,7 @@ export class FaultyStorage implements Storage {
     return this.inner.put(...args);
   }
   async get(key: string): Promise<Readable> {
-    if (this.hangGets) await new Promise<never>((_, reject) => this.releases.push(reject));
+    if (this.hangGets) await new Promise<void>((resume, fail) => this.hanging.push({ resume, fail }));
     if (this.failGets > 0) {
       this.failGets -= 1;
       throw Object.assign(new Error('storage unreachable'), { code: 'ECONNREFUSED' });
@@ -55,10 +60,15 @@ export class FaultyStorage implements Storage {
     await this.inner.copy(from, to);
     this.copies.push(to);
   }
-  /** Ends every hanging `get` (test clean-up). */
+  /** Lets every hanging `get` go on as if nothing happened. */
+  resume() {
+    this.hangGets = false;
+    for (const { resume } of this.hanging.splice(0)) resume();
+  }
+  /** Fails every hanging `get` (test clean-up). */
   release() {
     this.hangGets = false;
-    for (const reject of this.releases.splice(0)) reject(new Error('released'));
+    for (const { fail } of this.hanging.splice(0)) fail(new Error('released'));
   }
 }
 
@@ -69,14 +79,37 @@ export function acceptedFile(): Buffer {
   return Buffer.from(VALID_98B.toString('utf8').replaceAll('|00711|', `|C${clients}|`));
 }
 
+/** The real outbox transport (.eml files), with SMTP switched off and on. */
+export class FaultyTransport implements MailTransport {
+  readonly kind = 'outbox' as const;
+  down = false;
+  sent = 0;
+  constructor(private readonly inner: MailTransport) {}
+  async send(msg: Parameters<MailTransport['send']>[0]) {
+    if (this.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ECONNREFUSED' });
+    const info = await this.inner.send(msg);
+    this.sent += 1;
+    return info;
+  }
+  verify() {
+    return this.inner.verify();
+  }
+  close() {
+    this.inner.close();
+  }
+}
+
 export interface World {
   database: DatabaseHandle;
   storage: FaultyStorage;
+  transport: FaultyTransport;
   realtime: ReturnType<typeof createInProcessPublisher>;
   logger: ReturnType<typeof createLogger>;
   events: LedesRunDto[];
   root: string;
   ownerId: string;
+  /** Records a reset mail, as the API does before enqueueing it. */
+  createMail(): Promise<string>;
   /** Stores `content` as an original and commits an in-progress run for it (send_server on). */
   createRun(content?: Buffer): Promise<string>;
   state(runId: string): Promise<{ state: string; errorCode: string | null; deliveredAt: Date | null; attempts: number }>;
@@ -106,15 +139,24 @@ export async function createWorld(): Promise<World> {
     if (message.event === 'ledes:run' && message.room.startsWith('user:')) events.push(message.args[0] as LedesRunDto);
   });
   const logger = createLogger({ level: 'silent', name: 'jobs-test' });
+  const transport = new FaultyTransport(createMailTransport({ outboxDir: path.join(root, 'outbox'), from: 'Portal <no-reply@example.com>' }));
 
   return {
     database,
     storage,
+    transport,
     realtime,
     logger,
     events,
     root,
     ownerId: owner!.id,
+    async createMail() {
+      const [mail] = await db
+        .insert(mails)
+        .values({ recipient: 'user@example.com', template: 'reset_password', locale: 'en', params: { link: 'https://portal.example.com/reset?token=x' } })
+        .returning();
+      return mail!.id;
+    },
     async createRun(content = acceptedFile()) {
       const key = `ledes/original/${randomUUID()}/file.txt`;
       await storage.put(key, content);
@@ -137,6 +179,7 @@ export async function createWorld(): Promise<World> {
     },
     async close() {
       storage.release();
+      transport.close();
       await realtime.close();
       await database.close();
       rmSync(root, { recursive: true, force: true });
