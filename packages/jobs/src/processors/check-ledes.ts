@@ -69,6 +69,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     let batch: Array<typeof ledesFindings.$inferInsert> = [];
     let writes = Promise.resolve();
     let pendingBatches = 0;
+    let writeError: unknown;
     const flush = () => {
       if (batch.length === 0) return;
       const rows = batch;
@@ -84,7 +85,6 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
         writeError ??= error;
       });
     };
-    let writeError: unknown;
     const settleWrites = async () => {
       await writes;
       if (writeError) throw writeError;
