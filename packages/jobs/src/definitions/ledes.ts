@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
 import { ledesRuns } from '@portal/db';
 import { DEFAULT_RETRY, defineJob, type Processor } from '@portal/queue';
 import { createCheckLedesProcessor, markLedesRunFailed, publishRun, type CheckLedesDeps } from '../processors/check-ledes.ts';
@@ -37,7 +37,7 @@ function withHeartbeat(ports: CheckLedesDeps, processor: Processor<'ledes'>): Pr
     const timer = setInterval(() => {
       beating = ports.db
         .update(ledesRuns)
-        .set({ updatedAt: new Date() })
+        .set({ updatedAt: ports.clock?.now() ?? new Date() })
         .where(and(eq(ledesRuns.id, payload.runId), eq(ledesRuns.state, 'in_progress')))
         .catch((error: unknown) => ports.logger.warn({ err: error, runId: payload.runId }, 'ledes heartbeat failed'));
     }, LEDES_HEARTBEAT_MS);
@@ -61,10 +61,11 @@ export async function closeSilentLedesRuns(
   now: Date,
   timeoutMs = ledesJob.timeoutMs,
 ): Promise<number> {
+  const cutoff = new Date(now.getTime() - timeoutMs);
   const silent = await ports.db
     .select({ id: ledesRuns.id })
     .from(ledesRuns)
-    .where(and(eq(ledesRuns.state, 'in_progress'), isNotNull(ledesRuns.startedAt), lt(ledesRuns.updatedAt, new Date(now.getTime() - timeoutMs))))
+    .where(and(eq(ledesRuns.state, 'in_progress'), isNotNull(ledesRuns.startedAt), lt(ledesRuns.updatedAt, cutoff)))
     .limit(500);
   const abandoned: string[] = [];
   for (const { id } of silent) if (!(await isQueued(id))) abandoned.push(id);
@@ -73,7 +74,7 @@ export async function closeSilentLedesRuns(
     .update(ledesRuns)
     .set({ state: 'Error', errorCode: LEDES_ERROR_CODES.interrupted, finishedAt: now, updatedAt: now })
     // Re-checked in the statement: a run that finished or beat since the select is left alone.
-    .where(and(inArray(ledesRuns.id, abandoned), eq(ledesRuns.state, 'in_progress'), lt(ledesRuns.updatedAt, sql`${new Date(now.getTime() - timeoutMs)}`)))
+    .where(and(inArray(ledesRuns.id, abandoned), eq(ledesRuns.state, 'in_progress'), lt(ledesRuns.updatedAt, cutoff)))
     .returning();
   for (const run of closed) publishRun(ports.realtime, run);
   return closed.length;
