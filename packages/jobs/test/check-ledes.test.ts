@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ledesRuns } from '@portal/db';
 import type { JobContext } from '@portal/queue';
-import { ledesJob } from '../src/index.ts';
-import { createWorld, type World } from './world.ts';
+import { createCheckLedesProcessor, ledesJob, withHeartbeat } from '../src/index.ts';
+import { createWorld, waitFor, type World } from './world.ts';
 
 const ctx = (attempt = 1, signal = new AbortController().signal): JobContext => ({
   jobId: 'ledes-test',
@@ -96,5 +96,21 @@ describe('check-ledes lifecycle points', () => {
     expect(world.storage.copies).toEqual([]);
     expect(world.files().filter((name) => name.endsWith('.part'))).toEqual([]);
     await world.database.db.update(ledesRuns).set({ state: 'Error' }).where(eq(ledesRuns.id, runId));
+  });
+
+  it('a running job beats a heartbeat: its run does not look silent to the timeout sweep', async () => {
+    const runId = await world.createRun();
+    const ports = { db: world.database.db, storage: world.storage, realtime: world.realtime, logger: world.logger };
+    world.storage.hangGets = true;
+    const running = withHeartbeat(ports, createCheckLedesProcessor(ports), 20)({ runId }, ctx(1));
+    await waitFor(() => world.storage.hung === 1, 'the run to start');
+    const before = (await world.database.db.select({ at: ledesRuns.updatedAt }).from(ledesRuns).where(eq(ledesRuns.id, runId)))[0]!.at;
+    await waitFor(async () => {
+      const [row] = await world.database.db.select({ at: ledesRuns.updatedAt }).from(ledesRuns).where(eq(ledesRuns.id, runId));
+      return row!.at.getTime() > before.getTime();
+    }, 'a heartbeat');
+    world.storage.resume();
+    await running;
+    expect((await world.state(runId)).state).toBe('Done');
   });
 });

@@ -261,6 +261,25 @@ export function queueContract(name: string, createHarness: HarnessFactory): void
       expect(runs).toBe(2);
     });
 
+    it('isQueued: true while the job waits its turn, false once it runs and after it finished', async () => {
+      const hold = gate();
+      const { port, drain } = await start({
+        ledes: async () => {
+          await hold.opened;
+        },
+      });
+      const first = { runId: randomUUID() };
+      const second = { runId: randomUUID() };
+      await port.enqueue('ledes', first);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let it become active
+      await port.enqueue('ledes', second); // concurrency 1: waits behind the first
+      expect(await port.isQueued('ledes', first)).toBe(false);
+      expect(await port.isQueued('ledes', second)).toBe(true);
+      hold.open();
+      await drain();
+      expect(await port.isQueued('ledes', second)).toBe(false);
+    });
+
     it('rejects an invalid payload at enqueue', async () => {
       let runs = 0;
       const { port, drain } = await start({ ledes: async () => void (runs += 1) });

@@ -31,7 +31,7 @@ export const ledesJob = defineJob<'ledes', CheckLedesDeps>({
 });
 
 /** Touches `updated_at` of the run while the processor works on it; a missed beat is only logged. */
-function withHeartbeat(ports: CheckLedesDeps, processor: Processor<'ledes'>): Processor<'ledes'> {
+export function withHeartbeat(ports: CheckLedesDeps, processor: Processor<'ledes'>, everyMs = LEDES_HEARTBEAT_MS): Processor<'ledes'> {
   return async (payload, ctx) => {
     let beating: Promise<unknown> = Promise.resolve();
     const timer = setInterval(() => {
@@ -40,7 +40,7 @@ function withHeartbeat(ports: CheckLedesDeps, processor: Processor<'ledes'>): Pr
         .set({ updatedAt: ports.clock?.now() ?? new Date() })
         .where(and(eq(ledesRuns.id, payload.runId), eq(ledesRuns.state, 'in_progress')))
         .catch((error: unknown) => ports.logger.warn({ err: error, runId: payload.runId }, 'ledes heartbeat failed'));
-    }, LEDES_HEARTBEAT_MS);
+    }, everyMs);
     try {
       await processor(payload, ctx);
     } finally {
