@@ -149,4 +149,3 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     },
   };
 }
-
