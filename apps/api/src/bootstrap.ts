@@ -7,7 +7,7 @@ import { createMailTransport } from '@portal/mail';
 import { createBullmqQueue, createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, createRedisPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import { createProcessors, markLedesRunFailed } from '@portal/jobs';
+import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies } from '@portal/jobs';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
@@ -58,15 +58,16 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
 
   const mailTransport = config.redisUrl ? undefined : createMailTransport(config.mail);
   const ctxRef: { current?: AppContext } = {};
+  // Set once the context exists: Redis coming back triggers a sweep of everything waiting.
+  let onQueueReconnect = () => {};
+  // The job registry is the one list of queues: the inline driver runs its handlers, the BullMQ
+  // producer takes its retry policies, and nothing else can be enqueued (no consumer would take it).
   const queue: QueuePort = config.redisUrl
-    ? createBullmqQueue({ redisUrl: config.redisUrl })
-    : createInlineQueue(createProcessors({ db: database.db, transport: mailTransport!, storage, realtime, logger: logger.child({ service: 'inline-worker' }), clock }), {
-        concurrency: { ledes: config.workers.concurrency.ledes, mail: config.workers.concurrency.mail },
-        onFailed: (queueName, payload, error) => {
-          logger.error({ err: error, queue: queueName, payload }, 'job failed');
-          if (queueName === 'ledes') void markLedesRunFailed({ db: database.db, realtime, clock }, (payload as { runId: string }).runId, 'processing_failed');
-        },
-      });
+    ? createBullmqQueue({ redisUrl: config.redisUrl, queues: REGISTERED_QUEUES, retry: retryPolicies(), onReconnect: () => onQueueReconnect() })
+    : createInlineQueue(
+        consumedQueues(bindJobs({ db: database.db, transport: mailTransport!, storage, realtime, logger: logger.child({ service: 'inline-worker' }), clock }, config.workers.concurrency)),
+        { report: (message, error) => logger.error({ err: error }, message) },
+      );
 
   let disconnect: (sessionId: string) => void = () => {};
   const ctx: AppContext = {
@@ -108,11 +109,27 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   });
   disconnect = sockets.disconnectSession;
 
-  const runSweep = (everything: boolean) =>
-    sweepWaitingJobs(ctx, { everything }).catch((error) => logger.warn({ err: error }, 'job sweep failed'));
+  // Never rejects: a failed sweep is logged and the next one tries again.
+  const runSweep = async (everything: boolean): Promise<void> => {
+    try {
+      await sweepWaitingJobs(ctx, { everything });
+    } catch (error) {
+      logger.warn({ err: error }, 'job sweep failed');
+    }
+  };
+  const sweeps = new Set<Promise<void>>();
+  const startSweep = (everything: boolean) => {
+    const running = runSweep(everything).finally(() => sweeps.delete(running));
+    sweeps.add(running);
+  };
   // The inline queue keeps nothing across a restart: at start, everything still waiting is enqueued again.
-  if (queue.driver === 'inline') void runSweep(true);
-  const sweep = setInterval(() => void runSweep(false), 60_000);
+  if (queue.driver === 'inline') startSweep(true);
+  // Uploads accepted while Redis was down, and jobs lost with its data, need not wait for the minute sweep.
+  onQueueReconnect = () => {
+    logger.info('redis is back: enqueueing everything waiting');
+    startSweep(true);
+  };
+  const sweep = setInterval(() => startSweep(false), 60_000);
   sweep.unref();
   const stopStorageCleanup = scheduleStorageCleanup(ctx);
 
@@ -132,6 +149,8 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     },
     async close() {
       clearInterval(sweep);
+      onQueueReconnect = () => {};
+      await Promise.all(sweeps);
       await stopStorageCleanup();
       await sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,21 +1,14 @@
 import { jobIdFor, type JobPayload, type QueueName } from '@portal/contracts';
-import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
+import { Queue, UnrecoverableError, WaitingError, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import { Redis } from 'ioredis';
+import { isFinalFailure, runFinalFailure } from './definition.ts';
 import { QueueUnavailableError, UnrecoverableJobError } from './errors.ts';
 import { parsePayload } from './payloads.ts';
-import {
-  DEFAULT_ATTEMPTS,
-  DEFAULT_BACKOFF_MS,
-  reportFailure,
-  type JobContext,
-  type JobCounts,
-  type JobOutcome,
-  type OnFailed,
-  type Processor,
-  type QueuePort,
-} from './types.ts';
+import { DEFAULT_RETRY, retryDelay, type JobContext, type JobCounts, type JobHandler, type JobOutcome, type QueuePort, type RetryPolicy } from './types.ts';
 
 export const DEFAULT_PREFIX = 'portal';
+/** Our backoff type: the worker computes the delay from the queue's RetryPolicy and the error. */
+const BACKOFF_TYPE = 'portal';
 /** How often waitUntilFinished looks at the job state. */
 const WAIT_POLL_MS = 100;
 
@@ -23,11 +16,18 @@ export interface BullmqQueueOptions {
   redisUrl: string;
   /** Redis key prefix shared by producers and workers; default `portal`. */
   prefix?: string;
-  attempts?: number;
-  backoffMs?: number;
+  /** The queues that have consumers (the job registry's); enqueue refuses the others. Default: all. */
+  queues?: readonly QueueName[];
+  /** Each queue's retry policy (from the job registry); default DEFAULT_RETRY. */
+  retry?: Partial<Record<QueueName, RetryPolicy>>;
   /** How long the first enqueue waits for the initial connection before failing; default 2000 ms. */
   connectTimeoutMs?: number;
   onError?: (error: Error) => void;
+  /**
+   * Called each time the connection is ready again after an outage: what was accepted meanwhile
+   * (rows committed while enqueue failed, jobs lost with Redis' data) can be enqueued at once.
+   */
+  onReconnect?: () => void;
 }
 
 /**
@@ -38,19 +38,24 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
   const onError = opts.onError ?? ((error) => console.error('[queue] redis error:', error.message));
   const connection = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   connection.on('error', onError);
-  const defaultJobOptions: JobsOptions = {
-    attempts: opts.attempts ?? DEFAULT_ATTEMPTS,
-    backoff: { type: 'exponential', delay: opts.backoffMs ?? DEFAULT_BACKOFF_MS },
+  let connectedBefore = false;
+  connection.on('ready', () => {
+    if (connectedBefore) opts.onReconnect?.();
+    connectedBefore = true;
+  });
+  const jobOptions = (name: QueueName): JobsOptions => ({
+    attempts: (opts.retry?.[name] ?? DEFAULT_RETRY).attempts,
+    backoff: { type: BACKOFF_TYPE },
     removeOnComplete: { count: 1000 },
     removeOnFail: { count: 5000 }, // failed jobs are the dead-letter list: keep plenty for inspection
-  };
+  });
   const queues = new Map<QueueName, Queue>();
 
   const queueFor = async (name: QueueName): Promise<Queue> => {
     await whenReady(connection, opts.connectTimeoutMs ?? 2000);
     let queue = queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection, prefix: opts.prefix ?? DEFAULT_PREFIX, defaultJobOptions });
+      queue = new Queue(name, { connection, prefix: opts.prefix ?? DEFAULT_PREFIX, defaultJobOptions: jobOptions(name) });
       queue.on('error', onError);
       queues.set(name, queue);
     }
@@ -62,10 +67,16 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
 
     async enqueue<Q extends QueueName>(name: Q, payload: JobPayload<Q>): Promise<void> {
       const valid = parsePayload(name, payload);
+      if (opts.queues && !opts.queues.includes(name)) throw new Error(`No processor registered for queue "${name}"`);
       const queue = await queueFor(name);
+      const jobId = jobIdFor(name, valid);
       try {
-        // Same job id while the job exists (waiting, active, delayed, or kept completed/failed) → no-op.
-        await queue.add(name, valid, { jobId: jobIdFor(name, valid) });
+        // BullMQ ignores an add whose id exists, finished jobs included (kept as the dead-letter
+        // list): a run whose earlier job failed would never run again. A finished job of that id is
+        // removed first; a pending one (waiting, delayed, active) makes the add a no-op.
+        const previous = await queue.getJob(jobId);
+        if (previous && ((await previous.isFailed()) || (await previous.isCompleted()))) await previous.remove();
+        await queue.add(name, valid, { jobId });
       } catch (error) {
         throw new QueueUnavailableError(undefined, { cause: error });
       }
@@ -87,6 +98,12 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
         if (left <= 0) return 'timeout';
         await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, left)));
       }
+    },
+
+    async isQueued<Q extends QueueName>(name: Q, payload: JobPayload<Q>): Promise<boolean> {
+      const queue = await queueFor(name);
+      const state = await queue.getJobState(jobIdFor(name, parsePayload(name, payload)));
+      return state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children';
     },
 
     async counts(name: QueueName): Promise<JobCounts> {
@@ -131,98 +148,125 @@ async function whenReady(connection: Redis, timeoutMs: number): Promise<void> {
 export interface BullmqWorkerOptions {
   redisUrl: string;
   prefix?: string;
-  /** Jobs processed at once by this worker; default 1. */
-  concurrency?: number;
   /** Lock lifetime (renewed at half); default BullMQ's 30 000 ms. */
   lockDuration?: number;
   /** How often stalled jobs are looked for; default BullMQ's 30 000 ms. */
   stalledInterval?: number;
   /** Stalls a job survives before failing; default BullMQ's 1. */
   maxStalledCount?: number;
-  onFailed?: OnFailed;
   onError?: (error: Error) => void;
+  /** Final-failure hook reports; default console.error. */
+  report?: (message: string, error: unknown) => void;
 }
 
 export interface RunningWorker {
   worker: Worker;
-  /** Waits for active jobs (no timeout of its own: wrap with closeGracefully); `force` abandons them. */
-  close(force?: boolean): Promise<void>;
+  /**
+   * Waits for active jobs; `force` abandons them. With `handBackAfterMs`, jobs still running then
+   * are signalled (`ctx.signal`) and returned to waiting without spending an attempt, so a SIGTERM
+   * on a long job ends within the grace period instead of being killed mid-job.
+   */
+  close(force?: boolean, handBackAfterMs?: number): Promise<void>;
 }
 
 /**
  * Consumer side (a worker process). Its connection uses `maxRetriesPerRequest: null` so the
  * blocking fetch loop survives Redis hiccups. Payloads are re-validated before the processor runs.
  */
-export function startBullmqWorker<Q extends QueueName>(queue: Q, processor: Processor<Q>, opts: BullmqWorkerOptions): RunningWorker {
-  return startWorker(queue, toBullmqProcessor(queue, processor), opts);
+export function startBullmqWorker<Q extends QueueName>(handler: JobHandler<Q>, opts: BullmqWorkerOptions): RunningWorker {
+  return startWorker(handler, toBullmqProcessor(handler, opts.report), opts);
 }
 
 /**
  * Same, but jobs run in a child process (BullMQ sandbox), for CPU-heavy parsing that would
- * otherwise starve lock renewal. `sandboxFile` must `export default toBullmqProcessor(queue, fn)`;
- * under `tsx` the child inherits the loader, so it may be a `.ts` file.
+ * otherwise starve lock renewal. `sandboxFile` must `export default toBullmqProcessor(handler)`;
+ * under `tsx` the child inherits the loader, so it may be a `.ts` file. The child cannot hand a job
+ * back at shutdown.
  */
 export function startSandboxedBullmqWorker<Q extends QueueName>(
-  queue: Q,
+  handler: JobHandler<Q>,
   sandboxFile: string | URL,
   opts: BullmqWorkerOptions & {
     /** Node flags for the child; default: this process's (so `--import tsx` carries over). */
     execArgv?: string[];
   },
 ): RunningWorker {
-  return startWorker(queue, sandboxFile, opts, opts.execArgv ? { workerForkOptions: { execArgv: opts.execArgv } } : {});
+  return startWorker(handler, sandboxFile, opts, opts.execArgv ? { workerForkOptions: { execArgv: opts.execArgv } } : {});
 }
 
-/** Adapts a portable Processor to BullMQ: validation, context, UnrecoverableJobError → UnrecoverableError. */
-export function toBullmqProcessor<Q extends QueueName>(queue: Q, processor: Processor<Q>): (job: Job) => Promise<void> {
-  return async (job) => {
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Adapts a handler to BullMQ: validation, context, the awaited final-failure hook (the job is
+ * active and locked while it runs, so a crash meanwhile re-runs the job instead of losing the
+ * hook), UnrecoverableJobError → UnrecoverableError, and the hand-back at shutdown.
+ */
+export function toBullmqProcessor<Q extends QueueName>(
+  handler: JobHandler<Q>,
+  report?: (message: string, error: unknown) => void,
+): (job: Job, token?: string, signal?: AbortSignal) => Promise<void> {
+  // Three declared parameters: BullMQ passes the abort signal only to processors that take it.
+  return async (job, token, signal) => {
     const ctx: JobContext = {
       jobId: job.id ?? '',
       attempt: job.attemptsMade + 1,
+      signal: signal ?? NEVER_ABORTED,
       updateProgress: (value) => job.updateProgress(value),
-      log: (msg) => void job.log(msg).catch(() => {}),
+      log: (msg) => {
+        job.log(msg).catch(() => {}); // a lost log line is not worth failing the job for
+      },
     };
+    let payload: JobPayload<Q> | undefined;
     try {
-      await processor(parsePayload(queue, job.data), ctx);
-    } catch (error) {
-      if (error instanceof UnrecoverableJobError) {
-        throw new UnrecoverableError(`${error.name}: ${error.message}`);
+      payload = parsePayload(handler.queue, job.data);
+      await handler.process(payload, ctx);
+    } catch (thrown) {
+      const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+      if (signal?.aborted && token && typeof job.moveToWait === 'function') {
+        await job.moveToWait(token); // handed back: another worker (or this one, restarted) takes it
+        throw new WaitingError();
       }
+      if (payload && isFinalFailure(error, job.attemptsMade + 1, job.opts.attempts ?? 1)) {
+        await runFinalFailure(handler, payload, { error, jobId: job.id ?? '', attemptsMade: job.attemptsMade + 1 }, report);
+      }
+      if (error instanceof UnrecoverableJobError) throw new UnrecoverableError(`${error.name}: ${error.message}`);
       throw error;
     }
   };
 }
 
 function startWorker<Q extends QueueName>(
-  queue: Q,
-  processor: ((job: Job) => Promise<void>) | string | URL,
+  handler: JobHandler<Q>,
+  processor: ((job: Job, token?: string, signal?: AbortSignal) => Promise<void>) | string | URL,
   opts: BullmqWorkerOptions,
   extra: Partial<WorkerOptions> = {},
 ): RunningWorker {
+  const queue = handler.queue;
   const onError = opts.onError ?? ((error) => console.error(`[queue:${queue}] worker error:`, error.message));
   const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', onError);
   const worker = new Worker(queue, processor, {
     connection,
     prefix: opts.prefix ?? DEFAULT_PREFIX,
-    concurrency: opts.concurrency ?? 1,
+    concurrency: handler.concurrency,
+    // The delay before a retry depends on the error: infrastructure faults wait longer.
+    settings: { backoffStrategy: (attemptsMade, _type, error) => retryDelay(handler.retry, attemptsMade, error) },
     ...(opts.lockDuration !== undefined && { lockDuration: opts.lockDuration }),
     ...(opts.stalledInterval !== undefined && { stalledInterval: opts.stalledInterval }),
     ...(opts.maxStalledCount !== undefined && { maxStalledCount: opts.maxStalledCount }),
     ...extra,
   });
   worker.on('error', onError);
-  worker.on('failed', (job, error) => {
-    if (!job || !opts.onFailed) return;
-    // Report only the final failure: attempts exhausted, unrecoverable, or stalled too often.
-    const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1) || job.finishedOn !== undefined;
-    if (final) reportFailure(opts.onFailed, queue, job.data as JobPayload<Q>, error, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
-  });
   return {
     worker,
-    async close(force = false) {
-      await worker.close(force);
-      connection.disconnect();
+    async close(force = false, handBackAfterMs?: number) {
+      const handBack = handBackAfterMs === undefined ? undefined : setTimeout(() => worker.cancelAllJobs('shutdown'), handBackAfterMs);
+      try {
+        await worker.close(force);
+      } finally {
+        clearTimeout(handBack);
+        connection.disconnect();
+      }
     },
   };
 }

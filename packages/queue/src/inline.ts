@@ -1,28 +1,13 @@
 import { jobIdFor, type JobPayload, type QueueName } from '@portal/contracts';
-import { UnrecoverableJobError } from './errors.ts';
+import { isFinalFailure, runFinalFailure } from './definition.ts';
 import { parsePayload } from './payloads.ts';
-import {
-  DEFAULT_ATTEMPTS,
-  DEFAULT_BACKOFF_MS,
-  backoffDelay,
-  reportFailure,
-  type JobContext,
-  type JobCounts,
-  type JobOutcome,
-  type OnFailed,
-  type Processor,
-  type ProcessorMap,
-  type QueuePort,
-} from './types.ts';
+import { retryDelay, type JobContext, type JobCounts, type JobHandler, type JobHandlers, type JobOutcome, type QueuePort } from './types.ts';
 
 export interface InlineQueueOptions {
-  attempts?: number;
-  backoffMs?: number;
-  /** Jobs run at once per queue; default 1 (as a BullMQ worker). */
-  concurrency?: Partial<Record<QueueName, number>>;
-  onFailed?: OnFailed;
   /** Receives `ctx.log` lines; default: dropped. */
   log?: (queue: QueueName, jobId: string, msg: string) => void;
+  /** Receives the final-failure hook's errors; default: console.error. */
+  report?: (message: string, error: unknown) => void;
 }
 
 export type InlineQueue = QueuePort & {
@@ -46,19 +31,20 @@ interface Lane {
 }
 
 /**
- * Embedded-mode driver: runs the same processors in this process with BullMQ's semantics —
- * asynchronous (never inside the caller's stack), `attempts` with exponential backoff,
- * UnrecoverableJobError failing at once, payload re-validated before each run, and dedup by job id
- * while the job is pending. Nothing survives a restart: the DB rows and the sweeper are the truth.
+ * Embedded-mode driver: runs the registry's handlers in this process with BullMQ's semantics —
+ * asynchronous (never inside the caller's stack), the handler's retry policy, UnrecoverableJobError
+ * failing at once, payload re-validated before each run, the final-failure hook awaited (and
+ * retried) before the job counts as failed, and dedup by job id while the job is pending. Nothing
+ * survives a restart: the DB rows and the sweeper are the truth.
  */
-export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOptions = {}): InlineQueue {
-  const attempts = opts.attempts ?? DEFAULT_ATTEMPTS;
-  const backoffMs = opts.backoffMs ?? DEFAULT_BACKOFF_MS;
+export function createInlineQueue(handlers: JobHandlers, opts: InlineQueueOptions = {}): InlineQueue {
   const lanes = new Map<QueueName, Lane>();
   /** Job ids waiting, running or between attempts. */
   const pending = new Set<string>();
   /** Resolvers of waitUntilFinished, by job id. */
   const finishWaiters = new Map<string, Array<(outcome: JobOutcome) => void>>();
+  /** Aborted on close: running processors stop and their jobs are handed back (re-run after a restart). */
+  const shutdown = new AbortController();
   let idleWaiters: Array<() => void> = [];
   let closed = false;
 
@@ -71,10 +57,10 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
     return found;
   };
 
-  const processorFor = (queue: QueueName): Processor<QueueName> => {
-    const processor = processors[queue] as Processor<QueueName> | undefined;
-    if (!processor) throw new Error(`No processor registered for queue "${queue}"`);
-    return processor;
+  const handlerFor = (queue: QueueName): JobHandler<QueueName> => {
+    const handler = handlers[queue] as JobHandler<QueueName> | undefined;
+    if (!handler) throw new Error(`No processor registered for queue "${queue}"`);
+    return handler;
   };
 
   const finish = (id: string, outcome: JobOutcome) => {
@@ -93,50 +79,60 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
 
   const pump = (queue: QueueName) => {
     const current = lane(queue);
-    const limit = opts.concurrency?.[queue] ?? 1;
+    const limit = handlerFor(queue).concurrency;
     while (!closed && current.active < limit && current.waiting.length > 0) {
       const job = current.waiting.shift()!;
       current.active += 1;
-      void run(job).finally(() => {
+      const settle = () => {
         current.active -= 1;
         pump(queue);
         notifyIfIdle();
+      };
+      // run() handles every failure of the job itself; a rejection here is a fault of the driver.
+      run(job).then(settle, (error: unknown) => {
+        console.error('[queue] inline driver fault:', error);
+        settle();
       });
     }
   };
 
   const run = async (job: PendingJob): Promise<void> => {
     const current = lane(job.queue);
+    const handler = handlerFor(job.queue);
     job.attemptsMade += 1;
     const ctx: JobContext = {
       jobId: job.id,
       attempt: job.attemptsMade,
+      signal: shutdown.signal,
       updateProgress: async () => {},
       log: (msg) => opts.log?.(job.queue, job.id, msg),
     };
+    let payload: JobPayload<QueueName> | undefined;
     try {
-      const payload = parsePayload(job.queue, job.payload);
-      await processorFor(job.queue)(payload, ctx);
+      payload = parsePayload(job.queue, job.payload);
+      await handler.process(payload, ctx);
       current.completed += 1;
       finish(job.id, 'completed');
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(String(thrown));
-      const final = error instanceof UnrecoverableJobError || job.attemptsMade >= attempts;
-      if (!final && closed) {
-        finish(job.id, 'unknown'); // shutting down: the retry is dropped, the DB sweeper re-enqueues it
+      const final = isFinalFailure(error, job.attemptsMade, handler.retry.attempts);
+      if (closed && (!final || shutdown.signal.aborted)) {
+        finish(job.id, 'unknown'); // handed back at shutdown: the DB sweeper enqueues it again at start
         return;
       }
       if (final) {
+        if (payload) {
+          await runFinalFailure(handler, payload, { error, jobId: job.id, attemptsMade: job.attemptsMade }, opts.report);
+        }
         current.failed += 1;
         finish(job.id, 'failed');
-        reportFailure(opts.onFailed, job.queue, job.payload as JobPayload<QueueName>, error, { jobId: job.id, attemptsMade: job.attemptsMade });
         return;
       }
       const timer = setTimeout(() => {
         current.delayed.delete(job.id);
         current.waiting.push(job);
         pump(job.queue);
-      }, backoffDelay(backoffMs, job.attemptsMade));
+      }, retryDelay(handler.retry, job.attemptsMade, error));
       current.delayed.set(job.id, timer);
     }
   };
@@ -147,7 +143,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
     async enqueue<Q extends QueueName>(queue: Q, payload: JobPayload<Q>): Promise<void> {
       if (closed) throw new Error('Queue is closed');
       const valid = parsePayload(queue, payload);
-      processorFor(queue); // fail at enqueue, not silently later
+      handlerFor(queue); // fail at enqueue, not silently later
       const id = jobIdFor(queue, valid);
       if (pending.has(id)) return;
       pending.add(id);
@@ -171,6 +167,12 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
       });
     },
 
+    async isQueued<Q extends QueueName>(queue: Q, payload: JobPayload<Q>): Promise<boolean> {
+      const id = jobIdFor(queue, parsePayload(queue, payload));
+      const current = lane(queue);
+      return current.delayed.has(id) || current.waiting.some((job) => job.id === id);
+    },
+
     async counts(queue: QueueName): Promise<JobCounts> {
       const { waiting, active, delayed, failed, completed } = lane(queue);
       return { waiting: waiting.length, active, delayed: delayed.size, failed, completed };
@@ -181,18 +183,23 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
 
-    /** Stops starting jobs, drops waiting ones and pending retries, and waits for running jobs. */
+    /**
+     * Stops starting jobs, drops waiting ones and pending retries, signals running processors to
+     * stop (`ctx.signal`) and waits for them. Nothing dropped is reported failed: the DB sweeper
+     * enqueues it again at the next start.
+     */
     async close(): Promise<void> {
       closed = true;
       for (const current of lanes.values()) {
         for (const [id, timer] of current.delayed) {
           clearTimeout(timer);
-          finish(id, 'unknown'); // dropped, not failed: the DB sweeper re-enqueues it
+          finish(id, 'unknown');
         }
         for (const job of current.waiting) finish(job.id, 'unknown');
         current.delayed.clear();
         current.waiting = [];
       }
+      shutdown.abort(new Error('queue closing'));
       const running = [...lanes.values()].some((current) => current.active > 0);
       if (running) await new Promise<void>((resolve) => idleWaiters.push(resolve));
       notifyIfIdle();

@@ -12,6 +12,8 @@ export interface TestRedis {
 export interface StartRedisOptions {
   /** Extra redis-server arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
   args?: string[];
+  /** A fixed port, e.g. to restart a server where clients expect it; default: a free one. */
+  port?: number;
 }
 
 const CANDIDATES = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/opt/homebrew/bin/redis-server'];
@@ -29,6 +31,7 @@ process.once('exit', () => {
 export async function startRedisServer(options: StartRedisOptions = {}): Promise<TestRedis> {
   const binary = findRedisServer();
   let lastError: unknown;
+  if (options.port !== undefined) return launch(binary, options.port, options.args ?? []);
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const port = await freePort();
     try {

@@ -7,6 +7,7 @@ import { jobIdFor, type QueueName } from '@portal/contracts';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_RETRY,
   QueueUnavailableError,
   checkRedisForQueues,
   createBullmqQueue,
@@ -16,7 +17,11 @@ import {
   type RunningWorker,
 } from '../src/index.ts';
 import { startRedisServer, type TestRedis } from '../test-support/redis-server.ts';
-import { queueContract } from './contract.ts';
+import { handlersFor, queueContract } from './contract.ts';
+
+/** A handler with the production retry policy, for the BullMQ specifics. */
+const handler = <Q extends QueueName>(queue: Q, process: (payload: never) => Promise<void>, onFinalFailure?: Parameters<typeof handlersFor>[1]['onFinalFailure']) =>
+  handlersFor({ [queue]: process } as never, { attempts: 3, backoffMs: 2000, onFinalFailure })[queue]!;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -46,13 +51,12 @@ async function idle(port: QueuePort, queues: QueueName[]): Promise<void> {
   }, 20_000, 'queues to be idle');
 }
 
-queueContract('bullmq', async (processors, opts) => {
+queueContract('bullmq', async (handlers) => {
   const prefix = `t${randomUUID().slice(0, 8)}`;
-  const port = createBullmqQueue({ redisUrl: redis.url, prefix, attempts: opts.attempts, backoffMs: opts.backoffMs });
-  const queues = Object.keys(processors) as QueueName[];
-  const workers: RunningWorker[] = queues.map((queue) =>
-    startBullmqWorker(queue, processors[queue] as never, { redisUrl: redis.url, prefix, onFailed: opts.onFailed }),
-  );
+  const queues = Object.keys(handlers) as QueueName[];
+  const retry = Object.fromEntries(queues.map((queue) => [queue, handlers[queue]!.retry]));
+  const port = createBullmqQueue({ redisUrl: redis.url, prefix, retry });
+  const workers: RunningWorker[] = queues.map((queue) => startBullmqWorker(handlers[queue]!, { redisUrl: redis.url, prefix }));
   await Promise.all(workers.map(({ worker }) => worker.waitUntilReady()));
   return {
     port,
@@ -65,7 +69,7 @@ queueContract('bullmq', async (processors, opts) => {
 });
 
 describe('bullmq specifics', () => {
-  it('applies the production job options (attempts 3, exponential 2 s, bounded retention, deterministic id)', async () => {
+  it('applies the production job options (the retry policy\'s attempts, its own backoff, bounded retention, deterministic id)', async () => {
     const prefix = `t${randomUUID().slice(0, 8)}`;
     const port = createBullmqQueue({ redisUrl: redis.url, prefix });
     const runId = randomUUID();
@@ -74,8 +78,8 @@ describe('bullmq specifics', () => {
     const job = await inspector.getJob(jobIdFor('ledes', { runId }));
     expect(job?.data).toEqual({ runId });
     expect(job?.opts).toMatchObject({
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 2000 },
+      attempts: DEFAULT_RETRY.attempts,
+      backoff: { type: 'portal' },
       removeOnComplete: { count: 1000 },
       removeOnFail: { count: 5000 },
     });
@@ -88,9 +92,8 @@ describe('bullmq specifics', () => {
     const prefix = `t${randomUUID().slice(0, 8)}`;
     let runs = 0;
     const failures: Error[] = [];
-    const running = startBullmqWorker('mail', async () => void (runs += 1), {
-      redisUrl: redis.url, prefix, onFailed: (_q, _p, error) => failures.push(error),
-    });
+    const running = startBullmqWorker(handler('mail', async () => void (runs += 1)), { redisUrl: redis.url, prefix });
+    running.worker.on('failed', (_job, error) => failures.push(error));
     const forger = new Queue('mail', { connection: { url: redis.url }, prefix });
     await forger.add('mail', { mailId: 'x', email: 'victim@example.com' }, { jobId: 'mail-forged', attempts: 3 });
     await waitFor(() => failures.length === 1, 10_000, 'the forged job to fail');
@@ -137,7 +140,7 @@ describe('bullmq specifics', () => {
 
     const completed: string[] = [];
     const stalled: string[] = [];
-    const fresh = startBullmqWorker('ledes', async (payload) => void completed.push(payload.runId), {
+    const fresh = startBullmqWorker(handler('ledes', async (payload: { runId: string }) => void completed.push(payload.runId)), {
       redisUrl: redis.url, prefix, lockDuration: 1000, stalledInterval: 500,
     });
     fresh.worker.on('stalled', (jobId) => stalled.push(jobId));
@@ -169,12 +172,12 @@ it('runs a sandboxed processor file in a child process, unrecoverable errors inc
   const prefix = `t${randomUUID().slice(0, 8)}`;
   const port = createBullmqQueue({ redisUrl: redis.url, prefix });
   const failures: Array<{ message: string; attemptsMade: number }> = [];
-  const running = startSandboxedBullmqWorker('annuities', path.join(here, 'fixtures/sandboxed-annuities.ts'), {
+  const running = startSandboxedBullmqWorker(handler('annuities', async () => {}), path.join(here, 'fixtures/sandboxed-annuities.ts'), {
     redisUrl: redis.url,
     prefix,
     execArgv: ['--import', 'tsx'],
-    onFailed: (_q, _p, error, info) => failures.push({ message: error.message, attemptsMade: info.attemptsMade }),
   });
+  running.worker.on('failed', (job, error) => failures.push({ message: error.message, attemptsMade: job?.attemptsMade ?? 0 }));
   try {
     await port.enqueue('annuities', { fileId: randomUUID() });
     await port.enqueue('annuities', { fileId: '00000000-0000-4000-8000-000000000000' });
@@ -215,5 +218,59 @@ describe('Q-00 checkRedisForQueues', () => {
     const result = await checkRedisForQueues(gone.url);
     expect(result.ok).toBe(false);
     expect(result.problems[0]).toContain('unreachable');
+  });
+});
+
+describe('lifecycle under faults (bullmq)', () => {
+  it('re-enqueue as soon as Redis is back: the producer reports the reconnection', async () => {
+    const ephemeral = await startRedisServer();
+    let reconnects = 0;
+    const port = createBullmqQueue({ redisUrl: ephemeral.url, prefix: 'back', onError: () => {}, onReconnect: () => (reconnects += 1) });
+    await port.enqueue('mail', { mailId: randomUUID() });
+    expect(reconnects).toBe(0);
+    await ephemeral.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const restarted = await startRedisServer({ port: ephemeral.port });
+    try {
+      await waitFor(() => reconnects === 1, 20_000, 'the reconnection to be reported');
+      await port.enqueue('mail', { mailId: randomUUID() }); // and the producer works again
+    } finally {
+      await port.close();
+      await restarted.stop();
+    }
+  });
+
+  it('SIGTERM on a long job hands it back to waiting without spending an attempt (no ShutdownTimeoutError)', async () => {
+    const prefix = `t${randomUUID().slice(0, 8)}`;
+    const port = createBullmqQueue({ redisUrl: redis.url, prefix });
+    const runId = randomUUID();
+    let started = false;
+    const long = startBullmqWorker(
+      handler('ledes', (_payload: unknown, ...rest: unknown[]) => {
+        const ctx = rest[0] as { signal: AbortSignal };
+        started = true;
+        return new Promise<void>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      }),
+      { redisUrl: redis.url, prefix },
+    );
+    await port.enqueue('ledes', { runId });
+    await waitFor(() => started, 10_000, 'the long job to start');
+    await long.close(false, 100);
+
+    const inspector = new Queue('ledes', { connection: { url: redis.url }, prefix });
+    const job = await inspector.getJob(jobIdFor('ledes', { runId }));
+    expect(await job?.getState()).toBe('waiting');
+    expect(job?.attemptsMade).toBe(0);
+
+    const attempts: number[] = [];
+    const fresh = startBullmqWorker(handler('ledes', async (...args: unknown[]) => void attempts.push((args[1] as { attempt: number }).attempt)), { redisUrl: redis.url, prefix });
+    try {
+      await waitFor(() => attempts.length === 1, 10_000, 'a fresh worker to take the handed-back job');
+      expect(attempts).toEqual([1]);
+    } finally {
+      await fresh.close();
+      await inspector.close();
+      await port.close();
+    }
   });
 });

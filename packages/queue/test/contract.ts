@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { jobIdFor, type QueueName } from '@portal/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidJobPayloadError, UnrecoverableJobError, type OnFailed, type ProcessorMap, type QueuePort } from '../src/index.ts';
+import {
+  InvalidJobPayloadError,
+  UnrecoverableJobError,
+  type FinalFailureHook,
+  type JobHandler,
+  type JobHandlers,
+  type ProcessorMap,
+  type QueuePort,
+} from '../src/index.ts';
 
 export interface Harness {
   port: QueuePort;
@@ -10,7 +18,24 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export type HarnessFactory = (processors: ProcessorMap, opts: { attempts: number; backoffMs: number; onFailed: OnFailed }) => Promise<Harness>;
+export type HarnessFactory = (handlers: JobHandlers) => Promise<Harness>;
+
+type AnyHook = (queue: QueueName, ...args: Parameters<FinalFailureHook<QueueName>>) => Promise<void>;
+
+/** Handlers for the processors, with a fast retry policy and one final-failure hook for all queues. */
+export function handlersFor(processors: ProcessorMap, opts: { attempts: number; backoffMs: number; onFinalFailure?: AnyHook }): JobHandlers {
+  const handlers: Record<string, JobHandler<QueueName>> = {};
+  for (const [queue, process] of Object.entries(processors) as Array<[QueueName, JobHandler<QueueName>['process']]>) {
+    handlers[queue] = {
+      queue,
+      process,
+      retry: { attempts: opts.attempts, backoffMs: opts.backoffMs, infrastructureBackoffMs: opts.backoffMs, hookAttempts: 3 },
+      concurrency: 1,
+      ...(opts.onFinalFailure && { onFinalFailure: (payload, failure) => opts.onFinalFailure!(queue, payload, failure) }),
+    };
+  }
+  return handlers as JobHandlers;
+}
 
 interface Failure { queue: QueueName; payload: unknown; error: Error; attemptsMade: number }
 
@@ -36,10 +61,16 @@ export function queueContract(name: string, createHarness: HarnessFactory): void
     let harness: Harness | undefined;
     let failures: Failure[];
 
+    /** What the final-failure hook does before recording the failure (default: nothing). */
+    let beforeRecord: (queue: QueueName) => Promise<void>;
     const start = async (processors: ProcessorMap, attempts = 3) => {
       failures = [];
-      const onFailed: OnFailed = (queue, payload, error, info) => failures.push({ queue, payload, error, attemptsMade: info.attemptsMade });
-      harness = await createHarness(processors, { attempts, backoffMs: 50, onFailed });
+      beforeRecord = async () => {};
+      const onFinalFailure: AnyHook = async (queue, payload, failure) => {
+        await beforeRecord(queue);
+        failures.push({ queue, payload, error: failure.error, attemptsMade: failure.attemptsMade });
+      };
+      harness = await createHarness(handlersFor(processors, { attempts, backoffMs: 50, onFinalFailure }));
       return harness;
     };
 
@@ -164,6 +195,89 @@ export function queueContract(name: string, createHarness: HarnessFactory): void
 
       expect(await port.waitUntilFinished('ledes', { runId: randomUUID() }, 100)).toBe('unknown');
       await drain();
+    });
+
+    it('final failure is awaited: the job counts as failed only once the hook has finished', async () => {
+      const runId = randomUUID();
+      const { port, drain } = await start({
+        ledes: async () => {
+          throw new UnrecoverableJobError('bad file');
+        },
+      });
+      beforeRecord = () => new Promise((resolve) => setTimeout(resolve, 300));
+      await port.enqueue('ledes', { runId });
+      expect(await port.waitUntilFinished('ledes', { runId }, 10_000)).toBe('failed');
+      expect(failures).toHaveLength(1); // recorded before the job was reported failed, not after
+      await drain();
+    });
+
+    it('final-failure hook that throws is retried, not lost', async () => {
+      let runs = 0;
+      let hookCalls = 0;
+      const { port, drain } = await start({
+        mail: async () => {
+          runs += 1;
+          throw new Error('SMTP down');
+        },
+      }, 2);
+      beforeRecord = async () => {
+        hookCalls += 1;
+        if (hookCalls === 1) throw new Error('database down while recording the failure');
+      };
+      const mail = { mailId: randomUUID() };
+      await port.enqueue('mail', mail);
+      expect(await port.waitUntilFinished('mail', mail, 10_000)).toBe('failed');
+      await drain();
+      expect(runs).toBe(2); // the processor is not run again for the hook's sake
+      expect(hookCalls).toBe(2);
+      expect(failures).toHaveLength(1);
+    });
+
+    it('re-enqueue after a failed job runs the job again (the stale failed job does not swallow it)', async () => {
+      let runs = 0;
+      const { port, drain } = await start({
+        mail: async () => {
+          runs += 1;
+          if (runs === 1) throw new UnrecoverableJobError('SMTP refused');
+        },
+      });
+      const mail = { mailId: randomUUID() };
+      await port.enqueue('mail', mail);
+      expect(await port.waitUntilFinished('mail', mail, 10_000)).toBe('failed');
+      await port.enqueue('mail', mail); // the sweep, once SMTP is back
+      await drain();
+      expect(runs).toBe(2);
+    });
+
+    it('re-enqueue after a completed job runs it again (dedup only while pending)', async () => {
+      let runs = 0;
+      const { port, drain } = await start({ mail: async () => void (runs += 1) });
+      const payload = { mailId: randomUUID() };
+      await port.enqueue('mail', payload);
+      expect(await port.waitUntilFinished('mail', payload, 10_000)).toMatch(/completed|unknown/);
+      await drain();
+      await port.enqueue('mail', payload);
+      await drain();
+      expect(runs).toBe(2);
+    });
+
+    it('isQueued: true while the job waits its turn, false once it runs and after it finished', async () => {
+      const hold = gate();
+      const { port, drain } = await start({
+        ledes: async () => {
+          await hold.opened;
+        },
+      });
+      const first = { runId: randomUUID() };
+      const second = { runId: randomUUID() };
+      await port.enqueue('ledes', first);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let it become active
+      await port.enqueue('ledes', second); // concurrency 1: waits behind the first
+      expect(await port.isQueued('ledes', first)).toBe(false);
+      expect(await port.isQueued('ledes', second)).toBe(true);
+      hold.open();
+      await drain();
+      expect(await port.isQueued('ledes', second)).toBe(false);
     });
 
     it('rejects an invalid payload at enqueue', async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createInlineQueue } from '../src/index.ts';
-import { queueContract } from './contract.ts';
+import { handlersFor, queueContract } from './contract.ts';
 
-queueContract('inline', async (processors, opts) => {
-  const queue = createInlineQueue(processors, opts);
+queueContract('inline', async (handlers) => {
+  const queue = createInlineQueue(handlers);
   return { port: queue, drain: () => queue.drain(), close: () => queue.close() };
 });
 
@@ -17,7 +17,7 @@ describe('inline queue specifics', () => {
   it('honours per-queue concurrency', async () => {
     let running = 0;
     let peak = 0;
-    const queue = createInlineQueue(
+    const handlers = handlersFor(
       {
         annuities: async () => {
           running += 1;
@@ -26,39 +26,31 @@ describe('inline queue specifics', () => {
           running -= 1;
         },
       },
-      { concurrency: { annuities: 2 } },
+      { attempts: 3, backoffMs: 50 },
     );
+    const queue = createInlineQueue({ annuities: { ...handlers.annuities!, concurrency: 2 } });
     for (let i = 0; i < 6; i += 1) await queue.enqueue('annuities', { fileId: randomUUID() });
     await queue.drain();
     expect(peak).toBe(2);
     expect(await queue.counts('annuities')).toMatchObject({ completed: 6 });
   });
 
-  it('re-runs a job enqueued again after it completed (dedup only while pending)', async () => {
-    let runs = 0;
-    const queue = createInlineQueue({ mail: async () => void (runs += 1) });
-    const payload = { mailId: randomUUID() };
-    await queue.enqueue('mail', payload);
-    await queue.drain();
-    await queue.enqueue('mail', payload);
-    await queue.drain();
-    expect(runs).toBe(2);
-  });
-
   it('close waits for the running job and drops pending retries without reporting them failed', async () => {
     let finished = false;
     const failed: string[] = [];
     const queue = createInlineQueue(
-      {
-        ledes: async () => {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          finished = true;
+      handlersFor(
+        {
+          ledes: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            finished = true;
+          },
+          mail: async () => {
+            throw new Error('transient');
+          },
         },
-        mail: async () => {
-          throw new Error('transient');
-        },
-      },
-      { backoffMs: 10_000, onFailed: (q) => failed.push(q) },
+        { attempts: 3, backoffMs: 10_000, onFinalFailure: async (q) => void failed.push(q) },
+      ),
     );
     await queue.enqueue('ledes', { runId: randomUUID() });
     await queue.enqueue('mail', { mailId: randomUUID() });
@@ -67,5 +59,32 @@ describe('inline queue specifics', () => {
     expect(finished).toBe(true);
     expect(failed).toEqual([]);
     await expect(queue.enqueue('ledes', { runId: randomUUID() })).rejects.toThrow('closed');
+  });
+
+  it('close signals running jobs and hands them back without reporting them failed', async () => {
+    const failed: string[] = [];
+    let sawAbort = false;
+    const queue = createInlineQueue(
+      handlersFor(
+        {
+          ledes: (_payload, ctx) =>
+            new Promise<void>((_resolve, reject) => {
+              ctx.signal.addEventListener('abort', () => {
+                sawAbort = true;
+                reject(ctx.signal.reason as Error);
+              });
+            }),
+        },
+        { attempts: 1, backoffMs: 50, onFinalFailure: async (q) => void failed.push(q) },
+      ),
+    );
+    const payload = { runId: randomUUID() };
+    await queue.enqueue('ledes', payload);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const outcome = queue.waitUntilFinished('ledes', payload, 5000);
+    await queue.close();
+    expect(sawAbort).toBe(true);
+    expect(await outcome).toBe('unknown');
+    expect(failed).toEqual([]);
   });
 });

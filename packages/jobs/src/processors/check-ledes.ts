@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 
 import { ledesFindings, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
 import { checkLedes, type LedesProfile, type ResolvedFinding } from '@portal/ledes';
@@ -43,7 +43,13 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
   return async ({ runId }, job) => {
     const run = await loadRun(deps.db, runId);
     if (!run) throw new UnrecoverableJobError(`ledes run ${runId} does not exist`);
-    if (run.state !== 'in_progress') return;
+    // Done already (a second execution, or a retry after a failure past the commit): only what the
+    // first one left undone after its commit remains, keyed by the run, so nothing happens twice.
+    if (run.state !== 'in_progress') {
+      const delivered = await deliverOnce(deps, run);
+      if (delivered) publishRun(deps.realtime, delivered);
+      return;
+    }
 
     const [profileRow] = await deps.db
       .select({ profile: ledesProfiles.profile })
@@ -63,15 +69,25 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     let batch: Array<typeof ledesFindings.$inferInsert> = [];
     let writes = Promise.resolve();
     let pendingBatches = 0;
+    let writeError: unknown;
     const flush = () => {
       if (batch.length === 0) return;
       const rows = batch;
       batch = [];
       pendingBatches++;
+      // The chain is always awaited below, but it may reject while the engine still runs: its
+      // failure is kept and rethrown by `settleWrites`, never left as an unhandled rejection.
       writes = writes.then(async () => {
+        if (writeError) return;
         await deps.db.insert(ledesFindings).values(rows).onConflictDoNothing();
         pendingBatches--;
+      }).catch((error: unknown) => {
+        writeError ??= error;
       });
+    };
+    const settleWrites = async () => {
+      await writes;
+      if (writeError) throw writeError;
     };
     const record = (findings: readonly ResolvedFinding[]) => {
       for (const f of findings) {
@@ -88,15 +104,20 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     });
     const workbook = createTreatedWorkbook(workbookStream, owner?.langue ?? 'en');
 
+    // Everything started here (upload, findings chain) is awaited on every path, failures included.
+    let outcome: Awaited<ReturnType<typeof checkLedes>>;
+    try {
     const stored = await deps.storage.get(run.originalKey);
     // Backpressure: the next chunk is read only once the database has caught up with the findings.
+    // A shutdown (`job.signal`) stops the read: the job is handed back and run again from the start.
     async function* source() {
       for await (const chunk of stored as AsyncIterable<Uint8Array>) {
-        while (pendingBatches > MAX_PENDING_BATCHES) await writes;
+        job.signal.throwIfAborted();
+        while (pendingBatches > MAX_PENDING_BATCHES) await settleWrites();
         yield chunk;
       }
     }
-    const outcome = await checkLedes(source(), {
+    outcome = await checkLedes(source(), {
       filename: run.originalName,
       profile,
       clock: now,
@@ -128,15 +149,22 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       },
     });
     flush();
-    await writes;
+    await settleWrites();
     await workbook.done;
     await treatedUpload;
+    } catch (error) {
+      workbookStream.destroy(); // stops the treated-file upload; its outcome is awaited, not left dangling
+      // `workbook.done` settles only once the engine reached the end: observed, not waited for.
+      await Promise.allSettled([writes, treatedUpload, Promise.race([workbook.done, Promise.resolve()])]);
+      throw error;
+    }
 
     const { summary } = outcome;
     let deliveredKey: string | null = null;
     if (summary.accepted && run.sendServer) {
+      // Recorded with the commit below, delivered after it (deliverOnce): a failure before the
+      // commit delivers nothing, and only the execution that commits Done delivers.
       deliveredKey = `${deps.outboundPrefix ?? 'outbound/step2'}/${run.originalKey.split('/').slice(2).join('/')}`;
-      await deps.storage.copy(run.originalKey, deliveredKey);
     }
 
     const finished = await deps.db.transaction(async (tx) => {
@@ -158,7 +186,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
           linesChecked: summary.linesChecked,
           treatedKey,
           deliveredKey,
-          deliveredAt: deliveredKey ? now() : null,
+          deliveredAt: null,
           finishedAt: now(),
           updatedAt: now(),
         })
@@ -167,10 +195,33 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       return updated;
     });
     if (finished) {
-      publishRun(deps.realtime, finished);
       deps.logger.info({ event: 'ledes_checked', runId: run.id, accepted: summary.accepted, lines: summary.linesChecked, attempt: job.attempt }, 'ledes run done');
+      let delivered: LedesRunRow | undefined;
+      try {
+        delivered = await deliverOnce(deps, finished);
+      } finally {
+        publishRun(deps.realtime, delivered ?? finished); // one transition event, delivered or not
+      }
     }
   };
+}
+
+/**
+ * Delivers a Done run's accepted file to step 2 if its commit recorded a delivery not yet made.
+ * `delivered_at` is set only by the execution that made the copy, so a second execution (a lock
+ * lost during a Redis outage, a retry after a failure past the commit) finds it done. A crash
+ * between the copy and that update copies again, to the same key.
+ */
+async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<LedesRunRow | undefined> {
+  if (run.state !== 'Done' || !run.deliveredKey || run.deliveredAt) return undefined;
+  await deps.storage.copy(run.originalKey, run.deliveredKey);
+  const at = deps.clock?.now() ?? new Date();
+  const [delivered] = await deps.db
+    .update(ledesRuns)
+    .set({ deliveredAt: at, updatedAt: at })
+    .where(and(eq(ledesRuns.id, run.id), isNull(ledesRuns.deliveredAt)))
+    .returning();
+  return delivered;
 }
 
 /** After the last attempt of an infrastructure failure: the run ends as Error, and the user sees it. */

@@ -1,14 +1,2 @@
-import type { ProcessorMap } from '@portal/queue';
-import { createCheckLedesProcessor, markLedesRunFailed, publishRun, type CheckLedesDeps } from './check-ledes.ts';
-import { createSendMailProcessor, type SendMailDeps } from './send-mail.ts';
-
-export { createCheckLedesProcessor, createSendMailProcessor, markLedesRunFailed, publishRun };
-export type ProcessorDeps = SendMailDeps & CheckLedesDeps;
-
-/**
- * Every queue's processor. The embedded mode hands this map to the inline queue driver; each worker
- * entrypoint wraps one of them in a BullMQ Worker.
- */
-export function createProcessors(deps: ProcessorDeps): Required<Pick<ProcessorMap, 'mail' | 'ledes'>> {
-  return { mail: createSendMailProcessor(deps), ledes: createCheckLedesProcessor(deps) };
-}
+export { createCheckLedesProcessor, markLedesRunFailed, publishRun, type CheckLedesDeps } from './check-ledes.ts';
+export { createSendMailProcessor, type SendMailDeps } from './send-mail.ts';

@@ -72,8 +72,8 @@ function RunCard({ detail }: { detail: LedesRunDetail }) {
           <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden="true" />} data-testid="run-error">
             {t('result.errorText')}
             {run.error_code && (
-              <Text span size="xs" c="dimmed" ml={6} ff="monospace">
-                ({run.error_code})
+              <Text span size="sm" ml={6} data-testid="run-error-reason">
+                {t(`result.errorReason.${run.error_code}`, { defaultValue: run.error_code })}
               </Text>
             )}
           </Alert>

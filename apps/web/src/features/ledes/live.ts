@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { focusManager, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import type { LedesRunDto } from '@portal/contracts';
 import { onRealtime, onRealtimeConnect, useRealtime, type RealtimeStatus } from '../../lib/realtime.ts';
 import { ledesKeys, type HistoryPage, type LedesRunDetail } from './api.ts';
@@ -29,6 +29,38 @@ export function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void 
   if (newRun || dto.state !== 'in_progress') void queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
 }
 
+/**
+ * While a screen shows a run in progress, it is refetched this often even with the socket up: an
+ * event dropped while Redis was down never reaches a socket that stayed connected.
+ */
+export const RECONCILE_INTERVAL_MS = 15_000;
+
+/** A LEDES run detail or history page that shows a run still in progress. */
+function showsRunInProgress(query: Query): boolean {
+  const [scope, kind] = query.queryKey;
+  if (scope !== 'ledes') return false;
+  if (kind === 'run') return (query.state.data as LedesRunDetail | undefined)?.run.state === 'in_progress';
+  if (kind === 'history') return (query.state.data as HistoryPage | undefined)?.rows.some((row) => row.state === 'in_progress') ?? false;
+  return false;
+}
+
+/**
+ * Reconciles the screens showing runs in progress with the server: on window focus and every
+ * RECONCILE_INTERVAL_MS. Finished screens are left alone, so this costs nothing once every run is
+ * Done or in Error. Returns the stop function.
+ */
+export function reconcileRunsInProgress(queryClient: QueryClient, intervalMs = RECONCILE_INTERVAL_MS): () => void {
+  const reconcile = () => void queryClient.invalidateQueries({ predicate: showsRunInProgress });
+  const offFocus = focusManager.subscribe((focused) => {
+    if (focused) reconcile();
+  });
+  const timer = setInterval(reconcile, intervalMs);
+  return () => {
+    offFocus();
+    clearInterval(timer);
+  };
+}
+
 /** Runs whose first progress event already refreshed the lists (progress comes every 500 ms). */
 const listedOnce = new Set<string>();
 
@@ -42,9 +74,11 @@ function subscribe(queryClient: QueryClient): () => void {
     const offConnect = onRealtimeConnect(
       () => void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'ledes' && (q.queryKey[1] === 'run' || q.queryKey[1] === 'history') }),
     );
+    const offReconcile = reconcileRunsInProgress(queryClient);
     unsubscribe = () => {
       offRun();
       offConnect();
+      offReconcile();
     };
   }
   return () => {

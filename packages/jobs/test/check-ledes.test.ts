@@ -1,0 +1,116 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ledesRuns } from '@portal/db';
+import type { JobContext } from '@portal/queue';
+import { createCheckLedesProcessor, ledesJob, withHeartbeat } from '../src/index.ts';
+import { createWorld, waitFor, type World } from './world.ts';
+
+const ctx = (attempt = 1, signal = new AbortController().signal): JobContext => ({
+  jobId: 'ledes-test',
+  attempt,
+  signal,
+  updateProgress: async () => {},
+  log: () => {},
+});
+
+/** Whatever a test leaves unobserved fails it here, not in a later test. */
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+describe('check-ledes lifecycle points', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld();
+  });
+  afterAll(async () => world?.close());
+  beforeEach(() => {
+    unhandled.length = 0;
+    world.storage.copies.length = 0;
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50)); // let a late rejection surface
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+    expect(await world.inProgress()).toEqual([]);
+  });
+
+  const processor = () => ledesJob.processor({ db: world.database.db, storage: world.storage, realtime: world.realtime, logger: world.logger });
+
+  it('side effects once: running the processor twice on the same run delivers once', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    // Two executions at once (the lock lost during a Redis outage), then a late redelivery.
+    await Promise.all([run({ runId }, ctx(1)), run({ runId }, ctx(2))]);
+    await run({ runId }, ctx(3));
+    expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: expect.any(Date) });
+    expect(world.storage.copies.filter((key) => key.startsWith('outbound/step2/'))).toHaveLength(1);
+    expect(world.events.filter((e) => e._id === runId && e.state === 'Done')).toHaveLength(1);
+  });
+
+  it('side effects once: a failure at the delivery, then the retry, delivers once', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    world.storage.failCopies = 1;
+    await expect(run({ runId }, ctx(1))).rejects.toThrow('during the delivery');
+    // Done is committed before the delivery, and the user already sees it.
+    expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: null });
+    await run({ runId }, ctx(2));
+    expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: expect.any(Date) });
+    expect(world.storage.copies.filter((key) => key.startsWith('outbound/step2/'))).toHaveLength(1);
+    const last = world.events.filter((e) => e._id === runId).at(-1);
+    expect(last).toMatchObject({ state: 'Done', delivered: true });
+  });
+
+  it('side effects once: a failure before the commit delivers nothing', async () => {
+    const runId = await world.createRun();
+    world.storage.failGets = 1;
+    await expect(processor()({ runId }, ctx(1))).rejects.toThrow('storage unreachable');
+    expect(world.storage.copies).toEqual([]);
+    expect(await world.state(runId)).toMatchObject({ state: 'in_progress', deliveredAt: null });
+    await world.database.db.update(ledesRuns).set({ state: 'Error' }).where(eq(ledesRuns.id, runId)); // leave nothing in progress
+  });
+
+  it('no unhandled rejection when the findings writes fail mid-run (run row deleted under the worker)', async () => {
+    const lines = ['LEDES1998B[]', 'INVOICE_DATE|INVOICE_NUMBER|CLIENT_ID|LAW_FIRM_MATTER_ID|INVOICE_TOTAL|BILLING_START_DATE|BILLING_END_DATE|INVOICE_DESCRIPTION|LINE_ITEM_NUMBER|EXP/FEE/INV_ADJ_TYPE|LINE_ITEM_NUMBER_OF_UNITS|LINE_ITEM_ADJUSTMENT_AMOUNT|LINE_ITEM_TOTAL|LINE_ITEM_DATE|LINE_ITEM_TASK_CODE|LINE_ITEM_EXPENSE_CODE|LINE_ITEM_ACTIVITY_CODE|TIMEKEEPER_ID|LINE_ITEM_DESCRIPTION|LAW_FIRM_ID|LINE_ITEM_UNIT_COST|TIMEKEEPER_NAME|TIMEKEEPER_CLASSIFICATION|CLIENT_MATTER_ID[]'];
+    // Every line has findings (totals off, bad dates), so findings batches are written while it streams.
+    for (let i = 1; i <= 20_000; i++) lines.push(`2024022|1000|C-1|0528|1.00|20240101|20240131|x|${i}|F|2.00|0|700|2024011|L510||A102|22547|x|24-6437381|350|A, B|PT|423-987[]`);
+    const runId = await world.createRun(Buffer.from(lines.join('\n') + '\n'));
+    const run = processor()({ runId }, ctx(1));
+    // Delete the run once the worker has started it: every later findings insert violates the foreign key.
+    for (;;) {
+      const [row] = await world.database.db.select({ startedAt: ledesRuns.startedAt }).from(ledesRuns).where(eq(ledesRuns.id, runId));
+      if (row?.startedAt) break;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await world.database.db.delete(ledesRuns).where(eq(ledesRuns.id, runId));
+    await expect(run).rejects.toThrow();
+    expect(world.files().filter((name) => name.endsWith('.part'))).toEqual([]); // the treated upload was stopped, not left half-written
+  });
+
+  it('a shutdown signal stops the run at the next chunk (the job is handed back)', async () => {
+    const runId = await world.createRun();
+    const controller = new AbortController();
+    controller.abort(new Error('worker shutting down'));
+    await expect(processor()({ runId }, ctx(1, controller.signal))).rejects.toThrow('worker shutting down');
+    expect(world.storage.copies).toEqual([]);
+    expect(world.files().filter((name) => name.endsWith('.part'))).toEqual([]);
+    await world.database.db.update(ledesRuns).set({ state: 'Error' }).where(eq(ledesRuns.id, runId));
+  });
+
+  it('a running job beats a heartbeat: its run does not look silent to the timeout sweep', async () => {
+    const runId = await world.createRun();
+    const ports = { db: world.database.db, storage: world.storage, realtime: world.realtime, logger: world.logger };
+    world.storage.hangGets = true;
+    const running = withHeartbeat(ports, createCheckLedesProcessor(ports), 20)({ runId }, ctx(1));
+    await waitFor(() => world.storage.hung === 1, 'the run to start');
+    const before = (await world.database.db.select({ at: ledesRuns.updatedAt }).from(ledesRuns).where(eq(ledesRuns.id, runId)))[0]!.at;
+    await waitFor(async () => {
+      const [row] = await world.database.db.select({ at: ledesRuns.updatedAt }).from(ledesRuns).where(eq(ledesRuns.id, runId));
+      return row!.at.getTime() > before.getTime();
+    }, 'a heartbeat');
+    world.storage.resume();
+    await running;
+    expect((await world.state(runId)).state).toBe('Done');
+  });
+});
