@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { passwordTokens, sessions } from '@portal/db';
+import { asc, eq } from 'drizzle-orm';
+import { mails, passwordTokens, sessions } from '@portal/db';
 import { databaseKinds, startTestPortal, type TestPortal } from './support/portal.ts';
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
@@ -159,7 +159,16 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     await t.client().get(`/api/auth/request_reset_password/${encodeURIComponent(user.email)}`);
     await t.client().get(`/api/auth/request_reset_password/${encodeURIComponent(user.email)}`);
     await t.drainQueue();
-    const [older, newer] = t.outbox().slice(before).map((m) => linkFrom(m.raw));
+    // The outbox lists mails in the order they were sent, which concurrent sends may swap: the
+    // order of the requests is the order of the mail rows.
+    const delivered = t.outbox().slice(before).map((m) => linkFrom(m.raw));
+    const requested = await t.portal.ctx.db
+      .select({ params: mails.params })
+      .from(mails)
+      .where(eq(mails.recipient, user.email))
+      .orderBy(asc(mails.createdAt));
+    const [older, newer] = requested.map(({ params }) => delivered.find((link) => (params as { link: string }).link.includes(`token=${link.token}`)));
+    expect(delivered).toHaveLength(2);
     expect((await t.client().put(`/api/auth/reset_password/${older!.token}/${older!.id}`, { password: 'new-password-one' })).status).toBe(410);
     expect((await t.client().put(`/api/auth/reset_password/${newer!.token}/${other.id}`, { password: 'new-password-one' })).status).toBe(410);
     const ok = await t.client().put(`/api/auth/reset_password/${newer!.token}/${newer!.id}`, { password: 'new-password-one' });
