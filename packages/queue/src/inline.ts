@@ -72,7 +72,7 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
   };
 
   const processorFor = (queue: QueueName): Processor<QueueName> => {
-    const processor = processors[queue] as Processor<QueueName> | undefined;
+    const processor = processors[queue];
     if (!processor) throw new Error(`No processor registered for queue "${queue}"`);
     return processor;
   };

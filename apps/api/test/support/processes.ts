@@ -32,8 +32,8 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d) => (output += String(d)));
-  child.stderr!.on('data', (d) => (output += String(d)));
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,

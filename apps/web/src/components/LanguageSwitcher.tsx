@@ -13,7 +13,7 @@ export function LanguageSwitcher() {
       radius="xl"
       aria-label={t('language.label')}
       value={value}
-      onChange={(v) => void switchLanguage(v as Language)}
+      onChange={(v) => void switchLanguage(v)}
       data={[
         { value: 'en', label: <span title={t('language.en')} lang="en">EN</span> },
         { value: 'fr', label: <span title={t('language.fr')} lang="fr">FR</span> },

@@ -149,7 +149,7 @@ function* pieces(stream: Buffer, prefix: Buffer, index: RecordIndex, rowsPerPiec
     for (let i = 0; i < index.count; i++) if (keep(i)) size += recordEnd(i) - (index.starts[i] as number);
     const out = Buffer.allocUnsafe(size);
     let at = prefix.copy(out, 0);
-    for (let i = 0; i < index.count; i++) if (keep(i)) at += stream.copy(out, at, index.starts[i] as number, recordEnd(i));
+    for (let i = 0; i < index.count; i++) if (keep(i)) at += stream.copy(out, at, index.starts[i], recordEnd(i));
     yield out;
   }
 }

@@ -77,7 +77,7 @@ export async function readXls(bytes: Buffer, limits: SpreadsheetLimits, visitor:
     const { workbook } = piece;
     const date1904 = workbook.Workbook?.WBProps?.date1904 === true;
     for (const name of workbook.SheetNames) {
-      const sheet = workbook.Sheets[name] as DenseSheet | undefined;
+      const sheet = workbook.Sheets[name];
       const data = sheet?.['!data'];
       if (!piece.continues) {
         if (assembler !== null) feed.endSheet(assembler);

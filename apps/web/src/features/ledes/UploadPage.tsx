@@ -184,7 +184,7 @@ export function UploadPage() {
               )
             }
           >
-            <Input.Wrapper error={errors.file} errorProps={{ 'data-testid': 'error-file' } as never}>
+            <Input.Wrapper error={errors.file} errorProps={{ 'data-testid': 'error-file' }}>
               <Dropzone
                 onDrop={onFiles}
                 onReject={(rejections) => onFiles(rejections.map((r) => r.file))}
@@ -259,7 +259,7 @@ export function UploadPage() {
                 setErrors((e) => ({ ...e, type: undefined }));
               }}
               error={errors.type}
-              errorProps={{ 'data-testid': 'error-type' } as never}
+              errorProps={{ 'data-testid': 'error-type' }}
               aria-label={t('upload.type.title')}
               name="type"
             >
@@ -307,7 +307,7 @@ export function UploadPage() {
                   setErrors((e) => ({ ...e, office: undefined }));
                 }}
                 error={errors.office}
-                errorProps={{ 'data-testid': 'error-office' } as never}
+                errorProps={{ 'data-testid': 'error-office' }}
                 aria-label={t('upload.office.title')}
                 name="office"
               >
@@ -357,7 +357,7 @@ export function UploadPage() {
                   searchable
                   nothingFoundMessage={t('upload.admin.nothingFound')}
                   error={errors.user}
-                  errorProps={{ 'data-testid': 'error-user' } as never}
+                  errorProps={{ 'data-testid': 'error-user' }}
                   disabled={sending || users.isPending}
                   data-testid="admin-user"
                   maw={720}
