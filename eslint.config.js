@@ -27,8 +27,21 @@ export default tseslint.config(
     rules: {
       // `void promise` is not an exemption: a dropped promise in a failure path is a lost write.
       // A deliberate fire-and-forget handles its rejection (`.catch(log)`) and says why.
-      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          ignoreVoid: false,
+          // Calls that never reject: TanStack Query keeps a refetch's error in the query's state and
+          // `prefetchQuery` swallows it; React Router's navigation reports errors to its error boundary.
+          allowForKnownSafeCalls: [
+            { from: 'package', package: '@tanstack/query-core', name: ['invalidateQueries', 'prefetchQuery'] },
+            { from: 'package', package: 'react-router', name: 'NavigateFunction' },
+          ],
+        },
+      ],
       '@typescript-eslint/no-misused-promises': 'error',
+      // React Router's loaders `throw redirect(...)`, a Response, by design.
+      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'lib', name: 'Response' }] }],
       // An async function without await is how a port's in-memory driver satisfies a Promise API.
       '@typescript-eslint/require-await': 'off',
       // `_`-prefixed names are deliberately unused (positional parameters, destructuring to omit a key).

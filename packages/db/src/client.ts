@@ -36,7 +36,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     const client = new PGlite(inMemory ? undefined : config.dataDir);
     const db = drizzlePglite({ client, schema });
     return {
-      db: db,
+      db,
       driver: 'pglite',
       migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       ping: async () => void (await client.query('select 1')),
@@ -48,7 +48,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema });
   return {
-    db: db,
+    db,
     driver: 'postgres',
     migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
     ping: async () => void (await pool.query('select 1')),

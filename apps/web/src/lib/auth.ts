@@ -63,7 +63,7 @@ export function guard(queryClient: QueryClient, access: Access) {
   return async ({ request }: LoaderFunctionArgs): Promise<null> => {
     if (access === 'open') {
       // Public screens still refresh the session in the background for the navigation bar.
-      void queryClient.prefetchQuery(sessionQuery);
+      queryClient.prefetchQuery(sessionQuery);
       return null;
     }
     const session = await queryClient.fetchQuery(sessionQuery);

@@ -109,8 +109,8 @@ export function UploadPage() {
     onSuccess: (runs) => {
       // The result screen shows the runs at once, in progress; live events and refetches take over.
       for (const run of runs) queryClient.setQueryData<LedesRunDetail>(ledesKeys.run(run._id), { run, result: null });
-      void queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
-      void navigate(resultPath(runs.map((r) => r._id)));
+      queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
+      navigate(resultPath(runs.map((r) => r._id)));
     },
     onError: (error) => {
       if (error instanceof UploadTimeoutError) return setErrors({ general: t('upload.errors.timeout') });

@@ -13,7 +13,7 @@ export function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void 
     const run = mergeRun(before.run, dto);
     queryClient.setQueryData<LedesRunDetail>(key, { ...before, run });
     // The findings come with the detail once Done: fetch them.
-    if (run.state === 'Done' && !before.result) void queryClient.invalidateQueries({ queryKey: key, exact: true });
+    if (run.state === 'Done' && !before.result) queryClient.invalidateQueries({ queryKey: key, exact: true });
   }
 
   let missing = false;
@@ -26,7 +26,7 @@ export function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void 
   // A new run (once), or a finished one whose treated file is now known: refresh the lists in the background.
   const newRun = missing && dto.state === 'in_progress' && !listedOnce.has(dto._id);
   if (newRun) listedOnce.add(dto._id);
-  if (newRun || dto.state !== 'in_progress') void queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
+  if (newRun || dto.state !== 'in_progress') queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
 }
 
 /** Runs whose first progress event already refreshed the lists (progress comes every 500 ms). */
@@ -40,7 +40,9 @@ function subscribe(queryClient: QueryClient): () => void {
     const offRun = onRealtime('ledes:run', (dto) => applyRunEvent(queryClient, dto));
     // Anything missed while disconnected is caught up by refetching what is shown.
     const offConnect = onRealtimeConnect(
-      () => void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'ledes' && (q.queryKey[1] === 'run' || q.queryKey[1] === 'history') }),
+      () => {
+        queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'ledes' && (q.queryKey[1] === 'run' || q.queryKey[1] === 'history') });
+      },
     );
     unsubscribe = () => {
       offRun();
