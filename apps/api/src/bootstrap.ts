@@ -59,7 +59,8 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
         concurrency: { ledes: config.workers.concurrency.ledes, mail: config.workers.concurrency.mail },
         onFailed: (queueName, payload, error) => {
           logger.error({ err: error, queue: queueName, payload }, 'job failed');
-          if (queueName === 'ledes') void markLedesRunFailed({ db: database.db, realtime, clock }, (payload as { runId: string }).runId, 'processing_failed');
+          // Returned, not dropped: the queue driver reports a hook that rejects.
+          if (queueName === 'ledes') return markLedesRunFailed({ db: database.db, realtime, clock }, (payload as { runId: string }).runId, 'processing_failed');
         },
       });
 
@@ -95,11 +96,13 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   });
   disconnect = sockets.disconnectSession;
 
-  const runSweep = (everything: boolean) =>
+  // A failed sweep is logged and retried by the next one.
+  const runSweep = (everything: boolean) => {
     sweepWaitingJobs(ctx, { everything }).catch((error) => logger.warn({ err: error }, 'job sweep failed'));
+  };
   // The inline queue keeps nothing across a restart: at start, everything still waiting is enqueued again.
-  if (queue.driver === 'inline') void runSweep(true);
-  const sweep = setInterval(() => void runSweep(false), 60_000);
+  if (queue.driver === 'inline') runSweep(true);
+  const sweep = setInterval(() => runSweep(false), 60_000);
   sweep.unref();
 
   return {

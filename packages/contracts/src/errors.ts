@@ -46,6 +46,6 @@ export interface ErrorEnvelope {
   success: false;
   message: string;
   code: ErrorCode;
-  /** Per-field codes when a body fails validation. */
-  fields?: Record<string, ErrorCode | string>;
+  /** Per-field codes when a body fails validation: an `ErrorCode`, or the validator's own code. */
+  fields?: Record<string, string>;
 }

@@ -97,11 +97,14 @@ export function createInlineQueue(processors: ProcessorMap, opts: InlineQueueOpt
     while (!closed && current.active < limit && current.waiting.length > 0) {
       const job = current.waiting.shift()!;
       current.active += 1;
-      void run(job).finally(() => {
-        current.active -= 1;
-        pump(queue);
-        notifyIfIdle();
-      });
+      run(job)
+        .finally(() => {
+          current.active -= 1;
+          pump(queue);
+          notifyIfIdle();
+        })
+        // run() settles every processor error itself; only a bug in the bookkeeping can land here.
+        .catch((error: unknown) => console.error('[queue] inline driver failed:', error));
     }
   };
 

@@ -14,7 +14,8 @@ await runWorker('ledes', (config) => config.workers.concurrency.ledes, async ({ 
   const deps = { db: database.db, storage, realtime, logger };
   return {
     processor: createCheckLedesProcessor(deps),
-    onFailed: (_queue, payload) => void markLedesRunFailed(deps, (payload as { runId: string }).runId, 'processing_failed'),
+    // Returned, not dropped: the queue driver reports a hook that rejects.
+    onFailed: (_queue, payload) => markLedesRunFailed(deps, (payload as { runId: string }).runId, 'processing_failed'),
     close: () => realtime.close(),
   };
 });

@@ -52,6 +52,12 @@ export async function runWorker<Q extends QueueName>(
     await closeGracefully([() => worker.close(), async () => built.close?.(), () => database.close()], 30_000);
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  const stopOn = (signal: NodeJS.Signals) => {
+    stop(signal).catch((error: unknown) => {
+      logger.error({ err: error }, `${queue} worker graceful stop failed`);
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => stopOn('SIGTERM'));
+  process.on('SIGINT', () => stopOn('SIGINT'));
 }

@@ -41,7 +41,7 @@ function fromLibraryError(err: { status?: number; type?: string }): AppError | n
 
 /** The one error middleware: expected errors keep their code, anything else is logged and hidden. */
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
-  const known = err instanceof AppError ? err : fromLibraryError(err ?? {});
+  const known = err instanceof AppError ? err : fromLibraryError((err ?? {}) as { status?: number; type?: string });
   const locale = requestLocale(req);
   if (known) {
     if (known.status >= 500) req.log?.error({ err }, 'request failed');

@@ -7,7 +7,7 @@ export interface Route {
   method: HttpMethod;
   /** Express path under /api, e.g. '/user/:id'. */
   path: string;
-  handler(req: Request, res: Response): Promise<unknown> | unknown;
+  handler(req: Request, res: Response): unknown;
 }
 
 export interface ApiModule {

@@ -106,7 +106,7 @@ export async function startTestPortal(kind: DatabaseKind = 'pglite', env: Record
     },
     outbox() {
       const dir = config.mail.outboxDir;
-      let files: string[] = [];
+      let files: string[];
       try {
         files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
       } catch {

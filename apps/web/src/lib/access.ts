@@ -47,7 +47,6 @@ export function loginPathFor(wanted: string): string {
  */
 export function sanitizeRedirect(value: string | null | undefined): string {
   if (!value || typeof value !== 'string') return '/';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
   let url: URL;
