@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ConfigError, DEV_API_KEY, ENV_VARIABLES, loadConfig } from '../src/index.ts';
@@ -41,6 +43,18 @@ describe('loadConfig', () => {
     const config = loadConfig({ NODE_ENV: 'production', API_KEY: 'a-production-key-123', PUBLIC_URL: 'https://portal.example.com' });
     expect(config.security.cookie).toEqual({ sameSite: 'lax', secure: true, name: '__Host-portal_sid' });
     expect(config.security.allowedOrigins).toEqual(['https://portal.example.com']);
+  });
+
+  it('DATA_DIR defaults to ./data at the repository root whatever the working directory (npm -w starts in apps/api)', () => {
+    const before = process.cwd();
+    try {
+      process.chdir(fileURLToPath(new URL('apps/api/', repo)));
+      expect(loadConfig({}).dataDir).toBe(fileURLToPath(new URL('data', repo)));
+      // An explicit relative DATA_DIR stays relative to where the command runs, as any path argument.
+      expect(loadConfig({ DATA_DIR: 'elsewhere' }).dataDir).toBe(path.resolve('elsewhere'));
+    } finally {
+      process.chdir(before);
+    }
   });
 
   it('parses the S3 endpoint into host, port and TLS', () => {
