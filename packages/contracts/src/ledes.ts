@@ -40,7 +40,7 @@ export interface LedesOfficeDto {
   label_fr: string;
 }
 
-/** A run as the screens follow it live; also the payload of the `run:updated` socket event. */
+/** A run as the screens follow it live; also the payload of the `ledes:run` socket event. */
 export interface LedesRunDto {
   _id: string;
   name: string;

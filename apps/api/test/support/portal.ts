@@ -8,7 +8,7 @@ import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
 import { createLogger } from '@portal/logger';
 import type { RoleSlug } from '@portal/contracts';
 import { createPortal, type Portal } from '../../src/bootstrap.ts';
-import type { Clock } from '../../src/context.ts';
+import type { Clock } from '../../src/clock.ts';
 import { hashPassword } from '../../src/security/passwords.ts';
 import { eq } from 'drizzle-orm';
 
