@@ -3,7 +3,7 @@ import { jobIdFor, type QueueName } from '@portal/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidJobPayloadError, UnrecoverableJobError, type OnFailed, type ProcessorMap, type QueuePort } from '../src/index.ts';
 
-export interface Harness {
+interface Harness {
   port: QueuePort;
   /** Resolves when every queue is idle. */
   drain(): Promise<void>;

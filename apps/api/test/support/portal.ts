@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { loadConfig, DEV_API_KEY, type Config } from '@portal/config';
+import { loadConfig, type Config } from '@portal/config';
 import { roles, userRoles, users } from '@portal/db';
 import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
 import { createLogger } from '@portal/logger';
@@ -19,7 +19,7 @@ export function databaseKinds(): DatabaseKind[] {
   return testDatabaseBaseUrl() ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-export class FakeClock implements Clock {
+class FakeClock implements Clock {
   constructor(private current = new Date()) {}
   now() {
     return new Date(this.current);
@@ -185,4 +185,3 @@ export class TestClient {
   }
 }
 
-export { DEV_API_KEY };

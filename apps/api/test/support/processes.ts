@@ -7,7 +7,7 @@ import S3rver from 's3rver';
 import { createScratchDatabase } from '@portal/db/testing';
 import { startRedisServer } from '@portal/queue/test-support';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 
 export async function freePort(): Promise<number> {
   const server = createServer();

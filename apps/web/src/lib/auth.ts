@@ -10,7 +10,7 @@ export interface Session extends SessionSnapshot {
 
 export const SESSION_KEY = ['session'] as const;
 /** Short enough that each navigation asks the server, long enough not to hammer it on quick clicks. */
-export const SESSION_STALE_MS = 1500;
+const SESSION_STALE_MS = 1500;
 
 async function fetchSession(): Promise<Session> {
   try {

@@ -99,7 +99,7 @@ function close(): void {
 }
 
 /** Takes a share of the socket; the returned function gives it back. */
-export function acquireRealtime(): () => void {
+function acquireRealtime(): () => void {
   users++;
   clearTimeout(releaseTimer);
   open();
@@ -135,7 +135,7 @@ export function onRealtimeConnect(handler: () => void): () => void {
   return () => connectListeners.delete(handler);
 }
 
-export function realtimeStatus(): RealtimeStatus {
+function realtimeStatus(): RealtimeStatus {
   return status;
 }
 

@@ -18,7 +18,7 @@ const FOLLOWERS = new Set([0x0207, 0x003c]);
 // Formulas shared across rows: a piece could lose the definition, so such sheets stay whole.
 const CROSS_ROW = new Set([0x04bc, 0x0221, 0x0236]);
 
-export interface SheetPieces {
+interface SheetPieces {
   readonly name: string;
   /** Single-sheet workbook streams, in row order; together they hold every row once. */
   readonly pieces: () => Generator<Buffer>;

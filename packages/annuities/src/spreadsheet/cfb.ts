@@ -1,7 +1,7 @@
 import XLSX from '@e965/xlsx';
 
 /** An OLE2 compound file as SheetJS's bundled CFB reader returns it (only what we read). */
-export interface CfbContainer {
+interface CfbContainer {
   /** Every storage and stream path, e.g. `Root Entry/Workbook`. */
   FullPaths: string[];
 }

@@ -6,7 +6,7 @@ import { ledesKeys, type HistoryPage, type LedesRunDetail } from './api.ts';
 import { mergeRun, patchHistoryRows, POLL_INTERVAL_MS } from './model.ts';
 
 /** Applies one pushed run to the cache: its detail, and every history page listing it. */
-export function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
+function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
   const key = ledesKeys.run(dto._id);
   const before = queryClient.getQueryData<LedesRunDetail>(key);
   if (before) {
