@@ -76,6 +76,11 @@ describe('docker-compose.yml against the configuration schema', () => {
     expect(redis).toMatch(/appendonly.*yes/);
   });
 
+  it('builds the web image with VITE_API_KEY set to the API key (else the bundle sends the refused development key)', () => {
+    const web = compose.services.web as { build?: { args?: Record<string, string> } };
+    expect(web.build?.args?.VITE_API_KEY).toBe(compose.services.api!.environment!.API_KEY);
+  });
+
   it('sets only variables the config schema knows', () => {
     for (const [name, service] of appServices) {
       for (const key of Object.keys(service.environment!)) expect(ENV_VARIABLES, `${name}: ${key}`).toContain(key);
