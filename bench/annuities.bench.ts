@@ -8,7 +8,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
@@ -65,8 +65,6 @@ async function fixtures(): Promise<void> {
     await writeFile(XLS_FILE, xlsBuffer(sheets, false));
   }
 }
-
-const nullSink = () => new Writable({ write: (_c, _e, done) => done() });
 
 const SCENARIOS: Record<string, () => Promise<Measure>> = {
   async schedules() {

@@ -48,7 +48,7 @@ try {
   await worker.waitFor(/ledes worker started/, 60_000);
   const admin = new TestClient(url, { origin: url, apiKey });
   await admin.post('/api/auth/login', { email: 'bench@portal.example.com', password: 'bench-admin-password' });
-  const roles = (await admin.get('/api/role')).body.roles as Array<{ _id: string; slug: string }>;
+  const { roles } = (await admin.get('/api/role')).body as { roles: Array<{ _id: string; slug: string }> };
   await admin.post('/api/admin/user', { company_agent: 'Bench', email: 'agent@bench.example.com', password: 'bench-agent-password', roles: [roles.find((r) => r.slug === 'user_agent_ledes')!._id], id_client: ['C-1'] });
   const agent = new TestClient(url, { origin: url, apiKey });
   await agent.post('/api/auth/login', { email: 'agent@bench.example.com', password: 'bench-agent-password' });

@@ -8,7 +8,8 @@ import { createBullmqQueue, createInlineQueue, type QueuePort } from '@portal/qu
 import { attachRealtimeServer, createInProcessPublisher, createRedisPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
 import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies } from '@portal/jobs';
-import { systemClock, type AppContext, type Clock } from './context.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { AppContext } from './context.ts';
 import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
 import { sweepWaitingJobs } from './jobs/sweep.ts';

@@ -5,13 +5,8 @@ import type { QueuePort } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import type { DeferredWork } from './security/deferred.ts';
+import type { Clock } from './clock.ts';
 import type { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
-
-/** Injected so tests can move time (lockout, link expiry) without sleeping. */
-export interface Clock {
-  now(): Date;
-}
-export const systemClock: Clock = { now: () => new Date() };
 
 /** Everything a request handler may use; built once in bootstrap.ts and passed down explicitly. */
 export interface AppContext {

@@ -55,6 +55,12 @@ async function stop(signal: string) {
   await portal.close();
   process.exit(0);
 }
-process.on('SIGTERM', () => void stop('SIGTERM'));
-process.on('SIGINT', () => void stop('SIGINT'));
+function stopOn(signal: NodeJS.Signals) {
+  stop(signal).catch((error: unknown) => {
+    portal.ctx.logger.error({ err: error }, 'graceful stop failed');
+    process.exit(1);
+  });
+}
+process.on('SIGTERM', () => stopOn('SIGTERM'));
+process.on('SIGINT', () => stopOn('SIGINT'));
 process.on('unhandledRejection', (error) => portal.ctx.logger.error({ err: error }, 'unhandled rejection'));

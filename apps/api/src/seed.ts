@@ -5,7 +5,7 @@ import { DEFAULT_OFFICES } from '@portal/ledes';
 import { cabinets, ledesOffices, ledesProfiles, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
 import { hashPassword } from './security/passwords.ts';
 
-export const SEED_CABINETS = ['Cabinet Lyon', 'Cabinet Munich', 'Cabinet Paris'];
+const SEED_CABINETS = ['Cabinet Lyon', 'Cabinet Munich', 'Cabinet Paris'];
 
 export interface SeededAdmin {
   email: string;

@@ -54,7 +54,7 @@ describe('auth hardening (issue 8 §3)', () => {
     ctx.queue.enqueue = ((...args: Parameters<typeof realEnqueue>) => {
       calls.push('queue.enqueue');
       return realEnqueue.apply(ctx.queue, args);
-    }) as typeof realEnqueue;
+    });
     const beforeAnswer: string[][] = [];
     const onRequest = (_req: IncomingMessage, res: ServerResponse) => {
       const writeHead = res.writeHead;

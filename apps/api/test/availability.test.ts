@@ -11,7 +11,7 @@ async function restartRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       output += String(d);
       if (output.includes('Ready to accept connections')) resolve();
     });

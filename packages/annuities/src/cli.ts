@@ -70,18 +70,20 @@ async function schedule(args: string[]): Promise<void> {
     return;
   }
   const s = result.value;
+  /** A JSON scalar as the table shows it; '-' when absent. */
+  const show = (value: unknown): string => (value === null || value === undefined ? '-' : typeof value === 'string' ? value : JSON.stringify(value));
   const lines = s.annuities.map((a) => {
     const j = json.annuities as Array<Record<string, unknown>>;
     const row = j.find((x) => x.number === a.number) ?? {};
-    return `${String(a.number).padStart(2)}  ${row.due_date}  ${row.no_surcharge_end}  ${row.grace_end}  ${String(row.fee ?? '-').padStart(9)} ${a.currency}`;
+    return `${String(a.number).padStart(2)}  ${show(row.due_date)}  ${show(row.no_surcharge_end)}  ${show(row.grace_end)}  ${show(row.fee).padStart(9)} ${a.currency}`;
   });
   process.stdout.write(
     [
       `${s.office} ${s.origin}, filed ${formatIsoDate(s.filing)}, expires ${formatIsoDate(s.expiry)}`,
       ' k  due         no surcharge grace end        fee',
       ...lines,
-      `previous: ${json.quant_precedent ?? '-'} (${json.date_precedente_annuite ?? '-'})  next: ${json.next_number ?? '-'} (${json.date_prochaine_annuite ?? '-'})`,
-      `instruction limit: ${json.instruction_limit ?? '-'}  limit: ${json.limite_date_prochaine_annuite ?? '-'}  colour: ${s.colour}  dechu: ${s.lapsed}  expired: ${s.expired}`,
+      `previous: ${show(json.quant_precedent)} (${show(json.date_precedente_annuite)})  next: ${show(json.next_number)} (${show(json.date_prochaine_annuite)})`,
+      `instruction limit: ${show(json.instruction_limit)}  limit: ${show(json.limite_date_prochaine_annuite)}  colour: ${s.colour}  dechu: ${s.lapsed}  expired: ${s.expired}`,
       ...(url ? [`url: ${url}`] : []),
       ...(s.flags.length ? [`flags: ${s.flags.join(', ')}`] : []),
       '',

@@ -82,8 +82,8 @@ export function parseNumber(raw: string, kind: NumberKind, rowCountry?: Office |
   let digits = shape[2] as string;
   const kindCode = shape[3] ?? null;
 
-  let country: Exclude<Office, 'UP'> | null = null;
-  let series = '';
+  let country: Exclude<Office, 'UP'> | null;
+  let series: string;
   const head = letters.slice(0, 2);
   const aliased = COUNTRY_ALIASES[head] ?? head;
   if (letters.length >= 2 && isOffice(aliased)) {

@@ -64,7 +64,7 @@ describe('dates whatever the cell type', () => {
     ['demain', null],
     [true, null],
   ])('%s', (value, expected) => {
-    const d = cellDate(value as Cell, false);
+    const d = cellDate(value, false);
     expect(d === null ? null : formatIsoDate(d)).toBe(expected);
   });
 

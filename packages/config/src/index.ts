@@ -70,7 +70,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // loopback only unless HOST says otherwise; production always has its own key and all interfaces.
   const host = env.HOST ?? (env.API_KEY ? '0.0.0.0' : '127.0.0.1');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
-  const dataDir = path.resolve(env.DATA_DIR);
+  // The default is anchored at the repository root: `npm run … -w @portal/api` runs with cwd apps/api.
+  const dataDir = env.DATA_DIR ? path.resolve(env.DATA_DIR) : path.join(REPO_ROOT, 'data');
   const secure = env.COOKIE_SECURE ?? (isProduction || env.COOKIE_SAMESITE === 'none');
   const allowedOrigins = (env.CORS_ORIGINS ?? new URL(publicUrl).origin)
     .split(',')

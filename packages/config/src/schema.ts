@@ -25,7 +25,8 @@ export const envSchema = z.object({
   PORT: port.default(3000),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
-  DATA_DIR: z.string().min(1).default('./data'),
+  /** Default: `data` at the repository root, whatever workspace starts the process. */
+  DATA_DIR: z.string().min(1).optional(),
   SERVE_WEB: bool.optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
 

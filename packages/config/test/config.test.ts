@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ConfigError, DEV_API_KEY, ENV_VARIABLES, loadConfig } from '../src/index.ts';
@@ -53,6 +55,18 @@ describe('loadConfig', () => {
     expect(config.security.allowedOrigins).toEqual(['https://portal.example.com']);
   });
 
+  it('DATA_DIR defaults to ./data at the repository root whatever the working directory (npm -w starts in apps/api)', () => {
+    const before = process.cwd();
+    try {
+      process.chdir(fileURLToPath(new URL('apps/api/', repo)));
+      expect(loadConfig({}).dataDir).toBe(fileURLToPath(new URL('data', repo)));
+      // An explicit relative DATA_DIR stays relative to where the command runs, as any path argument.
+      expect(loadConfig({ DATA_DIR: 'elsewhere' }).dataDir).toBe(path.resolve('elsewhere'));
+    } finally {
+      process.chdir(before);
+    }
+  });
+
   it('parses the S3 endpoint into host, port and TLS', () => {
     const config = loadConfig({ S3_ENDPOINT: 'https://s3.example.com:9443', S3_BUCKET: 'files', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' });
     expect(config.storage).toMatchObject({ driver: 's3', endPoint: 's3.example.com', port: 9443, useSSL: true, bucket: 'files' });
@@ -81,6 +95,11 @@ describe('docker-compose.yml against the configuration schema', () => {
     const redis = JSON.stringify(compose.services.redis);
     expect(redis).toContain('noeviction');
     expect(redis).toMatch(/appendonly.*yes/);
+  });
+
+  it('builds the web image with VITE_API_KEY set to the API key (else the bundle sends the refused development key)', () => {
+    const web = compose.services.web as { build?: { args?: Record<string, string> } };
+    expect(web.build?.args?.VITE_API_KEY).toBe(compose.services.api!.environment!.API_KEY);
   });
 
   it('sets only variables the config schema knows', () => {

@@ -11,16 +11,6 @@ export const REALTIME_PATH = '/realtime';
 
 /** Server → client events; each carries the full new state so clients upsert idempotently. */
 export interface ServerToClientEvents {
-  'run:updated': (run: RunUpdate) => void;
   'ledes:run': (run: LedesRunDto) => void;
   'annuities:file:updated': (file: { _id: string; is_done: RunState }) => void;
-}
-
-export interface RunUpdate {
-  _id: string;
-  kind: 'ledes' | 'annuities';
-  owner_id: string;
-  state: RunState;
-  lines_checked: number;
-  updated: string;
 }

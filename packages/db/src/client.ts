@@ -10,7 +10,7 @@ import pg from 'pg';
 import { lockDataDir } from './embedded-lock.ts';
 import * as schema from './schema.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** The one database type the rest of the code base sees, whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -41,7 +41,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     const client = new PGlite(inMemory ? undefined : config.dataDir);
     const db = drizzlePglite({ client, schema });
     return {
-      db: db as unknown as Database,
+      db,
       driver: 'pglite',
       migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       ping: async () => void (await client.query('select 1')),
@@ -59,7 +59,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema });
   return {
-    db: db as unknown as Database,
+    db,
     driver: 'postgres',
     migrate: () => migratePostgres(config.url),
     ping: async () => void (await pool.query('select 1')),

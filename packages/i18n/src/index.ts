@@ -55,7 +55,8 @@ let serverInstance: i18n | undefined;
 export function serverT(locale: Locale): TFunction {
   if (!serverInstance) {
     serverInstance = i18next.createInstance();
-    void serverInstance.init({
+    // Synchronous in effect (bundled resources); a rejection would be a bug worth a trace.
+    serverInstance.init({
       resources,
       lng: 'en',
       fallbackLng: 'en',
@@ -65,7 +66,7 @@ export function serverT(locale: Locale): TFunction {
       interpolation: { escapeValue: false },
       returnNull: false,
       showSupportNotice: false,
-    });
+    }).catch((error: unknown) => console.error('[i18n] init failed:', error));
   }
   return serverInstance.getFixedT(locale);
 }

@@ -174,7 +174,8 @@ describe.each([inline, bullmq])('job lifecycle ($name)', (mode) => {
   it.runIf(mode.name === 'bullmq')('Redis restarted during the final attempt: the run ends Done or Error, never in_progress', async () => {
     const own = await startRedisServer();
     let reconnected = false;
-    const { queue } = await (consumers = await mode.start(handlers(), own.url));
+    consumers = await mode.start(handlers(), own.url);
+    const { queue } = consumers;
     let restarted: TestRedis | undefined;
     try {
       const runId = await world.createRun();

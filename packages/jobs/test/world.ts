@@ -52,6 +52,9 @@ export class FaultyStorage implements Storage {
   delete(key: string) {
     return this.inner.delete(key);
   }
+  list(...args: Parameters<Storage['list']>) {
+    return this.inner.list(...args);
+  }
   async copy(from: string, to: string): Promise<void> {
     if (this.failCopies > 0) {
       this.failCopies -= 1;

@@ -33,7 +33,7 @@ function rank(line: LineRef): number {
   return line === 'file' ? -2 : line === 'header' ? -1 : line;
 }
 
-export function toItem(f: ResolvedFinding, created: string): LedesItem {
+function toItem(f: ResolvedFinding, created: string): LedesItem {
   const rule = ruleOf(f.code);
   return {
     _id: `${f.line}:${f.code}:${f.champ}`,

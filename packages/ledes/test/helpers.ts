@@ -57,7 +57,7 @@ export function profileFor(type: InvoiceType = 'patent', overrides: Partial<Lede
   return { ...defaultProfile('PAR', type)!, ...overrides };
 }
 
-export interface Flat {
+interface Flat {
   line: number | string;
   code: string;
   champ: string;

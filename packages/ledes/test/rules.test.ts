@@ -27,7 +27,6 @@ const setAll = (values: Rec) => (rs: Rec[]) => {
   for (const r of rs) Object.assign(r, values);
 };
 const feeOnly = (values: Rec) => (rs: Rec[]) => [{ ...rs[0]!, INVOICE_TOTAL: '700', ...values }];
-const expenseOnly = (values: Rec) => (rs: Rec[]) => [{ ...rs[1]!, INVOICE_TOTAL: '5', LINE_ITEM_NUMBER: '1', ...values }];
 const annuity = { CLIENT_MATTER_ID: 'PAT-1[20250315]' };
 
 function build(input: Input): string | Uint8Array {

@@ -56,11 +56,13 @@ describe('SMTP transport (real smtp-server sink)', () => {
     expect(transport.kind).toBe('smtp');
     await transport.verify();
     const rendered = renderMail('reset_password', 'en', { link: LINK });
+    // The sink is shared by the file's tests, which may run in any order.
+    const before = sink.received.length;
     await transport.send({ to: 'user@example.com', ...rendered });
     transport.close();
 
-    expect(sink.received).toHaveLength(1);
-    const [mail] = sink.received;
+    expect(sink.received).toHaveLength(before + 1);
+    const mail = sink.received[before];
     expect(mail!.rcptTo).toEqual(['user@example.com']);
     expect(mail!.from).toBe('no-reply@portal.example.com');
     const parsed = await simpleParser(mail!.raw);

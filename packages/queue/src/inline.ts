@@ -58,7 +58,7 @@ export function createInlineQueue(handlers: JobHandlers, opts: InlineQueueOption
   };
 
   const handlerFor = (queue: QueueName): JobHandler<QueueName> => {
-    const handler = handlers[queue] as JobHandler<QueueName> | undefined;
+    const handler = handlers[queue];
     if (!handler) throw new Error(`No processor registered for queue "${queue}"`);
     return handler;
   };

@@ -90,7 +90,7 @@ function launch(binary: string, port: number, extraArgs: string[]): Promise<Test
 
   return new Promise((resolve, reject) => {
     const timeout = setTimeout(() => {
-      void stop();
+      stop().catch((error: unknown) => console.error('[redis-server] stop failed:', error));
       reject(new Error(`redis-server did not start on port ${port} within 10 s:\n${output}`));
     }, 10_000);
     const onOutput = (chunk: Buffer) => {

@@ -21,7 +21,7 @@ import { handlersFor, queueContract } from './contract.ts';
 
 /** A handler with the production retry policy, for the BullMQ specifics. */
 const handler = <Q extends QueueName>(queue: Q, process: (payload: never) => Promise<void>, onFinalFailure?: Parameters<typeof handlersFor>[1]['onFinalFailure']) =>
-  handlersFor({ [queue]: process } as never, { attempts: 3, backoffMs: 2000, onFinalFailure })[queue]!;
+  handlersFor({ [queue]: process }, { attempts: 3, backoffMs: 2000, onFinalFailure })[queue]!;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -11,7 +11,7 @@ import {
   type QueuePort,
 } from '../src/index.ts';
 
-export interface Harness {
+interface Harness {
   port: QueuePort;
   /** Resolves when every queue is idle. */
   drain(): Promise<void>;
@@ -34,7 +34,7 @@ export function handlersFor(processors: ProcessorMap, opts: { attempts: number; 
       ...(opts.onFinalFailure && { onFinalFailure: (payload, failure) => opts.onFinalFailure!(queue, payload, failure) }),
     };
   }
-  return handlers as JobHandlers;
+  return handlers;
 }
 
 interface Failure { queue: QueueName; payload: unknown; error: Error; attemptsMade: number }

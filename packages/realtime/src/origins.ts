@@ -21,7 +21,7 @@ export function originGuard(allowedOrigins: readonly string[], allowMissingOrigi
       callback(allowMissingOrigin ? null : 'origin required', allowMissingOrigin);
       return;
     }
-    let ok = false;
+    let ok: boolean;
     try {
       ok = allowed.has(normalizeOrigin(origin));
     } catch {

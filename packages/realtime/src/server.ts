@@ -79,21 +79,27 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
     io.adapter(createAdapter(pub, sub));
   }
 
-  io.use(async (socket, next) => {
-    try {
-      const identity = await opts.authenticate(socket.request.headers.cookie);
-      if (!identity) return next(new Error(UNAUTHORIZED));
-      socket.data.identity = identity;
-      next();
-    } catch (error) {
-      onError(error as Error);
-      next(new Error(UNAUTHORIZED));
-    }
+  io.use((socket, next) => {
+    opts.authenticate(socket.request.headers.cookie).then(
+      (identity) => {
+        if (!identity) return next(new Error(UNAUTHORIZED));
+        socket.data.identity = identity;
+        next();
+      },
+      (error: unknown) => {
+        onError(error as Error);
+        next(new Error(UNAUTHORIZED));
+      },
+    );
   });
 
   io.on('connection', (socket: RealtimeSocket) => {
     const { identity } = socket.data;
-    void socket.join(roomsFor(identity));
+    // A socket that could not join its rooms would receive nothing: drop it so the client reconnects.
+    Promise.resolve(socket.join(roomsFor(identity))).catch((error: unknown) => {
+      onError(error as Error);
+      socket.disconnect(true);
+    });
     // Drop every client packet (join/subscribe/fake events): not calling next() discards it.
     socket.use(([event]) => opts.onIgnoredClientEvent?.(identity, String(event)));
   });
@@ -104,7 +110,9 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
   opts.inProcess?.bus.on(BUS_EVENT, relay);
 
   const revalidation = opts.revalidateEveryMs
-    ? setInterval(() => void revalidateSockets(io, opts.authenticate, onError), opts.revalidateEveryMs)
+    ? setInterval(() => {
+        revalidateSockets(io, opts.authenticate, onError).catch(onError);
+      }, opts.revalidateEveryMs)
     : undefined;
   revalidation?.unref();
 

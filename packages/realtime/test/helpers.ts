@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { REALTIME_PATH, type RunUpdate, type ServerToClientEvents } from '@portal/contracts';
+import { REALTIME_PATH, type LedesRunDto, type ServerToClientEvents } from '@portal/contracts';
 import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
 import { attachRealtimeServer, type AttachedRealtimeServer, type RealtimeServerOptions, type SocketIdentity } from '../src/index.ts';
 
@@ -60,19 +60,26 @@ export function connect(url: string, { cookie, origin = APP_ORIGIN, transports =
   });
 }
 
-export function collect(socket: TestClient): RunUpdate[] {
-  const received: RunUpdate[] = [];
-  socket.on('run:updated', (run) => received.push(run));
+export function collect(socket: TestClient): LedesRunDto[] {
+  const received: LedesRunDto[] = [];
+  socket.on('ledes:run', (run) => received.push(run));
   return received;
 }
 
-export const run = (id: string, ownerId: string): RunUpdate => ({
+export const run = (id: string, ownerId: string): LedesRunDto => ({
   _id: id,
-  kind: 'ledes',
-  owner_id: ownerId,
+  name: '20261121-invoice.txt',
+  filename: 'invoice.txt',
   state: 'Done',
+  accepted: true,
   lines_checked: 12,
-  updated: '2026-11-21T12:00:00.000Z',
+  office: 'FR',
+  type: 'patent',
+  owner_id: ownerId,
+  created: '2026-11-21T12:00:00.000Z',
+  finished: '2026-11-21T12:00:01.000Z',
+  delivered: false,
+  error_code: null,
 });
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -60,10 +60,10 @@ describe('embedded server (in-process publisher)', () => {
     const toAlice = collect(alice);
     const toBob = collect(bob);
     for (let i = 0; i < 50; i += 1) {
-      publisher.toUser('alice', 'run:updated', run(`alice-${i}`, 'alice'));
-      publisher.toUser('bob', 'run:updated', run(`bob-${i}`, 'bob'));
+      publisher.toUser('alice', 'ledes:run', run(`alice-${i}`, 'alice'));
+      publisher.toUser('bob', 'ledes:run', run(`bob-${i}`, 'bob'));
     }
-    publisher.toAdmins('run:updated', run('admin-feed', 'alice'));
+    publisher.toAdmins('ledes:run', run('admin-feed', 'alice'));
     await waitFor(() => toAlice.length >= 50 && toBob.length >= 51, 5000, 'events');
     await sleep(100);
     expect(toAlice.map((r) => r._id).every((id) => id.startsWith('alice-'))).toBe(true);
@@ -82,10 +82,10 @@ describe('embedded server (in-process publisher)', () => {
     alice.emit('join', { room: 'user:bob' });
     alice.emit('join', 'role:admin');
     alice.emit('subscribe', 'user:bob');
-    alice.emit('run:updated', run('spoofed', 'bob'));
+    alice.emit('ledes:run', run('spoofed', 'bob'));
     await waitFor(() => ignored.filter((e) => e.startsWith('alice:')).length >= 4, 2000, 'ignored events');
-    publisher.toUser('bob', 'run:updated', run('for-bob', 'bob'));
-    publisher.toAdmins('run:updated', run('for-admins', 'bob'));
+    publisher.toUser('bob', 'ledes:run', run('for-bob', 'bob'));
+    publisher.toAdmins('ledes:run', run('for-admins', 'bob'));
     await waitFor(() => toBob.length >= 1);
     await sleep(100);
     expect(toAlice).toEqual([]);
@@ -121,7 +121,7 @@ describe('embedded server (in-process publisher)', () => {
     const cookie = sessions.add('a', { userId: 'alice', isAdmin: false, sessionId: 's-a' });
     const alice = track(await connect(server.url, { cookie }));
     const closed = disconnected(alice);
-    alice.emit('run:updated', 'x'.repeat(2 * 1024 * 1024) as never);
+    alice.emit('ledes:run', 'x'.repeat(2 * 1024 * 1024));
     await closed;
     const again = track(await connect(server.url, { cookie }));
     expect(again.connected).toBe(true);
@@ -142,7 +142,7 @@ describe('multi-node (redis adapter + redis emitter)', () => {
     await gone.stop();
     const errors: Error[] = [];
     const publisher = createRedisPublisher(gone.url, { onError: (error) => errors.push(error) });
-    publisher.toUser('alice', 'run:updated', run('lost', 'alice'));
+    publisher.toUser('alice', 'ledes:run', run('lost', 'alice'));
     // Connection errors arrive too; wait for the rejected PUBLISH itself.
     await waitFor(() => errors.some((e) => /max retries|closed/i.test(e.message)), 10_000, 'the rejected publish');
     await publisher.close();
@@ -169,8 +169,8 @@ describe('multi-node (redis adapter + redis emitter)', () => {
 
     // Same through an in-test publisher, and across nodes via the server publisher and disconnectSession.
     const publisher = createRedisPublisher(redis.url);
-    publisher.toAdmins('run:updated', run('admin-feed', 'alice'));
-    node1.realtime.publisher.toUser('bob', 'run:updated', run('from-node1', 'bob'));
+    publisher.toAdmins('ledes:run', run('admin-feed', 'alice'));
+    node1.realtime.publisher.toUser('bob', 'ledes:run', run('from-node1', 'bob'));
     await waitFor(() => bob.length >= 3, 5000, 'events from node 1 and the publisher');
     await sleep(200);
     expect(bob.map((r) => r._id).sort()).toEqual(['admin-feed', 'from-node1', 'run-from-worker']);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InvalidKeyError } from './errors.ts';
 
 export const MAX_KEY_LENGTH = 512;
-export const MAX_SLUG_LENGTH = 100;
+const MAX_SLUG_LENGTH = 100;
 
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
 

@@ -58,6 +58,25 @@ function chunked(data: Buffer, chunkSize: number): Readable {
 }
 
 export function storageContract(name: string, createFixture: () => Promise<ContractFixture>): void {
+  describe(`${name} storage contract: start-up`, () => {
+    // A fixture of its own: the other tests need a ready storage whatever order they run in.
+    let fresh: ContractFixture;
+    beforeAll(async () => {
+      fresh = await createFixture();
+    });
+    afterAll(async () => {
+      await fresh?.teardown();
+    });
+
+    it('ensureReady creates the backing folder/bucket and is idempotent', async () => {
+      expect(await fresh.isReady()).toBe(false);
+      await fresh.storage.ensureReady();
+      expect(await fresh.isReady()).toBe(true);
+      await fresh.storage.ensureReady();
+      expect(await fresh.isReady()).toBe(true);
+    });
+  });
+
   describe(`${name} storage contract`, () => {
     let fx: ContractFixture;
     let storage: Storage;
@@ -65,17 +84,10 @@ export function storageContract(name: string, createFixture: () => Promise<Contr
     beforeAll(async () => {
       fx = await createFixture();
       storage = fx.storage;
+      await storage.ensureReady();
     });
     afterAll(async () => {
       await fx?.teardown();
-    });
-
-    it('ensureReady creates the backing folder/bucket and is idempotent', async () => {
-      expect(await fx.isReady()).toBe(false);
-      await storage.ensureReady();
-      expect(await fx.isReady()).toBe(true);
-      await storage.ensureReady();
-      expect(await fx.isReady()).toBe(true);
     });
 
     it('round-trips a streamed body and reports size and sha256', async () => {

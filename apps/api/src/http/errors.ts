@@ -75,7 +75,7 @@ export function isDependencyDown(error: unknown, depth = 0): boolean {
 /** The one error middleware: expected errors keep their code, anything else is logged and hidden. */
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   const down = !(err instanceof AppError) && isDependencyDown(err);
-  const known = err instanceof AppError ? err : down ? new AppError('service_unavailable') : fromLibraryError(err ?? {});
+  const known = err instanceof AppError ? err : down ? new AppError('service_unavailable') : fromLibraryError((err ?? {}) as { status?: number; type?: string });
   const locale = requestLocale(req);
   if (known) {
     if (down) req.log?.warn({ err }, 'dependency unavailable');

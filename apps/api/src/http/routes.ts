@@ -76,7 +76,7 @@ export type Route = RouteSpec<z.ZodType, z.ZodType, z.ZodType, unknown>;
 export function defineRoute<P extends z.ZodType = Nothing, Q extends z.ZodType = Nothing, B extends z.ZodType = NoBody, T = unknown>(
   spec: RouteSpec<P, Q, B, T>,
 ): Route {
-  return spec as unknown as Route;
+  return spec;
 }
 
 export interface ApiModule {

@@ -1,6 +1,7 @@
 import { referencedStorageKeys, type Executor } from '@portal/db';
 import type { Storage } from '@portal/storage';
-import type { AppContext, Clock } from '../context.ts';
+import type { Clock } from '../clock.ts';
+import type { AppContext } from '../context.ts';
 
 /**
  * An object younger than this may belong to a request or job still on its way to committing the
@@ -80,13 +81,12 @@ export function scheduleStorageCleanup(ctx: AppContext): () => Promise<void> {
       ctx.logger.warn({ err: error }, 'storage clean-up failed');
     }
   };
-  const run = () => {
+  // Starts a pass unless one is under way; pass() catches its own errors, so `running` never rejects.
+  const run = (): void => {
     running ??= pass().finally(() => (running = undefined));
-    return running;
   };
-  // pass() catches its own errors, so these promises never reject.
-  if (ctx.database.driver === 'pglite') void run();
-  const timer = setInterval(() => void run(), STORAGE_CLEANUP_INTERVAL_MS);
+  if (ctx.database.driver === 'pglite') run();
+  const timer = setInterval(run, STORAGE_CLEANUP_INTERVAL_MS);
   timer.unref();
   return async () => {
     clearInterval(timer);

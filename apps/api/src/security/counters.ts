@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../clock.ts';
 
 /** Fixed-window counters with a time to live, shared by the login lockout and the rate limits. */
 export interface CounterStore {

@@ -2,13 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { loadConfig, DEV_API_KEY, type Config } from '@portal/config';
+import { loadConfig, type Config } from '@portal/config';
 import { roles, userRoles, users } from '@portal/db';
 import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
 import { createLogger } from '@portal/logger';
 import type { RoleSlug } from '@portal/contracts';
 import { createPortal, type Portal } from '../../src/bootstrap.ts';
-import type { Clock } from '../../src/context.ts';
+import type { Clock } from '../../src/clock.ts';
 import { hashPassword } from '../../src/security/passwords.ts';
 import { eq } from 'drizzle-orm';
 
@@ -106,7 +106,7 @@ export async function startTestPortal(kind: DatabaseKind = 'pglite', env: Record
     },
     outbox() {
       const dir = config.mail.outboxDir;
-      let files: string[] = [];
+      let files: string[];
       try {
         files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
       } catch {
@@ -186,4 +186,3 @@ export class TestClient {
   }
 }
 
-export { DEV_API_KEY };

@@ -7,7 +7,7 @@ import S3rver from 's3rver';
 import { createScratchDatabase } from '@portal/db/testing';
 import { startRedisServer } from '@portal/queue/test-support';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -32,8 +32,8 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d) => (output += String(d)));
-  child.stderr!.on('data', (d) => (output += String(d)));
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,

@@ -10,7 +10,7 @@ import { theme, TOAST_MS } from './theme.ts';
 /** A call refused for a missing session means the session ended: refresh it so the frame and the guard follow. */
 function onApiError(error: unknown): void {
   if (error instanceof ApiError && error.status === 401 && error.code === 'unauthorized') {
-    void queryClient.invalidateQueries({ queryKey: ['session'] });
+    queryClient.invalidateQueries({ queryKey: ['session'] });
   }
 }
 

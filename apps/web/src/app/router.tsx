@@ -63,7 +63,7 @@ const portalRoutes: PortalRoute[] = [
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, element: <ComingSoonPage screen={key} /> })),
 ];
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     element: <AppFrame />,
     HydrateFallback: () => <Loader loading />,

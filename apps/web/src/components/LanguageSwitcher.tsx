@@ -1,6 +1,5 @@
 import { SegmentedControl } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Language } from '@portal/contracts';
 import { switchLanguage } from '../lib/i18n.ts';
 import { asLanguage } from '../lib/language.ts';
 
@@ -13,7 +12,10 @@ export function LanguageSwitcher() {
       radius="xl"
       aria-label={t('language.label')}
       value={value}
-      onChange={(v) => void switchLanguage(v as Language)}
+      onChange={(v) => {
+        // Resources are bundled, so a switch cannot fail to load; anything else is a bug worth a trace.
+        switchLanguage(v).catch((error: unknown) => console.error('language switch failed', error));
+      }}
       data={[
         { value: 'en', label: <span title={t('language.en')} lang="en">EN</span> },
         { value: 'fr', label: <span title={t('language.fr')} lang="fr">FR</span> },

@@ -12,7 +12,7 @@ import { Logo } from './Logo.tsx';
 import classes from './NavBar.module.css';
 
 /** Width 640 px or less counts as mobile (spec §2, shared frame). */
-export const MOBILE_QUERY = '(max-width: 40em)';
+const MOBILE_QUERY = '(max-width: 40em)';
 
 function DesktopMenu({ menu }: { menu: MenuGroup }) {
   const { t } = useTranslation();

@@ -16,7 +16,7 @@ export const LOGGED_OUT: SessionSnapshot = { isAuthenticated: false, is_admin: f
 
 export type GuardDecision = { kind: 'allow' } | { kind: 'redirect'; to: string };
 
-export const UNAUTHORIZED_PATH = '/unauthorized';
+const UNAUTHORIZED_PATH = '/unauthorized';
 
 export function isAdmin(session: SessionSnapshot): boolean {
   return session.isAuthenticated && (session.is_admin || session.roles.includes('admin'));
@@ -47,7 +47,6 @@ export function loginPathFor(wanted: string): string {
  */
 export function sanitizeRedirect(value: string | null | undefined): string {
   if (!value || typeof value !== 'string') return '/';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
   let url: URL;
@@ -61,7 +60,7 @@ export function sanitizeRedirect(value: string | null | undefined): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-export interface MenuItem {
+interface MenuItem {
   /** i18n key in the common namespace. */
   labelKey: string;
   to: string;

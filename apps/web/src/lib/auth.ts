@@ -10,7 +10,7 @@ export interface Session extends SessionSnapshot {
 
 export const SESSION_KEY = ['session'] as const;
 /** Short enough that each navigation asks the server, long enough not to hammer it on quick clicks. */
-export const SESSION_STALE_MS = 1500;
+const SESSION_STALE_MS = 1500;
 
 async function fetchSession(): Promise<Session> {
   try {
@@ -63,7 +63,7 @@ export function guard(queryClient: QueryClient, access: Access) {
   return async ({ request }: LoaderFunctionArgs): Promise<null> => {
     if (access === 'open') {
       // Public screens still refresh the session in the background for the navigation bar.
-      void queryClient.prefetchQuery(sessionQuery);
+      queryClient.prefetchQuery(sessionQuery);
       return null;
     }
     const session = await queryClient.fetchQuery(sessionQuery);

@@ -1,6 +1,6 @@
-export const CONSENT_COOKIE = 'cookie-consent';
+const CONSENT_COOKIE = 'cookie-consent';
 export type ConsentValue = 'accepted' | 'declined';
-export const CONSENT_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+const CONSENT_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /** Reads one cookie from a `document.cookie` style string. */
 export function readCookie(cookieString: string, name: string): string | undefined {

@@ -23,7 +23,10 @@ function remember(lang: Language): void {
 
 const initial = chooseInitialLanguage(readStored(), typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]);
 
-void i18next.use(initReactI18next).init({
+// Synchronous in effect (bundled resources, initAsync: false); a rejection would be a bug worth a trace.
+i18next
+  .use(initReactI18next)
+  .init({
   resources,
   lng: initial,
   fallbackLng: 'en',
@@ -33,7 +36,8 @@ void i18next.use(initReactI18next).init({
   initAsync: false,
   interpolation: { escapeValue: false },
   returnNull: false,
-});
+  })
+  .catch((error: unknown) => console.error('i18n init failed', error));
 
 function syncDocument(lang: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = lang;

@@ -1,7 +1,6 @@
 import type { Language } from '@portal/contracts';
 
 export const LANGUAGE_STORAGE_KEY = 'portal.language';
-export const SUPPORTED_LANGUAGES: readonly Language[] = ['en', 'fr'];
 
 export function asLanguage(value: string | null | undefined): Language | undefined {
   if (!value) return undefined;

@@ -99,7 +99,7 @@ function close(): void {
 }
 
 /** Takes a share of the socket; the returned function gives it back. */
-export function acquireRealtime(): () => void {
+function acquireRealtime(): () => void {
   users++;
   clearTimeout(releaseTimer);
   open();
@@ -120,11 +120,11 @@ export function acquireRealtime(): () => void {
 /** Listens to a server event on the shared socket (also across reconnections); returns the unsubscribe. */
 export function onRealtime<E extends EventName>(event: E, handler: ServerToClientEvents[E]): () => void {
   const set = eventListeners.get(event) ?? new Set();
-  set.add(handler as never);
+  set.add(handler);
   eventListeners.set(event, set);
   socket?.on(event, handler as never);
   return () => {
-    set.delete(handler as never);
+    set.delete(handler);
     socket?.off(event, handler as never);
   };
 }
@@ -135,7 +135,7 @@ export function onRealtimeConnect(handler: () => void): () => void {
   return () => connectListeners.delete(handler);
 }
 
-export function realtimeStatus(): RealtimeStatus {
+function realtimeStatus(): RealtimeStatus {
   return status;
 }
 

@@ -18,7 +18,7 @@ const FOLLOWERS = new Set([0x0207, 0x003c]);
 // Formulas shared across rows: a piece could lose the definition, so such sheets stay whole.
 const CROSS_ROW = new Set([0x04bc, 0x0221, 0x0236]);
 
-export interface SheetPieces {
+interface SheetPieces {
   readonly name: string;
   /** Single-sheet workbook streams, in row order; together they hold every row once. */
   readonly pieces: () => Generator<Buffer>;
@@ -149,7 +149,7 @@ function* pieces(stream: Buffer, prefix: Buffer, index: RecordIndex, rowsPerPiec
     for (let i = 0; i < index.count; i++) if (keep(i)) size += recordEnd(i) - (index.starts[i] as number);
     const out = Buffer.allocUnsafe(size);
     let at = prefix.copy(out, 0);
-    for (let i = 0; i < index.count; i++) if (keep(i)) at += stream.copy(out, at, index.starts[i] as number, recordEnd(i));
+    for (let i = 0; i < index.count; i++) if (keep(i)) at += stream.copy(out, at, index.starts[i], recordEnd(i));
     yield out;
   }
 }

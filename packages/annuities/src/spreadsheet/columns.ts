@@ -78,8 +78,8 @@ export function cellText(value: CellValue): string | null {
   return text === '' ? null : text;
 }
 
-const DMY_RE = /^(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{4})$/;
-const YMD_RE = /^(\d{4})[/.\-](\d{1,2})[/.\-](\d{1,2})(?:[T ][\d:.]+Z?)?$/;
+const DMY_RE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/;
+const YMD_RE = /^(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})(?:[T ][\d:.]+Z?)?$/;
 
 /** A date whatever the cell type: Date, Excel serial, DD/MM/YYYY (also - and .), YYYY-MM-DD. */
 export function cellDate(value: CellValue, date1904: boolean): Day | null {

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
-import XLSX from '@e965/xlsx';
 import yauzl from 'yauzl';
 import { fail, ok, type ReasonCode, type Result } from '../reasons.ts';
+import { CFB } from './cfb.ts';
 import type { SpreadsheetLimits } from './limits.ts';
 
 export type SpreadsheetFormat = 'xlsx' | 'xls';
@@ -67,8 +67,8 @@ function inspectOle2(bytes: Buffer): Result<void> {
   if ((sectorShift !== 9 && sectorShift !== 12) || bytes.length % (1 << sectorShift) !== 0) return fail('malformed_workbook', 'not a whole number of sectors');
   let names: string[];
   try {
-    const container = XLSX.CFB.read(bytes, { type: 'buffer' });
-    names = container.FullPaths.map((p: string) => p.toLowerCase());
+    const container = CFB.read(bytes, { type: 'buffer' });
+    names = container.FullPaths.map((p) => p.toLowerCase());
   } catch (error) {
     return fail('malformed_workbook', error instanceof Error ? error.message : String(error));
   }

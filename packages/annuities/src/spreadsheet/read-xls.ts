@@ -1,6 +1,7 @@
 import XLSX from '@e965/xlsx';
 import { fail, type Result } from '../reasons.ts';
 import { splitBiff8 } from './biff-split.ts';
+import { CFB } from './cfb.ts';
 import type { CellValue } from './columns.ts';
 import type { SpreadsheetLimits } from './limits.ts';
 import { SheetAssembler, WorkbookFeed, type ReadStats, type RowVisitor } from './rows.ts';
@@ -34,8 +35,8 @@ interface Piece {
  * (bounded memory), else the whole file at once (older BIFF versions).
  */
 function* pieces(bytes: Buffer, limits: SpreadsheetLimits): Generator<Piece> {
-  const container = XLSX.CFB.read(bytes, { type: 'buffer' });
-  const entry = XLSX.CFB.find(container, '/Workbook') ?? XLSX.CFB.find(container, '/Book');
+  const container = CFB.read(bytes, { type: 'buffer' });
+  const entry = CFB.find(container, '/Workbook') ?? CFB.find(container, '/Book');
   const raw = entry?.content;
   const content = raw ? (Buffer.isBuffer(raw) ? raw : Buffer.from(raw as Uint8Array)) : null;
   const split = content ? splitBiff8(content) : { kind: 'unsupported' as const };
@@ -77,13 +78,14 @@ export async function readXls(bytes: Buffer, limits: SpreadsheetLimits, visitor:
     const { workbook } = piece;
     const date1904 = workbook.Workbook?.WBProps?.date1904 === true;
     for (const name of workbook.SheetNames) {
-      const sheet = workbook.Sheets[name] as DenseSheet | undefined;
+      const sheet: DenseSheet | undefined = workbook.Sheets[name];
       const data = sheet?.['!data'];
       if (!piece.continues) {
         if (assembler !== null) feed.endSheet(assembler);
         assembler = new SheetAssembler(name, date1904);
         skipping = false;
-        const full = sheet?.['!fullref'] ?? sheet?.['!ref'];
+        // SheetJS types a sheet's keys as `any`; these two are A1 ranges.
+        const full = (sheet?.['!fullref'] ?? sheet?.['!ref']) as string | undefined;
         if (full) {
           const range = XLSX.utils.decode_range(full);
           if (range.e.r - range.s.r + 1 > limits.maxRows + 1) return fail('too_many_rows', `${name}: ${range.e.r + 1} rows`);

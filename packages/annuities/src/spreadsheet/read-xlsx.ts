@@ -7,7 +7,7 @@ import type { SpreadsheetLimits } from './limits.ts';
 import { SheetAssembler, WorkbookFeed, type ReadStats, type RowVisitor } from './rows.ts';
 
 /** exceljs cell values to plain cells. Formulas keep their text so they can never be re-emitted live (UP-18). */
-export function fromExcelJs(value: unknown): CellValue {
+function fromExcelJs(value: unknown): CellValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
   if (typeof value === 'object') {

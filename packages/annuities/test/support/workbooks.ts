@@ -10,7 +10,7 @@ export const ENGLISH_HEADERS = ['Publication number', 'Application number', 'Ref
 const OFFICES = ['FR', 'DE', 'EP', 'GB', 'ES', 'IT', 'NL', 'SE', 'BE', 'UP'] as const;
 
 /** Deterministic mixed rows: every office, validated and national, dates in every accepted shape. */
-export function mixedRow(i: number): Cell[] {
+function mixedRow(i: number): Cell[] {
   const office = OFFICES[i % OFFICES.length] as (typeof OFFICES)[number];
   const year = 2006 + (i % 19);
   const month = 1 + (i % 12);

@@ -16,8 +16,8 @@ export function runChild(script: string, args: string[], cwd: string): Child {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d) => (output += String(d)));
-  child.stderr!.on('data', (d) => (output += String(d)));
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     process: child,

@@ -69,7 +69,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     let batch: Array<typeof ledesFindings.$inferInsert> = [];
     let writes = Promise.resolve();
     let pendingBatches = 0;
-    let writeError: unknown;
+    let writeError: Error | undefined;
     const flush = () => {
       if (batch.length === 0) return;
       const rows = batch;
@@ -82,7 +82,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
         await deps.db.insert(ledesFindings).values(rows).onConflictDoNothing();
         pendingBatches--;
       }).catch((error: unknown) => {
-        writeError ??= error;
+        writeError ??= error instanceof Error ? error : new Error(String(error));
       });
     };
     const settleWrites = async () => {

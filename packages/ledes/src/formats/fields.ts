@@ -1,5 +1,5 @@
 /** Field descriptors shared by the pipe formats (98B and 98BI). */
-export type FieldKind = 'date' | 'currency' | 'number' | 'rate' | 'text' | 'code';
+type FieldKind = 'date' | 'currency' | 'number' | 'rate' | 'text' | 'code';
 
 /**
  * `required`: 'always' | 'not-adjustment' (F/E lines only) | 'no' (timekeeper and code fields are

@@ -2,7 +2,7 @@ import type { FieldSpec } from './fields.ts';
 import { LEDES1998B_FIELDS, LEDES1998B_TOKEN } from './ledes1998b.ts';
 import { LEDES98BI_ALT_TOKENS, LEDES98BI_FIELDS, LEDES98BI_TOKEN } from './ledes98bi.ts';
 
-export type PipeFormatId = 'LEDES1998B' | 'LEDES98BI_V2';
+type PipeFormatId = 'LEDES1998B' | 'LEDES98BI_V2';
 export type FormatId = PipeFormatId | 'LEDES_XML_2.0' | 'LEDES_XML_2.1' | 'LEDES_XML_2.2';
 
 export interface PipeFormat {

@@ -15,9 +15,9 @@ const ROOT = /^ledesxmlebilling(2\.[012])$/i;
 const VERSIONS: Readonly<Record<string, FormatId>> = { '2.0': 'LEDES_XML_2.0', '2.1': 'LEDES_XML_2.1', '2.2': 'LEDES_XML_2.2' };
 
 /** Segments that must appear at least once in a file. */
-export const XML_REQUIRED_SEGMENTS: readonly string[] = ['firm', 'client', 'invoice', 'matter'];
+const XML_REQUIRED_SEGMENTS: readonly string[] = ['firm', 'client', 'invoice', 'matter'];
 /** Elements required inside each segment. */
-export const XML_REQUIRED_ELEMENTS: Readonly<Record<string, readonly string[]>> = {
+const XML_REQUIRED_ELEMENTS: Readonly<Record<string, readonly string[]>> = {
   firm: ['lf_id'],
   client: ['cl_id'],
   invoice: ['inv_id', 'inv_date'],
@@ -30,7 +30,7 @@ const ITEMS: ReadonlySet<string> = new Set(['fee', 'expense']);
 const ITEM_NUMBERS: readonly string[] = ['units', 'rate', 'base_amount', 'discount_amount', 'total_amount', 'tax_amount'];
 
 /** Invoice-level totals compared with the sum of the items ([?] names, aliases accepted). */
-export const XML_INVOICE_TOTALS: Readonly<Record<'fees' | 'expenses' | 'tax' | 'net', readonly string[]>> = {
+const XML_INVOICE_TOTALS: Readonly<Record<'fees' | 'expenses' | 'tax' | 'net', readonly string[]>> = {
   fees: ['inv_total_fees', 'inv_fee_total'],
   expenses: ['inv_total_expenses', 'inv_expense_total'],
   tax: ['inv_total_tax', 'inv_tax_total'],

@@ -51,10 +51,6 @@ export interface RecordContext {
   readonly out: Finding[];
 }
 
-export function col(ctx: RecordContext, name: string): number {
-  return ctx.format.index.get(name) ?? -1;
-}
-
 export function value(ctx: RecordContext, name: string): string {
   const i = ctx.format.index.get(name);
   return i === undefined ? '' : (ctx.fields[i] ?? '');

@@ -72,7 +72,9 @@ export function ForgotPasswordPage() {
         </Stack>
       </form>
 
-      <Modal opened={sentTo !== null} onClose={() => navigate('/login')} title={t('forgot.sentTitle')} centered radius="lg">
+      <Modal opened={sentTo !== null} onClose={() => {
+          navigate('/login');
+        }} title={t('forgot.sentTitle')} centered radius="lg">
         <Stack gap="md">
           <Group gap="md" wrap="nowrap" align="flex-start">
             <ThemeIcon size={44} radius="xl" variant="light" color="teal">
@@ -86,7 +88,9 @@ export function ForgotPasswordPage() {
             <Anchor component="button" type="button" size="sm" onClick={resend} disabled={mutation.isPending}>
               {t('forgot.resend')}
             </Anchor>
-            <Button onClick={() => navigate('/login')}>{t('forgot.close')}</Button>
+            <Button onClick={() => {
+                navigate('/login');
+              }}>{t('forgot.close')}</Button>
           </Group>
         </Stack>
       </Modal>

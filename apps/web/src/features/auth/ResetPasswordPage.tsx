@@ -66,7 +66,9 @@ export function ResetPasswordPage() {
     mutationFn: () => resetPassword(token, id, password),
     onSuccess: () => {
       notifySuccess(t('reset.success'));
-      window.setTimeout(() => navigate('/login'), TOAST_MS);
+      window.setTimeout(() => {
+        navigate('/login');
+      }, TOAST_MS);
     },
     onError: (err) => {
       if (err instanceof ApiError && err.code === 'link_expired') {

@@ -145,7 +145,7 @@ export function ContactPage() {
                 data={CONTACT_ISSUES.map((value) => ({ value, label: t(`issues.${value}`) }))}
                 value={issue}
                 onChange={(v) => {
-                  setIssue((v as ContactIssue | null) ?? null);
+                  setIssue(v ?? null);
                   setTopic(null); // changing the issue clears the topic
                   setErrors((e) => ({ ...e, issue: undefined, topic: undefined }));
                 }}

@@ -175,7 +175,9 @@ export function AdminHistoryPage() {
                 data={data}
                 columns={columns}
                 initialSorting={[{ id: 'date', desc: true }]}
-                onRowClick={(row) => void navigate(resultPath([row._id]))}
+                onRowClick={(row) => {
+                  navigate(resultPath([row._id]));
+                }}
                 rowTestId="history-row"
                 testId="admin-history-table"
                 empty={null}

@@ -17,17 +17,15 @@ export function DownloadButton({ path, label, testId, icon: Icon }: { path: stri
         aria-label={label}
         data-testid={testId}
         loading={busy}
-        onClick={async (e) => {
+        onClick={(e) => {
           e.stopPropagation();
           setBusy(true);
-          try {
-            await downloadLedesFile(path);
-          } catch (error) {
-            console.error('download failed', error);
-            notifyError(t('admin.downloadError'));
-          } finally {
-            setBusy(false);
-          }
+          downloadLedesFile(path)
+            .catch((error: unknown) => {
+              console.error('download failed', error);
+              notifyError(t('admin.downloadError'));
+            })
+            .finally(() => setBusy(false));
         }}
         onKeyDown={(e) => e.stopPropagation()}
       >

@@ -129,7 +129,9 @@ export function HistoryPage() {
                 data={data}
                 columns={columns}
                 initialSorting={[{ id: 'date', desc: true }]}
-                onRowClick={(row) => void navigate(resultPath([row._id]))}
+                onRowClick={(row) => {
+                  navigate(resultPath([row._id]));
+                }}
                 rowTestId="history-row"
                 testId="history-table"
                 empty={<EmptyHistory />}

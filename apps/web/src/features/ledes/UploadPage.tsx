@@ -109,8 +109,8 @@ export function UploadPage() {
     onSuccess: (runs) => {
       // The result screen shows the runs at once, in progress; live events and refetches take over.
       for (const run of runs) queryClient.setQueryData<LedesRunDetail>(ledesKeys.run(run._id), { run, result: null });
-      void queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
-      void navigate(resultPath(runs.map((r) => r._id)));
+      queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
+      navigate(resultPath(runs.map((r) => r._id)));
     },
     onError: (error) => {
       if (error instanceof UploadTimeoutError) return setErrors({ general: t('upload.errors.timeout') });
@@ -184,7 +184,7 @@ export function UploadPage() {
               )
             }
           >
-            <Input.Wrapper error={errors.file} errorProps={{ 'data-testid': 'error-file' } as never}>
+            <Input.Wrapper error={errors.file} errorProps={{ 'data-testid': 'error-file' }}>
               <Dropzone
                 onDrop={onFiles}
                 onReject={(rejections) => onFiles(rejections.map((r) => r.file))}
@@ -259,7 +259,7 @@ export function UploadPage() {
                 setErrors((e) => ({ ...e, type: undefined }));
               }}
               error={errors.type}
-              errorProps={{ 'data-testid': 'error-type' } as never}
+              errorProps={{ 'data-testid': 'error-type' }}
               aria-label={t('upload.type.title')}
               name="type"
             >
@@ -307,7 +307,7 @@ export function UploadPage() {
                   setErrors((e) => ({ ...e, office: undefined }));
                 }}
                 error={errors.office}
-                errorProps={{ 'data-testid': 'error-office' } as never}
+                errorProps={{ 'data-testid': 'error-office' }}
                 aria-label={t('upload.office.title')}
                 name="office"
               >
@@ -357,7 +357,7 @@ export function UploadPage() {
                   searchable
                   nothingFoundMessage={t('upload.admin.nothingFound')}
                   error={errors.user}
-                  errorProps={{ 'data-testid': 'error-user' } as never}
+                  errorProps={{ 'data-testid': 'error-user' }}
                   disabled={sending || users.isPending}
                   data-testid="admin-user"
                   maw={720}

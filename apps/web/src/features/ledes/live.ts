@@ -6,14 +6,14 @@ import { ledesKeys, type HistoryPage, type LedesRunDetail } from './api.ts';
 import { mergeRun, patchHistoryRows, POLL_INTERVAL_MS } from './model.ts';
 
 /** Applies one pushed run to the cache: its detail, and every history page listing it. */
-export function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
+function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
   const key = ledesKeys.run(dto._id);
   const before = queryClient.getQueryData<LedesRunDetail>(key);
   if (before) {
     const run = mergeRun(before.run, dto);
     queryClient.setQueryData<LedesRunDetail>(key, { ...before, run });
     // The findings come with the detail once Done: fetch them.
-    if (run.state === 'Done' && !before.result) void queryClient.invalidateQueries({ queryKey: key, exact: true });
+    if (run.state === 'Done' && !before.result) queryClient.invalidateQueries({ queryKey: key, exact: true });
   }
 
   let missing = false;
@@ -26,7 +26,7 @@ export function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void 
   // A new run (once), or a finished one whose treated file is now known: refresh the lists in the background.
   const newRun = missing && dto.state === 'in_progress' && !listedOnce.has(dto._id);
   if (newRun) listedOnce.add(dto._id);
-  if (newRun || dto.state !== 'in_progress') void queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
+  if (newRun || dto.state !== 'in_progress') queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
 }
 
 /**
@@ -50,7 +50,9 @@ function showsRunInProgress(query: Query): boolean {
  * Done or in Error. Returns the stop function.
  */
 export function reconcileRunsInProgress(queryClient: QueryClient, intervalMs = RECONCILE_INTERVAL_MS): () => void {
-  const reconcile = () => void queryClient.invalidateQueries({ predicate: showsRunInProgress });
+  const reconcile = () => {
+    queryClient.invalidateQueries({ predicate: showsRunInProgress });
+  };
   const offFocus = focusManager.subscribe((focused) => {
     if (focused) reconcile();
   });
@@ -72,7 +74,9 @@ function subscribe(queryClient: QueryClient): () => void {
     const offRun = onRealtime('ledes:run', (dto) => applyRunEvent(queryClient, dto));
     // Anything missed while disconnected is caught up by refetching what is shown.
     const offConnect = onRealtimeConnect(
-      () => void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'ledes' && (q.queryKey[1] === 'run' || q.queryKey[1] === 'history') }),
+      () => {
+        queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'ledes' && (q.queryKey[1] === 'run' || q.queryKey[1] === 'history') });
+      },
     );
     const offReconcile = reconcileRunsInProgress(queryClient);
     unsubscribe = () => {

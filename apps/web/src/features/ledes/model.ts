@@ -12,7 +12,7 @@ export const USER_HISTORY_PAGE_SIZE = 500;
 /** The admin log's default page size (one of LEDES_HISTORY_PAGE_SIZES). */
 export const ADMIN_HISTORY_DEFAULT_PAGE_SIZE = 600;
 /** Page numbers shown around the current page: 7 → 3 siblings on each side. */
-export const PAGE_WINDOW = 7;
+const PAGE_WINDOW = 7;
 export const PAGE_SIBLINGS = (PAGE_WINDOW - 1) / 2;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const PAGINATION_DEBOUNCE_MS = 300;
@@ -52,7 +52,7 @@ export function displayLine(line: LineRef): number | 'file' | 'header' {
 }
 
 /** Sort rank: file-level findings first, then the header, then data lines in order. */
-export function lineRank(line: LineRef): number {
+function lineRank(line: LineRef): number {
   return line === 'file' ? -2 : line === 'header' ? -1 : line;
 }
 
@@ -91,7 +91,7 @@ export function runStatus(run: RunStatusInput): RunStatus {
   return (run.error_count ?? 0) > 0 ? 'refused' : 'accepted';
 }
 
-export const STATUS_COLOR: Record<RunStatus, string> = {
+const STATUS_COLOR: Record<RunStatus, string> = {
   in_progress: 'orange',
   accepted: 'teal',
   refused: 'red',

@@ -92,7 +92,7 @@ export function AddUserPage() {
     onSuccess: ({ mailSent }) => {
       notifySuccess(t('add.success'));
       if (!mailSent) notifyError(t('add.mailFailed'));
-      void queryClient.invalidateQueries({ queryKey: ['users'] });
+      queryClient.invalidateQueries({ queryKey: ['users'] });
       reset();
     },
     onError: (err) => {
@@ -203,7 +203,7 @@ export function AddUserPage() {
                   { value: 'fr', label: t('add.languages.fr') },
                 ]}
                 value={langue}
-                onChange={(v) => setLangue((v as Language | null) ?? 'en')}
+                onChange={(v) => setLangue(v ?? 'en')}
                 data-testid="add-user-language"
               />
             </SimpleGrid>

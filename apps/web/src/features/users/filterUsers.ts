@@ -1,5 +1,5 @@
 /** Search by company/agent name or e-mail, case- and accent-insensitive. */
-export function normalize(s: string): string {
+function normalize(s: string): string {
   return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
 }
 

@@ -1,0 +1,83 @@
+// ESLint flat config: typescript-eslint's recommended rules with type information (projectService
+// reads each workspace's tsconfig.json), plus the two promise rules that catch a lost write
+// (`no-floating-promises`, `no-misused-promises`). Recommended, not strict: findings should be defects.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**', 'test-results/**', 'bench/out/**', 'e2e/artifacts/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          // Root files that belong to no workspace's tsconfig.json.
+          allowDefaultProject: ['*.ts', '*.js'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: { ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // `void promise` is not an exemption: a dropped promise in a failure path is a lost write.
+      // A deliberate fire-and-forget handles its rejection (`.catch(log)`) and says why.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          ignoreVoid: false,
+          // Calls that never reject: TanStack Query keeps a refetch's error in the query's state and
+          // `prefetchQuery` swallows it; React Router's navigation reports errors to its error boundary.
+          allowForKnownSafeCalls: [
+            { from: 'package', package: '@tanstack/query-core', name: ['invalidateQueries', 'prefetchQuery'] },
+            { from: 'package', package: 'react-router', name: 'NavigateFunction' },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      // React Router's loaders `throw redirect(...)`, a Response, by design.
+      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'lib', name: 'Response' }] }],
+      // Ports and helpers are plain objects of closures built by factories, not `this`-bound methods.
+      '@typescript-eslint/unbound-method': 'off',
+      // Sanitisers and validators match control characters on purpose (mail headers, LEDES, XML).
+      'no-control-regex': 'off',
+      // An async function without await is how a port's in-memory driver satisfies a Promise API.
+      '@typescript-eslint/require-await': 'off',
+      // `_`-prefixed names are deliberately unused (positional parameters, destructuring to omit a key).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // Tests read JSON bodies and library internals as `any`; their assertions check the shape.
+    files: ['**/test/**', '**/test-support/**', '**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-base-to-string': 'off',
+    },
+  },
+  {
+    // Plain JavaScript (scripts, CLIs' bin shims, tool configs) has no types to check against.
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    // The two classic hook rules; the React Compiler rules of `recommended` are for code built with it.
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);
