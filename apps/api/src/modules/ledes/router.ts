@@ -12,7 +12,7 @@ import {
 import { ledesOffices } from '@portal/db';
 import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import { loadResult, loadRun, toRunDto } from '@portal/jobs';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { receiveMultipart } from '../../http/multipart.ts';
@@ -31,11 +31,23 @@ function contentDisposition(filename: string): string {
 }
 
 function sendHistoryPage(res: Response, page: Awaited<ReturnType<typeof listHistory>>) {
+  if (!page) return undefined; // the client left: nothing to answer
   if (page.meta.total === 0) {
     res.status(204).end();
     return undefined;
   }
   return { success: true, ...page };
+}
+
+/** Aborted when the client goes away before the answer is sent, so no further query is started for it. */
+function clientGone(req: Request, res: Response): AbortSignal {
+  const controller = new AbortController();
+  if (req.socket.destroyed) controller.abort();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  return controller.signal;
 }
 
 /** The spec answers 400 'Paramètre 'meta' non fourni.' when the paging parameters are missing. */
@@ -140,7 +152,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       path: '/historique',
       async handler(req, res) {
         const { page, limit } = pagingOf(req.query);
-        return sendHistoryPage(res, await listHistory(ctx, { ownerId: req.auth!.userId, onlyShared: true }, page, limit));
+        return sendHistoryPage(res, await listHistory(ctx, { ownerId: req.auth!.userId, onlyShared: true }, page, limit, clientGone(req, res)));
       },
     },
     {
@@ -151,7 +163,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
         if (q.page === undefined || q.limit === undefined) throw new AppError('meta_missing');
         const { search_query, page, limit } = parse(historySearchQuery, req.query);
         const filter = req.auth!.isAdmin ? { onlyShared: false } : { ownerId: req.auth!.userId, onlyShared: true };
-        return sendHistoryPage(res, await listHistory(ctx, { ...filter, search: search_query.trim() || undefined }, page, limit));
+        return sendHistoryPage(res, await listHistory(ctx, { ...filter, search: search_query.trim() || undefined }, page, limit, clientGone(req, res)));
       },
     },
     {
@@ -163,7 +175,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
         // The original client passes the admin's own id for "everyone"; another user's id narrows to that user.
         const everyone = id === 'all' || id === req.auth!.userId;
         if (!everyone && !isUuid(id)) throw new AppError('not_found');
-        return sendHistoryPage(res, await listHistory(ctx, everyone ? { onlyShared: false } : { ownerId: id, onlyShared: false }, page, limit));
+        return sendHistoryPage(res, await listHistory(ctx, everyone ? { onlyShared: false } : { ownerId: id, onlyShared: false }, page, limit, clientGone(req, res)));
       },
     },
   ];
