@@ -21,8 +21,8 @@ describe.each(databaseKinds())('LEDES at scale: history, invoices, duplicates (%
       body,
     });
     expect(res.status).toBe(200);
-    const answer = await res.json();
-    const codes: string[] = (answer.ledes?.[0]?.errors ?? []).flatMap((l: { items: Array<{ code_ledes: string }> }) => l.items.map((i) => i.code_ledes));
+    const answer = (await res.json()) as { runs: Array<{ state: string; accepted: boolean | null }>; ledes?: Array<{ errors: Array<{ items: Array<{ code_ledes: string }> }> }> };
+    const codes = (answer.ledes?.[0]?.errors ?? []).flatMap((l) => l.items.map((i) => i.code_ledes));
     return { run: answer.runs[0], codes };
   }
 

@@ -21,4 +21,5 @@ UPDATE "ledes_runs" r SET
   "first_ok_lines" = ARRAY(SELECT g FROM generate_series(0, r."lines_checked" - 1) g
     WHERE NOT EXISTS (SELECT 1 FROM "ledes_findings" f WHERE f."run_id" = r."id" AND f."line" = g AND f."severity" = 'error') ORDER BY g LIMIT 100)
   WHERE r."state" = 'Done';--> statement-breakpoint
+CREATE INDEX "ledes_runs_history_idx" ON "ledes_runs" USING btree ("owner_id","created_at","id") WHERE "ledes_runs"."send_history";--> statement-breakpoint
 CREATE UNIQUE INDEX "ledes_invoices_scope_number_unique" ON "ledes_invoices" USING btree ("scope","invoice_number");

@@ -179,7 +179,12 @@ export const ledesRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ledes_runs_owner_created_idx').on(t.ownerId, t.createdAt), index('ledes_runs_state_idx').on(t.state, t.createdAt)],
+  (t) => [
+    index('ledes_runs_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('ledes_runs_state_idx').on(t.state, t.createdAt),
+    // A user's history: its count and its newest-first page read this narrow index, not the run rows.
+    index('ledes_runs_history_idx').on(t.ownerId, t.createdAt, t.id).where(sql`${t.sendHistory}`),
+  ],
 );
 
 /** Findings by rule code and field; labels come from the engine's catalogue when shown. */
