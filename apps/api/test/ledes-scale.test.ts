@@ -23,7 +23,7 @@ describe.each(databaseKinds())('LEDES at scale: history, invoices, duplicates (%
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { runs: Array<{ state: string; accepted: boolean | null }>; ledes?: Array<{ errors: Array<{ items: Array<{ code_ledes: string }> }> }> };
     const codes = (answer.ledes?.[0]?.errors ?? []).flatMap((l) => l.items.map((i) => i.code_ledes));
-    return { run: answer.runs[0], codes };
+    return { run: answer.runs[0]!, codes };
   }
 
   beforeAll(async () => {
