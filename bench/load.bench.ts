@@ -133,7 +133,8 @@ async function measureTopology(topology: string, hello: { url: string }): Promis
   try {
     await api.waitFor(/Portal ready on/, 120_000);
     const admin = new TestClient(url, { origin: url, apiKey });
-    await admin.post('/api/auth/login', { email: 'bench@portal.example.com', password: 'bench-admin-password' });
+    const login = await admin.post('/api/auth/login', { email: 'bench@portal.example.com', password: 'bench-admin-password' });
+    if (login.status !== 200) throw new Error(`admin login: ${login.status} ${JSON.stringify(login.body)}`);
     const roles = (await admin.get('/api/role')).body.roles as Array<{ _id: string; slug: string }>;
     const created = await admin.post('/api/admin/user', {
       company_agent: 'Bench', email: 'agent@bench.example.com', password: 'bench-agent-password',

@@ -11,7 +11,7 @@ import {
 } from '@portal/contracts';
 import { ledesOffices } from '@portal/db';
 import { isValidKey, StorageNotFoundError } from '@portal/storage';
-import { loadResult, loadRun, toRunDto } from '@portal/jobs';
+import { FIRST_RESULT_LINE, loadResult, loadRun, toRunDto } from '@portal/jobs';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
@@ -22,6 +22,8 @@ import { canRead, findRunByFilePath, listHistory, submitLedesFiles, waitForRuns 
 
 const uploadParams = z.object({ type: z.string().max(20), office: z.string().max(20) });
 const runIdParam = z.strictObject({ id: z.uuid() });
+/** The result is paged by line: `from_line` is the `page.next_line` of the previous page. */
+const resultPageQuery = z.object({ from_line: z.coerce.number().int().min(FIRST_RESULT_LINE).max(2 ** 31 - 1).default(FIRST_RESULT_LINE) });
 const adminHistoryParam = z.strictObject({ id: z.string().min(1).max(64) });
 
 /** RFC 6266 / 5987: an ASCII fallback and the exact UTF-8 name; no header injection possible. */
@@ -116,9 +118,10 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       path: '/ledes/runs/:id',
       async handler(req) {
         const { id } = parse(runIdParam, req.params);
+        const { from_line } = parse(resultPageQuery, req.query);
         const run = await loadRun(ctx.db, id);
         if (!run || !canRead(req.auth!, run)) throw new AppError('not_found');
-        return { success: true, run: toRunDto(run), result: run.state === 'Done' ? await loadResult(ctx.db, run) : null };
+        return { success: true, run: toRunDto(run), result: run.state === 'Done' ? await loadResult(ctx.db, run, from_line) : null };
       },
     },
     {
