@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { ledesFindings, ledesRuns } from '@portal/db';
 import { manyInvoices } from '../../../packages/ledes/test/generate.ts';
 import { multipart } from './support/multipart.ts';
-import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
+import { databaseKinds, startTestPortal, type TestClient, type TestPortal, type TestResponse } from './support/portal.ts';
 import { listHistory } from '../src/modules/ledes/service.ts';
 
 const VALID_98B = readFileSync(new URL('../../../packages/ledes/test/fixtures/samples/travisbashor-ledes-parser_tests-data-ledes_98B.txt', import.meta.url));
@@ -86,4 +87,47 @@ describe.each(databaseKinds())('LEDES at scale: history, invoices, duplicates (%
     expect((await listHistory(ctx, { ownerId: agentB.id, onlyShared: true }, 1, 20))?.data.length).toBeGreaterThan(0);
     expect(selects).toBe(2);
   });
+
+  it('#8 the run detail is paged: at most 50,000 findings a page, cut on a line, pages chained by next_line', async () => {
+    const [run] = await t.portal.ctx.db
+      .insert(ledesRuns)
+      .values({
+        ownerId: agentB.id, name: 'paged-run', originalName: 'paged.txt', originalKey: `ledes/original/paged-${kind}.txt`, size: 1, sha256: 'x',
+        office: 'PAR', type: 'patent', state: 'Done', accepted: false, linesChecked: 60_000, refusedLineCount: 54_000, errorLineCount: 54_000,
+      })
+      .returning();
+    // A warning on every line, an error on every line but each tenth: 114,000 findings.
+    await t.portal.ctx.db.execute(sql`
+      insert into ledes_findings (run_id, line, code, champ, severity)
+      select ${run!.id}::uuid, g, 'FMT-006', 'LINE_ITEM_DESCRIPTION', 'warning' from generate_series(0, 59999) g
+      union all
+      select ${run!.id}::uuid, g, 'CON-001', 'INVOICE_TOTAL', 'error' from generate_series(0, 59999) g where g % 10 <> 0`);
+
+    expect((await agentB.client.get(`/api/ledes/runs/${run!.id}?from_line=x`)).status).toBe(400);
+    const errorLines = new Set<number>();
+    const okLines: number[] = [];
+    let fromLine: number | null = -2;
+    let pages = 0;
+    while (fromLine !== null) {
+      const res: TestResponse = await agentB.client.get(`/api/ledes/runs/${run!.id}${fromLine === -2 ? '' : `?from_line=${fromLine}`}`);
+      expect(res.status).toBe(200);
+      const result = res.body.result;
+      pages++;
+      expect(result.page.from_line).toBe(fromLine);
+      const findings = [...result.errors, ...result.warnings].reduce((n: number, l: { items: unknown[] }) => n + l.items.length, 0);
+      expect(findings).toBeLessThanOrEqual(50_000);
+      for (const l of result.errors) {
+        expect(errorLines.has(l.line)).toBe(false);
+        if (result.page.next_line !== null) expect(l.line).toBeLessThan(result.page.next_line);
+        errorLines.add(l.line);
+      }
+      okLines.push(...result.format_ok.map((l: { line: number }) => l.line));
+      expect(result.format_ok_total).toBe(6000);
+      fromLine = result.page.next_line;
+    }
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(errorLines.size).toBe(54_000);
+    expect(okLines.every((line) => line % 10 === 0)).toBe(true);
+    expect(okLines.length).toBeGreaterThan(0);
+  }, 120_000);
 });
