@@ -65,6 +65,16 @@ export const historySearchQuery = z.strictObject({
 /** `all` (or the admin's own id, as the original client sends it) for everyone, or one user's id. */
 export const adminHistoryParams = z.strictObject({ id: z.union([z.literal('all'), z.uuid()]) });
 export const runIdParams = z.strictObject({ id: z.uuid() });
+/** The first line a result page can start at: -2 is the file as a whole, -1 its header. */
+export const FIRST_RESULT_LINE = -2;
+/** A run's result is paged by line: `from_line` is the previous page's `page.next_line`. */
+export const ledesRunQuery = z.strictObject({
+  from_line: text()
+    .regex(/^-?\d{1,10}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(FIRST_RESULT_LINE).max(2 ** 31 - 1))
+    .optional(),
+});
 
 export const ledesOfficeSchema = z.strictObject({ code: z.string(), label_en: z.string(), label_fr: z.string() });
 export type LedesOfficeDto = z.infer<typeof ledesOfficeSchema>;
@@ -113,6 +123,8 @@ export const ledesResultSchema = z.strictObject({
   errors: z.array(ledesLineSchema),
   warnings: z.array(ledesLineSchema),
   format_ok_total: z.number().int().min(0),
+  /** Where this page of findings starts, and where the next one does (null: the last page). */
+  page: z.strictObject({ from_line: z.number().int(), next_line: z.number().int().nullable() }),
 });
 export type LedesResultDto = z.infer<typeof ledesResultSchema>;
 

@@ -159,6 +159,16 @@ export const ledesRuns = pgTable(
     state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
     linesChecked: integer('lines_checked').notNull().default(0),
     accepted: boolean('accepted'),
+    /*
+     * The findings' summary, written once when the run finishes, so that a history page reads only
+     * run rows however many findings a run has: lines with an error (file and header included), data
+     * lines refused, warnings, and the first lines of each kind the history item lists.
+     */
+    errorLineCount: integer('error_line_count').notNull().default(0),
+    refusedLineCount: integer('refused_line_count').notNull().default(0),
+    warningCount: integer('warning_count').notNull().default(0),
+    firstErrorLines: integer('first_error_lines').array().notNull().default(sql`'{}'::integer[]`),
+    firstOkLines: integer('first_ok_lines').array().notNull().default(sql`'{}'::integer[]`),
     format: text('format'),
     errorCode: text('error_code'),
     attempts: integer('attempts').notNull().default(0),
@@ -169,7 +179,12 @@ export const ledesRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ledes_runs_owner_created_idx').on(t.ownerId, t.createdAt), index('ledes_runs_state_idx').on(t.state, t.createdAt)],
+  (t) => [
+    index('ledes_runs_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('ledes_runs_state_idx').on(t.state, t.createdAt),
+    // A user's history: its count and its newest-first page read this narrow index, not the run rows.
+    index('ledes_runs_history_idx').on(t.ownerId, t.createdAt, t.id).where(sql`${t.sendHistory}`),
+  ],
 );
 
 /** Findings by rule code and field; labels come from the engine's catalogue when shown. */
@@ -186,14 +201,20 @@ export const ledesFindings = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.line, t.code, t.champ] })],
 );
 
-/** Invoice numbers of accepted files, per client: the source of the duplicate check (CON-007). */
+/**
+ * Invoice numbers of accepted files, per portal client: the source of the duplicate check (CON-007).
+ * `scope` is the run's id_client (or `user:<owner id>` when it has none), so one client never learns
+ * another's numbers; the unique index makes "already accepted" a database fact, not a race.
+ */
 export const ledesInvoices = pgTable(
   'ledes_invoices',
   {
     runId: uuid('run_id').notNull().references(() => ledesRuns.id, { onDelete: 'cascade' }),
+    scope: text('scope').notNull(),
+    /** The CLIENT_ID field of the invoice in the file. */
     clientId: text('client_id').notNull(),
     invoiceNumber: text('invoice_number').notNull(),
     total: text('total'),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.clientId, t.invoiceNumber] }), index('ledes_invoices_lookup_idx').on(t.clientId, t.invoiceNumber)],
+  (t) => [primaryKey({ columns: [t.runId, t.clientId, t.invoiceNumber] }), uniqueIndex('ledes_invoices_scope_number_unique').on(t.scope, t.invoiceNumber)],
 );

@@ -6,7 +6,7 @@ export type { LedesFileResult, LedesItem, LedesLine } from './result.ts';
 export { ResultBuilder } from './result.ts';
 export { RULES, RULE_BY_CODE, ruleOf } from './rules/catalogue.ts';
 export type { RuleCode, RuleDefinition, Severity } from './rules/catalogue.ts';
-export type { AcceptedInvoiceLookup } from './rules/consistency.ts';
+export type { AcceptedInvoiceBatchLookup, AcceptedInvoiceLookup } from './rules/consistency.ts';
 export { DEFAULT_OFFICES, DEFAULT_PROFILES, defaultProfile, INVOICE_TYPES } from './profiles.ts';
 export type { InvoiceType, LedesOffice, LedesProfile } from './profiles.ts';
 export { CODE_SETS, ISO_4217, TIMEKEEPER_CLASSIFICATIONS_2014, TIMEKEEPER_CLASSIFICATIONS_LEGACY } from './codesets.ts';

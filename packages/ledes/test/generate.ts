@@ -36,3 +36,10 @@ export async function* generateLedes(lines: number, format: '98B' | '98BI' = '98
   }
   if (pending) yield Buffer.from(pending);
 }
+
+/** A valid LEDES 1998B file of `count` one-line invoices INV-<prefix>1 … (fee lines of 700). */
+export function manyInvoices(count: number, prefix = ''): string {
+  const [fee] = baseRecords('98B') as [Rec];
+  const lines = Array.from({ length: count }, (_, i) => recordLine({ ...fee, INVOICE_NUMBER: `INV-${prefix}${i + 1}`, INVOICE_TOTAL: '700' }));
+  return `${fileText([]).replaceAll('\r\n', '\n')}${lines.join('\n')}\n`;
+}

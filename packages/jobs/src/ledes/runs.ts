@@ -1,5 +1,5 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import type { LedesRunDto } from '@portal/contracts';
+import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import { FIRST_RESULT_LINE, type LedesRunDto } from '@portal/contracts';
 import { ledesFindings, ledesRuns, type Executor } from '@portal/db';
 import { ResultBuilder, type LedesFileResult, type LineRef, type ResolvedFinding, type RuleCode } from '@portal/ledes';
 
@@ -33,24 +33,59 @@ export function toRunDto(run: LedesRunRow): LedesRunDto {
 
 /** The result entity beyond which `format_ok` is not spelled out line by line. */
 export const FORMAT_OK_LIMIT = 10_000;
+/** Finding rows one result page reads at most; a page always ends on a whole line. */
+export const RESULT_PAGE_FINDINGS = 50_000;
+
+/** Where a result page starts, and where the next one does (null: this page ends the file). */
+export interface ResultPage {
+  from_line: number;
+  next_line: number | null;
+}
 
 /**
- * Rebuilds the spec's result entity from the stored findings, with the engine's own builder and
- * catalogue (labels are never stored). `format_ok` is capped: a million-line file stays readable.
+ * Rebuilds one page of the spec's result entity from the stored findings, with the engine's own
+ * builder and catalogue (labels are never stored): the findings of the lines from `fromLine` on,
+ * at most RESULT_PAGE_FINDINGS rows, cut at a line boundary; `format_ok` spells out at most
+ * FORMAT_OK_LIMIT of the page's lines. A million-line file stays readable, page after page.
  */
-export async function loadResult(db: Executor, run: LedesRunRow): Promise<LedesFileResult & { format_ok_total: number }> {
-  const rows = await db.select().from(ledesFindings).where(eq(ledesFindings.runId, run.id));
+export async function loadResult(
+  db: Executor,
+  run: LedesRunRow,
+  fromLine = FIRST_RESULT_LINE,
+): Promise<LedesFileResult & { format_ok_total: number; page: ResultPage }> {
+  const rows = await db
+    .select()
+    .from(ledesFindings)
+    .where(and(eq(ledesFindings.runId, run.id), gte(ledesFindings.line, fromLine)))
+    .orderBy(asc(ledesFindings.line), asc(ledesFindings.code), asc(ledesFindings.champ))
+    .limit(RESULT_PAGE_FINDINGS + 1);
+  let shown = rows;
+  let nextLine: number | null = null;
+  if (rows.length > RESULT_PAGE_FINDINGS) {
+    nextLine = rows[RESULT_PAGE_FINDINGS]!.line;
+    shown = rows.filter((r) => r.line < nextLine!);
+    // A single line with more findings than a page (not seen in practice) still moves the pages on.
+    if (shown.length === 0) [shown, nextLine] = [rows.slice(0, RESULT_PAGE_FINDINGS), nextLine + 1];
+  }
   const builder = new ResultBuilder();
-  const shown = Math.min(run.linesChecked, FORMAT_OK_LIMIT);
-  for (let i = 0; i < shown; i++) builder.addLine();
   const refused = new Set<number>();
-  for (const row of rows) {
+  for (const row of shown) {
     builder.add({ line: lineFromDb(row.line), code: row.code as RuleCode, champ: row.champ, severity: row.severity } satisfies ResolvedFinding);
     if (row.severity === 'error' && row.line >= 0) refused.add(row.line);
   }
   const created = (run.finishedAt ?? run.createdAt).toISOString();
   const result = builder.build(run.originalName, created);
-  return { ...result, format_ok_total: Math.max(0, run.linesChecked - refused.size) };
+  // Only lines whose findings this page holds in full can be called correct.
+  const first = Math.max(0, fromLine);
+  const end = Math.min(run.linesChecked, first + FORMAT_OK_LIMIT, nextLine ?? Number.POSITIVE_INFINITY);
+  const format_ok: Array<LedesFileResult['format_ok'][number]> = [];
+  for (let line = first; line < end; line++) if (!refused.has(line)) format_ok.push({ line, items: [] });
+  return {
+    ...result,
+    format_ok,
+    format_ok_total: Math.max(0, run.linesChecked - run.refusedLineCount),
+    page: { from_line: fromLine, next_line: nextLine },
+  };
 }
 
 export async function loadRuns(db: Executor, ids: string[]): Promise<LedesRunRow[]> {

@@ -10,6 +10,8 @@ import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts';
+import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
+import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
 
 export interface CheckLedesDeps {
   db: Database;
@@ -79,7 +81,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       // failure is kept and rethrown by `settleWrites`, never left as an unhandled rejection.
       writes = writes.then(async () => {
         if (writeError) return;
-        await deps.db.insert(ledesFindings).values(rows).onConflictDoNothing();
+        await insertFindings(deps.db, rows);
         pendingBatches--;
       }).catch((error: unknown) => {
         writeError ??= error instanceof Error ? error : new Error(String(error));
@@ -123,15 +125,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       clock: now,
       collect: false,
       progressIntervalMs: PROGRESS_INTERVAL_MS,
-      acceptedInvoices: async (invoiceNumber, clientId) => {
-        const [hit] = await deps.db
-          .select({ runId: ledesInvoices.runId })
-          .from(ledesInvoices)
-          .innerJoin(ledesRuns, eq(ledesRuns.id, ledesInvoices.runId))
-          .where(and(eq(ledesInvoices.invoiceNumber, invoiceNumber), eq(ledesInvoices.clientId, clientId), sql`${ledesRuns.id} <> ${run.id}`))
-          .limit(1);
-        return hit !== undefined;
-      },
+      acceptedInvoices: acceptedInvoiceLookup(deps.db, run),
       onProgress: (linesChecked) => {
         void job.updateProgress(linesChecked).catch(() => {});
         deps.realtime.toUser(run.ownerId, 'ledes:run', { ...toRunDto(run), lines_checked: linesChecked });
@@ -168,15 +162,8 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     }
 
     const finished = await deps.db.transaction(async (tx) => {
-      if (summary.accepted) {
-        const invoices = summary.invoices.filter((i) => i.invoice_number && i.client_id);
-        if (invoices.length > 0) {
-          await tx
-            .insert(ledesInvoices)
-            .values(invoices.map((i) => ({ runId: run.id, clientId: i.client_id, invoiceNumber: i.invoice_number, total: i.total })))
-            .onConflictDoNothing();
-        }
-      }
+      if (summary.accepted) await storeAcceptedInvoices(tx, run, summary.invoices);
+      await storeFindingsSummary(tx, run.id, summary.linesChecked);
       const [updated] = await tx
         .update(ledesRuns)
         .set({

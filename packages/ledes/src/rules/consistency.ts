@@ -83,15 +83,42 @@ export function checkLineDates(ctx: RecordContext): void {
   if (date > ctx.today) report(ctx, 'CON-006', 'LINE_ITEM_DATE');
 }
 
+/**
+ * Asked once per `batchSize` invoices (default 1,000) of the file, at the end: which of these invoice
+ * numbers were already accepted for the client the file is checked for. The engine stays I/O-free;
+ * the caller answers a whole batch with one query instead of one round trip per invoice.
+ */
+export interface AcceptedInvoiceBatchLookup {
+  readonly acceptedAmong: (invoiceNumbers: readonly string[]) => Iterable<string> | Promise<Iterable<string>>;
+  readonly batchSize?: number;
+}
+
 /** Caller-supplied knowledge of invoices already accepted for the client (CON-007). */
 export type AcceptedInvoiceLookup =
   | ReadonlySet<string>
+  | AcceptedInvoiceBatchLookup
   | ((invoiceNumber: string, clientId: string) => boolean | Promise<boolean>);
+
+const DEFAULT_LOOKUP_BATCH = 1000;
+
+async function knownInvoices(invoices: readonly InvoiceState[], lookup: AcceptedInvoiceLookup): Promise<InvoiceState[]> {
+  if (typeof lookup === 'function') {
+    const known: InvoiceState[] = [];
+    for (const inv of invoices) if (await lookup(inv.number, inv.clientId)) known.push(inv);
+    return known;
+  }
+  if (!('acceptedAmong' in lookup)) return invoices.filter((inv) => lookup.has(inv.number));
+  const size = Math.max(1, lookup.batchSize ?? DEFAULT_LOOKUP_BATCH);
+  const known: InvoiceState[] = [];
+  for (let start = 0; start < invoices.length; start += size) {
+    const batch = invoices.slice(start, start + size);
+    const hits = new Set(await lookup.acceptedAmong(batch.map((inv) => inv.number)));
+    for (const inv of batch) if (hits.has(inv.number)) known.push(inv);
+  }
+  return known;
+}
 
 export async function checkDuplicateInvoices(invoices: Iterable<InvoiceState>, lookup: AcceptedInvoiceLookup | undefined, out: Finding[]): Promise<void> {
   if (!lookup) return;
-  for (const inv of invoices) {
-    const known = typeof lookup === 'function' ? await lookup(inv.number, inv.clientId) : lookup.has(inv.number);
-    if (known) out.push({ line: inv.firstLine, code: 'CON-007', champ: 'INVOICE_NUMBER' });
-  }
+  for (const inv of await knownInvoices([...invoices], lookup)) out.push({ line: inv.firstLine, code: 'CON-007', champ: 'INVOICE_NUMBER' });
 }

@@ -10,6 +10,7 @@ import {
   LEDES_MAX_FILES,
   ledesDownloadBody,
   ledesOfficesResponse,
+  ledesRunQuery,
   ledesRunResponse,
   ledesUploadFields,
   ledesUploadParams,
@@ -20,6 +21,7 @@ import {
 import { ledesOffices } from '@portal/db';
 import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import { loadResult, loadRun, toRunDto } from '@portal/jobs';
+import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, NO_CONTENT, type Route } from '../../http/routes.ts';
@@ -31,12 +33,24 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-/** The spec answers 204 without a body when there is no history at all. */
-const historyPage = (page: Awaited<ReturnType<typeof listHistory>>) => (page.meta.total === 0 ? NO_CONTENT : { success: true as const, ...page });
+/** The spec answers 204 without a body when there is no history at all; nothing goes to a client that left. */
+const historyPage = (page: Awaited<ReturnType<typeof listHistory>>) =>
+  !page || page.meta.total === 0 ? NO_CONTENT : { success: true as const, ...page };
 const EMPTY_HISTORY = 'No history at all for this filter';
 
 /** The original client may send the word 'undefined' in a path segment and the value in the body. */
 const segment = (value: string) => (value && value !== 'undefined' ? value : undefined);
+
+/** Aborted when the client goes away before the answer is sent, so no further query is started for it. */
+function clientGone(req: Request, res: Response): AbortSignal {
+  const controller = new AbortController();
+  if (req.socket.destroyed) controller.abort();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  return controller.signal;
+}
 
 export function ledesRoutes(ctx: AppContext): Route[] {
   return [
@@ -102,11 +116,12 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       path: '/ledes/runs/:id',
       summary: 'One run, with its result once done: one\'s own, or any for an admin',
       params: runIdParams,
+      query: ledesRunQuery,
       response: ledesRunResponse,
-      async handler({ params }, http) {
+      async handler({ params, query }, http) {
         const run = await loadRun(ctx.db, params.id);
         if (!run || !canRead(http.actor(), run)) throw new AppError('not_found');
-        return { success: true, run: toRunDto(run), result: run.state === 'Done' ? await loadResult(ctx.db, run) : null };
+        return { success: true, run: toRunDto(run), result: run.state === 'Done' ? await loadResult(ctx.db, run, query.from_line) : null };
       },
     }),
     defineRoute({
@@ -144,7 +159,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       query: historyPageQuery,
       response: historyPageResponse,
       noContent: EMPTY_HISTORY,
-      handler: async ({ query }, http) => historyPage(await listHistory(ctx, { ownerId: http.actor().userId, onlyShared: true }, query.page, query.limit)),
+      handler: async ({ query }, http) => historyPage(await listHistory(ctx, { ownerId: http.actor().userId, onlyShared: true }, query.page, query.limit, clientGone(http.req, http.res))),
     }),
     defineRoute({
       method: 'GET',
@@ -156,7 +171,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       async handler({ query }, http) {
         const actor = http.actor();
         const filter = actor.isAdmin ? { onlyShared: false } : { ownerId: actor.userId, onlyShared: true };
-        return historyPage(await listHistory(ctx, { ...filter, search: query.search_query.trim() || undefined }, query.page, query.limit));
+        return historyPage(await listHistory(ctx, { ...filter, search: query.search_query.trim() || undefined }, query.page, query.limit, clientGone(http.req, http.res)));
       },
     }),
     defineRoute({
@@ -170,7 +185,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       async handler({ params, query }, http) {
         // The original client passes the admin's own id for "everyone"; another user's id narrows to that user.
         const everyone = params.id === 'all' || params.id === http.actor().userId;
-        return historyPage(await listHistory(ctx, everyone ? { onlyShared: false } : { ownerId: params.id, onlyShared: false }, query.page, query.limit));
+        return historyPage(await listHistory(ctx, everyone ? { onlyShared: false } : { ownerId: params.id, onlyShared: false }, query.page, query.limit, clientGone(http.req, http.res)));
       },
     }),
   ];
