@@ -24,6 +24,11 @@ export interface LineSink {
   onLine(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[]): void;
   /** File-level findings and those known only at the end (invoice totals, duplicates). */
   onEnd(late: readonly ResolvedFinding[], summary: LedesSummary): void | Promise<void>;
+  /**
+   * Awaited between input chunks when present: a sink that writes somewhere slower than the engine
+   * (a compressed workbook, a message port) holds the engine back here instead of buffering.
+   */
+  drained?(): Promise<void>;
 }
 
 export interface LedesSummary {
@@ -316,6 +321,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
     for await (const batch of splitLines(sniffed.chunks, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, stats)) {
       for (const raw of batch) pipe.accept(raw);
       run.progress();
+      if (options.sink?.drained) await options.sink.drained();
     }
     if (stats.lines < 2) run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
     if (run.linesChecked === 0) run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });

@@ -1,10 +1,12 @@
 import type { Writable } from 'node:stream';
 import { constants } from 'node:zlib';
-import type { Day } from '../calendar.ts';
 import { ZipWriter } from './zip-writer.ts';
 
-/** A cell to write. Dates are day numbers written as Excel serials with the DD-MM-YYYY format. */
-export type OutCell = string | number | boolean | null | { readonly day: Day };
+/**
+ * A cell to write. Dates are day numbers (days since 1970-01-01) written as Excel serials with the
+ * DD-MM-YYYY format.
+ */
+export type OutCell = string | number | boolean | null | { readonly day: number };
 
 const EXCEL_EPOCH_OFFSET = 25569; // serial of 1970-01-01
 const FLUSH_AT = 1 << 18;
@@ -28,6 +30,22 @@ function escapeXml(text: string): string {
 
 function attr(text: string): string {
   return escapeXml(text).replace(/'/g, '&apos;');
+}
+
+/**
+ * Spreadsheet formula and DDE triggers (reliability-security.md UP-16..18, ASVS 5.0 V1.2.10):
+ * text starting with = + - @ TAB CR LF or NUL gets a leading apostrophe and is written as a string.
+ */
+export function neutralise(text: string): string {
+  const first = text.charCodeAt(0);
+  return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || first === 10 || first === 0 ? `'${text}` : text;
+}
+
+export interface SheetOptions {
+  /** Column widths, in characters, from the first column. */
+  readonly widths?: readonly number[];
+  /** Keep the first row in view while scrolling. Default true. */
+  readonly freezeHeader?: boolean;
 }
 
 /**
@@ -62,42 +80,57 @@ export class XlsxStreamWriter {
     return (this.columns[index] ??= columnName(index));
   }
 
-  async startSheet(name: string, widths: readonly number[] = []): Promise<void> {
+  async startSheet(name: string, options: readonly number[] | SheetOptions = {}): Promise<void> {
+    const { widths = [], freezeHeader = true } = Array.isArray(options) ? { widths: options as readonly number[] } : (options as SheetOptions);
     if (this.open) await this.endSheet();
+    // The sheet takes rows (addRow) from here on, before the awaits below: a synchronous producer may
+    // start at once, as long as its first flush() waits for this call.
     this.sheets.push(name);
     this.rowNumber = 0;
     this.open = true;
-    await this.zip.startEntry(`xl/worksheets/sheet${this.sheets.length}.xml`);
     const cols = widths.length ? `<cols>${widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>` : '';
+    await this.zip.startEntry(`xl/worksheets/sheet${this.sheets.length}.xml`);
     await this.zip.write(
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
         '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
-        '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
+        (freezeHeader ? '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' : '') +
         `${cols}<sheetData>`,
     );
   }
 
   /** One row; `styles` gives the style id per cell (a single id applies to all). */
-  async row(cells: readonly OutCell[], styles: number | readonly number[]): Promise<void> {
+  async row(cells: readonly OutCell[], styles: number | readonly number[] = 0): Promise<void> {
+    if (this.addRow(cells, styles)) await this.flush();
+  }
+
+  /**
+   * Appends one row to the in-memory buffer, for callers that produce rows synchronously (an engine's
+   * line sink). Returns true once the buffer is worth a `flush()`; the caller awaits it when it can.
+   * Style 0 cells carry no `s` attribute and empty cells are left out: both read back the same.
+   */
+  addRow(cells: readonly OutCell[], styles: number | readonly number[] = 0): boolean {
+    if (!this.open) throw new Error('no open sheet');
     const r = ++this.rowNumber;
     let xml = `<row r="${r}">`;
     for (let i = 0; i < cells.length; i++) {
       const value = cells[i] ?? null;
-      const s = typeof styles === 'number' ? styles : (styles[i] ?? 0);
+      const style = typeof styles === 'number' ? styles : (styles[i] ?? 0);
+      const s = style === 0 ? '' : ` s="${style}"`;
       const ref = `${this.column(i)}${r}`;
-      if (value === null) xml += `<c r="${ref}" s="${s}"/>`;
-      else if (typeof value === 'string') xml += `<c r="${ref}" s="${s}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
-      else if (typeof value === 'number') xml += Number.isFinite(value) ? `<c r="${ref}" s="${s}"><v>${value}</v></c>` : `<c r="${ref}" s="${s}"/>`;
-      else if (typeof value === 'boolean') xml += `<c r="${ref}" s="${s}" t="b"><v>${value ? 1 : 0}</v></c>`;
-      else xml += `<c r="${ref}" s="${s}"><v>${value.day + EXCEL_EPOCH_OFFSET}</v></c>`;
+      if (value === null) xml += s ? `<c r="${ref}"${s}/>` : '';
+      else if (typeof value === 'string') xml += `<c r="${ref}"${s} t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
+      else if (typeof value === 'number') xml += Number.isFinite(value) ? `<c r="${ref}"${s}><v>${value}</v></c>` : s ? `<c r="${ref}"${s}/>` : '';
+      else if (typeof value === 'boolean') xml += `<c r="${ref}"${s} t="b"><v>${value ? 1 : 0}</v></c>`;
+      else xml += `<c r="${ref}"${s}><v>${value.day + EXCEL_EPOCH_OFFSET}</v></c>`;
     }
     xml += '</row>';
     this.buffer.push(xml);
     this.buffered += xml.length;
-    if (this.buffered >= FLUSH_AT) await this.flush();
+    return this.buffered >= FLUSH_AT;
   }
 
-  private async flush(): Promise<void> {
+  /** Hands the buffered rows to the deflater; resolves once it can take more. */
+  async flush(): Promise<void> {
     if (this.buffered === 0) return;
     const chunk = this.buffer.join('');
     this.buffer = [];
