@@ -23,14 +23,19 @@ async function serve(request: ThreadRunRequest): Promise<void> {
   port.on('message', (message: ToThread) => {
     switch (message.type) {
       case 'chunk':
-      case 'end':
-        pull?.resolve(message);
+      case 'end': {
+        const waiter = pull;
         pull = null;
+        waiter?.resolve(message);
         break;
-      case 'xlsx-ack':
-        ack?.resolve();
+      }
+      case 'xlsx-ack': {
+        // Cleared before resolving: the callback may start the next write, which sets a new ack.
+        const waiter = ack;
         ack = null;
+        waiter?.resolve();
         break;
+      }
       case 'lookup-result': {
         const waiter = lookups.get(message.id);
         lookups.delete(message.id);
