@@ -28,6 +28,10 @@ function escapeXml(text: string): string {
   return text.replace(XML_ESCAPE_RE, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '\uFFFD'));
 }
 
+function textElement(text: string): string {
+  return `<t xml:space="preserve">${escapeXml(text)}</t>`;
+}
+
 function attr(text: string): string {
   return escapeXml(text).replace(/'/g, '&apos;');
 }
@@ -57,15 +61,31 @@ export class XlsxStreamWriter {
   private readonly zip: ZipWriter;
   private readonly sheets: string[] = [];
   private readonly columns: string[] = [];
-  private buffer: string[] = [];
+  /** Rows encoded as they come into one buffer (no big string join to flatten), handed over whole. */
+  private buffer: Buffer = Buffer.allocUnsafe(FLUSH_AT);
   private buffered = 0;
+  /** Full buffers waiting for flush(): a single row may not fit what is left of the current one. */
+  private full: Buffer[] = [];
   private rowNumber = 0;
   private open = false;
 
+  /** Shared-string table: text → index, and the escaped texts in index order (bounded by the option). */
+  private readonly shared = new Map<string, number>();
+  private readonly sharedXml: string[] = [];
+  private readonly maxShared: number;
+
+  /**
+   * `sharedStrings`: how many distinct texts may go to a shared-string table (0, the default: every
+   * text inline). Repetitive sheets (a LEDES file repeats dates, ids and names on every line) get
+   * several times smaller XML, so less to build and to compress; past the bound, texts go inline,
+   * so memory stays bounded whatever the input.
+   */
   constructor(
     out: Writable,
     private readonly fills: readonly string[],
+    options: { readonly sharedStrings?: number } = {},
   ) {
+    this.maxShared = options.sharedStrings ?? 0;
     // Fastest deflate: exports are downloaded once, and compression was most of the write time.
     this.zip = new ZipWriter(out, constants.Z_BEST_SPEED);
   }
@@ -118,23 +138,46 @@ export class XlsxStreamWriter {
       const s = style === 0 ? '' : ` s="${style}"`;
       const ref = `${this.column(i)}${r}`;
       if (value === null) xml += s ? `<c r="${ref}"${s}/>` : '';
-      else if (typeof value === 'string') xml += `<c r="${ref}"${s} t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
+      else if (typeof value === 'string') {
+        const index = this.sharedIndex(value);
+        xml += index === -1 ? `<c r="${ref}"${s} t="inlineStr"><is>${textElement(value)}</is></c>` : `<c r="${ref}"${s} t="s"><v>${index}</v></c>`;
+      }
       else if (typeof value === 'number') xml += Number.isFinite(value) ? `<c r="${ref}"${s}><v>${value}</v></c>` : s ? `<c r="${ref}"${s}/>` : '';
       else if (typeof value === 'boolean') xml += `<c r="${ref}"${s} t="b"><v>${value ? 1 : 0}</v></c>`;
       else xml += `<c r="${ref}"${s}><v>${value.day + EXCEL_EPOCH_OFFSET}</v></c>`;
     }
     xml += '</row>';
-    this.buffer.push(xml);
-    this.buffered += xml.length;
-    return this.buffered >= FLUSH_AT;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.buffered + xml.length * 3 > this.buffer.length) {
+      if (this.buffered > 0) this.full.push(this.buffer.subarray(0, this.buffered));
+      this.buffer = Buffer.allocUnsafe(Math.max(FLUSH_AT, xml.length * 3));
+      this.buffered = 0;
+    }
+    this.buffered += this.buffer.write(xml, this.buffered);
+    return this.full.length > 0;
+  }
+
+  private sharedIndex(text: string): number {
+    const known = this.shared.get(text);
+    if (known !== undefined) return known;
+    if (this.sharedXml.length >= this.maxShared) return -1;
+    const index = this.sharedXml.length;
+    this.shared.set(text, index);
+    this.sharedXml.push(`<si>${textElement(text)}</si>`);
+    return index;
   }
 
   /** Hands the buffered rows to the deflater; resolves once it can take more. */
   async flush(): Promise<void> {
-    if (this.buffered === 0) return;
-    const chunk = this.buffer.join('');
-    this.buffer = [];
-    this.buffered = 0;
+    if (this.buffered > 0) {
+      this.full.push(this.buffer.subarray(0, this.buffered));
+      // A fresh buffer: the deflater holds on to the one handed over until it has read it.
+      this.buffer = Buffer.allocUnsafe(FLUSH_AT);
+      this.buffered = 0;
+    }
+    if (this.full.length === 0) return;
+    const chunk = this.full.length === 1 ? this.full[0]! : Buffer.concat(this.full);
+    this.full = [];
     await this.zip.write(chunk);
   }
 
@@ -149,6 +192,7 @@ export class XlsxStreamWriter {
   async finish(): Promise<void> {
     await this.endSheet();
     const sheetCount = this.sheets.length;
+    const hasShared = this.sharedXml.length > 0;
     const overrides = this.sheets
       .map((_n, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
       .join('');
@@ -158,6 +202,7 @@ export class XlsxStreamWriter {
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
         '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
         '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+        (hasShared ? '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' : '') +
         `${overrides}</Types>`,
     );
     await this.zip.addEntry(
@@ -174,9 +219,21 @@ export class XlsxStreamWriter {
       'xl/_rels/workbook.xml.rels',
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
         this.sheets.map((_n, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
-        `<Relationship Id="rId${sheetCount + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
+        `<Relationship Id="rId${sheetCount + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
+        (hasShared ? `<Relationship Id="rId${sheetCount + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` : '') +
+        '</Relationships>',
     );
     await this.zip.addEntry('xl/styles.xml', this.stylesXml());
+    if (hasShared) {
+      await this.zip.startEntry('xl/sharedStrings.xml');
+      await this.zip.write(
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+          `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" uniqueCount="${this.sharedXml.length}">`,
+      );
+      for (let i = 0; i < this.sharedXml.length; i += 4096) await this.zip.write(this.sharedXml.slice(i, i + 4096).join(''));
+      await this.zip.write('</sst>');
+      await this.zip.endEntry();
+    }
     await this.zip.finish();
   }
 

@@ -35,7 +35,7 @@ export type FromThread =
 export type ToThread =
   | { readonly type: 'chunk'; readonly chunk: Uint8Array }
   | { readonly type: 'end' }
-  | { readonly type: 'xlsx-ack' }
+  | { readonly type: 'xlsx-ack'; readonly bytes: number }
   | { readonly type: 'lookup-result'; readonly id: number; readonly value?: unknown; readonly error?: SerializedError }
   | { readonly type: 'abort'; readonly error: SerializedError };
 

@@ -81,10 +81,12 @@ export function createThreadEngine(options: { resourceLimits?: ResourceLimits } 
               fail(error as Error);
             }
             break;
-          case 'xlsx':
-            if (out.write(message.chunk)) send({ type: 'xlsx-ack' });
-            else out.once('drain', () => send({ type: 'xlsx-ack' }));
+          case 'xlsx': {
+            const bytes = message.chunk.length;
+            if (out.write(message.chunk)) send({ type: 'xlsx-ack', bytes });
+            else out.once('drain', () => send({ type: 'xlsx-ack', bytes }));
             break;
+          }
           case 'progress':
             opts.onProgress?.(message.linesChecked);
             break;

@@ -10,32 +10,59 @@ import { runEngineInThread } from './engine.ts';
 import { deserializeError, serializeError, type FromThread, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
 
 const FINDINGS_PER_MESSAGE = 1000;
+/** Input chunks requested ahead, so the engine rarely waits for a round trip to the main thread. */
+const INPUT_WINDOW = 4;
+/** Workbook bytes posted and not yet written on the main thread before the writer waits. */
+const OUTPUT_WINDOW = 4 * 1024 * 1024;
 
 async function serve(request: ThreadRunRequest): Promise<void> {
   const { port } = request;
   const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
-  // The one outstanding wait of each kind (the engine pulls, writes and looks up one at a time).
-  let pull: { resolve(m: ToThread): void; reject(e: Error): void } | null = null;
-  let ack: { resolve(): void; reject(e: Error): void } | null = null;
+  // Input: up to INPUT_WINDOW chunks requested ahead, queued here until the engine takes them.
+  const chunks: Uint8Array[] = [];
+  let ended = false;
+  let wakeSource: { resolve(): void; reject(e: Error): void } | null = null;
+  // Output: up to OUTPUT_WINDOW bytes posted and not yet written by the main thread.
+  let inFlight = 0;
+  let blockedWrite: { resolve(): void; reject(e: Error): void } | null = null;
   const lookups = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let aborted: Error | null = null;
+
+  // Waiters are cleared before they are settled: settling may start the next wait synchronously.
+  const wake = (error?: Error) => {
+    const waiter = wakeSource;
+    wakeSource = null;
+    if (error) waiter?.reject(error);
+    else waiter?.resolve();
+  };
+  const unblock = (error?: Error) => {
+    const waiter = blockedWrite;
+    blockedWrite = null;
+    if (error) waiter?.reject(error);
+    else waiter?.resolve();
+  };
+  const abort = (error: Error) => {
+    aborted ??= error;
+    wake(aborted);
+    unblock(aborted);
+    for (const waiter of lookups.values()) waiter.reject(aborted);
+    lookups.clear();
+  };
 
   port.on('message', (message: ToThread) => {
     switch (message.type) {
       case 'chunk':
-      case 'end': {
-        const waiter = pull;
-        pull = null;
-        waiter?.resolve(message);
+        chunks.push(message.chunk);
+        wake();
         break;
-      }
-      case 'xlsx-ack': {
-        // Cleared before resolving: the callback may start the next write, which sets a new ack.
-        const waiter = ack;
-        ack = null;
-        waiter?.resolve();
+      case 'end':
+        ended = true;
+        wake();
         break;
-      }
+      case 'xlsx-ack':
+        inFlight -= message.bytes;
+        if (inFlight < OUTPUT_WINDOW) unblock();
+        break;
       case 'lookup-result': {
         const waiter = lookups.get(message.id);
         lookups.delete(message.id);
@@ -48,25 +75,19 @@ async function serve(request: ThreadRunRequest): Promise<void> {
         break;
     }
   });
-  const abort = (error: Error) => {
-    aborted ??= error;
-    pull?.reject(aborted);
-    ack?.reject(aborted);
-    for (const waiter of lookups.values()) waiter.reject(aborted);
-    lookups.clear();
-  };
   // The main thread gave up on the run (its port closed): stop instead of waiting for input.
   port.on('close', () => abort(new Error('LEDES run cancelled by the main thread')));
 
   async function* source(): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < INPUT_WINDOW; i++) post({ type: 'pull' });
     for (;;) {
       if (aborted) throw aborted;
-      const message = await new Promise<ToThread>((resolve, reject) => {
-        pull = { resolve, reject };
+      const chunk = chunks.shift();
+      if (chunk) {
         post({ type: 'pull' });
-      });
-      if (message.type !== 'chunk') return;
-      yield message.chunk;
+        yield chunk;
+      } else if (ended) return;
+      else await new Promise<void>((resolve, reject) => (wakeSource = { resolve, reject }));
     }
   }
 
@@ -78,8 +99,10 @@ async function serve(request: ThreadRunRequest): Promise<void> {
       }
       // A copy the port can transfer: the deflater's chunk may share its memory.
       const copy = new Uint8Array(chunk);
-      ack = { resolve: () => callback(), reject: callback };
+      inFlight += copy.length;
       post({ type: 'xlsx', chunk: copy }, [copy.buffer]);
+      if (inFlight < OUTPUT_WINDOW) callback();
+      else blockedWrite = { resolve: () => callback(), reject: callback };
     },
   });
 

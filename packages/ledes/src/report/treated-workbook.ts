@@ -40,7 +40,9 @@ export interface TreatedWorkbook extends LineSink {
  */
 export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWorkbook {
   const t = TEXT[lang];
-  const xlsx = new XlsxStreamWriter(stream, []);
+  // A LEDES file repeats the same dates, ids, names and statuses on every line: shared strings make
+  // the sheet XML several times smaller. 100,000 distinct texts bound the table's memory.
+  const xlsx = new XlsxStreamWriter(stream, [], { sharedStrings: 100_000 });
   // Every write to the output goes through this chain, in order; the first failure is kept and
   // reported by drained() / onEnd, never left as an unhandled rejection.
   let resolveDone!: () => void;
