@@ -51,6 +51,7 @@ export function createThreadEngine(options: { resourceLimits?: ResourceLimits } 
         if (error) send({ type: 'abort', error: serializeError(error) });
         settled = true;
         active.delete(fail);
+        out.off('error', fail);
         port.close();
         if (error) {
           // The input is not read to its end: release it (a file handle, a storage stream).
