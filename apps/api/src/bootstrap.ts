@@ -7,7 +7,7 @@ import { createMailTransport } from '@portal/mail';
 import { createBullmqQueue, createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, createRedisPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies } from '@portal/jobs';
+import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine } from '@portal/jobs';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppContext } from './context.ts';
 import { createHttpApp } from './http/app.ts';
@@ -66,7 +66,21 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const queue: QueuePort = config.redisUrl
     ? createBullmqQueue({ redisUrl: config.redisUrl, queues: REGISTERED_QUEUES, retry: retryPolicies(), onReconnect: () => onQueueReconnect() })
     : createInlineQueue(
-        consumedQueues(bindJobs({ db: database.db, transport: mailTransport!, storage, realtime, logger: logger.child({ service: 'inline-worker' }), clock }, config.workers.concurrency)),
+        consumedQueues(
+          bindJobs(
+            {
+              db: database.db,
+              transport: mailTransport!,
+              storage,
+              realtime,
+              logger: logger.child({ service: 'inline-worker' }),
+              clock,
+              // In-process, the LEDES engine runs in a worker thread so a big file never blocks the API's event loop.
+              engine: sharedThreadEngine(),
+            },
+            config.workers.concurrency,
+          ),
+        ),
         { report: (message, error) => logger.error({ err: error }, message) },
       );
 

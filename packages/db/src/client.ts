@@ -1,5 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -31,6 +33,25 @@ const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../migrations');
 /** Key of the session-level advisory lock that serialises migrations: "portal" in ASCII. */
 const MIGRATION_LOCK_ID = 0x706f7274616c;
 
+/**
+ * PGlite's defaults are sized for a server (shared_buffers 128 MB); the embedded portal is one user's
+ * machine. These bring an idle embedded API from ~350 to ~230 MB of PGlite (docs/benchmarks.md).
+ */
+const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...['shared_buffers=16MB', 'wal_buffers=1MB', 'temp_buffers=4MB', 'work_mem=4MB', 'maintenance_work_mem=16MB'].flatMap((p) => ['-c', p]),
+];
+
+/**
+ * A new data directory is initialised (initdb) by a short child process: PGlite keeps most of what
+ * its first start allocates (~600 MB) for the life of the process that did it. Blocking is fine here:
+ * it happens once per directory, before anything is served.
+ */
+function initialisePgliteDir(dataDir: string): void {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  execFileSync(process.execPath, [path.join(import.meta.dirname, 'pglite-init.mjs'), dataDir, JSON.stringify(PGLITE_START_PARAMS)], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.driver === 'pglite') {
     // 'memory://' keeps tests fast and isolated; a path gives the embedded mode's persistent database.
@@ -38,7 +59,19 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
     // PGlite allows one process per directory and does not enforce it: a second one loses writes.
     const unlock = inMemory ? () => {} : lockDataDir(config.dataDir);
-    const client = new PGlite(inMemory ? undefined : config.dataDir);
+    if (!inMemory) {
+      try {
+        initialisePgliteDir(config.dataDir);
+      } catch (error) {
+        unlock();
+        throw error;
+      }
+      // PGlite's WebAssembly compiled on V8's background threads leaves each thread's malloc arena
+      // holding tens of MB for good; compiled on this thread, start-up is a little slower and idle
+      // RSS ~50 MB lower (docs/benchmarks.md). The embedded API is the only process that opens it.
+      v8.setFlagsFromString('--wasm-num-compilation-tasks=0');
+    }
+    const client = new PGlite(inMemory ? undefined : config.dataDir, { startParams: PGLITE_START_PARAMS });
     const db = drizzlePglite({ client, schema });
     return {
       db,

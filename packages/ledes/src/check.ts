@@ -24,6 +24,11 @@ export interface LineSink {
   onLine(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[]): void;
   /** File-level findings and those known only at the end (invoice totals, duplicates). */
   onEnd(late: readonly ResolvedFinding[], summary: LedesSummary): void | Promise<void>;
+  /**
+   * Awaited between input chunks when present: a sink that writes somewhere slower than the engine
+   * (a compressed workbook, a message port) holds the engine back here instead of buffering.
+   */
+  drained?(): Promise<void>;
 }
 
 export interface LedesSummary {
@@ -267,6 +272,14 @@ class PipeChecker {
   }
 }
 
+/** The next input chunk is read only once the sink has caught up with the lines of the previous one. */
+async function* paced(chunks: AsyncIterable<Buffer>, sink: LineSink | undefined): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    yield chunk;
+    if (sink?.drained) await sink.drained();
+  }
+}
+
 function lineEndings(stats: LineStats): LedesSummary['lineEndings'] {
   if (stats.crlf > 0 && stats.lf > 0) return 'mixed';
   return stats.crlf > 0 ? 'CRLF' : stats.lf > 0 ? 'LF' : 'none';
@@ -295,7 +308,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
     run.fileFinding({ line: 'file', code: sniffed.encoding === 'binary' ? 'FMT-010' : 'FMT-009', champ: '(file)' });
   } else if (sniffed.looksXml) {
     stats.encoding = sniffed.bom ? 'utf-8-bom' : 'utf-8';
-    const xml = await checkXml(sniffed.chunks, {
+    const xml = await checkXml(paced(sniffed.chunks, options.sink), {
       maxTextBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       profile: options.profile,
       onItem: (line, findings) => {
@@ -313,7 +326,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
   } else {
     if (sniffed.bom) stats.encoding = 'utf-8-bom';
     const pipe = new PipeChecker(run, now);
-    for await (const batch of splitLines(sniffed.chunks, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, stats)) {
+    for await (const batch of splitLines(paced(sniffed.chunks, options.sink), options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, stats)) {
       for (const raw of batch) pipe.accept(raw);
       run.progress();
     }

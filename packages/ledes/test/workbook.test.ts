@@ -1,7 +1,8 @@
 import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { checkLedes } from '../src/index.ts';
+import { checkLedes, type LineSink, type ResolvedFinding } from '../src/index.ts';
+import { ruleOf } from '../src/rules/catalogue.ts';
 import { createTreatedWorkbook, neutralise } from '../src/report/treated-workbook.ts';
 import { generateLedes } from './generate.ts';
 import { baseRecords, chunked, CLOCK, fileText, profileFor } from './helpers.ts';
@@ -46,6 +47,78 @@ describe('treated workbook', () => {
     expect(file.getRow(1).values).toEqual([undefined, 'Verdict', 'Refusé']);
     expect(file.getRow(3).getCell(2).value).toBe('MTH-002');
   });
+
+  it('streamed workbook reads back in exceljs cell for cell: every line, status, finding text and field, and the late findings', async () => {
+    const records = baseRecords();
+    Object.assign(records[0]!, { LINE_ITEM_DESCRIPTION: 'R&D <draft> "v2"', LINE_ITEM_TOTAL: '701' });
+    Object.assign(records[1]!, { LINE_ITEM_DESCRIPTION: '-Copies' });
+    const text = fileText(records);
+    const seen: Array<{ line: number; fields: readonly string[] | null; findings: readonly ResolvedFinding[] }> = [];
+    let late: readonly ResolvedFinding[] = [];
+    let fieldNames: readonly string[] = [];
+    const bytes = await toBuffer(async (out) => {
+      const wb = createTreatedWorkbook(out, 'en');
+      const tee: LineSink = {
+        onStart: (info) => {
+          fieldNames = info.fieldNames;
+          wb.onStart?.(info);
+        },
+        onLine: (line, fields, findings) => {
+          seen.push({ line, fields, findings });
+          wb.onLine(line, fields, findings);
+        },
+        onEnd: async (l, summary) => {
+          late = l;
+          await wb.onEnd(l, summary);
+        },
+        drained: () => wb.drained(),
+      };
+      await checkLedes(chunked(text), { filename: 'f.txt', profile: profileFor(), clock: CLOCK, sink: tee });
+      await wb.done;
+    });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(bytes as unknown as ArrayBuffer);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Lines', 'File and invoices']);
+    const values = (row: ExcelJS.Row): unknown[] => Array.from((row.values as unknown[]).slice(1), (v) => v ?? null);
+    const trimmed = (cells: unknown[]): unknown[] => {
+      const out = [...cells];
+      while (out.length > 0 && out.at(-1) === null) out.pop();
+      return out;
+    };
+    const lines = book.getWorksheet('Lines')!;
+    expect(values(lines.getRow(1))).toEqual(['Line', 'Status', 'Findings', ...fieldNames]);
+    expect(seen.length).toBe(2);
+    seen.forEach(({ line, fields, findings }, i) => {
+      const status = findings.length === 0 ? 'OK' : findings.some((f) => f.severity === 'error') ? 'Error' : 'Warning';
+      const described = findings.map((f) => `${f.code} [${f.champ}] ${ruleOf(f.code).en}`).join('\n');
+      const cells = (fields ?? []).map((f) => (f === '' ? null : neutralise(f)));
+      expect(trimmed(values(lines.getRow(i + 2)))).toEqual(trimmed([line + 1, status, described === '' ? null : described, ...cells]));
+    });
+    expect(lines.getRow(2).getCell(3 + 19).value).toBe('R&D <draft> "v2"');
+    expect(lines.getRow(3).getCell(3 + 19).value).toBe("'-Copies");
+    expect(lines.rowCount).toBe(3);
+    const file = book.getWorksheet('File and invoices')!;
+    expect(values(file.getRow(1))).toEqual(['Verdict', 'Refused']);
+    expect(values(file.getRow(2))).toEqual(['Line', 'Code', 'Severity', 'champ', 'Label']);
+    expect(late.length).toBeGreaterThan(0);
+    late.forEach((f, i) => {
+      const label = f.line === 'file' ? 'file' : f.line === 'header' ? 'header' : f.line + 1;
+      expect(values(file.getRow(i + 3))).toEqual([label, f.code, f.severity === 'error' ? 'Error' : 'Warning', neutralise(f.champ), ruleOf(f.code).en]);
+    });
+    expect(file.rowCount).toBe(2 + late.length);
+  });
+
+  it('a failing output stream fails the check with its error instead of hanging on a drain that never comes', async () => {
+    const broken = new Writable({
+      write(_chunk, _enc, cb) {
+        cb(new Error('disk full'));
+      },
+    });
+    broken.on('error', () => {});
+    const wb = createTreatedWorkbook(broken, 'en');
+    await expect(checkLedes(generateLedes(20_000), { filename: 'big.txt', profile: profileFor(), clock: CLOCK, sink: wb, collect: false })).rejects.toThrow('disk full');
+    await expect(wb.done).rejects.toThrow('disk full');
+  }, 60_000);
 
   it('streams: 50,000 lines written with bounded memory', async () => {
     let bytes = 0;

@@ -5,7 +5,7 @@ import { formatMinor } from '../fees.ts';
 import type { Colour } from '../types.ts';
 import type { CellValue } from './columns.ts';
 import type { SheetInfo, SheetRow } from './rows.ts';
-import { XlsxStreamWriter, type OutCell } from './xlsx-writer.ts';
+import { neutralise, XlsxStreamWriter, type OutCell } from '@portal/xlsx';
 
 const COLOURS: readonly Colour[] = ['ok', 'nok', 'orange', 'no_date'];
 const FILLS: Readonly<Record<Colour, string>> = { ok: 'FFC6EFCE', nok: 'FFFFC7CE', orange: 'FFFFD8A8', no_date: 'FFEDEDED' };
@@ -37,22 +37,14 @@ export const COMPUTED_COLUMNS = [
 /** Offsets, inside COMPUTED_COLUMNS, of the date columns. */
 const COMPUTED_DATES = new Set([6, 8, 10, 11, 12]);
 
-/**
- * Spreadsheet formula and DDE triggers (reliability-security.md UP-16..18, ASVS 5.0 V1.2.10):
- * such text is written with a leading apostrophe, always as a string cell.
- */
-export function neutralise(text: string): string {
-  const first = text.charCodeAt(0);
-  // = + - @ TAB CR LF NUL
-  return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || first === 10 || first === 0 ? `'${text}` : text;
-}
+export { neutralise };
 
 function original(value: CellValue): OutCell {
   if (value === null) return null;
   if (typeof value === 'string') return neutralise(value);
   if (value instanceof Date) {
     const t = value.getTime();
-    return Number.isNaN(t) ? null : { day: Math.floor(t / 86_400_000) as Day };
+    return Number.isNaN(t) ? null : { day: Math.floor(t / 86_400_000) };
   }
   return value;
 }

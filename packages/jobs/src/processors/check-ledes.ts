@@ -2,13 +2,13 @@ import { PassThrough } from 'node:stream';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 
 import { ledesFindings, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
-import { checkLedes, type LedesProfile, type ResolvedFinding } from '@portal/ledes';
-import { createTreatedWorkbook } from '@portal/ledes/report';
+import type { LedesProfile, ResolvedFinding } from '@portal/ledes';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
+import { runEngineInThread, type LedesEngine } from '../ledes/engine.ts';
 import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts';
 import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
@@ -21,6 +21,8 @@ export interface CheckLedesDeps {
   clock?: { now(): Date };
   /** Where accepted files with send_server go ("step 2"): an outbound prefix in storage by default. */
   outboundPrefix?: string;
+  /** Where the engine and the treated workbook run: this thread by default, a worker thread in the embedded mode. */
+  engine?: LedesEngine;
 }
 
 const FINDINGS_BATCH = 1000;
@@ -104,10 +106,9 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     const treatedUpload = deps.storage.put(treatedKey, workbookStream, {
       contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     });
-    const workbook = createTreatedWorkbook(workbookStream, owner?.langue ?? 'en');
 
     // Everything started here (upload, findings chain) is awaited on every path, failures included.
-    let outcome: Awaited<ReturnType<typeof checkLedes>>;
+    let outcome: Awaited<ReturnType<LedesEngine>>;
     try {
     const stored = await deps.storage.get(run.originalKey);
     // Backpressure: the next chunk is read only once the database has caught up with the findings.
@@ -119,37 +120,26 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
         yield chunk;
       }
     }
-    outcome = await checkLedes(source(), {
+    const engine = deps.engine ?? runEngineInThread;
+    outcome = await engine(source(), {
       filename: run.originalName,
       profile,
-      clock: now,
-      collect: false,
+      now: now(),
+      workbook: { out: workbookStream, lang: owner?.langue ?? 'en' },
+      onFindings: record,
       progressIntervalMs: PROGRESS_INTERVAL_MS,
       acceptedInvoices: acceptedInvoiceLookup(deps.db, run),
       onProgress: (linesChecked) => {
         void job.updateProgress(linesChecked).catch(() => {});
         deps.realtime.toUser(run.ownerId, 'ledes:run', { ...toRunDto(run), lines_checked: linesChecked });
       },
-      sink: {
-        onStart: (info) => workbook.onStart?.(info),
-        onLine: (line, fields, findings) => {
-          record(findings);
-          workbook.onLine(line, fields, findings);
-        },
-        onEnd: async (late, summary) => {
-          record(late);
-          await workbook.onEnd(late, summary);
-        },
-      },
     });
     flush();
     await settleWrites();
-    await workbook.done;
     await treatedUpload;
     } catch (error) {
       workbookStream.destroy(); // stops the treated-file upload; its outcome is awaited, not left dangling
-      // `workbook.done` settles only once the engine reached the end: observed, not waited for.
-      await Promise.allSettled([writes, treatedUpload, Promise.race([workbook.done, Promise.resolve()])]);
+      await Promise.allSettled([writes, treatedUpload]);
       throw error;
     }
 

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { neutralise, XlsxStreamWriter, type OutCell } from '@portal/xlsx';
 import type { LedesSummary, LineSink } from '../check.ts';
 import type { LineRef, ResolvedFinding } from '../findings.ts';
 import { ruleOf } from '../rules/catalogue.ts';
@@ -19,35 +19,53 @@ const TEXT = {
   },
 } as const;
 
-/**
- * Spreadsheet apps run text starting with = + - @ (and TAB/CR, which some strip first) as a
- * formula: such text gets a leading apostrophe and is written as a plain string.
- */
-export function neutralise(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
+export { neutralise };
 
 export interface TreatedWorkbook extends LineSink {
-  /** Resolves once the xlsx is completely written to the stream. */
+  /** Resolves once the xlsx is completely written to the stream (and the stream ended). */
   readonly done: Promise<void>;
+  /**
+   * Resolves once the rows given so far are handed to the compressor; rejects with the writer's
+   * error. The engine's sink is synchronous: the feeder awaits this between input chunks, so the
+   * workbook never runs ahead of the output in memory.
+   */
+  drained(): Promise<void>;
 }
 
 /**
  * The "treated file": every line with its status and findings in `lang`, followed by its raw
- * fields. Rows are committed as they arrive (exceljs streaming writer), so the engine can
- * feed it during the check without the workbook growing in memory. Findings known only at
- * the end (file, header, invoice totals) go to a second sheet.
+ * fields. Rows are appended synchronously as the engine checks them and streamed out through the
+ * shared xlsx writer (inline strings, fast deflate), so the workbook never grows in memory. Findings
+ * known only at the end (file, header, invoice totals) go to a second sheet.
  */
 export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWorkbook {
   const t = TEXT[lang];
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: false });
-  const lines = workbook.addWorksheet(t.lines);
+  // A LEDES file repeats the same dates, ids, names and statuses on every line: shared strings make
+  // the sheet XML several times smaller. 100,000 distinct texts bound the table's memory.
+  const xlsx = new XlsxStreamWriter(stream, [], { sharedStrings: 100_000 });
+  // Every write to the output goes through this chain, in order; the first failure is kept and
+  // reported by drained() / onEnd, never left as an unhandled rejection.
   let resolveDone!: () => void;
   let rejectDone!: (e: unknown) => void;
   const done = new Promise<void>((res, rej) => {
     resolveDone = res;
     rejectDone = rej;
   });
+  // The same error reaches the engine through drained() or onEnd: `done` failing unobserved is not a crash.
+  done.catch(() => {});
+  let failure: { error: unknown } | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  const enqueue = (step: () => Promise<void>) => {
+    chain = chain.then(() => (failure ? undefined : step())).catch((error: unknown) => {
+      failure ??= { error };
+      rejectDone(error);
+    });
+  };
+  const drained = async () => {
+    await chain;
+    if (failure) throw failure.error;
+  };
+  enqueue(() => xlsx.startSheet(t.lines, { freezeHeader: true }));
 
   const describe = (f: ResolvedFinding): string => {
     const rule = ruleOf(f.code);
@@ -55,29 +73,43 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
   };
   const lineLabel = (line: LineRef): string | number =>
     line === 'file' ? t.fileLine : line === 'header' ? t.headerLine : line + 1;
+  const text = (value: string): string | null => (value === '' ? null : neutralise(value));
+  const add = (cells: readonly OutCell[]) => {
+    if (xlsx.addRow(cells)) enqueue(() => xlsx.flush());
+  };
 
   return {
     done,
+    drained,
     onStart({ fieldNames }) {
-      lines.addRow([t.line, t.status, t.findings, ...(fieldNames.length > 0 ? fieldNames : [t.fields])]).commit();
+      add([t.line, t.status, t.findings, ...(fieldNames.length > 0 ? fieldNames : [t.fields])]);
     },
     onLine(line, fields, findings) {
-      const status = findings.some((f) => f.severity === 'error') ? t.error : findings.length > 0 ? t.warning : t.ok;
-      const cells = fields ? fields.map(neutralise) : [];
-      lines.addRow([line + 1, status, neutralise(findings.map(describe).join('\n')), ...cells]).commit();
+      let status: string = t.ok;
+      let described: string | null = null;
+      if (findings.length > 0) {
+        status = findings.some((f) => f.severity === 'error') ? t.error : t.warning;
+        described = neutralise(findings.map(describe).join('\n'));
+      }
+      const cells: OutCell[] = [line + 1, status, described];
+      if (fields) for (const field of fields) cells.push(text(field));
+      add(cells);
     },
     async onEnd(late: readonly ResolvedFinding[], summary: LedesSummary) {
       try {
-        lines.commit();
-        const file = workbook.addWorksheet(t.file);
-        file.addRow([t.verdict, summary.accepted ? t.accepted : t.refused]).commit();
-        file.addRow([t.line, t.code, t.severity, 'champ', t.label]).commit();
+        await drained();
+        await xlsx.startSheet(t.file, { freezeHeader: false });
+        await xlsx.row([t.verdict, summary.accepted ? t.accepted : t.refused]);
+        await xlsx.row([t.line, t.code, t.severity, 'champ', t.label]);
         for (const f of late) {
           const rule = ruleOf(f.code);
-          file.addRow([lineLabel(f.line), f.code, f.severity === 'error' ? t.error : t.warning, neutralise(f.champ), lang === 'fr' ? rule.fr : rule.en]).commit();
+          await xlsx.row([lineLabel(f.line), f.code, f.severity === 'error' ? t.error : t.warning, text(f.champ), lang === 'fr' ? rule.fr : rule.en]);
         }
-        file.commit();
-        await workbook.commit();
+        await xlsx.finish();
+        await new Promise<void>((resolve, reject) => {
+          stream.once('error', reject);
+          stream.end(() => resolve());
+        });
         resolveDone();
       } catch (e) {
         rejectDone(e);

@@ -1,10 +1,12 @@
 import type { Writable } from 'node:stream';
 import { constants } from 'node:zlib';
-import type { Day } from '../calendar.ts';
 import { ZipWriter } from './zip-writer.ts';
 
-/** A cell to write. Dates are day numbers written as Excel serials with the DD-MM-YYYY format. */
-export type OutCell = string | number | boolean | null | { readonly day: Day };
+/**
+ * A cell to write. Dates are day numbers (days since 1970-01-01) written as Excel serials with the
+ * DD-MM-YYYY format.
+ */
+export type OutCell = string | number | boolean | null | { readonly day: number };
 
 const EXCEL_EPOCH_OFFSET = 25569; // serial of 1970-01-01
 const FLUSH_AT = 1 << 18;
@@ -26,8 +28,28 @@ function escapeXml(text: string): string {
   return text.replace(XML_ESCAPE_RE, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '\uFFFD'));
 }
 
+function textElement(text: string): string {
+  return `<t xml:space="preserve">${escapeXml(text)}</t>`;
+}
+
 function attr(text: string): string {
   return escapeXml(text).replace(/'/g, '&apos;');
+}
+
+/**
+ * Spreadsheet formula and DDE triggers (reliability-security.md UP-16..18, ASVS 5.0 V1.2.10):
+ * text starting with = + - @ TAB CR LF or NUL gets a leading apostrophe and is written as a string.
+ */
+export function neutralise(text: string): string {
+  const first = text.charCodeAt(0);
+  return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || first === 10 || first === 0 ? `'${text}` : text;
+}
+
+export interface SheetOptions {
+  /** Column widths, in characters, from the first column. */
+  readonly widths?: readonly number[];
+  /** Keep the first row in view while scrolling. Default true. */
+  readonly freezeHeader?: boolean;
 }
 
 /**
@@ -39,15 +61,31 @@ export class XlsxStreamWriter {
   private readonly zip: ZipWriter;
   private readonly sheets: string[] = [];
   private readonly columns: string[] = [];
-  private buffer: string[] = [];
+  /** Rows encoded as they come into one buffer (no big string join to flatten), handed over whole. */
+  private buffer: Buffer = Buffer.allocUnsafe(FLUSH_AT);
   private buffered = 0;
+  /** Full buffers waiting for flush(): a single row may not fit what is left of the current one. */
+  private full: Buffer[] = [];
   private rowNumber = 0;
   private open = false;
 
+  /** Shared-string table: text → index, and the escaped texts in index order (bounded by the option). */
+  private readonly shared = new Map<string, number>();
+  private readonly sharedXml: string[] = [];
+  private readonly maxShared: number;
+
+  /**
+   * `sharedStrings`: how many distinct texts may go to a shared-string table (0, the default: every
+   * text inline). Repetitive sheets (a LEDES file repeats dates, ids and names on every line) get
+   * several times smaller XML, so less to build and to compress; past the bound, texts go inline,
+   * so memory stays bounded whatever the input.
+   */
   constructor(
     out: Writable,
     private readonly fills: readonly string[],
+    options: { readonly sharedStrings?: number } = {},
   ) {
+    this.maxShared = options.sharedStrings ?? 0;
     // Fastest deflate: exports are downloaded once, and compression was most of the write time.
     this.zip = new ZipWriter(out, constants.Z_BEST_SPEED);
   }
@@ -62,46 +100,84 @@ export class XlsxStreamWriter {
     return (this.columns[index] ??= columnName(index));
   }
 
-  async startSheet(name: string, widths: readonly number[] = []): Promise<void> {
+  async startSheet(name: string, options: readonly number[] | SheetOptions = {}): Promise<void> {
+    const { widths = [], freezeHeader = true } = Array.isArray(options) ? { widths: options as readonly number[] } : (options as SheetOptions);
     if (this.open) await this.endSheet();
+    // The sheet takes rows (addRow) from here on, before the awaits below: a synchronous producer may
+    // start at once, as long as its first flush() waits for this call.
     this.sheets.push(name);
     this.rowNumber = 0;
     this.open = true;
-    await this.zip.startEntry(`xl/worksheets/sheet${this.sheets.length}.xml`);
     const cols = widths.length ? `<cols>${widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>` : '';
+    await this.zip.startEntry(`xl/worksheets/sheet${this.sheets.length}.xml`);
     await this.zip.write(
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
         '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
-        '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
+        (freezeHeader ? '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' : '') +
         `${cols}<sheetData>`,
     );
   }
 
   /** One row; `styles` gives the style id per cell (a single id applies to all). */
-  async row(cells: readonly OutCell[], styles: number | readonly number[]): Promise<void> {
+  async row(cells: readonly OutCell[], styles: number | readonly number[] = 0): Promise<void> {
+    if (this.addRow(cells, styles)) await this.flush();
+  }
+
+  /**
+   * Appends one row to the in-memory buffer, for callers that produce rows synchronously (an engine's
+   * line sink). Returns true once the buffer is worth a `flush()`; the caller awaits it when it can.
+   * Style 0 cells carry no `s` attribute and empty cells are left out: both read back the same.
+   */
+  addRow(cells: readonly OutCell[], styles: number | readonly number[] = 0): boolean {
+    if (!this.open) throw new Error('no open sheet');
     const r = ++this.rowNumber;
     let xml = `<row r="${r}">`;
     for (let i = 0; i < cells.length; i++) {
       const value = cells[i] ?? null;
-      const s = typeof styles === 'number' ? styles : (styles[i] ?? 0);
+      const style = typeof styles === 'number' ? styles : (styles[i] ?? 0);
+      const s = style === 0 ? '' : ` s="${style}"`;
       const ref = `${this.column(i)}${r}`;
-      if (value === null) xml += `<c r="${ref}" s="${s}"/>`;
-      else if (typeof value === 'string') xml += `<c r="${ref}" s="${s}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
-      else if (typeof value === 'number') xml += Number.isFinite(value) ? `<c r="${ref}" s="${s}"><v>${value}</v></c>` : `<c r="${ref}" s="${s}"/>`;
-      else if (typeof value === 'boolean') xml += `<c r="${ref}" s="${s}" t="b"><v>${value ? 1 : 0}</v></c>`;
-      else xml += `<c r="${ref}" s="${s}"><v>${value.day + EXCEL_EPOCH_OFFSET}</v></c>`;
+      if (value === null) xml += s ? `<c r="${ref}"${s}/>` : '';
+      else if (typeof value === 'string') {
+        const index = this.sharedIndex(value);
+        xml += index === -1 ? `<c r="${ref}"${s} t="inlineStr"><is>${textElement(value)}</is></c>` : `<c r="${ref}"${s} t="s"><v>${index}</v></c>`;
+      }
+      else if (typeof value === 'number') xml += Number.isFinite(value) ? `<c r="${ref}"${s}><v>${value}</v></c>` : s ? `<c r="${ref}"${s}/>` : '';
+      else if (typeof value === 'boolean') xml += `<c r="${ref}"${s} t="b"><v>${value ? 1 : 0}</v></c>`;
+      else xml += `<c r="${ref}"${s}><v>${value.day + EXCEL_EPOCH_OFFSET}</v></c>`;
     }
     xml += '</row>';
-    this.buffer.push(xml);
-    this.buffered += xml.length;
-    if (this.buffered >= FLUSH_AT) await this.flush();
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.buffered + xml.length * 3 > this.buffer.length) {
+      if (this.buffered > 0) this.full.push(this.buffer.subarray(0, this.buffered));
+      this.buffer = Buffer.allocUnsafe(Math.max(FLUSH_AT, xml.length * 3));
+      this.buffered = 0;
+    }
+    this.buffered += this.buffer.write(xml, this.buffered);
+    return this.full.length > 0;
   }
 
-  private async flush(): Promise<void> {
-    if (this.buffered === 0) return;
-    const chunk = this.buffer.join('');
-    this.buffer = [];
-    this.buffered = 0;
+  private sharedIndex(text: string): number {
+    const known = this.shared.get(text);
+    if (known !== undefined) return known;
+    if (this.sharedXml.length >= this.maxShared) return -1;
+    const index = this.sharedXml.length;
+    this.shared.set(text, index);
+    this.sharedXml.push(`<si>${textElement(text)}</si>`);
+    return index;
+  }
+
+  /** Hands the buffered rows to the deflater; resolves once it can take more. */
+  async flush(): Promise<void> {
+    if (this.buffered > 0) {
+      this.full.push(this.buffer.subarray(0, this.buffered));
+      // A fresh buffer: the deflater holds on to the one handed over until it has read it.
+      this.buffer = Buffer.allocUnsafe(FLUSH_AT);
+      this.buffered = 0;
+    }
+    if (this.full.length === 0) return;
+    const chunk = this.full.length === 1 ? this.full[0]! : Buffer.concat(this.full);
+    this.full = [];
     await this.zip.write(chunk);
   }
 
@@ -116,6 +192,7 @@ export class XlsxStreamWriter {
   async finish(): Promise<void> {
     await this.endSheet();
     const sheetCount = this.sheets.length;
+    const hasShared = this.sharedXml.length > 0;
     const overrides = this.sheets
       .map((_n, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
       .join('');
@@ -125,6 +202,7 @@ export class XlsxStreamWriter {
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
         '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
         '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+        (hasShared ? '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' : '') +
         `${overrides}</Types>`,
     );
     await this.zip.addEntry(
@@ -141,9 +219,21 @@ export class XlsxStreamWriter {
       'xl/_rels/workbook.xml.rels',
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
         this.sheets.map((_n, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
-        `<Relationship Id="rId${sheetCount + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
+        `<Relationship Id="rId${sheetCount + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
+        (hasShared ? `<Relationship Id="rId${sheetCount + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` : '') +
+        '</Relationships>',
     );
     await this.zip.addEntry('xl/styles.xml', this.stylesXml());
+    if (hasShared) {
+      await this.zip.startEntry('xl/sharedStrings.xml');
+      await this.zip.write(
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+          `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" uniqueCount="${this.sharedXml.length}">`,
+      );
+      for (let i = 0; i < this.sharedXml.length; i += 4096) await this.zip.write(this.sharedXml.slice(i, i + 4096).join(''));
+      await this.zip.write('</sst>');
+      await this.zip.endEntry();
+    }
     await this.zip.finish();
   }
 

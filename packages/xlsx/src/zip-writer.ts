@@ -1,5 +1,5 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { constants, crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
 
 interface CentralRecord {
@@ -15,6 +15,37 @@ const DOS_TIME = 0;
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 const FLAGS = 0x0808; // bit 3: sizes in a data descriptor; bit 11: UTF-8 names
 const LIMIT = 0xffff_ffff;
+
+function outputError(out: Writable): Error {
+  return out.errored ?? new Error('output stream closed before the end of the zip');
+}
+
+function writeOrThrow(out: Writable, chunk: Buffer): boolean {
+  if (out.destroyed || out.errored) throw outputError(out);
+  return out.write(chunk);
+}
+
+/** Waits for 'drain', failing if the stream errors or closes first (or already has). */
+function drainOrThrow(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (out.destroyed || out.errored) {
+      reject(outputError(out));
+      return;
+    }
+    const settle = (error?: Error) => {
+      out.off('drain', onDrain);
+      out.off('error', onFail);
+      out.off('close', onFail);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onFail = () => settle(outputError(out));
+    out.on('drain', onDrain);
+    out.on('error', onFail);
+    out.on('close', onFail);
+  });
+}
 
 /**
  * Minimal streaming zip writer (deflate, data descriptors, no zip64): enough for an xlsx package
@@ -33,7 +64,7 @@ export class ZipWriter {
   private async emit(chunk: Buffer): Promise<void> {
     this.offset += chunk.length;
     if (this.offset > LIMIT) throw new Error('export larger than 4 GiB');
-    if (!this.out.write(chunk)) await once(this.out, 'drain');
+    if (!writeOrThrow(this.out, chunk)) await drainOrThrow(this.out);
   }
 
   async startEntry(fileName: string): Promise<void> {
@@ -51,15 +82,27 @@ export class ZipWriter {
     await this.emit(Buffer.concat([header, name]));
     const deflate = createDeflateRaw({ level: this.level });
     const entry = { name, start, crc: 0, size: 0, compressed: 0, deflate, done: Promise.resolve() as Promise<unknown> };
+    // An output that fails or closes mid-entry fails the deflater, and with it every pending write
+    // and endEntry(): the caller sees the error instead of waiting for a 'drain' that never comes.
+    const abort = () => deflate.destroy(outputError(this.out));
+    this.out.on('error', abort);
+    this.out.on('close', abort);
     deflate.on('data', (chunk: Buffer) => {
       entry.compressed += chunk.length;
       this.offset += chunk.length;
-      if (!this.out.write(chunk)) {
+      if (this.out.destroyed) abort();
+      else if (!this.out.write(chunk)) {
         deflate.pause();
         this.out.once('drain', () => deflate.resume());
       }
     });
-    entry.done = once(deflate, 'end');
+    entry.done = finished(deflate).finally(() => {
+      this.out.off('error', abort);
+      this.out.off('close', abort);
+    });
+    // Handled here so a failure before endEntry() is not an unhandled rejection; endEntry() rethrows it.
+    entry.done.catch(() => {});
+    if (this.out.destroyed) abort();
     this.entry = entry;
   }
 
@@ -71,7 +114,7 @@ export class ZipWriter {
     entry.crc = crc32(buf, entry.crc);
     entry.size += buf.length;
     if (entry.size > LIMIT) throw new Error('entry larger than 4 GiB');
-    if (!entry.deflate.write(buf)) await once(entry.deflate, 'drain');
+    if (!writeOrThrow(entry.deflate, buf)) await drainOrThrow(entry.deflate);
   }
 
   async endEntry(): Promise<void> {

@@ -1,0 +1,156 @@
+import { once } from 'node:events';
+import { MessageChannel, Worker, type ResourceLimits } from 'node:worker_threads';
+import type { LedesSummary } from '@portal/ledes';
+import type { EngineOptions, LedesEngine } from './engine.ts';
+import { deserializeError, serializeError, type FromThread, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
+
+const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
+
+export interface ThreadEngine extends LedesEngine {
+  /** Stops the thread; runs still in it fail. The next run starts a new one. */
+  close(): Promise<void>;
+}
+
+/**
+ * A LedesEngine that runs the engine and the treated workbook in one worker thread, started on
+ * first use and shared by the runs of this process, so the event loop (HTTP, the database on PGlite)
+ * stays free during a check. The input is read, and findings, lookups and workbook bytes are
+ * handled, on the calling thread. A thread that crashes or exits fails the runs it had, with the
+ * reason, like any infrastructure error; the next run starts a fresh thread.
+ */
+export function createThreadEngine(options: { resourceLimits?: ResourceLimits } = {}): ThreadEngine {
+  let worker: Worker | null = null;
+  const active = new Set<(error: Error) => void>();
+
+  const thread = (): Worker => {
+    if (worker) return worker;
+    const started = new Worker(WORKER_URL, { resourceLimits: options.resourceLimits });
+    // Idle, the thread must not keep the process alive; each run's port does while it works.
+    started.unref();
+    const failAll = (error: Error) => {
+      if (worker === started) worker = null;
+      for (const fail of [...active]) fail(error);
+    };
+    started.on('error', (error) => failAll(new Error(`LEDES engine thread crashed: ${error.message}`, { cause: error })));
+    started.on('exit', (code) => failAll(new Error(`LEDES engine thread exited with code ${code}`)));
+    worker = started;
+    return started;
+  };
+
+  const engine = (source: AsyncIterable<Uint8Array>, opts: EngineOptions): Promise<{ summary: LedesSummary }> =>
+    new Promise((resolve, reject) => {
+      const { port1: port, port2 } = new MessageChannel();
+      const input = source[Symbol.asyncIterator]();
+      const out = opts.workbook.out;
+      let settled = false;
+      const send = (message: ToThread, transfer: ArrayBuffer[] = []) => {
+        if (!settled) port.postMessage(message, transfer);
+      };
+      const finish = (error: Error | null, summary?: LedesSummary) => {
+        if (settled) return;
+        if (error) send({ type: 'abort', error: serializeError(error) });
+        settled = true;
+        active.delete(fail);
+        out.off('error', fail);
+        port.close();
+        if (error) {
+          // The input is not read to its end: release it (a file handle, a storage stream).
+          input.return?.().catch(() => {});
+          reject(error);
+        } else resolve({ summary: summary! });
+      };
+      const fail = (error: Error) => finish(error);
+      active.add(fail);
+
+      port.on('message', (message: FromThread) => {
+        if (settled) return;
+        switch (message.type) {
+          case 'pull':
+            input.next().then((next) => {
+              if (next.done) send({ type: 'end' });
+              else {
+                // A copy the port can transfer: the reader's chunk may be a view on a shared pool.
+                const chunk = new Uint8Array(next.value);
+                send({ type: 'chunk', chunk }, [chunk.buffer]);
+              }
+            }, fail);
+            break;
+          case 'findings':
+            try {
+              opts.onFindings(message.findings);
+            } catch (error) {
+              fail(error as Error);
+            }
+            break;
+          case 'xlsx': {
+            const bytes = message.chunk.length;
+            if (out.write(message.chunk)) send({ type: 'xlsx-ack', bytes });
+            else out.once('drain', () => send({ type: 'xlsx-ack', bytes }));
+            break;
+          }
+          case 'progress':
+            opts.onProgress?.(message.linesChecked);
+            break;
+          case 'lookup': {
+            const lookup = opts.acceptedInvoices;
+            Promise.resolve()
+              .then(async () => {
+                if (typeof lookup === 'function') return lookup(...(message.args as [string, string]));
+                if (lookup && 'acceptedAmong' in lookup) return [...(await lookup.acceptedAmong(message.args[0] as string[]))];
+                throw new Error('lookup asked for a run that gave none');
+              })
+              .then(
+                (value) => send({ type: 'lookup-result', id: message.id, value }),
+                (error: unknown) => send({ type: 'lookup-result', id: message.id, error: serializeError(error) }),
+              );
+            break;
+          }
+          case 'done':
+            // The thread finished the zip; ending the output is this side's job, as for the in-thread path.
+            out.end(() => finish(null, message.summary));
+            break;
+          case 'failed':
+            finish(deserializeError(message.error));
+            break;
+        }
+      });
+      out.once('error', fail);
+
+      const lookup = opts.acceptedInvoices;
+      const request: ThreadRunRequest = {
+        port: port2,
+        filename: opts.filename,
+        profile: opts.profile,
+        now: opts.now,
+        lang: opts.workbook.lang,
+        maxLineBytes: opts.maxLineBytes,
+        progressIntervalMs: opts.progressIntervalMs,
+        acceptedInvoices:
+          lookup === undefined ? 'none' : typeof lookup === 'function' ? 'callback' : 'acceptedAmong' in lookup ? { batch: lookup.batchSize } : lookup,
+      };
+      try {
+        thread().postMessage(request, [port2]);
+      } catch (error) {
+        fail(error as Error);
+      }
+    });
+
+  return Object.assign(engine, {
+    async close() {
+      const running = worker;
+      worker = null;
+      if (running) {
+        const exited = once(running, 'exit');
+        await running.terminate();
+        await exited.catch(() => {});
+      }
+    },
+  });
+}
+
+let shared: ThreadEngine | null = null;
+
+/** One engine thread per process, for the processors hosted in the API process (embedded mode). */
+export function sharedThreadEngine(): ThreadEngine {
+  return (shared ??= createThreadEngine());
+}

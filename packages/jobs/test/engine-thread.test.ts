@@ -1,0 +1,96 @@
+import { Writable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultProfile, type ResolvedFinding } from '@portal/ledes';
+import { runEngineInThread, type LedesEngine } from '../src/ledes/engine.ts';
+import { createThreadEngine } from '../src/ledes/engine-thread.ts';
+
+const profile = defaultProfile('PAR', 'patent')!;
+const NOW = new Date('2025-06-01T08:00:00.000Z');
+const HEADER =
+  'LEDES1998B[]\nINVOICE_DATE|INVOICE_NUMBER|CLIENT_ID|LAW_FIRM_MATTER_ID|INVOICE_TOTAL|BILLING_START_DATE|BILLING_END_DATE|INVOICE_DESCRIPTION|LINE_ITEM_NUMBER|EXP/FEE/INV_ADJ_TYPE|LINE_ITEM_NUMBER_OF_UNITS|LINE_ITEM_ADJUSTMENT_AMOUNT|LINE_ITEM_TOTAL|LINE_ITEM_DATE|LINE_ITEM_TASK_CODE|LINE_ITEM_EXPENSE_CODE|LINE_ITEM_ACTIVITY_CODE|TIMEKEEPER_ID|LINE_ITEM_DESCRIPTION|LAW_FIRM_ID|LINE_ITEM_UNIT_COST|TIMEKEEPER_NAME|TIMEKEEPER_CLASSIFICATION|CLIENT_MATTER_ID[]\n';
+
+/** Several invoices with findings of every kind: line errors, warnings, invoice totals, a duplicate. */
+function ledesFile(invoices: number, linesPerInvoice: number): Buffer {
+  const rows: string[] = [];
+  for (let inv = 1; inv <= invoices; inv++) {
+    for (let i = 1; i <= linesPerInvoice; i++) {
+      const total = i % 7 === 0 ? '701.00' : '700.00';
+      const description = i % 5 === 0 ? '=cmd' : 'Research and drafting of the reply';
+      rows.push(`20250210|INV-${inv}|C1|0528|${(linesPerInvoice * 700).toFixed(2)}|20250101|20250131|For services rendered|${i}|F|2.00|0|${total}|20250115|L510||A102|22547|${description}|24-6437381|350.00|Arnsley, Robert|PARTNR|423-987[]`);
+    }
+  }
+  return Buffer.from(HEADER + rows.join('\n') + '\n');
+}
+
+async function* chunks(bytes: Buffer, size = 4096): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+function collector(): { out: Writable; bytes(): Buffer } {
+  const parts: Buffer[] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      parts.push(Buffer.from(chunk));
+      cb();
+    },
+  });
+  return { out, bytes: () => Buffer.concat(parts) };
+}
+
+async function check(engine: LedesEngine, bytes: Buffer) {
+  const findings: ResolvedFinding[] = [];
+  const lookups: string[] = [];
+  const workbook = collector();
+  const { summary } = await engine(chunks(bytes), {
+    filename: 'f.txt',
+    profile,
+    now: NOW,
+    workbook: { out: workbook.out, lang: 'fr' },
+    onFindings: (batch) => findings.push(...batch),
+    acceptedInvoices: async (invoiceNumber: string) => {
+      lookups.push(invoiceNumber);
+      return invoiceNumber === 'INV-3';
+    },
+  });
+  return { summary, findings, lookups, workbook: workbook.bytes() };
+}
+
+describe('LEDES engine in a worker thread', () => {
+  const engine = createThreadEngine();
+  afterAll(() => engine.close());
+
+  it('gives the same summary, findings (in order), duplicate lookups and workbook bytes as the in-thread path', async () => {
+    const bytes = ledesFile(12, 300);
+    const local = await check(runEngineInThread, bytes);
+    const threaded = await check(engine, bytes);
+    expect(local.findings.length).toBeGreaterThan(1000);
+    expect(local.findings.some((f) => f.code === 'CON-007')).toBe(true);
+    expect(threaded.summary).toEqual(local.summary);
+    expect(threaded.findings).toEqual(local.findings);
+    expect(threaded.lookups).toEqual(local.lookups);
+    expect(threaded.workbook.equals(local.workbook)).toBe(true);
+    expect(threaded.workbook.subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('runs two checks at once in the one thread, each with its own result', async () => {
+    const [a, b] = await Promise.all([check(engine, ledesFile(2, 50)), check(engine, ledesFile(3, 40))]);
+    expect(a.summary.linesChecked).toBe(100);
+    expect(b.summary.linesChecked).toBe(120);
+  });
+
+  it('a failing duplicate lookup on the main thread fails the run with its error', async () => {
+    const failing: LedesEngine = (source, options) => engine(source, { ...options, acceptedInvoices: async () => Promise.reject(new Error('database down')) });
+    await expect(check(failing, ledesFile(2, 10))).rejects.toThrow('database down');
+  });
+
+  it('a thread crash (out of memory) fails the run with the reason instead of hanging; the next run gets a fresh thread', async () => {
+    const starved = createThreadEngine({ resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 } });
+    try {
+      await expect(check(starved, ledesFile(20, 500))).rejects.toThrow(/LEDES engine thread (crashed|exited)/);
+    } finally {
+      await starved.close();
+    }
+    const again = await check(engine, ledesFile(1, 10));
+    expect(again.summary.linesChecked).toBe(10);
+  });
+});
