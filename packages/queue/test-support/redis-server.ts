@@ -6,12 +6,15 @@ import path from 'node:path';
 export interface TestRedis {
   url: string;
   port: number;
-  stop(): Promise<void>;
+  /** SIGTERM by default; a test may SIGKILL it to simulate a crash. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 export interface StartRedisOptions {
   /** Extra redis-server arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
   args?: string[];
+  /** A fixed port, e.g. to restart a killed server where its clients expect it; a free one otherwise. */
+  port?: number;
 }
 
 const CANDIDATES = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/opt/homebrew/bin/redis-server'];
@@ -28,6 +31,7 @@ process.once('exit', () => {
  */
 export async function startRedisServer(options: StartRedisOptions = {}): Promise<TestRedis> {
   const binary = findRedisServer();
+  if (options.port !== undefined) return launch(binary, options.port, options.args ?? []);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const port = await freePort();
@@ -69,7 +73,7 @@ function launch(binary: string, port: number, extraArgs: string[]): Promise<Test
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let output = '';
-  const stop = () =>
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) {
         running.delete(child);
@@ -82,7 +86,7 @@ function launch(binary: string, port: number, extraArgs: string[]): Promise<Test
         running.delete(child);
         resolve();
       });
-      child.kill('SIGTERM');
+      child.kill(signal);
     });
 
   return new Promise((resolve, reject) => {
