@@ -143,12 +143,13 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       await worker.process.waitFor(/ledes worker started/, 60_000);
       return worker;
     };
-    // All at once: a worker needs the schema only when its first job comes, after the API migrated.
+    // The API first: it migrates the schema and creates the bucket. Workers starting together with it
+    // race it on the bucket's creation, and today the loser dies on BucketAlreadyExists.
     const api = watch('api', 'apps/api/src/main.ts');
+    await api.process.waitFor(/Portal ready on/, 60_000);
     const mailWorker = watch('mail worker', 'workers/src/entrypoints/mail.ts');
     let [ledesWorkers] = await Promise.all([
       Promise.all(Array.from({ length: options.ledesWorkers ?? 2 }, (_, i) => startLedesWorker(i + 1))),
-      api.process.waitFor(/Portal ready on/, 60_000),
       mailWorker.process.waitFor(/mail worker started/, 60_000),
     ]);
 
