@@ -19,15 +19,22 @@ describeFault('fault: LEDES worker stopped during a long file', { ledesWorkers: 
     expect(await t.violations()).toEqual([]);
   });
 
-  it('SIGTERM: the worker hands the long file back and exits cleanly; the restarted worker finishes it', async () => {
+  it('SIGTERM during a job longer than the shutdown grace: the worker hands it back and exits cleanly; the restarted worker finishes it', async () => {
     const t = topology();
     const longRun = await t.upload(await t.longFile(), 'long-terminated.txt');
     expect(longRun, 'the long file was not accepted').toBeDefined();
+    // A slow store (1 MiB/s) keeps the long file running past the worker's 30 s shutdown grace, as a
+    // million-line file would; full speed again once the worker has exited.
+    t.s3.throttleReads(1024 * 1024);
     const stream = t.stream(STREAM);
     await t.waitForStart(longRun!);
     await sleep(1000);
     const worker = t.ledesWorkers[0]!;
-    await t.outage('LEDES worker (SIGTERM)', () => t.signal(worker, 'SIGTERM'), async () => {
+    const terminate = async () => {
+      await t.signal(worker, 'SIGTERM');
+      t.s3.throttleReads(null);
+    };
+    await t.outage('LEDES worker (SIGTERM)', terminate, async () => {
       await t.restartLedesWorker(worker);
     }, 1000);
     expect(worker.process.child.exitCode, `the worker did not exit cleanly on SIGTERM:\n${worker.process.output().slice(-3000)}`).toBe(0);

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pipeline, Readable, Transform } from 'node:stream';
 import S3rver from 's3rver';
 
 /**
@@ -15,6 +16,8 @@ export interface TestS3 {
   /** Objects created per key (PUT, copy, completed multipart upload), since the server first started. */
   created: Map<string, number>;
   setReadOnly(readOnly: boolean): void;
+  /** Serves object reads at this rate (a slow store), or at full speed with null. Applies to reads under way. */
+  throttleReads(bytesPerSecond: number | null): void;
   /** Every key in the bucket, as a LIST would give them. */
   keys(bucket: string): Promise<string[]>;
   /** Multipart uploads begun and never completed nor aborted: partial objects. */
@@ -30,6 +33,14 @@ export async function startS3Server(): Promise<TestS3> {
   const directory = mkdtempSync(path.join(tmpdir(), 'portal-faults-s3-'));
   const created = new Map<string, number>();
   let readOnly = false;
+  let readRate: number | null = null;
+  const throttled = () =>
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        if (readRate === null) return done(null, chunk);
+        setTimeout(() => done(null, chunk), (chunk.length / readRate) * 1000);
+      },
+    });
   const inFlightWrites = new Set<Socket>();
   let port = 0;
   let server: S3rver | undefined;
@@ -38,7 +49,11 @@ export async function startS3Server(): Promise<TestS3> {
     const s3 = new S3rver({ address: '127.0.0.1', port, directory, silent: true });
     // First in the stack, so a refused write never reaches the store.
     s3.middleware.unshift(async (ctx, next) => {
-      if (!WRITES.has(ctx.method)) return next();
+      if (!WRITES.has(ctx.method)) {
+        await next();
+        if (ctx.body instanceof Readable) ctx.body = pipeline(ctx.body, throttled(), () => {});
+        return;
+      }
       if (readOnly) {
         ctx.status = 503;
         ctx.type = 'application/xml';
@@ -81,6 +96,9 @@ export async function startS3Server(): Promise<TestS3> {
       readOnly = value;
       // A write under way when the disk turns read-only fails too.
       if (value) for (const socket of inFlightWrites) socket.destroy();
+    },
+    throttleReads(bytesPerSecond) {
+      readRate = bytesPerSecond;
     },
     async keys(bucket) {
       if (!server) throw new Error('the S3 server is stopped');
