@@ -8,7 +8,7 @@ import { generateLedes } from '../../../../packages/ledes/test/generate.ts';
 import { multipart } from './multipart.ts';
 import { TestClient } from './portal.ts';
 import { findPostgresBinaries, startPostgresServer, type PostgresServer } from './postgres-server.ts';
-import { freePort, startProcess, type RunningProcess } from './processes.ts';
+import { freePort, PRODUCTION_ADMIN, PRODUCTION_API_KEY, PRODUCTION_BUCKET, productionEnv, startProcess, type RunningProcess } from './processes.ts';
 import { startS3Server, type TestS3 } from './s3-server.ts';
 
 /**
@@ -24,12 +24,10 @@ export function faultSuiteUnavailable(): string | null {
   return null;
 }
 
-export const BUCKET = 'portal-faults';
 const AGENT_EMAIL = 'agent@portal.example.com';
 const AGENT_PASSWORD = 'agent-password-123';
-const ADMIN = { email: 'ops@portal.example.com', password: 'production-admin-password' };
-/** Each account may ask for three reset links per quarter hour: one account per mail of the stream. */
-const MAIL_ACCOUNTS = 6;
+/** Each account may ask for three reset links per quarter hour: the stream's reset mails rotate over these accounts. */
+const MAIL_ACCOUNTS = 4;
 /** How long a run or a mail may take to settle once every dependency is back. */
 export const RECOVERY_BOUND_MS = 60_000;
 
@@ -96,31 +94,14 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
     const received: ReceivedMail[] = [];
     let smtp: Awaited<ReturnType<typeof startSmtpSink>> | undefined = await startSmtpSink(undefined, { received });
     const smtpPort = smtp.port;
-    const smtpUrl = smtp.url;
     cleanups.push(() => smtp?.stop());
 
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const apiKey = 'fault-suite-api-key';
+    const apiKey = PRODUCTION_API_KEY;
     const env: Record<string, string> = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'https://portal.example.com',
-      CORS_ORIGINS: url,
-      API_KEY: apiKey,
-      SERVE_WEB: 'false',
-      DATABASE_URL: postgres.url,
-      REDIS_URL: redis.url,
-      S3_ENDPOINT: s3.endpoint,
-      S3_BUCKET: BUCKET,
-      S3_ACCESS_KEY: 'S3RVER',
-      S3_SECRET_KEY: 'S3RVER',
-      SMTP_URL: smtpUrl,
+      ...productionEnv({ port, databaseUrl: postgres.url, redisUrl: redis.url, s3Endpoint: s3.endpoint, smtpUrl: smtp.url }),
       MAIL_FROM: 'IP Portal <no-reply@portal.example.com>',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
       UPLOAD_MAX_BYTES: String(256 * 1024 * 1024),
       // Short locks and stall checks, so a lost lock or a killed worker shows within seconds.
       WORKER_LOCK_DURATION_MS: '3000',
@@ -138,8 +119,8 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       });
       return entryProcess;
     };
-    const startLedesWorker = async (index: number) => {
-      const worker = watch(`ledes worker ${index}`, 'workers/src/entrypoints/ledes.ts');
+    const startLedesWorker = async (name: string) => {
+      const worker = watch(name, 'workers/src/entrypoints/ledes.ts');
       await worker.process.waitFor(/ledes worker started/, 60_000);
       return worker;
     };
@@ -149,7 +130,7 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
     await api.process.waitFor(/Portal ready on/, 60_000);
     const mailWorker = watch('mail worker', 'workers/src/entrypoints/mail.ts');
     let [ledesWorkers] = await Promise.all([
-      Promise.all(Array.from({ length: options.ledesWorkers ?? 2 }, (_, i) => startLedesWorker(i + 1))),
+      Promise.all(Array.from({ length: options.ledesWorkers ?? 2 }, (_, i) => startLedesWorker(`ledes worker ${i + 1}`))),
       mailWorker.process.waitFor(/mail worker started/, 60_000),
     ]);
 
@@ -159,7 +140,7 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
 
     // Accounts: a LEDES agent who uploads, and one account per reset mail.
     const admin = new TestClient(url, { origin: url, apiKey });
-    await expectOk(admin.post('/api/auth/login', ADMIN), 'admin login');
+    await expectOk(admin.post('/api/auth/login', PRODUCTION_ADMIN), 'admin login');
     const roles = (await admin.get('/api/role')).body.roles as Array<{ _id: string; slug: string }>;
     const roleId = (slug: string) => roles.find((r) => r.slug === slug)!._id;
     await expectOk(
@@ -265,7 +246,7 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
         await Promise.all(tasks);
       },
 
-      /** Runs `during` between taking a dependency down and bringing it back, and records the outage window. */
+      /** Takes a dependency down, keeps it down `durationMs`, brings it back, and records the outage window. */
       async outage(dependency: string, down: () => Promise<void> | void, up: () => Promise<void> | void, durationMs: number): Promise<void> {
         const from = Date.now();
         await down();
@@ -302,13 +283,12 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
         await worker.process.stop(signal);
       },
       async restartLedesWorker(worker: WatchedProcess) {
-        const index = ledesWorkers.indexOf(worker);
-        const fresh = await startLedesWorker(index + 1);
+        const fresh = await startLedesWorker(`${worker.name} (restarted)`);
         ledesWorkers = ledesWorkers.map((w) => (w === worker ? fresh : w));
         return fresh;
       },
 
-      /** Waits until the run has started on some worker; returns that moment. */
+      /** Waits until some worker has started the run. */
       async waitForStart(runId: string, timeoutMs = 60_000): Promise<void> {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
@@ -426,13 +406,13 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       const referenced = new Set<string>();
       const rows = (await db.query('select original_key, treated_key, delivered_key from ledes_runs')).rows as Array<Record<string, string | null>>;
       for (const row of rows) for (const key of Object.values(row)) if (key) referenced.add(key);
-      const keys = await s3.keys(BUCKET);
+      const keys = await s3.keys(PRODUCTION_BUCKET);
       const problems: string[] = [];
       const stray = keys.filter((k) => !referenced.has(k));
       if (stray.length > 0) problems.push(`${stray.length} object(s) in storage referenced by no run: ${stray.slice(0, 5).join(', ')}`);
       const partial = keys.filter((k) => /\.part$|\.tmp$|\/tmp\//.test(k));
       if (partial.length > 0) problems.push(`partial objects left in storage: ${partial.join(', ')}`);
-      const uploads = s3.pendingUploads(BUCKET);
+      const uploads = s3.pendingUploads(PRODUCTION_BUCKET);
       if (uploads.length > 0) problems.push(`${uploads.length} multipart upload(s) begun and never completed nor aborted`);
       return problems;
     }
