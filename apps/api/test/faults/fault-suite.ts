@@ -14,6 +14,7 @@ function skipReason(): string | null {
  */
 export function describeFault(title: string, options: TopologyOptions, body: (topology: () => FaultTopology) => void): void {
   const reason = skipReason();
+  if (reason) console.warn(`[faults] ${title}: skipped, ${reason}`);
   describe.skipIf(reason !== null)(reason ? `${title} (skipped: ${reason})` : title, () => {
     let topology: FaultTopology | undefined;
     beforeAll(async () => {
