@@ -1,14 +1,14 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline, Readable, Transform } from 'node:stream';
-import S3rver from 's3rver';
+import S3rver, { type S3rverContext } from 's3rver';
 
 /**
  * An S3 server (s3rver) on loopback for fault tests. It counts every object it creates per key,
  * across restarts, so a test can tell a side effect done twice from one done once; it can turn
- * read-only (writes answered 503, in-flight writes cut) like a store whose disk turned read-only; and
+ * read-only (new writes answered 503, writes under way fail as a whole) like a store whose disk turned
+ * read-only; it can serve reads slowly; and
  * it can be stopped and started again on the same port and directory.
  */
 export interface TestS3 {
@@ -29,6 +29,13 @@ export interface TestS3 {
 
 const WRITES = new Set(['PUT', 'POST', 'DELETE']);
 
+/** What a store that cannot write answers. */
+function refuse(ctx: S3rverContext): void {
+  ctx.status = 503;
+  ctx.type = 'application/xml';
+  ctx.body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>ServiceUnavailable</Code><Message>Read-only file system</Message></Error>';
+}
+
 export async function startS3Server(): Promise<TestS3> {
   const directory = mkdtempSync(path.join(tmpdir(), 'portal-faults-s3-'));
   const created = new Map<string, number>();
@@ -41,7 +48,7 @@ export async function startS3Server(): Promise<TestS3> {
         setTimeout(() => done(null, chunk), (chunk.length / readRate) * 1000);
       },
     });
-  const inFlightWrites = new Set<Socket>();
+  const inFlightWrites = new Set<{ doomed: boolean }>();
   let port = 0;
   let server: S3rver | undefined;
 
@@ -54,19 +61,26 @@ export async function startS3Server(): Promise<TestS3> {
         if (ctx.body instanceof Readable) ctx.body = pipeline(ctx.body, throttled(), () => {});
         return;
       }
-      if (readOnly) {
-        ctx.status = 503;
-        ctx.type = 'application/xml';
-        ctx.body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>ServiceUnavailable</Code><Message>Read-only file system</Message></Error>';
-        return;
-      }
-      const socket = ctx.req.socket;
-      inFlightWrites.add(socket);
+      if (readOnly) return refuse(ctx);
+      const write = { doomed: false };
+      inFlightWrites.add(write);
       try {
         await next();
       } finally {
-        inFlightWrites.delete(socket);
+        inFlightWrites.delete(write);
       }
+      if (!write.doomed || ctx.method === 'DELETE') return;
+      // The store turned read-only under this write: it fails as a whole, as an S3 write does (a part
+      // of a multipart upload stays pending until the client aborts the upload).
+      if (!ctx.query.uploadId || ctx.method === 'POST') {
+        const [bucket = '', ...parts] = ctx.path.slice(1).split('/').map(decodeURIComponent);
+        const key = parts.join('/');
+        await s3.store.deleteObject(bucket, key);
+        const count = created.get(key) ?? 0;
+        if (count > 1) created.set(key, count - 1);
+        else created.delete(key);
+      }
+      refuse(ctx);
     });
     s3.on('event', (event) => {
       for (const record of event.Records) {
@@ -82,7 +96,6 @@ export async function startS3Server(): Promise<TestS3> {
   async function stop(): Promise<void> {
     const s3 = server;
     server = undefined;
-    for (const socket of inFlightWrites) socket.destroy();
     await s3?.close();
   }
 
@@ -95,7 +108,7 @@ export async function startS3Server(): Promise<TestS3> {
     setReadOnly(value) {
       readOnly = value;
       // A write under way when the disk turns read-only fails too.
-      if (value) for (const socket of inFlightWrites) socket.destroy();
+      if (value) for (const write of inFlightWrites) write.doomed = true;
     },
     throttleReads(bytesPerSecond) {
       readRate = bytesPerSecond;

@@ -10,6 +10,8 @@ declare module 's3rver' {
   }
   export interface S3rverContext {
     method: string;
+    path: string;
+    query: Record<string, string | string[] | undefined>;
     req: IncomingMessage;
     status: number;
     type: string;
@@ -21,7 +23,10 @@ declare module 's3rver' {
     constructor(options: { address?: string; port?: number; directory: string; silent?: boolean; resetOnClose?: boolean });
     /** Koa's middleware stack, composed when the server starts listening. */
     middleware: S3rverMiddleware[];
-    store: { listObjects(bucket: string, options: { prefix?: string; maxKeys?: number }): Promise<{ objects: Array<{ key: string }> }> };
+    store: {
+      listObjects(bucket: string, options: { prefix?: string; maxKeys?: number }): Promise<{ objects: Array<{ key: string }> }>;
+      deleteObject(bucket: string, key: string): Promise<void>;
+    };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
     on(event: 'event', listener: (event: S3rverEvent) => void): this;
