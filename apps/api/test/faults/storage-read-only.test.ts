@@ -3,7 +3,7 @@ import { sleep } from '../support/fault-topology.ts';
 import { describeFault, STREAM } from './fault-suite.ts';
 
 /**
- * The S3 store refuses every write for 20 s (503, and writes under way are cut), as a store whose disk
+ * The S3 store refuses every write for 20 s (503; a write under way fails as a whole), as a store whose disk
  * turned read-only does; reads keep working.
  */
 describeFault('fault: storage read-only 20 s during a stream of uploads', {}, (topology) => {
