@@ -1,9 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     name: 'api',
     include: ['test/**/*.test.ts'],
+    // The fault suite is its own project (test/faults/vitest.config.ts): its files run one at a time.
+    exclude: [...configDefaults.exclude, 'test/faults/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -13,12 +13,17 @@ export interface ReceivedMail {
  * credentials and keeps every message it accepts, raw, with its envelope. `url` carries the
  * credentials, ready for `createMailTransport({ smtpUrl })` or an `SMTP_URL` variable.
  */
-export async function startSmtpSink(credentials = { user: 'portal', pass: 's3cret' }) {
-  const received: ReceivedMail[] = [];
+export async function startSmtpSink(
+  credentials = { user: 'portal', pass: 's3cret' },
+  // A fixed port and a shared list let a test stop the sink and start it again where clients expect it.
+  options: { port?: number; received?: ReceivedMail[] } = {},
+) {
+  const received: ReceivedMail[] = options.received ?? [];
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true, // loopback test only
     logger: false,
+    closeTimeout: 1000, // stop() drops open connections promptly, as an outage would
     onAuth(auth, _session, callback) {
       if (auth.username === credentials.user && auth.password === credentials.pass) callback(null, { user: auth.username });
       else callback(new Error('Invalid credentials'));
@@ -37,7 +42,7 @@ export async function startSmtpSink(credentials = { user: 'portal', pass: 's3cre
       );
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     port,

@@ -6,13 +6,14 @@ import path from 'node:path';
 export interface TestRedis {
   url: string;
   port: number;
-  stop(): Promise<void>;
+  /** SIGTERM by default; a test may SIGKILL it to simulate a crash. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 export interface StartRedisOptions {
   /** Extra redis-server arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
   args?: string[];
-  /** A fixed port, e.g. to restart a server where clients expect it; default: a free one. */
+  /** A fixed port, e.g. to restart a killed server where its clients expect it; a free one otherwise. */
   port?: number;
 }
 
@@ -30,8 +31,8 @@ process.once('exit', () => {
  */
 export async function startRedisServer(options: StartRedisOptions = {}): Promise<TestRedis> {
   const binary = findRedisServer();
-  let lastError: unknown;
   if (options.port !== undefined) return launch(binary, options.port, options.args ?? []);
+  let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const port = await freePort();
     try {
@@ -72,7 +73,7 @@ function launch(binary: string, port: number, extraArgs: string[]): Promise<Test
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let output = '';
-  const stop = () =>
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) {
         running.delete(child);
@@ -85,7 +86,7 @@ function launch(binary: string, port: number, extraArgs: string[]): Promise<Test
         running.delete(child);
         resolve();
       });
-      child.kill('SIGTERM');
+      child.kill(signal);
     });
 
   return new Promise((resolve, reject) => {

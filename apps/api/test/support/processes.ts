@@ -59,6 +59,35 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
   };
 }
 
+/** The API key and first admin of every production-mode process the tests start. */
+export const PRODUCTION_API_KEY = 'production-mode-test-api-key';
+export const PRODUCTION_ADMIN = { email: 'ops@portal.example.com', password: 'production-admin-password' };
+export const PRODUCTION_BUCKET = 'portal-prod-test';
+
+/** The environment of a production-mode process (API or worker) wired to services on loopback. */
+export function productionEnv(services: { port: number; databaseUrl: string; redisUrl: string; s3Endpoint: string; smtpUrl?: string }): Record<string, string> {
+  const url = `http://127.0.0.1:${services.port}`;
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    PORT: String(services.port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: 'https://portal.example.com',
+    CORS_ORIGINS: url,
+    API_KEY: PRODUCTION_API_KEY,
+    SERVE_WEB: 'false',
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    S3_ENDPOINT: services.s3Endpoint,
+    S3_BUCKET: PRODUCTION_BUCKET,
+    S3_ACCESS_KEY: 'S3RVER',
+    S3_SECRET_KEY: 'S3RVER',
+    SMTP_URL: services.smtpUrl ?? 'smtp://127.0.0.1:9',
+    ADMIN_EMAIL: PRODUCTION_ADMIN.email,
+    ADMIN_PASSWORD: PRODUCTION_ADMIN.password,
+  };
+}
+
 export interface ProductionServices {
   /** Environment of a production-mode process wired to these services. */
   env: Record<string, string>;
@@ -88,27 +117,8 @@ export async function startProductionServices(baseDatabaseUrl: string, extraEnv:
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const apiKey = 'production-mode-test-api-key';
-  const env = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: 'https://portal.example.com',
-    CORS_ORIGINS: url,
-    API_KEY: apiKey,
-    SERVE_WEB: 'false',
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-    S3_BUCKET: 'portal-prod-test',
-    S3_ACCESS_KEY: 'S3RVER',
-    S3_SECRET_KEY: 'S3RVER',
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    ADMIN_EMAIL: 'ops@portal.example.com',
-    ADMIN_PASSWORD: 'production-admin-password',
-    ...extraEnv,
-  };
+  const env = { ...productionEnv({ port, databaseUrl: database.url, redisUrl: redis.url, s3Endpoint: `http://127.0.0.1:${s3Port}` }), ...extraEnv };
+  const apiKey = extraEnv.API_KEY ?? PRODUCTION_API_KEY;
   return {
     env,
     url,
