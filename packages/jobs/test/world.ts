@@ -165,7 +165,7 @@ export async function createWorld(): Promise<World> {
       await storage.put(key, content);
       const [run] = await db
         .insert(ledesRuns)
-        .values({ ownerId: owner!.id, name: `run_${randomUUID()}`, originalName: 'file.txt', originalKey: key, size: content.length, sha256: 'x', office: 'PAR', type: 'patent', sendServer: true })
+        .values({ ownerId: owner!.id, name: `run_${randomUUID()}`, originalName: 'file.txt', originalKey: key, size: content.length, sha256: 'x', office: 'PAR', type: 'patent', sendServer: true, idClient: `client-${randomUUID()}` })
         .returning();
       return run!.id;
     },

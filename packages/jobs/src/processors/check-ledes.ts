@@ -151,9 +151,9 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       deliveredKey = `${deps.outboundPrefix ?? 'outbound/step2'}/${run.originalKey.split('/').slice(2).join('/')}`;
     }
 
+    // The move to Done gates the rest: a second execution of the run (a lock lost during a Redis
+    // outage) finds it done and stores nothing twice.
     const finished = await deps.db.transaction(async (tx) => {
-      if (summary.accepted) await storeAcceptedInvoices(tx, run, summary.invoices);
-      await storeFindingsSummary(tx, run.id, summary.linesChecked);
       const [updated] = await tx
         .update(ledesRuns)
         .set({
@@ -169,6 +169,9 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
         })
         .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'in_progress')))
         .returning();
+      if (!updated) return undefined;
+      if (summary.accepted) await storeAcceptedInvoices(tx, run, summary.invoices);
+      await storeFindingsSummary(tx, run.id, summary.linesChecked);
       return updated;
     });
     if (finished) {
