@@ -7,6 +7,7 @@ import { Client, type BucketItem } from 'minio';
 import S3rver from 's3rver';
 import { createStorage, type S3StorageConfig } from '../src/index.ts';
 import { storageContract } from './contract.ts';
+import { describe, expect, it } from 'vitest';
 
 /** A port that was free a moment ago and has nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -50,4 +51,22 @@ storageContract('s3 (s3rver via minio)', async () => {
       await rm(spoolDir, { recursive: true, force: true });
     },
   };
+});
+
+describe('s3 ensureReady', () => {
+  it('API and workers starting together on a new bucket all get ready (the loser of the creation race sees BucketAlreadyExists)', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'storage-s3rver-race-'));
+    const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
+    const { port } = await server.run();
+    try {
+      const stores = [1, 2, 3, 4].map(() =>
+        createStorage({ driver: 's3', endPoint: '127.0.0.1', port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'portal-race', spoolDir: directory }),
+      );
+      const outcomes = await Promise.allSettled(stores.map((store) => store.ensureReady()));
+      expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    } finally {
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
 });

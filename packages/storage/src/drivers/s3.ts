@@ -41,8 +41,12 @@ export class S3Storage implements Storage {
     try {
       await this.#client.makeBucket(this.#bucket, this.#region);
     } catch (error) {
-      // Another node created it between our check and our call.
-      if (s3Code(error) !== 'BucketAlreadyOwnedByYou') throw error;
+      // Another node (API or worker starting at the same moment) created it between our check and
+      // our call: MinIO says BucketAlreadyOwnedByYou, other S3 servers BucketAlreadyExists, which also
+      // means a bucket of someone else's, so that case is ready only if these credentials can see it.
+      const code = s3Code(error);
+      if (code === 'BucketAlreadyOwnedByYou') return;
+      if (code !== 'BucketAlreadyExists' || !(await this.#client.bucketExists(this.#bucket))) throw error;
     }
   }
 
