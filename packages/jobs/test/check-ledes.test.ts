@@ -62,6 +62,17 @@ describe('check-ledes lifecycle points', () => {
     expect(last).toMatchObject({ state: 'Done', delivered: true });
   });
 
+  it('side effects once: a copy made whose answer was lost (or a crash before delivered_at was written) is not copied again by the retry', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    world.storage.loseCopyAnswers = 1;
+    await expect(run({ runId }, ctx(1))).rejects.toThrow('after the copy was made');
+    expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: null });
+    await run({ runId }, ctx(2));
+    expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: expect.any(Date) });
+    expect(world.storage.copies.filter((key) => key.startsWith('outbound/step2/'))).toHaveLength(1);
+  });
+
   it('side effects once: a failure before the commit delivers nothing', async () => {
     const runId = await world.createRun();
     world.storage.failGets = 1;

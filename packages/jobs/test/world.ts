@@ -25,6 +25,8 @@ export class FaultyStorage implements Storage {
   hangGets = false;
   failGets = 0;
   failCopies = 0;
+  /** Copies that are made, but whose answer is lost (the connection drops as S3 finishes the copy). */
+  loseCopyAnswers = 0;
   readonly copies: string[] = [];
   private hanging: Array<{ resume: () => void; fail: (error: Error) => void }> = [];
   /** Gets waiting in `hangGets`. */
@@ -62,6 +64,10 @@ export class FaultyStorage implements Storage {
     }
     await this.inner.copy(from, to);
     this.copies.push(to);
+    if (this.loseCopyAnswers > 0) {
+      this.loseCopyAnswers -= 1;
+      throw Object.assign(new Error('connection reset after the copy was made'), { code: 'ECONNRESET' });
+    }
   }
   /** Lets every hanging `get` go on as if nothing happened. */
   resume() {

@@ -189,12 +189,13 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
 /**
  * Delivers a Done run's accepted file to step 2 if its commit recorded a delivery not yet made.
  * `delivered_at` is set only by the execution that made the copy, so a second execution (a lock
- * lost during a Redis outage, a retry after a failure past the commit) finds it done. A crash
- * between the copy and that update copies again, to the same key.
+ * lost during a Redis outage, a retry after a failure past the commit) finds it done. The key is
+ * the run's own, so a copy that was made but not recorded (its answer lost, the database down
+ * before `delivered_at` was written) is found in storage by the retry and not made again.
  */
 async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<LedesRunRow | undefined> {
   if (run.state !== 'Done' || !run.deliveredKey || run.deliveredAt) return undefined;
-  await deps.storage.copy(run.originalKey, run.deliveredKey);
+  if (!(await deps.storage.stat(run.deliveredKey))) await deps.storage.copy(run.originalKey, run.deliveredKey);
   const at = deps.clock?.now() ?? new Date();
   const [delivered] = await deps.db
     .update(ledesRuns)

@@ -70,12 +70,16 @@ export class LocalStorage implements Storage {
     await this.#pruneEmptyFolders(file);
   }
 
+  /** Like put: through a sibling temp file, so a key exists only once its copy is complete. */
   async copy(from: string, to: string): Promise<void> {
     const source = this.#pathFor(from);
     const target = this.#pathFor(to);
+    const temp = `${target}.${randomUUID()}.part`;
     try {
-      await this.#inFolder(target, () => copyFile(source, target));
+      await this.#inFolder(temp, () => copyFile(source, temp));
+      await rename(temp, target);
     } catch (error) {
+      await this.#remove(temp);
       throw notFoundOr(error, from);
     }
   }
