@@ -7,12 +7,12 @@ import { createMailTransport } from '@portal/mail';
 import { createBullmqQueue, createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, createRedisPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine } from '@portal/jobs';
+import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine, sweepJobs } from '@portal/jobs';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppContext } from './context.ts';
 import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
-import { sweepWaitingJobs } from './jobs/sweep.ts';
+
 import { scheduleStorageCleanup } from './jobs/storage-cleanup.ts';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
@@ -127,7 +127,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   // Never rejects: a failed sweep is logged and the next one tries again.
   const runSweep = async (everything: boolean): Promise<void> => {
     try {
-      await sweepWaitingJobs(ctx, { everything });
+      await sweepJobs(ctx, { everything });
     } catch (error) {
       logger.warn({ err: error }, 'job sweep failed');
     }

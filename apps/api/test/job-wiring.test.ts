@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabaseBaseUrl } from '@portal/db/testing';
 import { startRedisServer, type TestRedis } from '@portal/queue/test-support';
 import { mails } from '@portal/db';
-import { enqueueCommitted } from '../src/jobs/enqueue.ts';
+import { enqueueCommitted } from '@portal/jobs';
 import { startTestPortal, type TestPortal } from './support/portal.ts';
 
 /** The API wired to a private Redis (BullMQ producer, counters, realtime), with no worker consuming. */

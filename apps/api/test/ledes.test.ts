@@ -4,7 +4,7 @@ import type { LedesRunDto } from '@portal/contracts';
 import { BUS_EVENT, type BusMessage } from '@portal/realtime';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 import { multipart } from './support/multipart.ts';
-import { NOT_STARTED_AFTER_MS, sweepWaitingJobs } from '../src/jobs/sweep.ts';
+import { NOT_STARTED_AFTER_MS, sweepJobs } from '@portal/jobs';
 
 const SAMPLES = new URL('../../../packages/ledes/test/fixtures/samples/', import.meta.url);
 const sample = (name: string) => readFileSync(new URL(name, SAMPLES));
@@ -84,7 +84,7 @@ describe.each(databaseKinds())('LEDES flow (%s)', (kind) => {
     expect((await agent.client.get(`/api/ledes/runs/${runId}`)).body.run.state).toBe('in_progress');
 
     t.clock.advance(NOT_STARTED_AFTER_MS + 1000);
-    expect((await sweepWaitingJobs(t.portal.ctx)).ledes).toBeGreaterThanOrEqual(1);
+    expect((await sweepJobs(t.portal.ctx)).ledes).toBeGreaterThanOrEqual(1);
     await t.drainQueue();
     expect((await agent.client.get(`/api/ledes/runs/${runId}`)).body.run).toMatchObject({ state: 'Done', accepted: false });
   });

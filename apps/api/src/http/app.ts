@@ -21,7 +21,7 @@ import { DOCS_PATHS, docsModule } from './openapi.ts';
 import { mountModules, type ApiModule } from './routes.ts';
 import { sessionMiddleware } from './session.ts';
 
-export const API_MODULES: ApiModule[] = [
+const API_MODULES: ApiModule[] = [
   { routes: authRoutes, policy: authPolicy },
   { routes: usersRoutes, policy: usersPolicy },
   { routes: contactRoutes, policy: contactPolicy },

@@ -20,7 +20,7 @@ export function requestLocale(req: Request): Locale {
   return localeFromAcceptLanguage(req.get('accept-language'));
 }
 
-export function errorMessage(code: ErrorCode, locale: Locale): string {
+function errorMessage(code: ErrorCode, locale: Locale): string {
   return serverT(locale)(`errors:${code}`);
 }
 

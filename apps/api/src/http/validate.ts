@@ -23,9 +23,3 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   }
   throw new AppError(first ?? 'validation_failed', { status: 400, fields });
 }
-
-const uuid = z.uuid();
-/** For ids that arrive inside other values (path segments, query strings) before any database lookup. */
-export function isUuid(value: string): boolean {
-  return uuid.safeParse(value).success;
-}

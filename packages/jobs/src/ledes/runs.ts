@@ -9,7 +9,7 @@ export type LedesRunRow = typeof ledesRuns.$inferSelect;
 export function lineToDb(line: LineRef): number {
   return line === 'file' ? -2 : line === 'header' ? -1 : line;
 }
-export function lineFromDb(line: number): LineRef {
+function lineFromDb(line: number): LineRef {
   return line === -2 ? 'file' : line === -1 ? 'header' : line;
 }
 

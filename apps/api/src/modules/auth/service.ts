@@ -13,7 +13,7 @@ import { AppError } from '../../http/errors.ts';
 import { revokePresentedSession, startSession } from '../../http/session.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import { newToken, sha256 } from '../../security/tokens.ts';
-import { enqueueCommitted } from '../../jobs/enqueue.ts';
+import { enqueueCommitted } from '@portal/jobs';
 import { recordMail } from '../mail/outbox.ts';
 import { loadPublicUser } from '../users/presenter.ts';
 

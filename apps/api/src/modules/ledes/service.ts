@@ -3,7 +3,7 @@ import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesType } from '@
 import { ledesOffices, ledesRuns, roles, userRoles, users } from '@portal/db';
 import { loadRuns, type LedesRunRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
-import { enqueueCommitted } from '../../jobs/enqueue.ts';
+import { enqueueCommitted } from '@portal/jobs';
 import { AppError } from '../../http/errors.ts';
 import type { StoredUpload } from '../../http/multipart.ts';
 import type { AuthState } from '../../http/session.ts';

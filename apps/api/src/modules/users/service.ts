@@ -74,7 +74,7 @@ export async function createAgentAddress(ctx: AppContext, createdBy: string, inp
   }
 }
 
-export function presentAddress(row: typeof agentAddresses.$inferSelect): AgentAddress {
+function presentAddress(row: typeof agentAddresses.$inferSelect): AgentAddress {
   return {
     _id: row.id,
     id_client: row.idClient,
