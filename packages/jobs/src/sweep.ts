@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { JobPayload, QueueName } from '@portal/contracts';
 import { ledesRuns, mails, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
@@ -37,8 +37,8 @@ export async function enqueueCommitted<Q extends QueueName>(ports: Pick<SweepPor
 
 /**
  * What the database says is waiting goes back to the queue, and what nobody works on any more ends:
- * 1. unsent mail (younger than the mail queue's timeout) and in-progress LEDES runs not started or
- *    silent are enqueued again; job ids are deterministic, so a pending job makes it a no-op, and a
+ * 1. unsent mail (younger than the mail queue's timeout), in-progress LEDES runs not started or
+ *    silent, and Done runs whose recorded delivery to step 2 was not made are enqueued again; job ids are deterministic, so a pending job makes it a no-op, and a
  *    finished one (failed while SMTP or the database was down) is replaced;
  * 2. started runs silent past the ledes queue's timeout, whose job is not waiting its turn, move to
  *    Error ("interrupted").
@@ -60,9 +60,14 @@ export async function sweepJobs(ports: SweepPorts, options: { everything?: boole
     .select({ id: ledesRuns.id })
     .from(ledesRuns)
     .where(
-      and(
-        eq(ledesRuns.state, 'in_progress'),
-        or(and(isNull(ledesRuns.startedAt), lt(ledesRuns.createdAt, at(NOT_STARTED_AFTER_MS))), lt(ledesRuns.updatedAt, at(SILENT_RUN_AFTER_MS))),
+      or(
+        and(
+          eq(ledesRuns.state, 'in_progress'),
+          or(and(isNull(ledesRuns.startedAt), lt(ledesRuns.createdAt, at(NOT_STARTED_AFTER_MS))), lt(ledesRuns.updatedAt, at(SILENT_RUN_AFTER_MS))),
+        ),
+        // Done, with a delivery recorded but not made: its job ran out of attempts while storage was
+        // down. The job of a Done run only delivers (deliverOnce), so it is simply run again.
+        and(eq(ledesRuns.state, 'Done'), isNotNull(ledesRuns.deliveredKey), isNull(ledesRuns.deliveredAt), lt(ledesRuns.updatedAt, at(NOT_STARTED_AFTER_MS))),
       ),
     )
     .limit(BATCH);

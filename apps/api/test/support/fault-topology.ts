@@ -329,7 +329,8 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
 
     async function unsettledWork() {
       try {
-        const runs = (await db.query("select id, original_name, attempts, started_at from ledes_runs where state = 'in_progress' order by created_at")).rows as Array<{ id: string; original_name: string; attempts: number; started_at: Date | null }>;
+        // A Done run whose delivery to step 2 is recorded but not made yet is still work under way.
+        const runs = (await db.query("select id, original_name, attempts, started_at from ledes_runs where state = 'in_progress' or (state = 'Done' and delivered_key is not null and delivered_at is null) order by created_at")).rows as Array<{ id: string; original_name: string; attempts: number; started_at: Date | null }>;
         const mails = (await db.query('select id, recipient, last_error from mails where sent_at is null order by created_at')).rows as Array<{ id: string; recipient: string; last_error: string | null }>;
         return { runs, mails };
       } catch (error) {
