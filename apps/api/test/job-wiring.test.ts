@@ -34,9 +34,10 @@ describe.skipIf(!testDatabaseBaseUrl())('API job wiring when Redis goes away and
     await new Promise((resolve) => setTimeout(resolve, 1500)); // a few reconnection attempts
     expect(consoleErrors.filter((line) => line.includes('Unhandled error event'))).toEqual([]);
 
-    // The portal's clock is a test clock: bring it to "now" (a minute on: well under the 2 minutes
-    // after which the periodic sweep would take the mail).
-    t.clock.advance(60_000);
+    // The portal's clock is a test clock, frozen when the portal started (which may take a while on a
+    // loaded machine): bring it to a minute past the real now, well under the 2 minutes after which
+    // the periodic sweep would take the mail, but past the mail's creation.
+    t.clock.advance(Date.now() + 60_000 - t.clock.now().getTime());
     redis = await startRedisServer({ port });
     // Not the minute sweep (which also waits 2 minutes for a row to be "old"): the reconnection.
     const deadline = Date.now() + 20_000;
