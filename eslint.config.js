@@ -80,4 +80,23 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    // The first load of the web (the frame, its libraries, the login screen) must not build the zod
+    // schemas: values come from `@portal/contracts/constants`, types from `@portal/contracts`.
+    files: ['apps/web/src/main.tsx', 'apps/web/src/{app,lib,components}/**/*.{ts,tsx}', 'apps/web/src/features/auth/LoginPage.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@portal/contracts',
+              allowTypeImports: true,
+              message: 'First-load code: import values from @portal/contracts/constants (no zod); types may come from @portal/contracts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

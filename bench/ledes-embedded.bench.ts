@@ -6,8 +6,8 @@
  * the pipeline's throughput (upload → Done) beside the engine alone on the same file in this
  * process, and the API's RSS. BENCH_LINES changes the file size.
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { io } from 'socket.io-client';
 import { DEV_API_KEY } from '@portal/config';
@@ -31,22 +31,48 @@ function rssOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/** CPU seconds (user + system, every thread) a process has used, from /proc/<pid>/stat. */
+function cpuSecondsOf(pid: number, tid?: string): number {
+  const stat = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 14th and 15th fields.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+}
+
+/** CPU seconds per thread of a process (name from /proc/<pid>/task/<tid>/comm), by thread id. */
+function threadCpuOf(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(`${tid} ${name}`, cpuSecondsOf(pid, tid));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
 async function fileBytes(lines: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of generateLedes(lines)) parts.push(chunk);
   return Buffer.concat(parts);
 }
 
+let engineCpu = Infinity;
 async function engineLinesPerSecond(file: Buffer): Promise<number> {
   const profile = defaultProfile('PAR', 'patent')!;
   let best = 0;
   for (let i = 0; i < 3; i++) {
+    const cpu = process.cpuUsage();
     const start = performance.now();
     const chunks = (function* () {
       for (let at = 0; at < file.length; at += 256 * 1024) yield file.subarray(at, at + 256 * 1024);
     })();
     const { summary } = await checkLedes(chunks, { filename: 'bench.txt', profile, clock: () => new Date('2025-06-01T00:00:00Z'), collect: false });
     best = Math.max(best, summary.linesChecked / ((performance.now() - start) / 1000));
+    const used = process.cpuUsage(cpu);
+    engineCpu = Math.min(engineCpu, (used.user + used.system) / 1e6);
   }
   return best;
 }
@@ -59,6 +85,8 @@ const env = {
   NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, SERVE_WEB: 'false', DATA_DIR: dataDir,
   COOKIE_SECURE: 'false', ADMIN_EMAIL: 'bench@portal.example.com', ADMIN_PASSWORD: 'bench-admin-password', SMTP_URL: 'smtp://127.0.0.1:9',
   UPLOAD_MAX_BYTES: String(Math.max(file.length * 2, 20 * 1024 * 1024)),
+  // Profiling the API: BENCH_API_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' (the engine thread gets its own profile).
+  ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
 };
 const api = startProcess('apps/api/src/main.ts', env);
 try {
@@ -111,6 +139,10 @@ try {
   })();
 
   const { body, contentType } = multipart({}, [{ filename: 'bench-200k.txt', content: file }]);
+  const load = [loadavg()[0]!];
+  const loadTimer = setInterval(() => load.push(loadavg()[0]!), 1000);
+  const cpuBefore = cpuSecondsOf(api.child.pid!);
+  const threadsBefore = threadCpuOf(api.child.pid!);
   const started = performance.now();
   const res = await fetch(`${url}/api/ledes/file/patent/PAR`, { method: 'POST', headers: { 'content-type': contentType, cookie: agent.cookieHeader(), origin: url, 'x-api-key': key }, body });
   if (res.status !== 200 && res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
@@ -118,6 +150,9 @@ try {
   uploadAnswered = true;
   const run = await done;
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSecondsOf(api.child.pid!) - cpuBefore;
+  const threadsAfter = threadCpuOf(api.child.pid!);
+  clearInterval(loadTimer);
   polling = false;
   await poller;
   socket.close();
@@ -129,7 +164,7 @@ try {
   const pipeline = LINES / seconds;
   const row = (name: string, value: string) => console.log(`| ${name.padEnd(56)} | ${value.padStart(14)} |`);
   console.log(`\nEmbedded portal (PGlite, inline queue) checking one ${LINES.toLocaleString('en-US')}-line 1998B file (${(file.length / 2 ** 20).toFixed(1)} MiB); run ${run.state}, accepted ${String(run.accepted)}`);
-  console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`);
+  console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average (1 min) during the check ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}\n`);
   console.log(`| ${'figure'.padEnd(56)} | ${'value'.padStart(14)} |\n|${'-'.repeat(58)}|${'-'.repeat(16)}|`);
   row('API RSS 2 s after start, empty data directory (MB)', idle.rss.toFixed(0));
   row('API peak RSS over the run (MB)', busy.peak.toFixed(0));
@@ -144,6 +179,16 @@ try {
   row('pipeline lines/s (upload → Done)', Math.round(pipeline).toLocaleString('en-US'));
   row('engine alone lines/s (same file, best of 3)', Math.round(engine).toLocaleString('en-US'));
   row('pipeline / engine', (pipeline / engine).toFixed(2));
+  row('API CPU time upload → Done, all threads (s)', cpuSeconds.toFixed(2));
+  row('API CPU seconds per 100k lines', ((cpuSeconds * 100_000) / LINES).toFixed(2));
+  row('engine alone CPU seconds per 100k lines (best of 3)', ((engineCpu * 100_000) / LINES).toFixed(2));
+  if (process.env.BENCH_THREADS) {
+    // Per-thread CPU seconds of the API over upload → Done (the main thread is the one whose id is the pid).
+    for (const [thread, after] of threadsAfter) {
+      const used = after - (threadsBefore.get(thread) ?? 0);
+      if (used >= 0.01) console.log(`  thread ${thread}: ${used.toFixed(2)} s`);
+    }
+  }
 } finally {
   await api.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  * (all threads, zlib's included). BENCH_LINES changes the size.
  */
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -57,6 +57,7 @@ async function withWorkbook(engine: LedesEngine): Promise<number> {
 }
 
 await pipeline(Readable.from(generateLedes(LINES)), createWriteStream(path));
+const startLoad = loadavg()[0]!;
 const thread = createThreadEngine();
 try {
   const engine = await best(engineAlone);
@@ -64,12 +65,13 @@ try {
   await withWorkbook(thread); // starts the thread and loads its modules
   const threaded = await best(() => withWorkbook(thread));
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const per100k = (x: Speed) => (100_000 / x.cpu).toFixed(2);
   const ratio = (x: Speed) => `${(x.wall / engine.wall).toFixed(2)} (cpu ${(x.cpu / engine.cpu).toFixed(2)})`;
-  console.log(`\nLEDES pipeline, ${LINES.toLocaleString('en-US')} lines of 1998B, Node ${process.version}\n`);
-  console.log('| Measure | lines/s (wall) | lines per CPU-second | × engine alone |\n|---|---:|---:|---:|');
-  console.log(`| engine alone (summary only) | ${fmt(engine.wall)} | ${fmt(engine.cpu)} | 1.00 |`);
-  console.log(`| engine + treated workbook, this thread | ${fmt(local.wall)} | ${fmt(local.cpu)} | ${ratio(local)} |`);
-  console.log(`| engine + treated workbook, worker thread | ${fmt(threaded.wall)} | ${fmt(threaded.cpu)} | ${ratio(threaded)} |`);
+  console.log(`\nLEDES pipeline, ${LINES.toLocaleString('en-US')} lines of 1998B, Node ${process.version}; load average (1 min) at start / end ${startLoad.toFixed(1)} / ${loadavg()[0]!.toFixed(1)}\n`);
+  console.log('| Measure | lines/s (wall) | lines per CPU-second | CPU s per 100k lines | × engine alone |\n|---|---:|---:|---:|---:|');
+  console.log(`| engine alone (summary only) | ${fmt(engine.wall)} | ${fmt(engine.cpu)} | ${per100k(engine)} | 1.00 |`);
+  console.log(`| engine + treated workbook, this thread | ${fmt(local.wall)} | ${fmt(local.cpu)} | ${per100k(local)} | ${ratio(local)} |`);
+  console.log(`| engine + treated workbook, worker thread | ${fmt(threaded.wall)} | ${fmt(threaded.cpu)} | ${per100k(threaded)} | ${ratio(threaded)} |`);
 } finally {
   await thread.close();
   rmSync(path, { force: true });

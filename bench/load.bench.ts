@@ -27,6 +27,10 @@ const REFUSED_LINES = 200_000;
 /** Positions, newest first, of the refused runs: both on the first page of 20. */
 const REFUSED_AT = [3, 12];
 const TOPOLOGIES = (process.env.LOAD_TOPOLOGIES ?? 'production,embedded').split(',');
+/** LOAD_TARGETS=hello,history,check_token chooses what is loaded (all by default). */
+const TARGETS = (process.env.LOAD_TARGETS ?? 'hello,history,check_token').split(',');
+/** LOAD_CPU_PROF=<dir>: the API runs under the CPU profiler (bench/profiled-entry.ts) and writes its profile there when it stops. */
+const CPU_PROF_DIR = process.env.LOAD_CPU_PROF;
 const apiKey = 'bench-api-key-bench-api-key';
 
 interface Row {
@@ -39,6 +43,35 @@ interface Row {
   errors: number;
   rssMiB: number | null;
   afterMs: number;
+  /** CPU time per request of the serving process (the API, or the hello server), in µs. */
+  cpuUs: number;
+  /** CPU time per request of the PostgreSQL backends serving the API (production only), in µs. */
+  pgCpuUs: number | null;
+}
+
+/** utime + stime of a process, in ms (the kernel counts in ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU of the PostgreSQL backends of one database, read from /proc: on a shared machine the CPU a
+ * request costs is steadier than its wall-clock rate. Backends that start during the load count from zero.
+ */
+async function pgBackendsCpu(url: string): Promise<Map<number, number>> {
+  const handle = openDatabase({ driver: 'postgres', url, poolSize: 1 });
+  try {
+    const result: unknown = await handle.db.execute(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+    const { rows } = result as { rows: Array<{ pid: number }> };
+    return new Map(rows.map((r) => [r.pid, cpuMs(r.pid)]));
+  } finally {
+    await handle.close();
+  }
 }
 
 function rssMiB(proc: RunningProcess): number | null {
@@ -97,9 +130,20 @@ async function seed(config: DatabaseConfig, ownerId: string): Promise<void> {
   }
 }
 
-async function hit(url: string, headers: Record<string, string>): Promise<Omit<Row, 'topology' | 'target' | 'rssMiB' | 'afterMs'>> {
+async function hit(url: string, headers: Record<string, string>, pid: number | undefined, databaseUrl: string | undefined): Promise<Omit<Row, 'topology' | 'target' | 'rssMiB' | 'afterMs'>> {
+  const cpuBefore = cpuMs(pid);
+  const pgBefore = databaseUrl ? await pgBackendsCpu(databaseUrl) : undefined;
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers, timeout: 10 });
+  const cpu = cpuMs(pid) - cpuBefore;
+  let pgCpu: number | null = null;
+  if (databaseUrl && pgBefore) {
+    pgCpu = 0;
+    for (const [backend, ms] of await pgBackendsCpu(databaseUrl)) pgCpu += ms - (pgBefore.get(backend) ?? 0);
+  }
+  const requests = Math.max(1, result.requests.total);
   return {
+    cpuUs: (cpu * 1000) / requests,
+    pgCpuUs: pgCpu === null ? null : (pgCpu * 1000) / requests,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -121,7 +165,7 @@ function oneRequestMs(url: string, headers: Record<string, string>): Promise<num
   });
 }
 
-async function measureTopology(topology: string, hello: { url: string }): Promise<Row[]> {
+async function measureTopology(topology: string, hello: { url: string; proc: RunningProcess }): Promise<Row[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-load-'));
   const scratch = topology === 'production' ? await createScratchDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') : undefined;
   const redis = topology === 'production' ? await startRedisServer() : undefined;
@@ -133,6 +177,7 @@ async function measureTopology(topology: string, hello: { url: string }): Promis
     ADMIN_EMAIL: 'bench@portal.example.com', ADMIN_PASSWORD: 'bench-admin-password',
     ...(scratch && redis ? { DATABASE_URL: scratch.url, REDIS_URL: redis.url } : {}),
   };
+  const profiled = CPU_PROF_DIR ? { ...env, PROFILED_ENTRY: 'apps/api/src/main.ts', CPU_PROF_DIR: path.resolve(CPU_PROF_DIR, topology) } : env;
   const dbConfig: DatabaseConfig = scratch ? { driver: 'postgres', url: scratch.url } : { driver: 'pglite', dataDir: path.join(dataDir, 'db') };
   let api = startProcess('apps/api/src/main.ts', env);
   try {
@@ -154,7 +199,7 @@ async function measureTopology(topology: string, hello: { url: string }): Promis
     const seeding = performance.now();
     await seed(dbConfig, agentId);
     console.log(`${topology}: seeded ${RUNS} runs in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
-    api = startProcess('apps/api/src/main.ts', env);
+    api = startProcess(CPU_PROF_DIR ? 'bench/profiled-entry.ts' : 'apps/api/src/main.ts', profiled);
     await api.waitFor(/Portal ready on/, 120_000);
     await agent.post('/api/auth/login', { email: 'agent@bench.example.com', password: 'bench-agent-password' });
     const headers = { cookie: agent.cookieHeader(), origin: url, 'x-api-key': apiKey };
@@ -163,12 +208,12 @@ async function measureTopology(topology: string, hello: { url: string }): Promis
 
     const rows: Row[] = [];
     const targets = [
-      { target: 'hello-world Express', url: hello.url, proc: undefined },
-      { target: 'GET /api/historique (20 of 5,000)', url: `${url}/api/historique?page=1&limit=20`, proc: api },
-      { target: 'GET /api/auth/check_token', url: `${url}/api/auth/check_token`, proc: api },
-    ];
+      { name: 'hello', target: 'hello-world Express', url: hello.url, proc: undefined },
+      { name: 'history', target: 'GET /api/historique (20 of 5,000)', url: `${url}/api/historique?page=1&limit=20`, proc: api },
+      { name: 'check_token', target: 'GET /api/auth/check_token', url: `${url}/api/auth/check_token`, proc: api },
+    ].filter((t) => TARGETS.includes(t.name));
     for (const t of targets) {
-      const figures = await hit(t.url, headers);
+      const figures = await hit(t.url, headers, (t.proc ?? hello.proc).child.pid, t.proc ? scratch?.url : undefined);
       const afterMs = await oneRequestMs(`${url}/api/auth/check_token`, headers);
       rows.push({ topology, target: t.target, ...figures, rssMiB: t.proc ? rssMiB(t.proc) : null, afterMs });
       if (api.child.exitCode !== null) throw new Error(`the API exited under load:\n${api.output().slice(-3000)}`);
@@ -190,7 +235,7 @@ try {
   await hello.waitFor(/hello server ready/);
   for (const topology of TOPOLOGIES) {
     try {
-      all.push(...(await measureTopology(topology, { url: `http://127.0.0.1:${helloPort}/` })));
+      all.push(...(await measureTopology(topology, { url: `http://127.0.0.1:${helloPort}/`, proc: hello })));
     } catch (error) {
       process.exitCode = 1;
       console.error(`${topology}: ${(error as Error).stack}`);
@@ -201,12 +246,12 @@ try {
 }
 
 function printTable(rows: Row[]): void {
-  console.log('| topology | target | req/s | p50 ms | p99 ms | max ms | × hello | errors | API RSS MiB | next request ms |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const reference = rows.find((h) => h.target.startsWith('hello'))!;
+  console.log('| topology | target | req/s | p50 ms | p99 ms | max ms | × hello | errors | API RSS MiB | next request ms | CPU µs/req (process) | CPU µs/req (PostgreSQL) |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const reference = rows.find((h) => h.target.startsWith('hello')) ?? { rps: Number.NaN };
   for (const r of rows) {
     console.log(
-      `| ${r.topology} | ${r.target} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.max} | ${(r.rps / reference.rps).toFixed(2)} | ${r.errors} | ${r.rssMiB ?? '–'} | ${r.afterMs.toFixed(0)} |`,
+      `| ${r.topology} | ${r.target} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.max} | ${(r.rps / reference.rps).toFixed(2)} | ${r.errors} | ${r.rssMiB ?? '–'} | ${r.afterMs.toFixed(0)} | ${r.cpuUs.toFixed(0)} | ${r.pgCpuUs === null ? '–' : r.pgCpuUs.toFixed(0)} |`,
     );
   }
 }

@@ -35,7 +35,8 @@ function ensureWebBuild(): void {
   const sources = Math.max(...WEB_SOURCES.map(newestMtime));
   if (built && built >= sources && !process.env.E2E_FORCE_BUILD) return;
   console.log('[e2e] building @portal/web …');
-  const r = spawnSync('npm', ['run', 'build', '-w', '@portal/web'], { cwd: ROOT, stdio: 'inherit', env: process.env });
+  // vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test what ships.
+  const r = spawnSync('npm', ['run', 'build', '-w', '@portal/web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (r.status !== 0) throw new Error('npm run build -w @portal/web failed');
 }
 

@@ -16,6 +16,8 @@ describe('login', () => {
     const page = await context.newPage();
     await loginAsAdmin(page);
     await page.waitForURL((u) => u.pathname === '/');
+    // The desktop menus are their own chunk (decision 64): they arrive a moment after the frame.
+    await page.getByTestId('menu-ledes').waitFor({ timeout: 5_000 });
     await expect(page.getByTestId('menu-ledes').isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('nav-user-list').isVisible()).resolves.toBe(true);
     await context.close();

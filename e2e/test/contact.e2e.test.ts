@@ -41,7 +41,7 @@ describe('contact form', () => {
     const marker = `E2E contact ${Date.now()}`;
     await page.locator('textarea[name="details"]').fill(`${marker}: I cannot log in from the office.`);
     await page.getByTestId('contact-submit').click();
-    await page.getByText('Mail send').waitFor();
+    await page.getByText('Email sent').waitFor();
     const sent = await waitForMail(portal().dataDir, (m) => m.body.includes(marker));
     expect(readOutbox(portal().dataDir).length).toBeGreaterThan(before);
     expect(sent.body).toContain(marker);

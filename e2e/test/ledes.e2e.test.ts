@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, screenshot, uniqueEmail } from '../src/browser.ts';
 import enLedes from '../../packages/i18n/locales/en/ledes.json' with { type: 'json' };
 import frLedes from '../../packages/i18n/locales/fr/ledes.json' with { type: 'json' };
+import { POLL_INTERVAL_MS } from '../../apps/web/src/features/ledes/model.ts';
 
 /**
  * Issue 3, LEDES screens, in both languages: an admin sets up a LEDES agent (through the API), the agent
@@ -314,8 +315,8 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     expect(treated.name).toMatch(/_treated\.xlsx$/);
     expect(treated.bytes.subarray(0, 2).toString('latin1')).toBe('PK');
 
-    // A row opens its result.
-    await invalidRow.click();
+    // A row's name is the link to its result (issue 9: rows are no longer focusable themselves).
+    await invalidRow.getByRole('link', { name: INVALID_NAME }).click();
     await page.waitForURL((u) => u.pathname === '/result-ledes');
     expect(new URL(page.url()).searchParams.get('runs')).toBe(ids.find((id) => seen[id]?.at(-1) === 'refused'));
     await page.getByTestId('run-card').waitFor();
@@ -342,7 +343,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     await page.waitForURL((u) => u.pathname === '/result-ledes');
     const notice = page.getByTestId('live-interrupted');
     await notice.waitFor({ timeout: 10_000 });
-    expect(await notice.textContent()).toBe(T.live.interrupted);
+    expect(await notice.textContent()).toBe(T.live.interrupted.replace('{{seconds}}', String(POLL_INTERVAL_MS / 1000)));
     // The run still reaches its verdict, through polling.
     await waitAllFinished(page, 1);
     await screenshot(page, 'ledes-result-polling', lang);
@@ -405,7 +406,8 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     expect(treated.name).toMatch(/_treated\.xlsx$/);
     expect(treated.bytes.subarray(0, 2).toString('latin1')).toBe('PK');
 
-    await newest.click();
+    // The row's name is the link to the result (rows are not tab stops).
+    await newest.getByRole('link', { name: VALID_NAME }).click();
     await page.waitForURL((u) => u.pathname === '/result-ledes');
     await page.getByTestId('run-card').waitFor();
     expect(await page.getByTestId('run-card').getAttribute('data-run-state')).toBe('accepted');

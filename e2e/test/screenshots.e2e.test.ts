@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chooseOption, launchBrowser, loginAsAdmin, newContext, portal, screenshot } from '../src/browser.ts';
 import { readOutbox, resetLinkIn, waitForMail } from '../src/outbox.ts';
@@ -132,4 +132,84 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     await screenshot(page, 'user-list-mobile', lang);
     await context.close();
   });
+});
+
+/**
+ * Issue 9: every screen at 360, 680, 1024 and 1440 px in both languages →
+ * artifacts/screenshots/w<width>-<screen>-<lang>.png. Each picture asserts the screen's heading is shown and that
+ * nothing is wider than the viewport (no sideways scrolling of the page), and that the bar's items do not overlap.
+ */
+const WIDTHS = [360, 680, 1024, 1440] as const;
+
+async function assertLayout(page: Page, label: string) {
+  await page.locator('main h1').first().waitFor();
+  const layout = await page.evaluate(() => {
+    const overflow = document.documentElement.scrollWidth - window.innerWidth;
+    // The header's direct controls: logo, menu triggers, links, language switcher, login/logout.
+    const nav = document.querySelector('header nav');
+    const boxes = nav
+      ? [...nav.querySelectorAll(':scope > a, :scope > div > button, :scope > div > a, :scope > div > div, :scope > div > [data-testid="language-switcher"]')]
+          .map((el) => el.getBoundingClientRect())
+          .filter((r) => r.width > 0 && r.height > 0)
+      : [];
+    let overlaps = 0;
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!;
+        const b = boxes[j]!;
+        const inside = (a.left >= b.left && a.right <= b.right) || (b.left >= a.left && b.right <= a.right);
+        if (!inside && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps++;
+      }
+    return { overflow, overlaps };
+  });
+  expect(layout.overflow, `${label}: page wider than the viewport`).toBeLessThanOrEqual(0);
+  expect(layout.overlaps, `${label}: items of the bar overlap`).toBe(0);
+}
+
+async function shoot(page: Page, screen: string, lang: 'en' | 'fr', prepare?: () => Promise<void>) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    // The bar switches layout in an effect after the resize: let it render (burger at 640 px or less).
+    await page.locator('button[aria-controls="mobile-menu"]').waitFor({ state: width <= 640 ? 'visible' : 'detached' });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await prepare?.();
+    await assertLayout(page, `${screen} at ${width}`);
+    await screenshot(page, `w${width}-${screen}`, lang);
+  }
+}
+
+describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %s', (lang) => {
+  it('public and admin screens', async () => {
+    const context = await newContext(browser, { lang, consent: null });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByTestId('cookie-banner').waitFor();
+    await shoot(page, 'home-banner', lang);
+    await page.getByTestId('cookie-banner').getByRole('button').last().click();
+    for (const [name, path] of [
+      ['login', '/login'],
+      ['forgot-password', '/forgot_password'],
+      ['contact', '/contact'],
+      ['privacy-policy', '/privacy-policy'],
+      ['reset-expired', '/password_reset?id=x&token=y'],
+    ] as const) {
+      await page.goto(path);
+      await shoot(page, name, lang);
+    }
+    await loginAsAdmin(page);
+    await switchTo(page, lang);
+    for (const [name, path] of [
+      ['home-admin', '/'],
+      ['add-user', '/add/user'],
+      ['user-list', '/admin/user'],
+      ['ledes-upload-admin', '/ledes/upload'],
+      ['ledes-admin-history', '/ledes/history/admin'],
+      ['coming-soon', '/annuites/patent/instruction'],
+    ] as const) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await shoot(page, name, lang);
+    }
+    await context.close();
+  }, 180_000);
 });

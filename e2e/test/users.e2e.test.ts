@@ -32,7 +32,7 @@ describe('admin creates a ledes agent', () => {
     expect(await ids.getByRole('textbox').count()).toBe(1);
     expect(await ids.getByRole('button', { name: /Remove/ }).count()).toBe(0);
     await ids.getByRole('textbox').nth(0).fill('CLIENT-A1');
-    await ids.getByRole('button', { name: 'Add a client id' }).click();
+    await ids.getByRole('button', { name: 'Add a client ID' }).click();
     await ids.getByRole('textbox').nth(1).fill('CLIENT-B2');
     expect(await ids.getByRole('button', { name: /Remove/ }).count()).toBe(2);
 
@@ -49,7 +49,7 @@ describe('admin creates a ledes agent', () => {
     await form.locator('input[name="pays_code"]').fill('fr');
     await form.locator('input[name="devise"]').fill('eur');
     await page.getByTestId('address-submit').click();
-    await page.getByText('Addresse added successfully').waitFor();
+    await page.getByText('Address added successfully').waitFor();
     await page.getByTestId('address-created').waitFor();
 
     await page.getByTestId('add-user-submit').click();
@@ -149,7 +149,7 @@ describe('admin creates a ledes agent', () => {
     const context = await newContext(browser, { lang: 'fr' });
     const page = await context.newPage();
     await page.goto('/login');
-    await page.getByRole('link', { name: 'Mot de passe oublié ?' }).click();
+    await page.getByRole('link', { name: 'Mot de passe oublié\u202F?' }).click();
     await page.waitForURL((u) => u.pathname === '/forgot_password');
     await page.locator('input[name="email"]').fill('pas-un-email');
     await page.getByTestId('forgot-submit').click();
@@ -160,7 +160,8 @@ describe('admin creates a ledes agent', () => {
     expect(await page.getByTestId('forgot-sent').textContent()).toContain('10 minutes');
 
     const mail = await waitForMail(portal().dataDir, (m) => m.to.includes(email));
-    await page.getByRole('button', { name: 'Fermer' }).click();
+    // The dialog's own "Fermer" action (its × is named "Fermer" too).
+    await page.getByRole('dialog').locator('button:not(.mantine-Modal-close)', { hasText: 'Fermer' }).click();
     await page.waitForURL((u) => u.pathname === '/login');
     await page.goto(resetLinkIn(mail));
     await page.getByTestId('reset-submit').click();
@@ -192,7 +193,7 @@ describe('admin creates a ledes agent', () => {
     await page.getByTestId('codes').waitFor();
     await page.getByTestId('codes').getByRole('textbox').first().fill('CODE1');
     await page.getByTestId('add-user-submit').click();
-    await page.getByText('Please select a cabinet').waitFor();
+    await page.getByText('Please select a firm').waitFor();
     await context.close();
   });
 });

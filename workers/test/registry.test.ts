@@ -25,14 +25,14 @@ describe('job registry: every queue has a consumer in each mode', () => {
     }
   });
 
-  it('annuities stays out of the registry until its processor exists (no queue without a consumer)', () => {
+  it('every queue of JOB_PAYLOADS is registered (no queue without a consumer)', () => {
     const inactive = QUEUE_NAMES.filter((queue) => !(REGISTERED_QUEUES as string[]).includes(queue));
-    expect(inactive).toEqual(['annuities']);
+    expect(inactive).toEqual([]);
   });
 
   it('embedded: the boot refuses handlers missing a registered queue', () => {
     const ports = {} as JobPorts;
-    expect(() => consumedQueues({ mail: bindJob(JOB_REGISTRY.mail, ports) })).toThrow('no consumer for queue(s) ledes');
+    expect(() => consumedQueues({ mail: bindJob(JOB_REGISTRY.mail, ports) })).toThrow('no consumer for queue(s) ledes, annuities');
   });
 
   it('SIGTERM: jobs are handed back before the grace ends, and compose waits longer than the grace', () => {

@@ -37,7 +37,21 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     expect(en.status).toBe(401);
     expect(en.body).toEqual({ success: false, code: 'login_failed', message: 'Email / password incorrect' });
     const fr = await t.client({ lang: 'fr-FR,fr;q=0.9' }).post('/api/auth/login', { email: 'admin@portal.test', password: 'wrong-password' });
-    expect(fr.body).toEqual({ success: false, code: 'login_failed', message: 'Email / mot de passe incorrect' });
+    expect(fr.body).toEqual({ success: false, code: 'login_failed', message: 'E-mail / mot de passe incorrect' });
+  });
+
+  it('a language chosen before login wins over the account language and becomes the account language', async () => {
+    const user = await t.createUser('user_annuites', { langue: 'en' });
+    const client = t.client();
+    const res = await client.post('/api/auth/login', { email: user.email, password: user.password, langue: 'fr' });
+    expect(res.status).toBe(200);
+    expect(res.body.user.langue).toBe('fr');
+    expect((await client.get('/api/auth/verify_token_')).body.user.langue).toBe('fr');
+    // A later login without a choice keeps the saved language; a wrong password changes nothing.
+    expect((await t.client().post('/api/auth/login', { email: user.email, password: user.password })).body.user.langue).toBe('fr');
+    expect((await t.client().post('/api/auth/login', { email: user.email, password: 'not-the-password', langue: 'en' })).status).toBe(401);
+    expect((await t.client().post('/api/auth/login', { email: user.email, password: user.password })).body.user.langue).toBe('fr');
+    expect((await t.client().post('/api/auth/login', { email: user.email, password: user.password, langue: 'de' })).status).toBe(400);
   });
 
   it('AUTH-18 same status and body for an unknown e-mail and a wrong password', async () => {
@@ -173,7 +187,7 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     expect((await t.client().put(`/api/auth/reset_password/${newer!.token}/${other.id}`, { password: 'new-password-one' })).status).toBe(410);
     const ok = await t.client().put(`/api/auth/reset_password/${newer!.token}/${newer!.id}`, { password: 'new-password-one' });
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ success: true, message: 'Password reset succesfully' });
+    expect(ok.body).toEqual({ success: true, message: 'Password reset successfully.' });
     expect((await t.client().put(`/api/auth/reset_password/${newer!.token}/${newer!.id}`, { password: 'new-password-two' })).status).toBe(410);
     expect((await session.get('/api/auth/verify_token_')).body.isAuthenticated).toBe(false);
     expect((await t.client().post('/api/auth/login', { email: user.email, password: 'new-password-one' })).status).toBe(200);
@@ -213,7 +227,7 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     const before = t.outbox().length;
     const res = await t.client().post('/api/contact', { mail: 'client@example.com', issue: 'ledes', topic: 'ledes_display', details: 'The result page shows nothing.' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Mail send' });
+    expect(res.body).toEqual({ success: true, message: 'Email sent.' });
     await t.drainQueue();
     const mail = t.outbox()[before]!.raw;
     expect(mail).toContain(`To: ${t.config.mail.supportAddress}`);

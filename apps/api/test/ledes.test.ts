@@ -150,7 +150,7 @@ describe.each(databaseKinds())('LEDES flow (%s)', (kind) => {
   it('history: 400 without paging, 204 when empty, pages with the spec meta; admins see everyone', async () => {
     const noMeta = await agent.client.get('/api/historique');
     expect(noMeta.status).toBe(400);
-    expect(noMeta.body.message).toBe("Paramètre 'meta' non fourni.");
+    expect(noMeta.body.message).toBe('The paging parameters (page and limit) are missing.');
     const fresh = await t.loginAs('user_agent_ledes');
     expect((await fresh.client.get('/api/historique?page=1&limit=20')).status).toBe(204);
     const page = await agent.client.get('/api/historique?page=1&limit=2');
@@ -163,6 +163,57 @@ describe.each(databaseKinds())('LEDES flow (%s)', (kind) => {
     const search = await admin.client.get('/api/searchHistorique?search_query=mikewagner&page=1&limit=20');
     expect(search.body.data.length).toBeGreaterThan(0);
     expect(search.body.data.every((h: { name: string }) => h.name.includes('mikewagner'))).toBe(true);
+  });
+
+  it('admin log: sorts and pages on the server (whitelisted columns, bounded page size) and searches displayed office and type names', async () => {
+    const trademark = await upload(agent.client, '/api/ledes/file/trademark/LON', {}, [{ filename: `sort-${VALID_98B}`, content: sample(VALID_98B) }]);
+    expect(trademark.status).toBe(200);
+    const patent = await upload(agent.client, '/api/ledes/file/patent/PAR', {}, [{ filename: `sort-${INVALID}`, content: sample(INVALID) }]);
+    expect(patent.status).toBe(200);
+    await t.drainQueue();
+    type Row = { name: string; office: string; type: string; filename: string; created: string; user_info: { company_agent: string } };
+    const rows = async (qs: string, lang = 'en') => {
+      const res = await admin.client.get(`/api/historique/admin/all?${qs}`, { 'accept-language': lang });
+      expect(res.status).toBe(200);
+      return res.body.data as Row[];
+    };
+
+    // The whole log sorted by the displayed office label: "Bureau de Londres" < "Bureau de Paris" in French,
+    // "London office" < "Paris office" in English; the order holds across pages.
+    const byOffice = await rows('page=1&limit=600&sort=office&order=asc', 'fr');
+    expect(byOffice.map((r) => r.office)).toEqual([...byOffice.map((r) => r.office)].sort());
+    const firstPage = await rows('page=1&limit=1&sort=office&order=desc', 'fr');
+    const secondPage = await rows('page=2&limit=1&sort=office&order=desc', 'fr');
+    expect(firstPage[0]?.office).toBe('PAR');
+    const byOfficeDesc = await rows('page=1&limit=600&sort=office&order=desc', 'fr');
+    expect([firstPage[0]?.name, secondPage[0]?.name]).toEqual(byOfficeDesc.slice(0, 2).map((r) => r.name));
+    expect(byOfficeDesc.at(-1)?.office).toBe('LON');
+    // Type by label: "Brevet" < "Marque" in French, "Patent" < "Trademark" in English.
+    expect((await rows('page=1&limit=600&sort=type&order=asc', 'fr'))[0]?.type).toBe('patent');
+    expect((await rows('page=1&limit=600&sort=type&order=desc', 'en'))[0]?.type).toBe('trademark');
+    const byName = await rows('page=1&limit=600&sort=name&order=asc');
+    expect(byName.map((r) => r.filename.toLowerCase())).toEqual(byName.map((r) => r.filename.toLowerCase()).sort());
+    const oldest = await rows('page=1&limit=600&sort=date&order=asc');
+    expect(oldest.map((r) => r.created)).toEqual([...oldest.map((r) => r.created)].sort());
+
+    // Only whitelisted columns and orders, and a bounded page size.
+    expect((await admin.client.get('/api/historique/admin/all?page=1&limit=20&sort=path')).status).toBe(400);
+    expect((await admin.client.get('/api/historique/admin/all?page=1&limit=20&sort=date&order=sideways')).status).toBe(400);
+    expect((await admin.client.get('/api/historique/admin/all?page=1&limit=601')).status).toBe(400);
+
+    // The search matches what the table shows, not only codes: office labels and type names in either language.
+    const search = async (q: string) => {
+      const res = await admin.client.get(`/api/searchHistorique?search_query=${encodeURIComponent(q)}&page=1&limit=600&sort=date&order=desc`);
+      return res.status === 204 ? [] : (res.body.data as Row[]);
+    };
+    for (const q of ['London office', 'Londres', 'Marque', 'trademark']) {
+      const found = await search(q);
+      expect(found.length, q).toBeGreaterThan(0);
+      expect(found.every((r) => r.office === 'LON' || r.type === 'trademark'), q).toBe(true);
+    }
+    expect((await search('Brevet')).every((r) => r.type === 'patent')).toBe(true);
+    expect((await search('Brevet')).length).toBeGreaterThan(0);
+    expect(await search('Bureau de Tombouctou')).toEqual([]);
   });
 
   it('the treated file is an xlsx workbook; another user cannot download it', async () => {

@@ -45,7 +45,8 @@ describe('OpenAPI document and viewer', () => {
     expect(login.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
     expect(login.responses['200'].content['application/json'].schema.properties.user.properties.email.type).toBe('string');
     const history = paths['/api/historique'].get;
-    expect(history.parameters.map((p: { name: string }) => p.name)).toEqual(['page', 'limit']);
+    expect(history.parameters.map((p: { name: string }) => p.name)).toEqual(['page', 'limit', 'sort', 'order']);
+    expect(history.parameters.find((p: { name: string }) => p.name === 'sort').schema.enum).toEqual(['date', 'name', 'provider', 'office', 'type', 'state']);
     expect(history.responses['204']).toBeDefined();
     const upload = paths['/api/ledes/file/{type}/{office}'].post;
     const fields = upload.requestBody.content['multipart/form-data'].schema.properties;

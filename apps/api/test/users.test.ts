@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
+import { PASSWORD_MIN_LENGTH } from '@portal/contracts';
 
 describe.each(databaseKinds())('users, roles, cabinets, addresses (%s)', (kind) => {
   let t: TestPortal;
@@ -32,7 +33,7 @@ describe.each(databaseKinds())('users, roles, cabinets, addresses (%s)', (kind) 
       devise: 'eur',
     });
     expect(address.status).toBe(200);
-    expect(address.body).toMatchObject({ success: true, message: 'Addresse added successfully', adresse: { pays_code: 'FR', devise: 'EUR' } });
+    expect(address.body).toMatchObject({ success: true, message: 'Address added successfully.', adresse: { pays_code: 'FR', devise: 'EUR' } });
     const created = await admin.post('/api/admin/user', {
       company_agent: 'Dupont IP',
       email: `Agent.Ledes.${kind}@Example.com`,
@@ -43,7 +44,7 @@ describe.each(databaseKinds())('users, roles, cabinets, addresses (%s)', (kind) 
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
       success: true,
-      message: 'User added successfully',
+      message: 'User added successfully.',
       user: { email: `agent.ledes.${kind}@example.com`, langue: 'en', id_client: [`CL-${kind}-1`, `CL-${kind}-2`], roles: [{ slug: 'user_agent_ledes' }] },
     });
     const agent = t.client();
@@ -59,7 +60,7 @@ describe.each(databaseKinds())('users, roles, cabinets, addresses (%s)', (kind) 
     const base = { company_agent: 'Annuity Agent', email: `annuity.${kind}@example.com`, password: 'a-strong-password-2', roles: [roleId('user_agent_annuites')], code: ['C01', 'C02'], langue: 'fr' };
     const refused = await admin.post('/api/admin/user', base);
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'cabinet_required', message: 'Please select a cabinet' });
+    expect(refused.body).toMatchObject({ code: 'cabinet_required', message: 'Please select a firm' });
     const ok = await admin.post('/api/admin/user', { ...base, cabinets: [cabinetIds[0]] });
     expect(ok.status).toBe(200);
     expect(ok.body.user).toMatchObject({ langue: 'fr', code: ['C01', 'C02'], cabinets: [{ _id: cabinetIds[0] }] });
@@ -77,7 +78,7 @@ describe.each(databaseKinds())('users, roles, cabinets, addresses (%s)', (kind) 
     expect((await admin.post('/api/user', body)).status).toBe(200);
     const again = await admin.post('/api/user', { ...body, email: body.email.toUpperCase() });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ success: false, code: 'register_failed', message: 'The email or username already exist' });
+    expect(again.body).toMatchObject({ success: false, code: 'register_failed', message: 'This email address or user name is already in use.' });
   });
 
   it('AUTH-01 refuses a password under 12 characters with a translated message', async () => {
@@ -87,6 +88,8 @@ describe.each(databaseKinds())('users, roles, cabinets, addresses (%s)', (kind) 
     expect(weak.status).toBe(400);
     expect(weak.body.code).toBe('password_too_short');
     expect(weak.body.fields).toEqual({ password: 'password_too_short' });
+    // The minimum in the message is the one the rule applies (a placeholder, not a copy of the number).
+    expect(weak.body.message).toBe(`Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`);
   });
 
   it('lists users with their roles, cabinets and client ids for the admin only', async () => {

@@ -19,7 +19,7 @@ describe('declarative validation', () => {
       const res = await t.client().post('/api/contact', { mail: 'someone@portal.test', issue, topic: 'ledes_display', details: 'hello' });
       expect(res.status, issue).toBe(400);
       expect(res.body.code, issue).toBe('issue_empty');
-      expect(res.body.message, issue).toBe('Please choose an issue.');
+      expect(res.body.message, issue).toBe('Please choose a subject.');
     }
   });
 

@@ -29,6 +29,14 @@ describe('decideAccess', () => {
   it('lets any logged-in user reach connected routes', () => {
     expect(decideAccess('connected', user([]), '/annuites/patent')).toEqual({ kind: 'allow' });
   });
+  it('keeps the LEDES screens for the roles with the LEDES menu (admin, user_agent_ledes)', () => {
+    for (const roles of [['user_annuites'], ['user_agent_annuites'], ['admin_test'], []]) {
+      expect(decideAccess('ledes', user(roles), '/ledes/upload'), roles.join()).toEqual({ kind: 'redirect', to: '/unauthorized' });
+    }
+    expect(decideAccess('ledes', user(['user_agent_ledes']), '/ledes/upload')).toEqual({ kind: 'allow' });
+    expect(decideAccess('ledes', user([], true), '/result-ledes?runs=x')).toEqual({ kind: 'allow' });
+    expect(decideAccess('ledes', anon, '/ledes/history')).toEqual({ kind: 'redirect', to: loginPathFor('/ledes/history') });
+  });
   it('sends a logged-in user away from /login', () => {
     expect(decideAccess('guest', user(['user_annuites']), '/login')).toEqual({ kind: 'redirect', to: '/' });
     expect(decideAccess('guest', anon, '/login')).toEqual({ kind: 'allow' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asLanguage, chooseInitialLanguage, languageAfterLogin } from '../src/lib/language.ts';
+import { asLanguage, chooseInitialLanguage, chosenLanguage, forgetChosenLanguage, languageAfterLogin, recordChosenLanguage } from '../src/lib/language.ts';
 
 describe('chooseInitialLanguage', () => {
   it('prefers the remembered choice', () => {
@@ -33,5 +33,32 @@ describe('asLanguage', () => {
     expect(asLanguage('FR_be')).toBe('fr');
     expect(asLanguage('en-US')).toBe('en');
     expect(asLanguage('')).toBeUndefined();
+  });
+});
+
+describe('the language chosen before login', () => {
+  function memoryStorage() {
+    const items = new Map<string, string>();
+    return {
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+      removeItem: (k: string) => void items.delete(k),
+    };
+  }
+  it('is remembered until the login or the logout forgets it', () => {
+    const storage = memoryStorage();
+    expect(chosenLanguage(storage)).toBeUndefined();
+    recordChosenLanguage('fr', storage);
+    expect(chosenLanguage(storage)).toBe('fr');
+    recordChosenLanguage('en', storage);
+    expect(chosenLanguage(storage)).toBe('en');
+    forgetChosenLanguage(storage);
+    expect(chosenLanguage(storage)).toBeUndefined();
+  });
+  it('survives a storage that refuses (private mode)', () => {
+    const refusing = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); }, removeItem: () => { throw new Error('denied'); } };
+    expect(() => recordChosenLanguage('fr', refusing)).not.toThrow();
+    expect(chosenLanguage(refusing)).toBeUndefined();
+    expect(() => forgetChosenLanguage(refusing)).not.toThrow();
   });
 });

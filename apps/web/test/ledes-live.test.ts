@@ -1,7 +1,9 @@
 import { focusManager, QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LedesRunDto } from '@portal/contracts';
-import { ledesKeys } from '../src/features/ledes/api.ts';
+import { queryKeys } from '../src/lib/queryKeys.ts';
+
+const ledesKeys = queryKeys.ledes;
 import { RECONCILE_INTERVAL_MS, reconcileRunsInProgress } from '../src/features/ledes/live.ts';
 
 const run = (id: string, state: LedesRunDto['state']) => ({ run: { _id: id, state }, result: null });
@@ -10,8 +12,8 @@ function cacheWithRuns(): QueryClient {
   const client = new QueryClient();
   client.setQueryData(ledesKeys.run('a'), run('a', 'in_progress'));
   client.setQueryData(ledesKeys.run('b'), run('b', 'Done'));
-  client.setQueryData(ledesKeys.userHistory(1, 500), { rows: [{ _id: 'a', state: 'in_progress' }], meta: {} });
-  client.setQueryData(ledesKeys.adminHistory('x', '', 1, 600), { rows: [{ _id: 'b', state: 'Error' }], meta: {} });
+  client.setQueryData(ledesKeys.history({ page: 1, limit: 500 }), { rows: [{ _id: 'a', state: 'in_progress' }], meta: {} });
+  client.setQueryData(ledesKeys.adminHistory({ owner: 'x', search: '', page: 1, limit: 600, sort: 'date', order: 'desc' }), { rows: [{ _id: 'b', state: 'Error' }], meta: {} });
   return client;
 }
 
@@ -35,7 +37,7 @@ describe('stale screens: runs shown in progress are reconciled without a socket 
     vi.advanceTimersByTime(RECONCILE_INTERVAL_MS - 1);
     expect(invalidated(client)).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(invalidated(client)).toEqual([ledesKeys.run('a'), ledesKeys.userHistory(1, 500)]);
+    expect(invalidated(client)).toEqual([ledesKeys.run('a'), ledesKeys.history({ page: 1, limit: 500 })]);
     stop();
   });
 
@@ -45,7 +47,7 @@ describe('stale screens: runs shown in progress are reconciled without a socket 
     focusManager.setFocused(false);
     expect(invalidated(client)).toEqual([]);
     focusManager.setFocused(true);
-    expect(invalidated(client)).toEqual([ledesKeys.run('a'), ledesKeys.userHistory(1, 500)]);
+    expect(invalidated(client)).toEqual([ledesKeys.run('a'), ledesKeys.history({ page: 1, limit: 500 })]);
     stop();
   });
 

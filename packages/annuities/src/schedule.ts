@@ -105,6 +105,14 @@ function resolveOffice(input: RightInput): Result<{ office: Office; origin: Orig
 }
 
 /**
+ * The spec's row colour: a next date in the future is ok, today or past nok; only a previous date
+ * orange; neither no_date. Also used when a user edits the dates of a checked row.
+ */
+export function scheduleColour(next: Day | null, previous: Day | null, today: Day): Colour {
+  return next !== null ? (next > today ? 'ok' : 'nok') : previous !== null ? 'orange' : 'no_date';
+}
+
+/**
  * Every annuity of a right and the portal fields for `today` (annuities.md §2 and §9).
  * Pure: no clock, no I/O. Without `lastPaid`, annuities due on or before `today` count as paid.
  */
@@ -316,7 +324,7 @@ function portalFields(
     lapsed = true;
     next = null;
   }
-  const colour: Colour = next !== null ? (next.due > today ? 'ok' : 'nok') : previous !== null ? 'orange' : 'no_date';
+  const colour = scheduleColour(next?.due ?? null, previous?.due ?? null, today);
   return {
     office,
     origin,

@@ -1,17 +1,8 @@
 import { z } from 'zod';
 import { LANGUAGES, ROLE_SLUGS } from './roles.ts';
 import { text } from './text.ts';
+import { EMAIL_PATTERN, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
 
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 128;
-export const LOGIN_LOCKOUT_ATTEMPTS = 5;
-export const LOGIN_LOCKOUT_MINUTES = 5;
-export const RESET_TOKEN_MINUTES = 10;
-export const FIRST_CONNECTION_TOKEN_HOURS = 72;
-export const SESSION_DAYS = 30;
-
-/** Same pattern as the forgot-password screen: something@something.tld, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const emailSchema = text({ error: 'email_empty' })
   .trim()
   .min(1, { error: 'email_empty' })
@@ -28,6 +19,8 @@ export const loginBody = z.strictObject({
   email: emailSchema,
   // Login accepts any non-empty password up to the maximum: the length policy applies when one is set.
   password: text({ error: 'password_empty' }).min(1, { error: 'password_empty' }).max(PASSWORD_MAX_LENGTH, { error: 'login_failed' }),
+  /** A language picked with the switcher before logging in: it wins, and becomes the account's language. */
+  langue: z.enum(LANGUAGES).optional(),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

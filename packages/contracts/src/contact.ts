@@ -1,17 +1,8 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.ts';
 import { text } from './text.ts';
+import { CONTACT_ISSUES, CONTACT_TOPICS } from './constants.ts';
 
-/** The spec's issue → topic map for the contact form. */
-export const CONTACT_TOPICS = {
-  patent: ['patent_missing', 'patent_issue', 'receipt_demand'],
-  ledes: ['ledes_verification', 'ledes_display'],
-  trademark: ['trademark_missing', 'trademark_issue'],
-  account: ['account_loggin', 'account_update', 'account_remove'],
-  other: ['other_issue', 'other_download', 'other_display'],
-} as const satisfies Record<string, readonly string[]>;
-export type ContactIssue = keyof typeof CONTACT_TOPICS;
-export const CONTACT_ISSUES = Object.keys(CONTACT_TOPICS) as [ContactIssue, ...ContactIssue[]];
 
 /**
  * `issue` is a closed enum: a lookup with `in` or `[]` would accept `constructor`, `__proto__` or

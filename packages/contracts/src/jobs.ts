@@ -19,5 +19,3 @@ export function jobIdFor<Q extends QueueName>(queue: Q, payload: JobPayload<Q>):
   return `${queue}-${id}`;
 }
 
-export const RUN_STATES = ['in_progress', 'Done', 'Error'] as const;
-export type RunState = (typeof RUN_STATES)[number];

@@ -1,20 +1,8 @@
 import { z } from 'zod';
-import { RUN_STATES } from './jobs.ts';
+import { FIRST_RESULT_LINE, LEDES_MAX_FILES, LEDES_MAX_WAIT_SECONDS, LEDES_TYPES, RUN_STATES } from './constants.ts';
 import { paginationMetaSchema } from './pagination.ts';
 import { text } from './text.ts';
 
-export const LEDES_TYPES = ['patent', 'trademark', 'annuites'] as const;
-export type LedesType = (typeof LEDES_TYPES)[number];
-
-/** Extensions accepted for a LEDES upload; the format itself is recognised from the content. */
-export const LEDES_EXTENSIONS = ['txt', 'ledes', 'lds', 'xml'] as const;
-export const LEDES_MAX_FILES = 10;
-/** Upper bound of the `wait` option, as the original client's 120 s timeout. */
-export const LEDES_MAX_WAIT_SECONDS = 120;
-/** The admin log's page sizes; the user history uses 500, per the spec's constants. */
-export const LEDES_HISTORY_PAGE_SIZES = [10, 20, 30, 50, 100, 600] as const;
-/** The multipart file fields of an upload: the original client's name and the usual variants. */
-export const LEDES_FILE_FIELDS = ['file', 'files', 'file[]'] as const;
 
 const yesNo = z.enum(['true', 'false', 'yes', 'no', '1', '0', 'oui', 'non']).transform((v) => ['true', 'yes', '1', 'oui'].includes(v));
 const waitSeconds = text()
@@ -44,6 +32,17 @@ export const ledesUploadFields = z.strictObject({
 });
 
 /**
+ * The upload form's choices as the screen checks them before sending, with the codes of the
+ * server's own checks (error_file, missing_type, missing_office); the admin's user is checked by the
+ * screen, which knows the role.
+ */
+export const ledesUploadChoice = z.object({
+  files: z.array(z.unknown()).min(1, { error: 'error_file' }).max(LEDES_MAX_FILES, { error: 'too_many_files' }),
+  type: z.enum(LEDES_TYPES, { error: 'missing_type' }),
+  office: text({ error: 'missing_office' }).min(1, { error: 'missing_office' }).max(20),
+});
+
+/**
  * The one string that is not text: an opaque storage key. Every unknown key, NUL or traversal
  * included, answers the same 404 (UP-14), so the key is checked by its own strict pattern
  * (`isValidKey`) before any lookup instead of the clean-text rule.
@@ -56,17 +55,30 @@ const pageNumber = (max: number) =>
     .regex(/^\d{1,7}$/)
     .transform(Number)
     .pipe(z.number().int().min(1).max(max));
-export const historyPageQuery = z.strictObject({ page: pageNumber(1_000_000), limit: pageNumber(600) });
+/**
+ * The columns a history list may be sorted by (a whitelist: nothing else reaches ORDER BY). Office
+ * and type sort by their label in the caller's language, state by the badge order.
+ */
+export const LEDES_HISTORY_SORTS = ['date', 'name', 'provider', 'office', 'type', 'state'] as const;
+export type LedesHistorySort = (typeof LEDES_HISTORY_SORTS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** Server-side sorting of a paged list; newest first when absent. */
+const historySort = {
+  sort: z.enum(LEDES_HISTORY_SORTS).default('date'),
+  order: z.enum(SORT_ORDERS).default('desc'),
+};
+export const historyPageQuery = z.strictObject({ page: pageNumber(1_000_000), limit: pageNumber(600), ...historySort });
 export const historySearchQuery = z.strictObject({
   search_query: text().max(200).default(''),
   page: pageNumber(1_000_000),
   limit: pageNumber(600),
+  ...historySort,
 });
+export type HistoryPageQuery = z.input<typeof historyPageQuery>;
 /** `all` (or the admin's own id, as the original client sends it) for everyone, or one user's id. */
 export const adminHistoryParams = z.strictObject({ id: z.union([z.literal('all'), z.uuid()]) });
 export const runIdParams = z.strictObject({ id: z.uuid() });
-/** The first line a result page can start at: -2 is the file as a whole, -1 its header. */
-export const FIRST_RESULT_LINE = -2;
 /** A run's result is paged by line: `from_line` is the previous page's `page.next_line`. */
 export const ledesRunQuery = z.strictObject({
   from_line: text()

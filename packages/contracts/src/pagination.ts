@@ -7,7 +7,6 @@ export const paginationMetaSchema = z.strictObject({
   total: z.number().int().min(0),
 });
 export type PaginationMeta = z.infer<typeof paginationMetaSchema>;
-export const MAX_PAGE_SIZE = 600;
 
 export function paginationMeta(page: number, pageSize: number, total: number): PaginationMeta {
   return { currentPage: page, totalPages: Math.max(1, Math.ceil(total / pageSize)), pageSize, total };

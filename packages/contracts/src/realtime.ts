@@ -1,4 +1,4 @@
-import type { RunState } from './jobs.ts';
+import type { AnnuityFileDto } from './annuities.ts';
 import type { LedesRunDto } from './ledes.ts';
 
 /** Rooms are joined server-side from the session, never from a client message. */
@@ -12,5 +12,6 @@ export const REALTIME_PATH = '/realtime';
 /** Server → client events; each carries the full new state so clients upsert idempotently. */
 export interface ServerToClientEvents {
   'ledes:run': (run: LedesRunDto) => void;
-  'annuities:file:updated': (file: { _id: string; is_done: RunState }) => void;
+  /** A file's new state or progress (rows_done / rows_total), to its owner; transitions also to the admins. */
+  'annuities:file:updated': (file: AnnuityFileDto) => void;
 }

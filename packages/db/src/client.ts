@@ -90,6 +90,9 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // A checked-out client (a transaction under way) losing its connection emits 'error' on the client
+  // itself; without a listener that kills the process. Its query fails and is handled by the caller.
+  pool.on('connect', (client) => void client.on('error', () => {}));
   const db = drizzlePg({ client: pool, schema });
   return {
     db,

@@ -180,7 +180,10 @@ export const ledesRuns = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('ledes_runs_owner_created_idx').on(t.ownerId, t.createdAt),
+    // A user's runs newest first whether shared or not (the admin's view of one user), ties by id as the list orders them.
+    index('ledes_runs_owner_created_idx').on(t.ownerId, t.createdAt, t.id),
+    // Everyone's runs newest first (the admin log): the page reads 20 index entries, not a sort of every run.
+    index('ledes_runs_created_idx').on(t.createdAt, t.id),
     index('ledes_runs_state_idx').on(t.state, t.createdAt),
     // A user's history: its count and its newest-first page read this narrow index, not the run rows.
     index('ledes_runs_history_idx').on(t.ownerId, t.createdAt, t.id).where(sql`${t.sendHistory}`),
@@ -217,4 +220,113 @@ export const ledesInvoices = pgTable(
     total: text('total'),
   },
   (t) => [primaryKey({ columns: [t.runId, t.clientId, t.invoiceNumber] }), uniqueIndex('ledes_invoices_scope_number_unique').on(t.scope, t.invoiceNumber)],
+);
+
+/**
+ * How many runs each user has, all of them and those shared to the history (`send_history`): the
+ * total of a history page without counting the user's runs on every request. Kept by triggers on
+ * `ledes_runs` (migration 0004) in the same transaction as the run's insert, update or delete, so it
+ * is never stale and no code path can forget it.
+ */
+export const ledesRunCounts = pgTable('ledes_run_counts', {
+  ownerId: uuid('owner_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  runs: integer('runs').notNull().default(0),
+  sharedRuns: integer('shared_runs').notNull().default(0),
+});
+
+/**
+ * One uploaded annuity spreadsheet and its check. The worker owns the state (in_progress → Done |
+ * Error); the row, not the queue, is the truth. `export_stale` is set by an edit or a bulk comment
+ * and cleared by the job that rewrites the export from the current patents.
+ */
+export const annuityFiles = pgTable(
+  'annuity_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    importName: text('import_name').notNull(),
+    exportName: text('export_name').notNull(),
+    importKey: text('import_key').notNull().unique(),
+    exportKey: text('export_key').unique(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
+    /** The engine's reason code (or processing_failed / interrupted) when state is Error. */
+    errorCode: text('error_code'),
+    rowsDone: integer('rows_done').notNull().default(0),
+    rowsTotal: integer('rows_total'),
+    countOk: integer('count_ok').notNull().default(0),
+    countNok: integer('count_nok').notNull().default(0),
+    countOrange: integer('count_orange').notNull().default(0),
+    countNoDate: integer('count_no_date').notNull().default(0),
+    /** The engine's reference date (the day of the check), YYYY-MM-DD: "checked on". */
+    referenceDate: text('reference_date'),
+    exportStale: boolean('export_stale').notNull().default(false),
+    /** Bumped by each edit; the export job records the version it wrote, so a later edit is never lost. */
+    editVersion: integer('edit_version').notNull().default(0),
+    exportVersion: integer('export_version').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('annuity_files_owner_created_idx').on(t.ownerId, t.createdAt, t.id),
+    index('annuity_files_created_idx').on(t.createdAt, t.id),
+    index('annuity_files_state_idx').on(t.state, t.updatedAt),
+  ],
+);
+
+/** One row of an annuity spreadsheet, as the engine read and computed it; (file, row) is unique. */
+export const annuityPatents = pgTable(
+  'annuity_patents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    fileId: uuid('file_id').notNull().references(() => annuityFiles.id, { onDelete: 'cascade' }),
+    /** 0-based index of the data row over all sheets, in reading order. */
+    rowIndex: integer('row_index').notNull(),
+    sheet: text('sheet').notNull(),
+    rowNumber: integer('row_number').notNull(),
+    numPublication: text('num_publication'),
+    numDepot: text('num_depot'),
+    reference: text('reference'),
+    nom: text('nom'),
+    pays: text('pays'),
+    payeur: text('payeur'),
+    url: text('url'),
+    publie: text('publie'),
+    office: text('office'),
+    origin: text('origin'),
+    dechu: boolean('dechu').notNull().default(false),
+    expired: boolean('expired').notNull().default(false),
+    inGraceWithSurcharge: boolean('in_grace_with_surcharge').notNull().default(false),
+    /** Dates as YYYY-MM-DD text: sortable, no time zone. */
+    dateDepot: text('date_depot'),
+    moisDateDepot: integer('mois_date_depot'),
+    datePrecedenteAnnuite: text('date_precedente_annuite'),
+    quantPrecedent: integer('quant_precedent'),
+    dateProchaineAnnuite: text('date_prochaine_annuite'),
+    nextNumber: integer('next_number'),
+    instructionLimit: text('instruction_limit'),
+    limiteDateProchaineAnnuite: text('limite_date_prochaine_annuite'),
+    fee: text('fee'),
+    currency: text('currency'),
+    colour: text('colour', { enum: ['ok', 'nok', 'orange', 'no_date'] }).notNull(),
+    reasons: text('reasons').array().notNull().default(sql`'{}'::text[]`),
+    flags: text('flags').array().notNull().default(sql`'{}'::text[]`),
+    commentaire: text('commentaire'),
+    edited: boolean('edited').notNull().default(false),
+    /** Lower-cased publication, filing number, reference, name and country: what the search reads. */
+    searchText: text('search_text').notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('annuity_patents_file_row_unique').on(t.fileId, t.rowIndex),
+    index('annuity_patents_file_colour_idx').on(t.fileId, t.colour, t.rowIndex),
+    index('annuity_patents_file_next_idx').on(t.fileId, t.dateProchaineAnnuite),
+    index('annuity_patents_file_previous_idx').on(t.fileId, t.datePrecedenteAnnuite),
+    index('annuity_patents_file_publication_idx').on(t.fileId, t.numPublication),
+    index('annuity_patents_file_reference_idx').on(t.fileId, t.reference),
+  ],
 );

@@ -1,21 +1,22 @@
 import type { QueueName } from '@portal/contracts';
 import { bindJob, type JobHandlers, type RetryPolicy } from '@portal/queue';
+import { annuitiesJob } from './definitions/annuities.ts';
 import { ledesJob } from './definitions/ledes.ts';
 import { mailJob } from './definitions/mail.ts';
+import type { CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 import type { CheckLedesDeps } from './processors/check-ledes.ts';
 import type { SendMailDeps } from './processors/send-mail.ts';
 
 /**
  * Every active queue, one definition each. The inline driver, the BullMQ workers, the producer's
  * retry options and the timeout sweep all read this; adding a queue means adding its definition
- * here (and a worker entrypoint). `annuities` is in JOB_PAYLOADS but not here until its processor
- * exists (issue 10): nothing may enqueue to a queue nobody consumes (docs/decisions.md).
+ * here (and a worker entrypoint): nothing may enqueue to a queue nobody consumes (docs/decisions.md).
  */
-export const JOB_REGISTRY = { mail: mailJob, ledes: ledesJob } as const;
+export const JOB_REGISTRY = { mail: mailJob, ledes: ledesJob, annuities: annuitiesJob } as const;
 export type RegisteredQueue = keyof typeof JOB_REGISTRY;
 export const REGISTERED_QUEUES = Object.keys(JOB_REGISTRY) as RegisteredQueue[];
 
-export type JobPorts = SendMailDeps & CheckLedesDeps;
+export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps;
 
 export function isRegisteredQueue(queue: QueueName): queue is RegisteredQueue {
   return queue in JOB_REGISTRY;
@@ -26,6 +27,7 @@ export function bindJobs(ports: JobPorts, concurrency: Partial<Record<QueueName,
   return {
     mail: bindJob(mailJob, ports, { concurrency: concurrency.mail }),
     ledes: bindJob(ledesJob, ports, { concurrency: concurrency.ledes }),
+    annuities: bindJob(annuitiesJob, ports, { concurrency: concurrency.annuities }),
   };
 }
 
@@ -42,5 +44,5 @@ export function consumedQueues(handlers: JobHandlers): JobHandlers {
 
 /** The producer's job options come from the same policies the consumers apply. */
 export function retryPolicies(): Record<RegisteredQueue, RetryPolicy> {
-  return { mail: mailJob.retry, ledes: ledesJob.retry };
+  return { mail: mailJob.retry, ledes: ledesJob.retry, annuities: annuitiesJob.retry };
 }

@@ -1,9 +1,10 @@
 import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { JobPayload, QueueName } from '@portal/contracts';
-import { ledesRuns, mails, type Database } from '@portal/db';
+import { annuityFiles, ledesRuns, mails, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { QueuePort } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
+import { closeSilentAnnuityFiles } from './definitions/annuities.ts';
 import { closeSilentLedesRuns, LEDES_HEARTBEAT_MS } from './definitions/ledes.ts';
 import { mailJob } from './definitions/mail.ts';
 
@@ -45,7 +46,7 @@ export async function enqueueCommitted<Q extends QueueName>(ports: Pick<SweepPor
  * `everything` (the embedded mode at start, and any node as soon as Redis is back) takes every
  * waiting row at once instead of only the old ones.
  */
-export async function sweepJobs(ports: SweepPorts, options: { everything?: boolean } = {}): Promise<{ mails: number; ledes: number; interrupted: number }> {
+export async function sweepJobs(ports: SweepPorts, options: { everything?: boolean } = {}): Promise<{ mails: number; ledes: number; annuities: number; interrupted: number }> {
   const now = ports.clock.now();
   const at = (msAgo: number) => new Date(now.getTime() - (options.everything ? 0 : msAgo));
 
@@ -73,7 +74,25 @@ export async function sweepJobs(ports: SweepPorts, options: { everything?: boole
     .limit(BATCH);
   await enqueueCommitted(ports, 'ledes', waiting.map((r) => ({ runId: r.id })));
 
-  const interrupted = await closeSilentLedesRuns(ports, (runId) => ports.queue.isQueued('ledes', { runId }), now);
-  if (interrupted > 0) ports.logger.warn({ interrupted }, 'ledes runs silent past the timeout moved to Error');
-  return { mails: unsent.length, ledes: waiting.length, interrupted };
+  // Annuity files: checks not started or silent, and Done files whose export misses an edit.
+  const annuities = await ports.db
+    .select({ id: annuityFiles.id })
+    .from(annuityFiles)
+    .where(
+      or(
+        and(
+          eq(annuityFiles.state, 'in_progress'),
+          or(and(isNull(annuityFiles.startedAt), lt(annuityFiles.createdAt, at(NOT_STARTED_AFTER_MS))), lt(annuityFiles.updatedAt, at(SILENT_RUN_AFTER_MS))),
+        ),
+        and(eq(annuityFiles.state, 'Done'), eq(annuityFiles.exportStale, true), lt(annuityFiles.updatedAt, at(NOT_STARTED_AFTER_MS))),
+      ),
+    )
+    .limit(BATCH);
+  await enqueueCommitted(ports, 'annuities', annuities.map((f) => ({ fileId: f.id })));
+
+  const interruptedLedes = await closeSilentLedesRuns(ports, (runId) => ports.queue.isQueued('ledes', { runId }), now);
+  if (interruptedLedes > 0) ports.logger.warn({ interrupted: interruptedLedes }, 'ledes runs silent past the timeout moved to Error');
+  const interruptedAnnuities = await closeSilentAnnuityFiles(ports, (fileId) => ports.queue.isQueued('annuities', { fileId }), now);
+  if (interruptedAnnuities > 0) ports.logger.warn({ interrupted: interruptedAnnuities }, 'annuity checks silent past the timeout moved to Error');
+  return { mails: unsent.length, ledes: waiting.length, annuities: annuities.length, interrupted: interruptedLedes + interruptedAnnuities };
 }

@@ -26,7 +26,7 @@ async function* chunks(bytes: Buffer, size = 4096): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }
 
-function collector(): { out: Writable; bytes(): Buffer } {
+function collector(): { out: Writable; bytes(): Buffer; writes(): number } {
   const parts: Buffer[] = [];
   const out = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -34,7 +34,7 @@ function collector(): { out: Writable; bytes(): Buffer } {
       cb();
     },
   });
-  return { out, bytes: () => Buffer.concat(parts) };
+  return { out, bytes: () => Buffer.concat(parts), writes: () => parts.length };
 }
 
 async function check(engine: LedesEngine, bytes: Buffer) {
@@ -52,7 +52,7 @@ async function check(engine: LedesEngine, bytes: Buffer) {
       return invoiceNumber === 'INV-3';
     },
   });
-  return { summary, findings, lookups, workbook: workbook.bytes() };
+  return { summary, findings, lookups, workbook: workbook.bytes(), writes: workbook.writes() };
 }
 
 describe('LEDES engine in a worker thread', () => {
@@ -70,6 +70,16 @@ describe('LEDES engine in a worker thread', () => {
     expect(threaded.lookups).toEqual(local.lookups);
     expect(threaded.workbook.equals(local.workbook)).toBe(true);
     expect(threaded.workbook.subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('#8 a workbook of megabytes arrives byte for byte in a few large writes, not one per deflate piece', async () => {
+    const bytes = ledesFile(40, 1000);
+    const local = await check(runEngineInThread, bytes);
+    const threaded = await check(engine, bytes);
+    expect(threaded.workbook.length).toBeGreaterThan(1024 * 1024);
+    expect(threaded.workbook.equals(local.workbook)).toBe(true);
+    // Each write is a message handled on the main thread and a storage write: 256 KiB each, the last aside.
+    expect(threaded.writes).toBeLessThanOrEqual(Math.ceil(threaded.workbook.length / (256 * 1024)) + 1);
   });
 
   it('runs two checks at once in the one thread, each with its own result', async () => {

@@ -6,13 +6,13 @@ import type { LedesProfile } from './profiles.ts';
 import { ResultBuilder, type LedesFileResult } from './result.ts';
 import { allowedCodes, checkCodes, type AllowedCodes } from './rules/codes.ts';
 import { checkDuplicateInvoices, checkLineDates, trackInvoice, type AcceptedInvoiceLookup } from './rules/consistency.ts';
-import type { FileState, RecordContext } from './rules/context.ts';
+import { ColumnFlags, type FileState, type RecordContext } from './rules/context.ts';
 import { yyyymmdd } from './rules/dates.ts';
 import { checkFieldSyntax, checkFieldValues } from './rules/fields.ts';
 import { checkAnnuity } from './rules/annuities.ts';
 import { checkNarrative } from './rules/guidelines.ts';
 import { checkInvoiceMath, checkLineMath } from './rules/math.ts';
-import { checkCharacters } from './rules/structure.ts';
+import { checkCharacters, NOT_PRINTABLE_ASCII } from './rules/structure.ts';
 import { checkTimekeeper, classifications } from './rules/timekeeper.ts';
 import { sniff, splitLines, type ByteSource, type Encoding, type LineStats, type RawLine } from './stream/lines.ts';
 
@@ -86,7 +86,12 @@ class Run {
   }
 
   line(line: number, fields: readonly string[] | null, findings: readonly Finding[]): void {
-    const resolved = findings.map((f) => this.resolve(f));
+    let resolved: readonly ResolvedFinding[] = NO_FINDINGS;
+    if (findings.length > 0) {
+      const list: ResolvedFinding[] = [];
+      for (const f of findings) list.push(this.resolve(f));
+      resolved = list;
+    }
     this.linesChecked++;
     this.builder.addLine();
     const sink = this.options.sink;
@@ -116,7 +121,10 @@ class Run {
   }
 }
 
+const NO_FINDINGS: readonly ResolvedFinding[] = Object.freeze([]);
 const TERMINATOR = '[]';
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 function stripTerminator(text: string): { body: string; terminated: boolean } {
   if (text.endsWith(TERMINATOR)) return { body: text.slice(0, -2), terminated: true };
@@ -127,7 +135,7 @@ function stripTerminator(text: string): { body: string; terminated: boolean } {
 /** The 98B / 98BI line-by-line checker. */
 class PipeChecker {
   private format: PipeFormat | undefined;
-  private readonly file: FileState = { invoices: new Map(), blockInvoice: undefined, blockLineNumbers: new Set(), timekeeperRates: new Map() };
+  private readonly file: FileState = { invoices: new Map(), lastInvoice: undefined, blockInvoice: undefined, blockLineNumbers: new Set(), timekeeperRates: new Map() };
   private readonly codes: AllowedCodes;
   private readonly classifications: ReadonlySet<string>;
   /** Consecutive blank lines not yet known to be trailing: first index and count. */
@@ -138,7 +146,10 @@ class PipeChecker {
   private unreadable = false;
   // Per-record scratch space, reused: findings never point into it.
   private readonly numbers: (Decimal | undefined)[] = [];
-  private readonly invalid = new Set<number>();
+  private readonly invalid = new ColumnFlags();
+  private readonly out: Finding[] = [];
+  /** The record context, created with the format and reused for every record. */
+  private ctx: RecordContext | undefined;
 
   constructor(private readonly run: Run, now: Date) {
     this.codes = allowedCodes(run.options.profile);
@@ -218,11 +229,28 @@ class PipeChecker {
       this.run.line(line, null, [{ line, code: 'FMT-011', champ: '(line)' }]);
       return;
     }
-    const out: Finding[] = [];
-    if (raw.text.includes('\0')) out.push({ line, code: 'FMT-013', champ: '(line)' });
-    const { body, terminated } = stripTerminator(raw.text);
-    if (!terminated) out.push({ line, code: 'FMT-005', champ: '(line)' });
-    const fields = body.split('|');
+    const text = raw.text;
+    const out = this.out;
+    out.length = 0;
+    let fields: string[];
+    let scan: boolean;
+    const n = text.length;
+    if (n >= 2 && text.charCodeAt(n - 1) === CLOSE_BRACKET && text.charCodeAt(n - 2) === OPEN_BRACKET) {
+      // Terminated record (the usual case): split the line itself and drop `[]` from the last field,
+      // which is `body.split('|')` without building the body. `[]` is printable, so testing the
+      // line is testing the body.
+      scan = !raw.printable && NOT_PRINTABLE_ASCII.test(text);
+      if (scan && text.includes('\0')) out.push({ line, code: 'FMT-013', champ: '(line)' });
+      fields = text.split('|');
+      const last = fields.length - 1;
+      fields[last] = fields[last]!.slice(0, -2);
+    } else {
+      if (text.includes('\0')) out.push({ line, code: 'FMT-013', champ: '(line)' });
+      const { body, terminated } = stripTerminator(text);
+      if (!terminated) out.push({ line, code: 'FMT-005', champ: '(line)' });
+      fields = body.split('|');
+      scan = NOT_PRINTABLE_ASCII.test(body);
+    }
     this.format ??= formatFromFieldCount(fields.length);
     this.publishFormat();
     const format = this.format;
@@ -232,23 +260,35 @@ class PipeChecker {
       this.run.line(line, fields, out);
       return;
     }
-    this.numbers.fill(undefined);
-    this.numbers.length = fields.length;
-    this.invalid.clear();
-    const ctx: RecordContext = {
-      line,
-      fields,
-      format,
-      profile: this.run.options.profile,
-      today: this.today,
-      file: this.file,
-      numbers: this.numbers,
-      invalid: this.invalid,
-      lineType: undefined,
-      invoice: undefined,
-      out,
-    };
-    checkCharacters(ctx, body);
+    const numbers = this.numbers;
+    if (numbers.length !== fields.length) numbers.length = fields.length;
+    numbers.fill(undefined);
+    this.invalid.reset(fields.length);
+    let ctx = this.ctx;
+    if (ctx === undefined) {
+      ctx = {
+        line,
+        fields,
+        format,
+        profile: this.run.options.profile,
+        today: this.today,
+        file: this.file,
+        numbers,
+        invalid: this.invalid,
+        previous: { values: [], numbers: [], dates: [] },
+        lineType: undefined,
+        invoice: undefined,
+        out,
+      };
+      this.ctx = ctx;
+    } else {
+      ctx.line = line;
+      ctx.fields = fields;
+      ctx.format = format;
+      ctx.lineType = undefined;
+      ctx.invoice = undefined;
+    }
+    checkCharacters(ctx, scan);
     checkFieldSyntax(ctx);
     checkFieldValues(ctx);
     trackInvoice(ctx);
@@ -326,10 +366,13 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
   } else {
     if (sniffed.bom) stats.encoding = 'utf-8-bom';
     const pipe = new PipeChecker(run, now);
-    for await (const batch of splitLines(paced(sniffed.chunks, options.sink), options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, stats)) {
-      for (const raw of batch) pipe.accept(raw);
-      run.progress();
-    }
+    await splitLines(
+      paced(sniffed.chunks, options.sink),
+      options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      stats,
+      (raw) => pipe.accept(raw),
+      () => run.progress(),
+    );
     if (stats.lines < 2) run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
     if (run.linesChecked === 0) run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });
     await pipe.finish();

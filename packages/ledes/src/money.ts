@@ -6,6 +6,12 @@
 export interface Decimal {
   readonly units: bigint;
   readonly scale: number;
+  /**
+   * `units` as a JS number when it is a safe integer (NaN otherwise), set on parsed values only:
+   * the line checks add and compare in plain numbers while every step stays a safe integer, and
+   * fall back to the BigInt path as soon as one would not (or as soon as a check fails).
+   */
+  readonly n?: number;
 }
 
 export type ParsedNumber =
@@ -21,16 +27,54 @@ export function parseDecimal(text: string): ParsedNumber {
   const int = m[2] ?? '';
   const frac = m[3] ?? '';
   if (int === '' && frac === '') return { ok: false };
-  const units = BigInt(int + frac || '0');
+  const magnitude = BigInt(int + frac || '0');
+  const units = m[1] === '-' ? -magnitude : magnitude;
+  const n = Number(units);
   return {
     ok: true,
-    value: { units: m[1] === '-' ? -units : units, scale: frac.length },
+    value: { units, scale: frac.length, n: Number.isSafeInteger(n) ? n : NaN },
     decimals: frac.length,
     leadingPlus: m[1] === '+',
   };
 }
 
-export const ZERO: Decimal = { units: 0n, scale: 0 };
+export const ZERO: Decimal = { units: 0n, scale: 0, n: 0 };
+export const ONE: Decimal = { units: 1n, scale: 0, n: 1 };
+
+/** 10^k as exact doubles (exact up to 10^22). */
+export const POW10_NUMBER: readonly number[] = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * A running sum of Decimals with the same result as folding `add` from ZERO (same units, same
+ * scale), kept in a plain number while it stays a safe integer.
+ */
+export class DecimalSum {
+  private n = 0;
+  private scale = 0;
+  private big: Decimal | undefined;
+
+  add(d: Decimal): void {
+    const dn = d.n;
+    if (this.big === undefined && dn !== undefined && dn === dn) {
+      const scale = this.scale > d.scale ? this.scale : d.scale;
+      if (scale <= 22) {
+        const a = this.scale === scale ? this.n : this.n * POW10_NUMBER[scale - this.scale]!;
+        const b = d.scale === scale ? dn : dn * POW10_NUMBER[scale - d.scale]!;
+        const s = a + b;
+        if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && Number.isSafeInteger(s)) {
+          this.n = s;
+          this.scale = scale;
+          return;
+        }
+      }
+    }
+    this.big = add(this.big ?? { units: BigInt(this.n), scale: this.scale }, d);
+  }
+
+  get value(): Decimal {
+    return this.big ?? { units: BigInt(this.n), scale: this.scale };
+  }
+}
 
 const POW10: bigint[] = [];
 export function pow10(n: number): bigint {

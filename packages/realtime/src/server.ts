@@ -70,13 +70,15 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
 
   const redisClients: Redis[] = [];
   if (opts.redisUrl) {
-    const pub = new Redis(opts.redisUrl);
-    const sub = pub.duplicate();
+    // Events are fire-and-forget (the database is the truth, clients refetch): during an outage a
+    // PUBLISH fails after one retry instead of queueing, and the subscriber waits for Redis to return.
+    const pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1 });
+    const sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     for (const client of [pub, sub]) {
       client.on('error', onError);
       redisClients.push(client);
     }
-    io.adapter(createAdapter(pub, sub));
+    io.adapter(createAdapter(withGuardedPublish(pub, onError), sub));
   }
 
   io.use((socket, next) => {
@@ -125,10 +127,38 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
     async close() {
       clearInterval(revalidation);
       opts.inProcess?.bus.off(BUS_EVENT, relay);
-      await io.close();
-      await Promise.all(redisClients.map((client) => client.quit().catch(() => client.disconnect())));
+      // A client that is not connected would hold QUIT (and the adapter's UNSUBSCRIBE) until Redis returns.
+      // (Only a client that lost its connection: one still making its first connection is let finish,
+      // or the adapter's SUBSCRIBE under way would reject unhandled.)
+      const [offline, connected] = partition(redisClients, (client) => client.status === 'reconnecting' || client.status === 'end');
+      for (const client of offline) client.disconnect();
+      await io.close().catch(onError);
+      await Promise.all(connected.map((client) => client.quit().catch(() => client.disconnect())));
     },
   };
+}
+
+/**
+ * The Redis adapter ignores the promise PUBLISH returns (every emit and disconnectSockets): while
+ * Redis is down each one would be an unhandled rejection. Hand it a client whose publish reports to
+ * `onError` instead; everything else goes to the real client.
+ */
+function withGuardedPublish(client: Redis, onError: (error: Error) => void): Redis {
+  const publish = (channel: string, message: string | Buffer) => client.publish(channel, message).catch((error: unknown) => {
+    onError(error as Error);
+    return 0;
+  });
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'publish') return publish;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+function partition<T>(items: T[], predicate: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(predicate), items.filter((item) => !predicate(item))];
 }
 
 async function revalidateSockets(io: RealtimeServer, authenticate: RealtimeServerOptions['authenticate'], onError: (e: Error) => void) {

@@ -148,6 +148,24 @@ describe('multi-node (redis adapter + redis emitter)', () => {
     await publisher.close();
   });
 
+  it('an API node emitting through the adapter while Redis is down hands the error to onError, no unhandled rejection', async () => {
+    const gone = await startRedisServer();
+    const errors: Error[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const node = track(await startServer({ authenticate: new SessionTable().authenticate, redisUrl: gone.url, onError: (error) => errors.push(error) }));
+      await gone.stop();
+      node.realtime.publisher.toUser('alice', 'ledes:run', run('lost', 'alice'));
+      await waitFor(() => errors.some((e) => /max retries/i.test(e.message)), 30_000, 'the rejected publish reported to onError');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  }, 40_000);
+
   it('WS-08 an event published by a worker process reaches the client on node 2 exactly once', async () => {
     const sessions = new SessionTable();
     const node1 = track(await startServer({ authenticate: sessions.authenticate, redisUrl: redis.url }));

@@ -80,7 +80,8 @@ export class ZipWriter {
     header.writeUInt16LE(name.length, 26);
     const start = this.offset;
     await this.emit(Buffer.concat([header, name]));
-    const deflate = createDeflateRaw({ level: this.level });
+    // 64 KiB output pieces (16 KiB by default): fewer callbacks and downstream writes for big sheets.
+    const deflate = createDeflateRaw({ level: this.level, chunkSize: 64 * 1024 });
     const entry = { name, start, crc: 0, size: 0, compressed: 0, deflate, done: Promise.resolve() as Promise<unknown> };
     // An output that fails or closes mid-entry fails the deflater, and with it every pending write
     // and endEntry(): the caller sees the error instead of waiting for a 'drain' that never comes.

@@ -44,4 +44,40 @@ describe('XlsxStreamWriter', () => {
     expect(values(book.getWorksheet(1)!.getRow(1))).toEqual(['a', 'a']);
     expect(bytes.includes(Buffer.from('sharedStrings.xml'))).toBe(false);
   });
+
+  it('runs of the same text in a column, before and past the shared-string bound, read back cell for cell', async () => {
+    // Row-to-row repeats take the per-column shortcut; a text seen first inline (table full) must
+    // stay inline, and one in the table keep its index, in whatever column it comes back.
+    const rows: OutCell[][] = [];
+    for (let i = 0; i < 600; i++) {
+      const run = Math.floor(i / 7);
+      rows.push([`inv ${run}`, `inv ${Math.floor((i + 3) / 7)}`, i % 5 === 0 ? null : `same`, `n${i}`, run % 2 === 0 ? 'a&b' : '<x>', i]);
+    }
+    const { book } = await write(rows, 50);
+    const sheet = book.getWorksheet('Données & co')!;
+    expect(sheet.rowCount).toBe(600);
+    for (let i = 0; i < 600; i++) expect(values(sheet.getRow(i + 1)), `row ${i + 1}`).toEqual(rows[i]!.map((v) => v ?? null));
+  });
+
+  it('numbers of every kind and styled cells (empty ones included) read back with their values and fills', async () => {
+    const out = new PassThrough();
+    const parts: Buffer[] = [];
+    out.on('data', (b: Buffer) => parts.push(b));
+    const xlsx = new XlsxStreamWriter(out, ['FFFF0000'], { sharedStrings: 10 });
+    await xlsx.startSheet('S', { freezeHeader: false });
+    const numbers = [0, 7, 2 ** 31, -3, -1.5, 0.1, 1e21, 123456789.125];
+    xlsx.addRow(numbers);
+    const red = XlsxStreamWriter.styleOf(0, false);
+    xlsx.addRow(['a', null, 5, Number.NaN, true], [red, red, 0, red, red]);
+    await xlsx.finish();
+    out.end();
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.concat(parts) as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('S')!;
+    expect(values(sheet.getRow(1))).toEqual(numbers);
+    const row = sheet.getRow(2);
+    expect(values(row)).toEqual(['a', null, 5, null, true]);
+    for (const col of [1, 2, 4, 5]) expect((row.getCell(col).fill as ExcelJS.FillPattern | undefined)?.fgColor?.argb, `column ${col}`).toBe('FFFF0000');
+    expect(row.getCell(3).fill).toBeUndefined();
+  });
 });

@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { redactUrl, serializeError } from '@portal/logger';
 import type { AppContext } from '../context.ts';
+import { annuitiesPolicy } from '../modules/annuities/policy.ts';
+import { annuitiesRoutes } from '../modules/annuities/router.ts';
 import { authPolicy } from '../modules/auth/policy.ts';
 import { authRoutes } from '../modules/auth/router.ts';
 import { contactPolicy } from '../modules/contact/policy.ts';
@@ -26,11 +29,12 @@ const API_MODULES: ApiModule[] = [
   { routes: usersRoutes, policy: usersPolicy },
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },
+  { routes: annuitiesRoutes, policy: annuitiesPolicy },
   docsModule,
 ];
 
 /** The only routes that take multipart bodies. */
-const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/];
+const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/];
 
 /**
  * GET routes that send mail (named so by the spec) get the cross-site checks of mutating routes.
@@ -124,23 +128,85 @@ const apiHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** Hashed build output (`/assets/*`): the name changes with the content, so it never needs revalidating. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The shell and unhashed files: revalidated on each load so a deployment applies at once. */
+const REVALIDATE = 'no-cache';
+/** Precompressed copies written by the web build beside each text asset, in order of preference. */
+const ENCODINGS = [
+  { coding: 'br', suffix: '.br' },
+  { coding: 'gzip', suffix: '.gz' },
+] as const;
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file of the build a URL path names, or undefined: no dot segment (so no `..` and no
+ * `.vite/manifest.json`), no NUL, never outside `distDir`, never a precompressed copy itself.
+ */
+function resolveInDist(distDir: string, urlPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return undefined;
+  const segments = decoded.split('/').filter(Boolean);
+  if (segments.length === 0 || segments.some((s) => s.startsWith('.'))) return undefined;
+  if (/\.(?:br|gz)$/.test(decoded)) return undefined;
+  const file = path.join(distDir, ...segments);
+  return file.startsWith(distDir + path.sep) ? file : undefined;
+}
+
+/**
+ * Sends one file of the build: the brotli or gzip copy when the client accepts it and the build
+ * wrote one (Content-Encoding, the original's Content-Type, `Vary: Accept-Encoding`), the file
+ * itself otherwise.
+ */
+async function sendBuilt(req: Request, res: Response, next: NextFunction, file: string, cacheControl: string): Promise<void> {
+  res.set('Cache-Control', cacheControl);
+  res.type(path.extname(file));
+  let chosen = file;
+  const variants = await Promise.all(ENCODINGS.map(async (e) => ((await isFile(file + e.suffix)) ? e : undefined)));
+  const available = variants.filter((e) => e !== undefined);
+  if (available.length > 0) {
+    // Whether or not this client gets a compressed copy, caches must key the answer on its header.
+    res.vary('Accept-Encoding');
+    // The server's order (brotli is smaller) among the codings the client accepts at all.
+    const pick = available.find((e) => req.acceptsEncodings(e.coding) === e.coding);
+    if (pick) {
+      res.set('Content-Encoding', pick.coding);
+      chosen = file + pick.suffix;
+    }
+  }
+  res.sendFile(chosen, { dotfiles: 'allow', lastModified: true, etag: true }, (error?: Error) => {
+    if (error && !res.headersSent) next(error);
+  });
+}
+
 function serveWebApp(app: Express, distDir: string) {
-  const index = path.join(distDir, 'index.html');
+  const root = path.resolve(distDir);
+  const index = path.join(root, 'index.html');
   if (!existsSync(index)) return;
-  app.use(
-    express.static(distDir, {
-      index: false,
-      dotfiles: 'ignore',
-      setHeaders: (res, file) => {
-        // Hashed assets are immutable; the shell must be revalidated so deployments apply at once.
-        res.set('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    }),
-  );
+  app.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const file = resolveInDist(root, req.path);
+    if (!file || file === index) return next();
+    isFile(file).then(
+      (found) => (found ? sendBuilt(req, res, next, file, file.startsWith(path.join(root, 'assets') + path.sep) ? IMMUTABLE : REVALIDATE) : next()),
+      next,
+    ).catch(next);
+  });
   // The single-page app answers every other GET; the client-side router decides what to show.
   app.get(/^\/(?!api\/|realtime\/|health$).*/, (req, res, next) => {
-    if (!req.accepts('html') || path.extname(req.path)) return next();
-    res.set('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    if (!req.accepts('html') || (path.extname(req.path) && req.path !== '/index.html')) return next();
+    sendBuilt(req, res, next, index, REVALIDATE).catch(next);
   });
 }

@@ -1,5 +1,13 @@
 import type { ErrorRequestHandler, Request } from 'express';
-import { ERROR_CODES, type ErrorCode, type ErrorEnvelope } from '@portal/contracts';
+import {
+  ERROR_CODES,
+  LEDES_MAX_FILES,
+  LOGIN_LOCKOUT_MINUTES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type ErrorCode,
+  type ErrorEnvelope,
+} from '@portal/contracts';
 import { localeFromAcceptLanguage, serverT, type Locale } from '@portal/i18n';
 
 /** An expected failure: it becomes the spec's envelope with a translated message and never a stack trace. */
@@ -20,8 +28,19 @@ export function requestLocale(req: Request): Locale {
   return localeFromAcceptLanguage(req.get('accept-language'));
 }
 
+/**
+ * Values some messages quote (`errors.password_too_short`: "at least {{min}} characters"), taken from
+ * the constants the rules themselves apply, so a message never states another limit than the rule.
+ */
+export const ERROR_MESSAGE_PARAMS: Partial<Record<ErrorCode, Readonly<Record<string, number>>>> = {
+  password_too_short: { min: PASSWORD_MIN_LENGTH },
+  password_too_long: { max: PASSWORD_MAX_LENGTH },
+  too_many_attempts: { minutes: LOGIN_LOCKOUT_MINUTES },
+  too_many_files: { max: LEDES_MAX_FILES },
+};
+
 function errorMessage(code: ErrorCode, locale: Locale): string {
-  return serverT(locale)(`errors:${code}`);
+  return serverT(locale)(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code] });
 }
 
 export function envelope(code: ErrorCode, locale: Locale, fields?: Record<string, string>): ErrorEnvelope {

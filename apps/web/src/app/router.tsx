@@ -1,28 +1,41 @@
-import { createBrowserRouter, redirect, type RouteObject, type LoaderFunctionArgs } from 'react-router-dom';
-import type { ReactElement } from 'react';
-import { guard } from '../lib/auth.ts';
-import type { Access } from '../lib/access.ts';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
+import { createBrowserRouter, redirect, useLoaderData, useNavigate, type RouteObject, type LoaderFunctionArgs } from 'react-router-dom';
+import { guard, sessionQuery, type Session } from '../lib/auth.ts';
+import { decideAccess, type Access } from '../lib/access.ts';
 import { queryClient } from './providers.tsx';
 import { AppFrame } from './AppFrame.tsx';
 import { Loader } from '../components/Loader.tsx';
-import { HomePage } from '../features/home/HomePage.tsx';
-import { LoginPage } from '../features/auth/LoginPage.tsx';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
-import { ContactPage } from '../features/contact/ContactPage.tsx';
-import { LegalPage } from '../features/legal/LegalPage.tsx';
-import { AddUserPage } from '../features/users/AddUserPage.tsx';
-import { UserListPage } from '../features/users/UserListPage.tsx';
-import { ComingSoonPage } from '../features/placeholders/ComingSoonPage.tsx';
-import { UploadPage as LedesUploadPage } from '../features/ledes/UploadPage.tsx';
-import { HistoryPage as LedesHistoryPage } from '../features/ledes/HistoryPage.tsx';
-import { AdminHistoryPage as LedesAdminHistoryPage } from '../features/ledes/AdminHistoryPage.tsx';
-import { ResultPage as LedesResultPage } from '../features/ledes/ResultPage.tsx';
+
+/**
+ * Every screen is its own chunk, fetched when its route is first matched (in parallel with the
+ * route's guard). The first load carries the frame and the matched screen only; the HydrateFallback
+ * shows while it comes, and the frame's progress bar during later navigations.
+ */
+type Screen = () => Promise<ComponentType>;
+const screens = {
+  home: () => import('../features/home/HomePage.tsx').then((m) => m.HomePage),
+  login: () => import('../features/auth/LoginPage.tsx').then((m) => m.LoginPage),
+  forgotPassword: () => import('../features/auth/ForgotPasswordPage.tsx').then((m) => m.ForgotPasswordPage),
+  resetPassword: () => import('../features/auth/ResetPasswordPage.tsx').then((m) => m.ResetPasswordPage),
+  contact: () => import('../features/contact/ContactPage.tsx').then((m) => m.ContactPage),
+  privacy: () => import('../features/legal/LegalPage.tsx').then((m) => () => <m.LegalPage kind="privacy" />),
+  terms: () => import('../features/legal/LegalPage.tsx').then((m) => () => <m.LegalPage kind="terms" />),
+  addUser: () => import('../features/users/AddUserPage.tsx').then((m) => m.AddUserPage),
+  userList: () => import('../features/users/UserListPage.tsx').then((m) => m.UserListPage),
+  ledesUpload: () => import('../features/ledes/UploadPage.tsx').then((m) => m.UploadPage),
+  ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
+  ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
+  ledesResult: () => import('../features/ledes/ResultPage.tsx').then((m) => m.ResultPage),
+} satisfies Record<string, Screen>;
+
+function comingSoonScreen(key: string): Screen {
+  return () => import('../features/placeholders/ComingSoonPage.tsx').then((m) => () => <m.ComingSoonPage screen={key} />);
+}
 
 interface PortalRoute {
   path: string;
   access: Access;
-  element: ReactElement;
+  screen: Screen;
   loader?: (args: LoaderFunctionArgs) => Promise<null>;
 }
 
@@ -46,31 +59,85 @@ const resetLoader = async (args: LoaderFunctionArgs): Promise<null> => {
   return guard(queryClient, 'open')(args);
 };
 
+/**
+ * Guest screens (login) render at once: the session check runs in the background and sends a
+ * logged-in visitor home when it answers, instead of holding the form for a round trip.
+ */
+type GuestData = { session: Promise<Session> } | null;
+
+function guestLoader({ request }: LoaderFunctionArgs): GuestData {
+  // A session already known in this tab (a click on a link to /login) decides at once.
+  const known = queryClient.getQueryState(sessionQuery.queryKey);
+  if (known?.data && !known.isInvalidated) {
+    const url = new URL(request.url);
+    const decision = decideAccess('guest', known.data, `${url.pathname}${url.search}`);
+    if (decision.kind === 'redirect') throw redirect(decision.to);
+  }
+  return { session: queryClient.fetchQuery(sessionQuery) };
+}
+
+function GuestOnly({ children }: { children: ReactNode }) {
+  const data = useLoaderData<GuestData>();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!data) return undefined;
+    // Only the check started by this navigation counts: a login on this screen navigates by itself.
+    let current = true;
+    data.session.then(
+      (session) => {
+        const decision = decideAccess('guest', session, '');
+        if (current && decision.kind === 'redirect') navigate(decision.to, { replace: true });
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [data, navigate]);
+  return children;
+}
+
 const portalRoutes: PortalRoute[] = [
-  { path: '/', access: 'open', element: <HomePage /> },
-  { path: '/login', access: 'guest', element: <LoginPage /> },
-  { path: '/forgot_password', access: 'open', element: <ForgotPasswordPage /> },
-  { path: '/password_reset', access: 'open', element: <ResetPasswordPage />, loader: resetLoader },
-  { path: '/contact', access: 'open', element: <ContactPage /> },
-  { path: '/privacy-policy', access: 'open', element: <LegalPage kind="privacy" /> },
-  { path: '/terms-condition', access: 'open', element: <LegalPage kind="terms" /> },
-  { path: '/add/user', access: 'admin', element: <AddUserPage /> },
-  { path: '/admin/user', access: 'admin', element: <UserListPage /> },
-  { path: '/ledes/upload', access: 'connected', element: <LedesUploadPage /> },
-  { path: '/ledes/history', access: 'connected', element: <LedesHistoryPage /> },
-  { path: '/ledes/history/admin', access: 'admin', element: <LedesAdminHistoryPage /> },
-  { path: '/result-ledes', access: 'connected', element: <LedesResultPage /> },
-  ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, element: <ComingSoonPage screen={key} /> })),
+  { path: '/', access: 'open', screen: screens.home },
+  { path: '/login', access: 'guest', screen: screens.login },
+  { path: '/forgot_password', access: 'open', screen: screens.forgotPassword },
+  { path: '/password_reset', access: 'open', screen: screens.resetPassword, loader: resetLoader },
+  { path: '/contact', access: 'open', screen: screens.contact },
+  { path: '/privacy-policy', access: 'open', screen: screens.privacy },
+  { path: '/terms-condition', access: 'open', screen: screens.terms },
+  { path: '/add/user', access: 'admin', screen: screens.addUser },
+  { path: '/admin/user', access: 'admin', screen: screens.userList },
+  { path: '/ledes/upload', access: 'ledes', screen: screens.ledesUpload },
+  { path: '/ledes/history', access: 'ledes', screen: screens.ledesHistory },
+  { path: '/ledes/history/admin', access: 'admin', screen: screens.ledesAdminHistory },
+  { path: '/result-ledes', access: 'ledes', screen: screens.ledesResult },
+  ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
+
+function toRoute(r: PortalRoute): RouteObject {
+  if (r.access === 'guest') {
+    return {
+      path: r.path,
+      loader: guestLoader,
+      lazy: async () => {
+        const Page = await r.screen();
+        return { Component: () => <GuestOnly><Page /></GuestOnly> };
+      },
+    };
+  }
+  return {
+    path: r.path,
+    loader: r.loader ?? guard(queryClient, r.access),
+    lazy: async () => ({ Component: await r.screen() }),
+  };
+}
 
 const routes: RouteObject[] = [
   {
     element: <AppFrame />,
     HydrateFallback: () => <Loader loading />,
     children: [
-      ...portalRoutes.map(
-        (r): RouteObject => ({ path: r.path, element: r.element, loader: r.loader ?? guard(queryClient, r.access) }),
-      ),
+      ...portalRoutes.map(toRoute),
       // Any other path (including /unauthorized) ends at home.
       { path: '*', loader: () => redirect('/') },
     ],

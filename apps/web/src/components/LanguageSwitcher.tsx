@@ -1,7 +1,7 @@
 import { SegmentedControl } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { switchLanguage } from '../lib/i18n.ts';
-import { asLanguage } from '../lib/language.ts';
+import { asLanguage, recordChosenLanguage } from '../lib/language.ts';
 
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
@@ -13,6 +13,8 @@ export function LanguageSwitcher() {
       aria-label={t('language.label')}
       value={value}
       onChange={(v) => {
+        // An explicit pick: before a login it wins over the account's language and is saved to the account.
+        recordChosenLanguage(asLanguage(v) ?? 'en');
         // Resources are bundled, so a switch cannot fail to load; anything else is a bug worth a trace.
         switchLanguage(v).catch((error: unknown) => console.error('language switch failed', error));
       }}

@@ -7,7 +7,8 @@ import classes from './Logo.module.css';
 export function Logo({ inverted = false, size = 36, compactOnTablet = false }: { inverted?: boolean; size?: number; compactOnTablet?: boolean }) {
   const { t } = useTranslation();
   return (
-    <Link to="/" className={classes.link} aria-label={t('nav.homeAria')} data-inverted={inverted || undefined}>
+    // Named by its visible text (WCAG 2.5.3): the brand name and tagline, never an aria-label that differs from them.
+    <Link to="/" className={classes.link} data-inverted={inverted || undefined}>
       <Group gap={10} wrap="nowrap">
         <img src={logoMark} width={size} height={size} alt="" aria-hidden="true" />
         <div className={classes.words} data-compact-tablet={compactOnTablet || undefined}>

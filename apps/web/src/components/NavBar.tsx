@@ -1,12 +1,12 @@
-import { ActionIcon, Burger, Button, Collapse, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Burger, Button, Collapse, Divider, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconLogin, IconLogout, IconMail, IconUsers } from '@tabler/icons-react';
+import { IconLogin, IconLogout, IconMail, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef, type FocusEvent, type KeyboardEvent } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { logout, sessionQuery } from '../lib/auth.ts';
-import { LOGGED_OUT, menusFor, showsUserList, type MenuGroup } from '../lib/access.ts';
+import { LOGGED_OUT, menusFor, showsUserList } from '../lib/access.ts';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { Logo } from './Logo.tsx';
 import classes from './NavBar.module.css';
@@ -14,30 +14,8 @@ import classes from './NavBar.module.css';
 /** Width 640 px or less counts as mobile (spec §2, shared frame). */
 const MOBILE_QUERY = '(max-width: 40em)';
 
-function DesktopMenu({ menu }: { menu: MenuGroup }) {
-  const { t } = useTranslation();
-  const { pathname } = useLocation();
-  const active = menu.items.some((i) => i.to === pathname);
-  return (
-    <Menu trigger="click" closeOnItemClick withinPortal position="bottom-start" shadow="md" radius="md" offset={6}>
-      <Menu.Target>
-        <UnstyledButton className={classes.link} data-active={active || undefined} data-testid={`menu-${menu.id}`}>
-          <Group gap={4} wrap="nowrap">
-            <span>{t(menu.labelKey)}</span>
-            <IconChevronDown size={14} aria-hidden="true" />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {menu.items.map((item) => (
-          <Menu.Item key={item.to} component={Link} to={item.to} data-active={item.to === pathname || undefined}>
-            {t(item.labelKey)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
+/** The desktop dropdowns (Menu, Popover, floating-ui) are their own chunk: only a logged-in user has menus. */
+const DesktopMenu = lazy(() => import('./DesktopMenu.tsx'));
 
 export function NavBar() {
   const { t } = useTranslation();
@@ -51,10 +29,25 @@ export function NavBar() {
   const menus = menusFor(session);
   const userList = showsUserList(session);
 
+  const burgerRef = useRef<HTMLButtonElement>(null);
   useEffect(() => close(), [location.pathname, close]);
   useEffect(() => {
     if (!isMobile) close();
   }, [isMobile, close]);
+
+  // The open mobile menu closes on Escape (focus back on the burger) and when the focus leaves it and the burger.
+  const onMenuKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !opened) return;
+    e.stopPropagation();
+    close();
+    burgerRef.current?.focus();
+  };
+  const onMenuBlur = (e: FocusEvent<HTMLElement>) => {
+    const next = e.relatedTarget;
+    if (!opened || !(next instanceof Node)) return;
+    if (e.currentTarget.contains(next)) return;
+    close();
+  };
 
   const logoutMutation = useMutation({
     mutationFn: () => logout(queryClient),
@@ -88,14 +81,16 @@ export function NavBar() {
   );
 
   return (
-    <header className={classes.header}>
-      <nav className={classes.inner} aria-label={t('nav.mainAria')}>
+    <header className={classes.header} onKeyDown={onMenuKeyDown} onBlur={isMobile ? onMenuBlur : undefined}>
+      <nav className={classes.inner} aria-label={t('nav.mainAria')} data-has-links={(!isMobile && menus.length > 0) || undefined}>
         <Logo compactOnTablet />
         {!isMobile && (
-          <Group gap={4} className={classes.links} wrap="nowrap">
-            {menus.map((m) => (
-              <DesktopMenu key={m.id} menu={m} />
-            ))}
+          <Group gap={4} className={classes.links} wrap="wrap">
+            <Suspense fallback={null}>
+              {menus.map((m) => (
+                <DesktopMenu key={m.id} menu={m} />
+              ))}
+            </Suspense>
             {userList && (
               <NavLink to="/admin/user" className={classes.link} data-testid="nav-user-list">
                 {t('nav.userList')}
@@ -116,6 +111,7 @@ export function NavBar() {
           )}
           {isMobile && (
             <Burger
+              ref={burgerRef}
               opened={opened}
               onClick={toggle}
               aria-label={opened ? t('nav.closeMenu') : t('nav.openMenu')}

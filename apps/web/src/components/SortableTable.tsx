@@ -19,6 +19,11 @@ interface Props<T> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   columns: ColumnDef<T, any>[];
   initialSorting?: SortingState;
+  /**
+   * Server-side sorting: the caller holds the sort state and sends it to the API; the rows are shown
+   * in the order they come (TanStack manual sorting). Client-side sorting when absent.
+   */
+  manualSorting?: { sorting: SortingState; onSortingChange: (sorting: SortingState) => void };
   /** Client-side paging (controlled); no paging when absent. */
   pagination?: PaginationState;
   onRowClick?: ((row: T) => void) | undefined;
@@ -30,15 +35,20 @@ interface Props<T> {
 }
 
 /** A TanStack table with clickable sort headers (aria-sort), optional client paging and keyboard-reachable clickable rows. */
-export function SortableTable<T>({ data, columns, initialSorting = [], pagination, onRowClick, rowTestId, empty, minWidth, testId, getRowId }: Props<T>) {
-  const [sorting, setSorting] = useState<SortingState>(initialSorting);
+export function SortableTable<T>({ data, columns, initialSorting = [], manualSorting, pagination, onRowClick, rowTestId, empty, minWidth, testId, getRowId }: Props<T>) {
+  const [localSorting, setLocalSorting] = useState<SortingState>(initialSorting);
+  const sorting = manualSorting?.sorting ?? localSorting;
   const table = useReactTable({
     data,
     columns,
     state: pagination ? { sorting, pagination } : { sorting },
-    onSortingChange: setSorting,
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      if (manualSorting) manualSorting.onSortingChange(next);
+      else setLocalSorting(next);
+    },
     getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
+    ...(manualSorting ? { manualSorting: true, enableSortingRemoval: false, sortDescFirst: false } : { getSortedRowModel: getSortedRowModel() }),
     ...(pagination ? { getPaginationRowModel: getPaginationRowModel(), manualPagination: false } : {}),
     ...(getRowId ? { getRowId } : {}),
   });

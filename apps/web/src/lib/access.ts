@@ -2,9 +2,10 @@ import type { RoleSlug } from '@portal/contracts';
 
 /**
  * open: anyone; guest: only when logged out (a logged-in user goes home);
- * connected: login required; admin: admin role required.
+ * connected: login required; admin: admin role required; ledes: the LEDES screens, for the roles
+ * that see the LEDES menu (admin, user_agent_ledes).
  */
-export type Access = 'open' | 'guest' | 'connected' | 'admin';
+export type Access = 'open' | 'guest' | 'connected' | 'admin' | 'ledes';
 
 export interface SessionSnapshot {
   isAuthenticated: boolean;
@@ -31,10 +32,17 @@ export function decideAccess(access: Access, session: SessionSnapshot, wanted: s
       return session.isAuthenticated ? { kind: 'redirect', to: '/' } : { kind: 'allow' };
     case 'connected':
     case 'admin':
+    case 'ledes':
       if (!session.isAuthenticated) return { kind: 'redirect', to: loginPathFor(wanted) };
       if (access === 'admin' && !isAdmin(session)) return { kind: 'redirect', to: UNAUTHORIZED_PATH };
+      if (access === 'ledes' && !canUseLedes(session)) return { kind: 'redirect', to: UNAUTHORIZED_PATH };
       return { kind: 'allow' };
   }
+}
+
+/** The LEDES screens and menu: admins and LEDES agents (spec, "Navigation menus by role"). */
+export function canUseLedes(session: SessionSnapshot): boolean {
+  return session.isAuthenticated && (isAdmin(session) || session.roles.includes('user_agent_ledes'));
 }
 
 export function loginPathFor(wanted: string): string {
@@ -81,7 +89,7 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
   const admin = isAdmin(session);
   const menus: MenuGroup[] = [];
 
-  if (admin || has(session, 'user_agent_ledes')) {
+  if (canUseLedes(session)) {
     const items: MenuItem[] = [
       { labelKey: 'nav.ledesUpload', to: '/ledes/upload' },
       { labelKey: 'nav.ledesHistory', to: '/ledes/history' },

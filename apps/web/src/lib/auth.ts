@@ -2,13 +2,15 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
 import type { LoginResponse, PublicUser, VerifyTokenResponse } from '@portal/contracts';
 import { api, apiPath } from './api.ts';
+import { queryKeys } from './queryKeys.ts';
 import { decideAccess, type Access, type SessionSnapshot, LOGGED_OUT } from './access.ts';
+import { chosenLanguage, forgetChosenLanguage } from './language.ts';
 
 export interface Session extends SessionSnapshot {
   user: PublicUser | null;
 }
 
-export const SESSION_KEY = ['session'] as const;
+export const SESSION_KEY = queryKeys.session;
 /** Short enough that each navigation asks the server, long enough not to hammer it on quick clicks. */
 const SESSION_STALE_MS = 1500;
 
@@ -33,14 +35,19 @@ export function sessionFromLogin(r: LoginResponse): Session {
   return { isAuthenticated: true, is_admin: roles.includes('admin'), roles, user: r.user };
 }
 
-export function login(body: { email: string; password: string }): Promise<LoginResponse> {
-  return api<LoginResponse>('/auth/login', { method: 'POST', body });
+/** Logs in; a language picked with the switcher before logging in goes along, wins and becomes the account's language. */
+export async function login(body: { email: string; password: string }): Promise<LoginResponse> {
+  const langue = chosenLanguage();
+  const r = await api<LoginResponse>('/auth/login', { method: 'POST', body: langue ? { ...body, langue } : body });
+  forgetChosenLanguage();
+  return r;
 }
 
 export async function logout(queryClient: QueryClient): Promise<void> {
   try {
     await api('/auth/logout', { method: 'POST' });
   } finally {
+    forgetChosenLanguage();
     queryClient.setQueryData<Session>(SESSION_KEY, { ...LOGGED_OUT, user: null });
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
   }
@@ -51,7 +58,7 @@ export function requestResetPassword(email: string): Promise<{ success: true; me
 }
 
 export function verifyResetToken(id: string, token: string): Promise<{ success: boolean; message: string; invalid: boolean }> {
-  return api(`/verify_token/?id=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
+  return api('/verify_token/', { query: { id, token } });
 }
 
 export function resetPassword(token: string, id: string, password: string): Promise<{ success: true; message: string }> {

@@ -1,9 +1,54 @@
-import i18next from 'i18next';
+import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { resources, NAMESPACES } from '@portal/i18n';
 import type { Language } from '@portal/contracts';
 import { setApiLanguageProvider } from './api.ts';
 import { LANGUAGE_STORAGE_KEY, asLanguage, chooseInitialLanguage } from './language.ts';
+
+/**
+ * The namespaces the web shows. The server-only ones (errors, emails, api) are rendered by the API
+ * and never shipped to the browser.
+ */
+export const WEB_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes'] as const;
+export type WebNamespace = (typeof WEB_NAMESPACES)[number];
+type LanguageBundle = Record<WebNamespace, ResourceKey>;
+
+/**
+ * One chunk per language (all web namespaces together: one request on a slow link rather than five),
+ * fetched the first time the language is used; the other language never loads unless chosen.
+ */
+const BUNDLES: Record<Language, () => Promise<{ default: LanguageBundle }>> = {
+  en: () => import('./locales/en.ts'),
+  fr: () => import('./locales/fr.ts'),
+};
+const loading = new Map<Language, Promise<LanguageBundle>>();
+
+export function loadLanguageBundle(lang: Language): Promise<LanguageBundle> {
+  let bundle = loading.get(lang);
+  if (!bundle) {
+    bundle = BUNDLES[lang]().then((m) => m.default);
+    // A failed fetch (offline, new deployment) may be retried by the next switch.
+    bundle.catch(() => loading.delete(lang));
+    loading.set(lang, bundle);
+  }
+  return bundle;
+}
+
+/** i18next backend over the chunks above; i18next waits for it before a language change applies. */
+const chunkBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const lang = asLanguage(language);
+    if (!lang || !(WEB_NAMESPACES as readonly string[]).includes(namespace)) {
+      callback(null, {});
+      return;
+    }
+    loadLanguageBundle(lang).then(
+      (bundle) => callback(null, bundle[namespace as WebNamespace]),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    );
+  },
+};
 
 function readStored(): string | null {
   try {
@@ -23,19 +68,24 @@ function remember(lang: Language): void {
 
 const initial = chooseInitialLanguage(readStored(), typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]);
 
-// Synchronous in effect (bundled resources, initAsync: false); a rejection would be a bug worth a trace.
-i18next
+/**
+ * Resolves once the initial language's texts are loaded: main.tsx renders after it, so no screen
+ * ever shows raw keys. English is the fallback only for a missing key, so a French start loads
+ * French alone (`fallbackLng: false` would be the same; the key check keeps both files complete).
+ */
+export const i18nReady: Promise<unknown> = i18next
+  .use(chunkBackend)
   .use(initReactI18next)
   .init({
-  resources,
-  lng: initial,
-  fallbackLng: 'en',
-  supportedLngs: ['en', 'fr'],
-  ns: NAMESPACES,
-  defaultNS: 'common',
-  initAsync: false,
-  interpolation: { escapeValue: false },
-  returnNull: false,
+    lng: initial,
+    fallbackLng: false,
+    supportedLngs: ['en', 'fr'],
+    load: 'languageOnly',
+    ns: [...WEB_NAMESPACES],
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    react: { useSuspense: false },
   })
   .catch((error: unknown) => console.error('i18n init failed', error));
 
@@ -51,7 +101,10 @@ export function currentLanguage(): Language {
   return asLanguage(i18next.resolvedLanguage ?? i18next.language) ?? 'en';
 }
 
-/** Changes the UI language and remembers it for the next visits. */
+/**
+ * Changes the UI language and remembers it for the next visits. The new language's chunk is
+ * loaded first; screens re-render only once its texts are there (no flash of keys).
+ */
 export async function switchLanguage(lang: Language): Promise<void> {
   remember(lang);
   await i18next.changeLanguage(lang);

@@ -1,6 +1,8 @@
 import type { Language } from '@portal/contracts';
 
 export const LANGUAGE_STORAGE_KEY = 'portal.language';
+/** A language picked with the switcher since the last logout: sent with the next login, which saves it to the account. */
+export const CHOSEN_LANGUAGE_STORAGE_KEY = 'portal.language.chosen';
 
 export function asLanguage(value: string | null | undefined): Language | undefined {
   if (!value) return undefined;
@@ -23,8 +25,44 @@ export function chooseInitialLanguage(stored: string | null | undefined, browser
 
 /**
  * Language to apply right after a login: the account's language, unless it is not a supported value.
- * A later explicit switch overwrites the remembered choice, so it wins from then on.
+ * A language picked on the login screen is sent with the login and saved as the account's, so the
+ * account's language the server answers with is already that pick.
  */
 export function languageAfterLogin(current: Language, userLangue: string | null | undefined): Language {
   return asLanguage(userLangue) ?? current;
+}
+
+/** Records a language the visitor picked with the switcher (storage may be unavailable: the choice then lasts for the page only). */
+export function recordChosenLanguage(lang: Language, storage: Pick<Storage, 'setItem'> | undefined = globalStorage()): void {
+  try {
+    storage?.setItem(CHOSEN_LANGUAGE_STORAGE_KEY, lang);
+  } catch {
+    /* private mode */
+  }
+}
+
+/** The language picked with the switcher since the last logout, if any. */
+export function chosenLanguage(storage: Pick<Storage, 'getItem'> | undefined = globalStorage()): Language | undefined {
+  try {
+    return asLanguage(storage?.getItem(CHOSEN_LANGUAGE_STORAGE_KEY));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Forgets the pick once the account has it (after a login) or when the session ends (a logout: the next person starts afresh). */
+export function forgetChosenLanguage(storage: Pick<Storage, 'removeItem'> | undefined = globalStorage()): void {
+  try {
+    storage?.removeItem(CHOSEN_LANGUAGE_STORAGE_KEY);
+  } catch {
+    /* private mode */
+  }
+}
+
+function globalStorage(): Storage | undefined {
+  try {
+    return typeof window === 'undefined' ? undefined : window.localStorage;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,11 +1,14 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { io, type Socket } from 'socket.io-client';
-import { REALTIME_PATH, type ServerToClientEvents } from '@portal/contracts';
+import type { Socket } from 'socket.io-client';
+import type { ServerToClientEvents } from '@portal/contracts';
+import { REALTIME_PATH } from '@portal/contracts/constants';
 
 /**
  * The socket.io client of the portal's live updates (server → client only). One socket per tab,
  * opened while at least one screen uses it (`useRealtime`) and closed a little after the last one
  * leaves. The server joins the socket to its rooms from the session cookie; the client sends nothing.
+ * socket.io-client itself is a separate chunk, fetched when the first screen listens: screens that
+ * never listen (login, home, forms) never load it.
  *
  * Status: 'connecting' at first, 'connected', then 'interrupted' after a failed connection or a
  * disconnection (screens then show a notice and poll), back to 'connected' on reconnection.
@@ -24,6 +27,8 @@ const RETRY_MIN_MS = 2000;
 const RETRY_MAX_MS = 30_000;
 
 let socket: ClientSocket | null = null;
+/** socket.io-client's chunk is being fetched (the first time a screen listens). */
+let loadingClient = false;
 let status: RealtimeStatus = 'idle';
 let users = 0;
 let releaseTimer: ReturnType<typeof setTimeout> | undefined;
@@ -53,7 +58,38 @@ function scheduleRetry(): void {
 
 function open(): void {
   if (socket) return;
-  setStatus('connecting');
+  if (status !== 'connecting') {
+    setStatus('connecting');
+    clearTimeout(graceTimer);
+    graceTimer = setTimeout(() => {
+      if (status === 'connecting') setStatus('interrupted');
+    }, CONNECT_GRACE_MS);
+  }
+  if (loadingClient) return;
+  loadingClient = true;
+  import('socket.io-client').then(
+    ({ io }) => {
+      loadingClient = false;
+      // Whoever wants the socket now (the screens may have left and come back meanwhile).
+      if (users > 0 && !socket) connect(io);
+    },
+    () => {
+      // The chunk did not load (offline, new deployment): screens poll; try again later.
+      loadingClient = false;
+      if (users === 0) return;
+      clearTimeout(graceTimer);
+      setStatus('interrupted');
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => {
+        retryTimer = undefined;
+        if (users > 0) open();
+      }, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+    },
+  );
+}
+
+function connect(io: typeof import('socket.io-client').io): void {
   const s: ClientSocket = io(window.location.origin, {
     path: REALTIME_PATH,
     transports: ['websocket', 'polling'],
@@ -62,9 +98,6 @@ function open(): void {
     reconnectionDelayMax: 10_000,
   });
   socket = s;
-  graceTimer = setTimeout(() => {
-    if (status === 'connecting') setStatus('interrupted');
-  }, CONNECT_GRACE_MS);
 
   s.on('connect', () => {
     clearTimeout(graceTimer);

@@ -12,6 +12,8 @@ import { deserializeError, serializeError, type FromThread, type ThreadRunReques
 const FINDINGS_PER_MESSAGE = 1000;
 /** Input chunks requested ahead, so the engine rarely waits for a round trip to the main thread. */
 const INPUT_WINDOW = 4;
+/** Workbook bytes gathered into one message to the main thread. */
+const OUTPUT_MESSAGE = 256 * 1024;
 /** Workbook bytes posted and not yet written on the main thread before the writer waits. */
 const OUTPUT_WINDOW = 4 * 1024 * 1024;
 
@@ -91,18 +93,42 @@ async function serve(request: ThreadRunRequest): Promise<void> {
     }
   }
 
+  // Deflate output comes in 16-64 KiB pieces: they are gathered up to OUTPUT_MESSAGE bytes, so the
+  // main thread handles (and writes to storage) a few hundred messages per file instead of thousands.
+  let gathered: Buffer[] = [];
+  let gatheredBytes = 0;
+  const postGathered = () => {
+    if (gatheredBytes === 0) return;
+    // One copy the port can transfer: the deflater's chunks may share their memory.
+    const chunk = new Uint8Array(gatheredBytes);
+    let at = 0;
+    for (const piece of gathered) {
+      chunk.set(piece, at);
+      at += piece.length;
+    }
+    gathered = [];
+    gatheredBytes = 0;
+    inFlight += chunk.length;
+    post({ type: 'xlsx', chunk }, [chunk.buffer]);
+  };
   const out = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       if (aborted) {
         callback(aborted);
         return;
       }
-      // A copy the port can transfer: the deflater's chunk may share its memory.
-      const copy = new Uint8Array(chunk);
-      inFlight += copy.length;
-      post({ type: 'xlsx', chunk: copy }, [copy.buffer]);
+      gathered.push(chunk);
+      gatheredBytes += chunk.length;
+      if (gatheredBytes >= OUTPUT_MESSAGE) postGathered();
       if (inFlight < OUTPUT_WINDOW) callback();
       else blockedWrite = { resolve: () => callback(), reject: callback };
+    },
+    final(callback) {
+      if (aborted) callback(aborted);
+      else {
+        postGathered();
+        callback();
+      }
     },
   });
 

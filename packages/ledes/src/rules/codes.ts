@@ -1,6 +1,6 @@
 import { CODE_SETS, type CodeSetId } from '../codesets.ts';
 import type { LedesProfile } from '../profiles.ts';
-import { report, value, type RecordContext } from './context.ts';
+import { at, report, type RecordContext } from './context.ts';
 
 export interface AllowedCodes {
   readonly tasks: ReadonlySet<string>;
@@ -27,9 +27,10 @@ export function allowedCodes(profile: LedesProfile): AllowedCodes {
 
 /** COD-001…COD-006. */
 export function checkCodes(ctx: RecordContext, codes: AllowedCodes): void {
-  const task = value(ctx, 'LINE_ITEM_TASK_CODE');
-  const activity = value(ctx, 'LINE_ITEM_ACTIVITY_CODE');
-  const expense = value(ctx, 'LINE_ITEM_EXPENSE_CODE');
+  const { cols } = ctx.format;
+  const task = at(ctx, cols.task);
+  const activity = at(ctx, cols.activity);
+  const expense = at(ctx, cols.expense);
   const { profile } = ctx;
   switch (ctx.lineType) {
     case 'F':

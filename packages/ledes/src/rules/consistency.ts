@@ -1,6 +1,6 @@
 import type { Finding } from '../findings.ts';
-import { compare, parseDecimal, ZERO } from '../money.ts';
-import { num, report, value, type InvoiceState, type RecordContext } from './context.ts';
+import { compare, DecimalSum, parseDecimal } from '../money.ts';
+import { at, numAt, report, type InvoiceState, type RecordContext } from './context.ts';
 
 function sameValue(kind: string, a: string, b: string): boolean {
   if (a === b) return true;
@@ -13,23 +13,25 @@ function sameValue(kind: string, a: string, b: string): boolean {
 
 /** Finds or opens the line's invoice; CON-001 and CON-002 against it. */
 export function trackInvoice(ctx: RecordContext): void {
-  const number = value(ctx, 'INVOICE_NUMBER');
+  const { file, format, fields } = ctx;
+  const { cols } = format;
+  const number = at(ctx, cols.invoiceNumber);
   if (number === '') return;
-  const { file, format } = ctx;
-  let inv = file.invoices.get(number);
+  const last = file.lastInvoice;
+  let inv = last !== undefined && last.number === number ? last : file.invoices.get(number);
   if (!inv) {
-    const firstColumns = format.fields.flatMap((f, i) => (f.invoiceLevel ? [i] : []));
+    const firstColumns = format.invoiceLevelColumns;
     inv = {
       number,
-      clientId: value(ctx, 'CLIENT_ID'),
+      clientId: at(ctx, cols.clientId),
       firstLine: ctx.line,
       firstColumns,
-      firstValues: firstColumns.map((i) => ctx.fields[i]!),
-      declaredTotal: num(ctx, 'INVOICE_TOTAL'),
-      declaredTax: num(ctx, 'INVOICE_TAX_TOTAL'),
-      declaredNet: num(ctx, 'INVOICE_NET_TOTAL'),
-      sumLineTotals: ZERO,
-      sumLineTaxes: ZERO,
+      firstValues: firstColumns.map((i) => fields[i]!),
+      declaredTotal: numAt(ctx, cols.invoiceTotal),
+      declaredTax: numAt(ctx, cols.invoiceTax),
+      declaredNet: numAt(ctx, cols.invoiceNet),
+      sumLineTotals: new DecimalSum(),
+      sumLineTaxes: new DecimalSum(),
       incomplete: false,
       lines: 0,
     };
@@ -39,35 +41,38 @@ export function trackInvoice(ctx: RecordContext): void {
     const { firstColumns, firstValues } = inv;
     for (let k = 0; k < firstColumns.length; k++) {
       const i = firstColumns[k]!;
-      if (!sameValue(format.fields[i]!.kind, ctx.fields[i]!, firstValues[k]!)) report(ctx, 'CON-001', format.fields[i]!.name);
+      const v = fields[i]!;
+      if (v !== firstValues[k] && !sameValue(format.fields[i]!.kind, v, firstValues[k]!)) report(ctx, 'CON-001', format.fields[i]!.name);
     }
   }
   inv.lines++;
   ctx.invoice = inv;
+  file.lastInvoice = inv;
 
   // Only the current block of the invoice is remembered, so memory stays flat on huge files.
   if (file.blockInvoice !== number) {
     file.blockInvoice = number;
     file.blockLineNumbers = new Set();
   }
-  const lineNumber = value(ctx, 'LINE_ITEM_NUMBER');
+  const lineNumber = at(ctx, cols.lineNumber);
   if (lineNumber !== '') {
-    if (file.blockLineNumbers.has(lineNumber)) report(ctx, 'CON-002', 'LINE_ITEM_NUMBER');
-    else file.blockLineNumbers.add(lineNumber);
+    const before = file.blockLineNumbers.size;
+    file.blockLineNumbers.add(lineNumber);
+    if (file.blockLineNumbers.size === before) report(ctx, 'CON-002', 'LINE_ITEM_NUMBER');
   }
 }
 
-function validDate(ctx: RecordContext, name: string): string | undefined {
-  const i = ctx.format.index.get(name)!;
+function validDate(ctx: RecordContext, i: number): string | undefined {
   const v = ctx.fields[i]!;
   return v === '' || ctx.invalid.has(i) ? undefined : v;
 }
 
 /** CON-003, CON-005 and CON-006 on the invoice date: once per invoice, on its first line. */
 function checkInvoiceDates(ctx: RecordContext): void {
-  const start = validDate(ctx, 'BILLING_START_DATE');
-  const end = validDate(ctx, 'BILLING_END_DATE');
-  const invoiceDate = validDate(ctx, 'INVOICE_DATE');
+  const { cols } = ctx.format;
+  const start = validDate(ctx, cols.billingStart);
+  const end = validDate(ctx, cols.billingEnd);
+  const invoiceDate = validDate(ctx, cols.invoiceDate);
   if (start && end && start > end) report(ctx, 'CON-003', 'BILLING_START_DATE');
   if (invoiceDate && end && invoiceDate < end) report(ctx, 'CON-005', 'INVOICE_DATE');
   if (invoiceDate && invoiceDate > ctx.today) report(ctx, 'CON-006', 'INVOICE_DATE');
@@ -75,10 +80,11 @@ function checkInvoiceDates(ctx: RecordContext): void {
 
 /** CON-004 and CON-006 on the line date. */
 export function checkLineDates(ctx: RecordContext): void {
-  const date = validDate(ctx, 'LINE_ITEM_DATE');
+  const { cols } = ctx.format;
+  const date = validDate(ctx, cols.date);
   if (!date) return;
-  const start = validDate(ctx, 'BILLING_START_DATE');
-  const end = validDate(ctx, 'BILLING_END_DATE');
+  const start = validDate(ctx, cols.billingStart);
+  const end = validDate(ctx, cols.billingEnd);
   if ((start && date < start) || (end && date > end)) report(ctx, 'CON-004', 'LINE_ITEM_DATE');
   if (date > ctx.today) report(ctx, 'CON-006', 'LINE_ITEM_DATE');
 }

@@ -1,29 +1,33 @@
-const DATE_RE = /^(\d{4})(\d{2})(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-const known = new Map<string, boolean>();
-const CACHE_LIMIT = 4096;
-
-/** YYYYMMDD and a real calendar date (memoised: invoice dates repeat on every line). */
-export function isValidDate(text: string): boolean {
-  let r = known.get(text);
-  if (r === undefined) {
-    r = checkDate(text);
-    if (known.size >= CACHE_LIMIT) known.clear();
-    known.set(text, r);
-  }
-  return r;
+/** The digit at `i` (0–9), or -1 for any other character. */
+function digit(text: string, i: number): number {
+  const d = text.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : -1;
 }
 
-function checkDate(text: string): boolean {
-  const m = DATE_RE.exec(text);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
+/**
+ * YYYYMMDD (eight ASCII digits) and a real calendar date. Read from the character codes: this runs
+ * on every date field of every line, and a regex or a cache lookup costs more than the check itself.
+ */
+export function isValidDate(text: string): boolean {
+  if (text.length !== 8) return false;
+  let y = 0;
+  for (let i = 0; i < 4; i++) {
+    const d = digit(text, i);
+    if (d < 0) return false;
+    y = y * 10 + d;
+  }
+  const m1 = digit(text, 4);
+  const m2 = digit(text, 5);
+  const d1 = digit(text, 6);
+  const d2 = digit(text, 7);
+  if (m1 < 0 || m2 < 0 || d1 < 0 || d2 < 0) return false;
+  const mo = m1 * 10 + m2;
+  const d = d1 * 10 + d2;
   if (mo < 1 || mo > 12 || d < 1) return false;
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
-  return d <= days;
+  return d <= (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1]!);
 }
 
 export function yyyymmdd(date: Date): string {

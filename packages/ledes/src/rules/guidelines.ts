@@ -1,8 +1,8 @@
-import { report, value, type RecordContext } from './context.ts';
+import { at, report, type RecordContext } from './context.ts';
 
 /** GDL-001: too long (any line), too vague or block billing (fee lines). */
 export function checkNarrative(ctx: RecordContext): void {
-  const text = value(ctx, 'LINE_ITEM_DESCRIPTION');
+  const text = at(ctx, ctx.format.cols.description);
   if (text === '') return;
   const { profile } = ctx;
   let flagged = text.length > profile.maxDescriptionLength;

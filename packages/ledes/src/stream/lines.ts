@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 /** Anything the engine can read: a Node Readable, a web stream, or any async iterable of chunks. */
 export type ByteSource = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
@@ -10,6 +10,8 @@ export interface RawLine {
   readonly index: number;
   /** Decoded text without its line ending; empty when `tooLong`. */
   readonly text: string;
+  /** The text is known to be printable ASCII (checked for its whole input chunk); false when unknown. */
+  readonly printable: boolean;
   readonly tooLong: boolean;
   readonly byteLength: number;
 }
@@ -116,15 +118,44 @@ export async function sniff(source: ByteSource): Promise<Sniffed> {
 const cp1252 = new TextDecoder('windows-1252');
 
 /**
- * Splits a byte stream into decoded lines, yielding batches (one per chunk) to keep the
- * per-line cost low. A line longer than `maxLineBytes` is never held: its bytes are
- * counted and dropped, and it comes out as `tooLong`.
+ * `Buffer#latin1Slice`: what `toString('latin1', start, end)` ends in, without its argument handling
+ * (a measurable share of the per-line cost). Present on every Node Buffer; not in the typings.
  */
-export async function* splitLines(
+interface Latin1Slicing {
+  latin1Slice?: (start: number, end: number) => string;
+}
+
+function latin1(bytes: Buffer, start: number, end: number): string {
+  const direct = (bytes as Latin1Slicing).latin1Slice;
+  return direct === undefined ? bytes.toString('latin1', start, end) : direct.call(bytes, start, end);
+}
+
+/** Bytes that are neither printable ASCII nor a line feed: carriage return apart, every control byte and DEL. */
+const CONTROL_BYTES: readonly number[] = [...Array.from({ length: 32 }, (_, b) => b).filter((b) => b !== 10 && b !== 13), 0x7f];
+
+/**
+ * True when an ASCII chunk holds no control byte (NUL…US but LF, DEL) and no CR: its lines are
+ * printable ASCII, and the per-line character test can be skipped. One memchr per byte value.
+ */
+function printableAscii(chunk: Buffer): boolean {
+  if (chunk.indexOf(13) !== -1) return false;
+  for (const b of CONTROL_BYTES) if (chunk.indexOf(b) !== -1) return false;
+  return true;
+}
+
+/**
+ * Splits a byte stream into decoded lines, handed to `onLine` one by one as each chunk is split
+ * (no batch is built: a chunk's lines would outlive the young generation and be copied by the GC),
+ * then `onChunk` once per chunk that ended at least one line. A line longer than `maxLineBytes` is
+ * never held: its bytes are counted and dropped, and it comes out as `tooLong`.
+ */
+export async function splitLines(
   chunks: AsyncIterable<Buffer>,
   maxLineBytes: number,
   stats: LineStats,
-): AsyncGenerator<RawLine[]> {
+  onLine: (line: RawLine) => void,
+  onChunk: () => void,
+): Promise<void> {
   let pending: Buffer[] = [];
   let pendingLength = 0;
   let skipping = false;
@@ -143,7 +174,8 @@ export async function* splitLines(
     return text;
   };
 
-  const emit = (out: RawLine[], bytes: Buffer, start: number, end: number, withNewline: boolean): void => {
+  /** `ascii`: the bytes are known to be ASCII, so one-byte decoding is the UTF-8 decoding and nothing needs checking. */
+  const emit = (bytes: Buffer, start: number, end: number, withNewline: boolean, ascii = false, printable = false): void => {
     let stop = end;
     if (withNewline) {
       if (stop > start && bytes[stop - 1] === 13) {
@@ -153,19 +185,22 @@ export async function* splitLines(
         stats.lf++;
       }
     }
-    out.push({ index: index++, text: decode(bytes, start, stop), tooLong: false, byteLength: stop - start });
+    onLine({ index: index++, text: ascii ? latin1(bytes, start, stop) : decode(bytes, start, stop), tooLong: false, printable, byteLength: stop - start });
   };
 
   for await (const chunk of chunks) {
     stats.bytes += chunk.length;
-    const out: RawLine[] = [];
+    // One check of the whole chunk (SIMD in Node) instead of a UTF-8 decode and a U+FFFD search per line.
+    const ascii = isAscii(chunk);
+    const printable = ascii && printableAscii(chunk);
+    const first = index;
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) break;
       if (skipping) {
         pendingLength += nl - start;
-        out.push({ index: index++, text: '', tooLong: true, byteLength: pendingLength });
+        onLine({ index: index++, text: '', tooLong: true, printable: false, byteLength: pendingLength });
         stats.lf++;
         skipping = false;
         pendingLength = 0;
@@ -175,16 +210,16 @@ export async function* splitLines(
         pending = [];
         pendingLength = 0;
         if (joined.length - 1 > maxLineBytes) {
-          out.push({ index: index++, text: '', tooLong: true, byteLength: joined.length - 1 });
+          onLine({ index: index++, text: '', tooLong: true, printable: false, byteLength: joined.length - 1 });
           stats.lf++;
         } else {
-          emit(out, joined, 0, joined.length - 1, true);
+          emit(joined, 0, joined.length - 1, true);
         }
       } else if (nl - start > maxLineBytes) {
-        out.push({ index: index++, text: '', tooLong: true, byteLength: nl - start });
+        onLine({ index: index++, text: '', tooLong: true, printable: false, byteLength: nl - start });
         stats.lf++;
       } else {
-        emit(out, chunk, start, nl, true);
+        emit(chunk, start, nl, true, ascii, printable);
       }
       start = nl + 1;
     }
@@ -201,15 +236,15 @@ export async function* splitLines(
         pendingLength += tail;
       }
     }
-    if (out.length > 0) yield out;
+    if (index > first) onChunk();
   }
   if (skipping) {
-    yield [{ index: index++, text: '', tooLong: true, byteLength: pendingLength }];
+    onLine({ index: index++, text: '', tooLong: true, printable: false, byteLength: pendingLength });
+    onChunk();
   } else if (pendingLength > 0) {
     const joined = Buffer.concat(pending);
-    const out: RawLine[] = [];
-    emit(out, joined, 0, joined.length, false);
-    yield out;
+    emit(joined, 0, joined.length, false);
+    onChunk();
   }
   stats.lines = index;
   if (stats.encoding !== 'windows-1252') {

@@ -14,6 +14,7 @@ import {
   verifyResetQuery,
   verifyResetResponse,
   verifyTokenResponse,
+  RESET_TOKEN_MINUTES,
   type RoleSlug,
 } from '@portal/contracts';
 import { roles } from '@portal/db';
@@ -73,7 +74,7 @@ export function authRoutes(ctx: AppContext): Route[] {
       async handler({ params }, { req, t }) {
         if (!(await ctx.limits.resetRequest.allow(req.ip ?? 'unknown'))) throw new AppError('rate_limited');
         await requestPasswordReset(ctx, params.email);
-        return { success: true, message: t('api:reset_requested') };
+        return { success: true, message: t('api:reset_requested', { minutes: RESET_TOKEN_MINUTES }) };
       },
     }),
     defineRoute({

@@ -28,7 +28,10 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
     req.log.warn({ event: 'login_locked', email: sha256(body.email) }, 'login refused: locked');
     throw new AppError('too_many_attempts');
   }
-  const [user] = await ctx.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.email, body.email));
+  const [user] = await ctx.db
+    .select({ id: users.id, passwordHash: users.passwordHash, langue: users.langue })
+    .from(users)
+    .where(eq(users.email, body.email));
   // verifyPassword spends the same time when the account does not exist (AUTH-18).
   const valid = await verifyPassword(user?.passwordHash, body.password);
   if (!user || !valid) {
@@ -40,6 +43,8 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
   // A new session id at every login; the one presented before (if any) is ended (SESS-02).
   await revokePresentedSession(ctx, req);
   await startSession(ctx, res, user.id);
+  // The language chosen on the login screen wins over the account's and is kept as the account's from now on.
+  if (body.langue && body.langue !== user.langue) await ctx.db.update(users).set({ langue: body.langue }).where(eq(users.id, user.id));
   req.log.info({ event: 'login_succeeded', userId: user.id }, 'login');
   return (await loadPublicUser(ctx.db, user.id))!;
 }

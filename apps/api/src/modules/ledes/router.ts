@@ -17,7 +17,10 @@ import {
   ledesUploadQuery,
   ledesUploadResponse,
   runIdParams,
+  type LedesHistorySort,
+  type SortOrder,
 } from '@portal/contracts';
+import type { Locale } from '@portal/i18n';
 import { ledesOffices } from '@portal/db';
 import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import { loadResult, loadRun, toRunDto } from '@portal/jobs';
@@ -37,6 +40,8 @@ function contentDisposition(filename: string): string {
 const historyPage = (page: Awaited<ReturnType<typeof listHistory>>) =>
   !page || page.meta.total === 0 ? NO_CONTENT : { success: true as const, ...page };
 const EMPTY_HISTORY = 'No history at all for this filter';
+/** The validated sort parameters of a history query, with the caller's language for the label columns. */
+const sortOf = (query: { sort: LedesHistorySort; order: SortOrder }, locale: Locale) => ({ sort: { column: query.sort, order: query.order }, locale });
 
 /** The original client may send the word 'undefined' in a path segment and the value in the body. */
 const segment = (value: string) => (value && value !== 'undefined' ? value : undefined);
@@ -159,7 +164,10 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       query: historyPageQuery,
       response: historyPageResponse,
       noContent: EMPTY_HISTORY,
-      handler: async ({ query }, http) => historyPage(await listHistory(ctx, { ownerId: http.actor().userId, onlyShared: true }, query.page, query.limit, clientGone(http.req, http.res))),
+      handler: async ({ query }, http) =>
+        historyPage(
+          await listHistory(ctx, { ownerId: http.actor().userId, onlyShared: true, ...sortOf(query, http.locale) }, query.page, query.limit, clientGone(http.req, http.res)),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -171,7 +179,8 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       async handler({ query }, http) {
         const actor = http.actor();
         const filter = actor.isAdmin ? { onlyShared: false } : { ownerId: actor.userId, onlyShared: true };
-        return historyPage(await listHistory(ctx, { ...filter, search: query.search_query.trim() || undefined }, query.page, query.limit, clientGone(http.req, http.res)));
+        const search = query.search_query.trim() || undefined;
+        return historyPage(await listHistory(ctx, { ...filter, ...(search ? { search } : {}), ...sortOf(query, http.locale) }, query.page, query.limit, clientGone(http.req, http.res)));
       },
     }),
     defineRoute({
@@ -185,7 +194,8 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       async handler({ params, query }, http) {
         // The original client passes the admin's own id for "everyone"; another user's id narrows to that user.
         const everyone = params.id === 'all' || params.id === http.actor().userId;
-        return historyPage(await listHistory(ctx, everyone ? { onlyShared: false } : { ownerId: params.id, onlyShared: false }, query.page, query.limit, clientGone(http.req, http.res)));
+        const filter = everyone ? { onlyShared: false } : { ownerId: params.id, onlyShared: false };
+        return historyPage(await listHistory(ctx, { ...filter, ...sortOf(query, http.locale) }, query.page, query.limit, clientGone(http.req, http.res)));
       },
     }),
   ];

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesType } from '@portal/contracts';
-import { ledesOffices, ledesRuns, roles, userRoles, users } from '@portal/db';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesHistorySort, type LedesType, type SortOrder } from '@portal/contracts';
+import { LOCALES, serverT, type Locale } from '@portal/i18n';
+import { ledesOffices, ledesRunCounts, ledesRuns, roles, userRoles, users, type Database } from '@portal/db';
 import { loadRuns, type LedesRunRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { enqueueCommitted } from '@portal/jobs';
@@ -112,41 +113,170 @@ export async function findRunByFilePath(ctx: AppContext, filePath: string) {
 export interface HistoryFilter {
   ownerId?: string;
   onlyShared: boolean;
+  /** Matched against the file name, the owner's name and e-mail, and the office and type as codes or as displayed (either language). */
   search?: string;
+  /** Newest first when absent. */
+  sort?: { column: LedesHistorySort; order: SortOrder };
+  /** The caller's language: office and type sort by the label the caller sees. */
+  locale?: Locale;
+}
+
+/** The type codes whose displayed name, in either language, contains `search` (case-insensitive). */
+export function typesNamed(search: string): LedesType[] {
+  const needle = search.toLocaleLowerCase();
+  return LEDES_TYPES.filter((type) => LOCALES.some((locale) => serverT(locale)(`ledes:types.${type}`).toLocaleLowerCase().includes(needle)));
+}
+
+/** The ORDER BY term of a whitelisted history column. */
+function sortTerm(column: LedesHistorySort, locale: Locale): SQL {
+  switch (column) {
+    case 'date':
+      return sql`${ledesRuns.createdAt}`;
+    case 'name':
+      return sql`lower(${ledesRuns.originalName})`;
+    case 'provider':
+      return sql`lower(${users.companyAgent})`;
+    case 'office': {
+      const label = locale === 'fr' ? ledesOffices.labelFr : ledesOffices.labelEn;
+      return sql`coalesce((select lower(${label}) from ${ledesOffices} where ${ledesOffices.code} = ${ledesRuns.office}), lower(${ledesRuns.office}))`;
+    }
+    case 'type': {
+      // The types ranked by their label in the caller's language.
+      const t = serverT(locale);
+      const ranked = [...LEDES_TYPES].sort((a, b) => t(`ledes:types.${a}`).localeCompare(t(`ledes:types.${b}`), locale));
+      return sql`case ${sql.join(
+        ranked.map((type, rank) => sql`when ${ledesRuns.type} = ${type} then ${rank}`),
+        sql` `,
+      )} else ${ranked.length} end`;
+    }
+    case 'state':
+      // The badge order of the screens: in progress, error, refused, accepted.
+      return sql`case when ${ledesRuns.state} = 'in_progress' then 0 when ${ledesRuns.state} = 'Error' then 1
+        when ${ledesRuns.accepted} = false or (${ledesRuns.accepted} is null and ${ledesRuns.errorLineCount} > 0) then 2 else 3 end`;
+  }
 }
 
 /**
  * One page of history items, newest first, with the spec's meta. Answered from run rows alone (the
- * findings' summary is stored on the row when a run finishes), two bounded queries whatever the
- * runs' sizes. `signal` aborts between the queries: nothing more is started for a client that left,
- * and the result is then undefined.
+ * findings' summary is stored on the row when a run finishes). Without a search it is one prepared
+ * statement whatever the number of runs: the total comes from `ledes_run_counts` (kept by triggers)
+ * in the same round trip as the page; a page past the end reads the total alone. A search counts
+ * its matches, then reads the page. `signal` aborts between the queries: nothing more is started for
+ * a client that left, and the result is then undefined.
  */
 export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: number, limit: number, signal?: AbortSignal) {
+  if (signal?.aborted) return undefined;
+  if (filter.search || !isDefaultOrder(filter)) return searchHistory(ctx, filter, page, limit, signal);
+  const statements = historyStatements(ctx.db, Boolean(filter.ownerId), filter.onlyShared);
+  const values = { ownerId: filter.ownerId ?? '', limit, offset: (page - 1) * limit };
+  const rows = await statements.page.execute(values);
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    if (signal?.aborted) return undefined;
+    total = (await statements.total.execute(values))[0]?.total ?? 0;
+  }
+  return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
+}
+
+/** A search or another order than newest first: count the matches, then read the page. */
+async function searchHistory(ctx: AppContext, filter: HistoryFilter, page: number, limit: number, signal?: AbortSignal) {
   const conditions: SQL[] = [];
   if (filter.ownerId) conditions.push(eq(ledesRuns.ownerId, filter.ownerId));
   if (filter.onlyShared) conditions.push(eq(ledesRuns.sendHistory, true));
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const officesNamed = ctx.db
+      .select({ code: ledesOffices.code })
+      .from(ledesOffices)
+      .where(or(ilike(ledesOffices.labelEn, pattern), ilike(ledesOffices.labelFr, pattern)));
+    const types = typesNamed(filter.search);
     conditions.push(
-      or(ilike(ledesRuns.name, pattern), ilike(ledesRuns.office, pattern), ilike(ledesRuns.type, pattern), ilike(users.companyAgent, pattern), ilike(users.email, pattern))!,
+      or(
+        ilike(ledesRuns.name, pattern),
+        ilike(ledesRuns.office, pattern),
+        inArray(ledesRuns.office, officesNamed),
+        ilike(ledesRuns.type, pattern),
+        ...(types.length > 0 ? [inArray(ledesRuns.type, types)] : []),
+        ilike(users.companyAgent, pattern),
+        ilike(users.email, pattern),
+      )!,
     );
   }
   const where = conditions.length > 0 ? and(...conditions) : undefined;
-  if (signal?.aborted) return undefined;
   // The join is needed only to search the owner's fields; without it a user's count is an index-only scan.
   const counted = ctx.db.select({ total: count() }).from(ledesRuns);
   const [{ total } = { total: 0 }] = await (filter.search ? counted.innerJoin(users, eq(users.id, ledesRuns.ownerId)) : counted).where(where);
   if (signal?.aborted) return undefined;
   const rows = await ctx.db
-    .select({ run: historyColumns, user: { id: users.id, companyAgent: users.companyAgent, email: users.email } })
+    .select({ run: historyColumns, user: historyUserColumns })
     .from(ledesRuns)
     .innerJoin(users, eq(users.id, ledesRuns.ownerId))
     .where(where)
-    .orderBy(desc(ledesRuns.createdAt), desc(ledesRuns.id))
+    .orderBy(...historyOrder(filter))
     .limit(limit)
     .offset((page - 1) * limit);
+  return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
+}
 
-  const data: HistoryItem[] = rows.map(({ run, user }) => ({
+function isDefaultOrder(filter: HistoryFilter): boolean {
+  return !filter.sort || (filter.sort.column === 'date' && filter.sort.order === 'desc');
+}
+
+/** The requested order, then newest first and the id, so that pages never overlap nor skip a row. */
+function historyOrder(filter: HistoryFilter): SQL[] {
+  const tieBreak = [desc(ledesRuns.createdAt), desc(ledesRuns.id)];
+  if (!filter.sort || isDefaultOrder(filter)) return tieBreak;
+  const term = sortTerm(filter.sort.column, filter.locale ?? 'en');
+  return [filter.sort.order === 'asc' ? asc(term) : desc(term), ...tieBreak];
+}
+
+/**
+ * The prepared statements of a history without search, one pair per filter shape, per database
+ * handle. Prepared once per connection, PostgreSQL plans them once (the planning of these joins
+ * cost more than their execution), and the SQL is not rebuilt on every request.
+ */
+function historyStatements(db: Database, byOwner: boolean, onlyShared: boolean) {
+  let forDb = historyStatementCache.get(db);
+  if (!forDb) historyStatementCache.set(db, (forDb = new Map<string, HistoryStatements>()));
+  const key = `${byOwner ? 'owner' : 'all'}_${onlyShared ? 'shared' : 'any'}`;
+  let statements = forDb.get(key);
+  if (!statements) forDb.set(key, (statements = prepareHistoryStatements(db, byOwner, onlyShared, key)));
+  return statements;
+}
+
+function prepareHistoryStatements(db: Database, byOwner: boolean, onlyShared: boolean, key: string) {
+  const ownerId = sql.placeholder('ownerId');
+  const counted = onlyShared ? ledesRunCounts.sharedRuns : ledesRunCounts.runs;
+  const total = byOwner
+    ? sql`coalesce((select ${counted} from ${ledesRunCounts} where ${ledesRunCounts.ownerId} = ${ownerId}), 0)`.mapWith(Number)
+    : sql`(select coalesce(sum(${counted}), 0) from ${ledesRunCounts})`.mapWith(Number);
+  const conditions: SQL[] = [];
+  if (byOwner) conditions.push(eq(ledesRuns.ownerId, ownerId));
+  if (onlyShared) conditions.push(eq(ledesRuns.sendHistory, true));
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  return {
+    page: db
+      .select({ run: historyColumns, user: historyUserColumns, total })
+      .from(ledesRuns)
+      .innerJoin(users, eq(users.id, ledesRuns.ownerId))
+      .where(where)
+      .orderBy(desc(ledesRuns.createdAt), desc(ledesRuns.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(`history_page_${key}`),
+    total: db.select({ total }).from(sql`(select 1) as one`).prepare(`history_total_${key}`),
+  };
+}
+
+type HistoryStatements = ReturnType<typeof prepareHistoryStatements>;
+const historyStatementCache = new WeakMap<Database, Map<string, HistoryStatements>>();
+
+const historyUserColumns = { id: users.id, companyAgent: users.companyAgent, email: users.email };
+
+type HistoryRow = Pick<Awaited<ReturnType<ReturnType<typeof prepareHistoryStatements>['page']['execute']>>[number], 'run' | 'user'>;
+
+function toHistoryItem({ run, user }: HistoryRow): HistoryItem {
+  return {
     _id: run.id,
     name: run.name,
     filename: run.originalName,
@@ -164,8 +294,7 @@ export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: 
     type: run.type,
     user_info: { _id: user.id, company_agent: user.companyAgent, email: user.email },
     delivered: run.deliveredAt !== null,
-  }));
-  return { data, meta: paginationMeta(page, limit, total) };
+  };
 }
 
 /** Only what a history item shows: no wide column is read for a page of 600. */
@@ -177,8 +306,10 @@ const historyColumns = {
   state: ledesRuns.state,
   accepted: ledesRuns.accepted,
   linesChecked: ledesRuns.linesChecked,
-  firstOkLines: ledesRuns.firstOkLines,
-  firstErrorLines: ledesRuns.firstErrorLines,
+  // As json, which the drivers decode with JSON.parse: the integer-array text parser was the costliest
+  // part of reading a page (up to 200 numbers a run).
+  firstOkLines: sql<number[]>`array_to_json(${ledesRuns.firstOkLines})`,
+  firstErrorLines: sql<number[]>`array_to_json(${ledesRuns.firstErrorLines})`,
   refusedLineCount: ledesRuns.refusedLineCount,
   errorLineCount: ledesRuns.errorLineCount,
   originalKey: ledesRuns.originalKey,
@@ -187,3 +318,4 @@ const historyColumns = {
   type: ledesRuns.type,
   deliveredAt: ledesRuns.deliveredAt,
 };
+

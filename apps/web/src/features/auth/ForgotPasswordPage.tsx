@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Anchor, Button, Group, Modal, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -6,36 +6,36 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_PATTERN, RESET_TOKEN_MINUTES } from '@portal/contracts';
 import { ApiError } from '../../lib/api.ts';
+import { rulesSchema, useSchemaForm } from '../../lib/form.ts';
 import { requestResetPassword } from '../../lib/auth.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 
+type ForgotValues = {
+  email: string;
+};
+/** The spec's check before anything is sent: a standard e-mail pattern, else wrong_email. */
+const forgotRules = rulesSchema<ForgotValues>({ email: (v) => (EMAIL_PATTERN.test(v.trim()) ? undefined : 'wrong_email') });
+
 export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { form, onSubmit, showServerErrors, ref } = useSchemaForm<ForgotValues, ForgotValues>({
+    initialValues: { email: '' },
+    schema: forgotRules,
+    // Codes are ours; a refusal from the server comes as its own (translated) sentence.
+    translate: (code) => (code === 'wrong_email' ? t('forgot.wrongEmail') : code),
+  });
 
   const mutation = useMutation({
     mutationFn: (address: string) => requestResetPassword(address),
     onError: (err) => {
       const message = err instanceof ApiError && !err.isServerError ? err.message || t('forgot.wrongEmail') : t('login.serverError');
       if (sentTo) notifyError(t('forgot.errorTitle'), message);
-      else setError(message);
+      else showServerErrors({ email: message });
     },
   });
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const value = email.trim();
-    if (!EMAIL_PATTERN.test(value)) {
-      setError(t('forgot.wrongEmail'));
-      return;
-    }
-    setError(null);
-    mutation.mutate(value, { onSuccess: () => setSentTo(value) });
-  };
 
   const resend = () => {
     if (!sentTo) {
@@ -47,7 +47,10 @@ export function ForgotPasswordPage() {
 
   return (
     <AuthCard title={t('forgot.title')} subtitle={t('forgot.subtitle', { minutes: RESET_TOKEN_MINUTES })}>
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={ref} onSubmit={onSubmit((body) => {
+          const value = body.email.trim();
+          mutation.mutate(value, { onSuccess: () => setSentTo(value) });
+        })} noValidate>
         <Stack gap="md">
           <TextInput
             type="email"
@@ -56,10 +59,8 @@ export function ForgotPasswordPage() {
             placeholder={t('login.emailPlaceholder')}
             autoComplete="email"
             required
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={error}
-            errorProps={{ role: 'alert', 'data-testid': 'forgot-error' }}
+            {...form.getInputProps('email')}
+            errorProps={{ 'data-testid': 'forgot-error' }}
           />
           <Button type="submit" fullWidth size="md" loading={mutation.isPending} disabled={mutation.isPending} data-testid="forgot-submit">
             {t('forgot.submit')}
@@ -88,7 +89,7 @@ export function ForgotPasswordPage() {
             <Anchor component="button" type="button" size="sm" onClick={resend} disabled={mutation.isPending}>
               {t('forgot.resend')}
             </Anchor>
-            <Button onClick={() => {
+            <Button data-autofocus onClick={() => {
                 navigate('/login');
               }}>{t('forgot.close')}</Button>
           </Group>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -10,15 +10,52 @@ import { sanitizeRedirect } from '../../lib/access.ts';
 import { currentLanguage, switchLanguage } from '../../lib/i18n.ts';
 import { languageAfterLogin } from '../../lib/language.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
+import { msg, translated, type Message } from '../../lib/message.tsx';
+import { LOGIN_LOCKOUT_MINUTES } from '@portal/contracts/constants';
+
+type LoginValues = { email: string; password: string };
+type Missing = Partial<Record<keyof LoginValues, true>>;
+
+/** Both fields are required (spec); the rest is the server's answer. */
+function missingFields(v: LoginValues): Missing {
+  return { ...(v.email.trim() ? {} : { email: true }), ...(v.password ? {} : { password: true }) };
+}
 
 export function LoginPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // A key, not a text: a message already shown follows a language switch.
+  const [error, setError] = useState<Message | null>(null);
+  // The first screen of a visit: plain state rather than the form library (decision 55), same
+  // behaviour — the empty fields are marked, the first takes the focus, the message is announced,
+  // and a field stops being marked as soon as it is filled.
+  const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
+  const [missing, setMissing] = useState<Missing>({});
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const change = (field: keyof LoginValues) => (event: { currentTarget: HTMLInputElement }) => {
+    const next = { ...values, [field]: event.currentTarget.value };
+    setValues(next);
+    if (missing.email || missing.password) {
+      const still = missingFields(next);
+      setMissing(still);
+      if (!still.email && !still.password) setError(null);
+    }
+  };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const empty = missingFields(values);
+    setMissing(empty);
+    if (empty.email || empty.password) {
+      setError(msg('auth:login.required'));
+      (empty.email ? emailRef : passwordRef).current?.focus();
+      return;
+    }
+    setError(null);
+    mutation.mutate({ email: values.email.trim(), password: values.password });
+  };
 
   const mutation = useMutation({
     mutationFn: login,
@@ -31,30 +68,24 @@ export function LoginPage() {
     },
     onError: (err) => {
       if (err instanceof ApiError) {
-        if (err.isServerError) setError(t('login.serverError'));
-        else if (err.code === 'login_failed') setError(err.message || t('login.wrongCredentials'));
-        else if (err.code === 'too_many_attempts') setError(err.message || t('login.tooManyAttempts'));
-        else setError(err.message || t('login.failed'));
+        if (err.isServerError) setError(msg('auth:login.serverError'));
+        else if (err.code === 'login_failed') setError(msg('auth:login.wrongCredentials'));
+        else if (err.code === 'too_many_attempts') setError(msg('auth:login.tooManyAttempts', { minutes: LOGIN_LOCKOUT_MINUTES }));
+        else setError(msg('auth:login.failed'));
       } else {
-        setError(t('login.serverError'));
+        setError(msg('auth:login.serverError'));
       }
     },
   });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    if (!email.trim() || !password) {
-      setError(t('login.required'));
-      return;
-    }
-    mutation.mutate({ email: email.trim(), password });
-  };
-
   const loading = mutation.isPending;
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
-      <form onSubmit={onSubmit} noValidate aria-describedby={error ? 'login-error' : undefined}>
+      <form
+        onSubmit={submit}
+        noValidate
+        aria-describedby={error ? 'login-error' : undefined}
+      >
         <Stack gap="md">
           <TextInput
             type="email"
@@ -63,8 +94,11 @@ export function LoginPage() {
             placeholder={t('login.emailPlaceholder')}
             autoComplete="username"
             required
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
+            ref={emailRef}
+            value={values.email}
+            onChange={change('email')}
+            error={missing.email}
+            aria-describedby={missing.email ? 'login-error' : undefined}
           />
           <div>
             <PasswordInput
@@ -72,8 +106,11 @@ export function LoginPage() {
               label={t('login.password')}
               autoComplete="current-password"
               required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
+              ref={passwordRef}
+              value={values.password}
+              onChange={change('password')}
+              error={missing.password}
+              aria-describedby={missing.password ? 'login-error' : undefined}
               visibilityToggleButtonProps={{ 'aria-label': t('togglePassword') }}
             />
             <div aria-live="assertive">
@@ -81,7 +118,7 @@ export function LoginPage() {
                 <Group gap={6} mt={8} wrap="nowrap" align="flex-start">
                   <IconAlertCircle size={16} color="var(--mantine-color-red-7)" aria-hidden="true" style={{ flexShrink: 0, marginTop: 2 }} />
                   <Text id="login-error" c="red.7" size="sm" role="alert" data-testid="login-error">
-                    {error}
+                    {translated(error)}
                   </Text>
                 </Group>
               )}

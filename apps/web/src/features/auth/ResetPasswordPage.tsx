@@ -1,11 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, ThemeIcon, Title, Paper } from '@mantine/core';
 import { IconClockX } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN_LENGTH } from '@portal/contracts';
+import { PASSWORD_MIN_LENGTH, resetPasswordBody } from '@portal/contracts';
 import { ApiError } from '../../lib/api.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 import { resetPassword, verifyResetToken } from '../../lib/auth.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
@@ -43,27 +45,50 @@ function Expired() {
   );
 }
 
+interface ResetValues extends Record<string, unknown> {
+  password: string;
+  confirm: string;
+}
+
+/** Error code → key of `reset`; one message at a time, in the spec's order (empty, mismatch, length). */
+const RESET_KEYS: Record<string, string> = {
+  password_empty: 'reset.empty',
+  required: 'reset.empty',
+  not_same_password: 'reset.mismatch',
+  password_too_short: 'reset.tooShort',
+};
+
 export function ResetPasswordPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const token = params.get('token') ?? '';
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [expired, setExpired] = useState(false);
 
   const check = useQuery({
-    queryKey: ['reset-token', id, token],
+    queryKey: queryKeys.auth.resetToken(id, token),
     queryFn: () => verifyResetToken(id, token),
     enabled: Boolean(id && token),
     retry: false,
     staleTime: Infinity,
   });
 
+  const { form, onSubmit, showServerErrors, ref } = useSchemaForm<ResetValues, { password: string }>({
+    initialValues: { password: '', confirm: '' },
+    schema: resetPasswordBody,
+    prepare: (v) => ({ password: v.password }),
+    // Both fields are required and equal (spec); the length rule comes from the API's schema.
+    extraRules: (v) => ({
+      password: v.password ? undefined : 'password_empty',
+      confirm: !v.confirm ? 'password_empty' : v.password && v.confirm !== v.password ? 'not_same_password' : undefined,
+    }),
+    firstErrorOf: ['password', 'confirm'],
+    translate: (code) => t(RESET_KEYS[code] ?? 'reset.genericError', { min: PASSWORD_MIN_LENGTH }),
+  });
+
   const mutation = useMutation({
-    mutationFn: () => resetPassword(token, id, password),
+    mutationFn: (password: string) => resetPassword(token, id, password),
     onSuccess: () => {
       notifySuccess(t('reset.success'));
       window.setTimeout(() => {
@@ -75,15 +100,11 @@ export function ResetPasswordPage() {
         setExpired(true);
         return;
       }
-      let message = t('reset.genericError');
-      if (err instanceof ApiError && !err.isServerError) {
-        const field = err.fields.password ?? err.code;
-        if (field === 'password_too_short') message = t('reset.tooShort', { min: PASSWORD_MIN_LENGTH });
-        else if (field === 'password_empty') message = t('reset.empty');
-        else if (err.message) message = err.message;
+      if (err instanceof ApiError && err.fields.password) {
+        showServerErrors({ password: err.fields.password });
+        return;
       }
-      setError(message);
-      notifyError(t('reset.errorTitle'), message);
+      notifyError(t('reset.errorTitle'), err instanceof ApiError && !err.isServerError && err.message ? err.message : t('reset.genericError'));
     },
   });
 
@@ -91,27 +112,18 @@ export function ResetPasswordPage() {
   const valid = check.data?.success === true && check.data.invalid !== true;
   if (!valid || expired) return <Expired />;
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!password || !confirm) return setError(t('reset.empty'));
-    if (password !== confirm) return setError(t('reset.mismatch'));
-    if (password.length < PASSWORD_MIN_LENGTH) return setError(t('reset.tooShort', { min: PASSWORD_MIN_LENGTH }));
-    setError(null);
-    mutation.mutate();
-  };
-
   const done = mutation.isSuccess;
   return (
     <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle', { min: PASSWORD_MIN_LENGTH })}>
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={ref} onSubmit={onSubmit((body) => mutation.mutate(body.password))} noValidate>
         <Stack gap="md">
           <PasswordInput
             name="password"
             label={t('reset.newPassword')}
             autoComplete="new-password"
             required
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
+            {...form.getInputProps('password')}
+            errorProps={{ 'data-testid': 'reset-error' }}
             visibilityToggleButtonProps={{ 'aria-label': t('togglePassword') }}
           />
           <PasswordInput
@@ -119,11 +131,9 @@ export function ResetPasswordPage() {
             label={t('reset.confirmPassword')}
             autoComplete="new-password"
             required
-            value={confirm}
-            onChange={(e) => setConfirm(e.currentTarget.value)}
+            {...form.getInputProps('confirm')}
+            errorProps={{ 'data-testid': 'reset-error' }}
             visibilityToggleButtonProps={{ 'aria-label': t('togglePassword') }}
-            error={error}
-            errorProps={{ role: 'alert', 'data-testid': 'reset-error' }}
           />
           {done && (
             <Text c="teal.8" size="sm" role="status" data-testid="reset-success">

@@ -1,17 +1,27 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import { Button, Grid, Group, Paper, Select, Stack, Text, TextInput, Textarea, ThemeIcon, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconCheck, IconHeadset, IconX } from '@tabler/icons-react';
+import { IconHeadset } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { CONTACT_ISSUES, CONTACT_TOPICS, EMAIL_PATTERN, type ContactIssue } from '@portal/contracts';
-import { api, ApiError } from '../../lib/api.ts';
+import { CONTACT_ISSUES, CONTACT_TOPICS, contactBody, type ContactBody, type ContactIssue } from '@portal/contracts';
+import { ApiError } from '../../lib/api.ts';
 import { sessionQuery } from '../../lib/auth.ts';
-import { TOAST_MS } from '../../app/theme.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { msg } from '../../lib/message.tsx';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { FormErrorSummary } from '../../components/FormErrorSummary.tsx';
+import { sendContact } from './api.ts';
 
-type FieldErrors = Partial<Record<'mail' | 'issue' | 'topic' | 'details', string>>;
-const FIELD_CODE_KEYS: Record<string, string> = {
+interface ContactValues extends Record<string, unknown> {
+  mail: string;
+  issue: ContactIssue | '';
+  topic: string;
+  details: string;
+}
+
+/** Error code → key in the contact namespace; `required` of details is the spec's message_empty. */
+const MESSAGES: Record<string, string> = {
   email_empty: 'errors.emailEmpty',
   wrong_email: 'errors.emailInvalid',
   issue_empty: 'errors.issueEmpty',
@@ -23,87 +33,45 @@ export function ContactPage() {
   const { t } = useTranslation('contact');
   usePageTitle(t('title'));
   const { data: session } = useQuery(sessionQuery);
-  const [mail, setMail] = useState('');
-  const [mailTouched, setMailTouched] = useState(false);
-  const [issue, setIssue] = useState<ContactIssue | null>(null);
-  const [topic, setTopic] = useState<string | null>(null);
-  const [details, setDetails] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const mailTouched = useRef(false);
+
+  const { form, onSubmit, setField, showServerErrors, invalidCount, errorOf, ref } = useSchemaForm<ContactValues, ContactBody>({
+    initialValues: { mail: '', issue: '', topic: '', details: '' },
+    schema: contactBody,
+    // Pattern-checked as the visitor types (spec).
+    validateOnChange: ['mail'],
+    // The topic appears once an issue is chosen, the details once a topic is (spec).
+    shown: (path, v) => (path === 'topic' ? v.issue !== '' : path === 'details' ? v.issue !== '' && v.topic !== '' : true),
+    translate: (code) => t(MESSAGES[code] ?? 'errors.messageEmpty'),
+  });
 
   // E-mail prefilled from the logged-in user, unless the visitor already typed one.
   const userEmail = session?.user?.email;
   useEffect(() => {
-    if (userEmail && !mailTouched) setMail(userEmail);
-  }, [userEmail, mailTouched]);
+    if (userEmail && !mailTouched.current) form.setFieldValue('mail', userEmail);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the form object is stable in behaviour, not in identity
+  }, [userEmail]);
 
   const mutation = useMutation({
-    mutationFn: (body: { mail: string; issue: string; topic: string; details: string }) =>
-      api<{ success: true; message: string }>('/contact', { method: 'POST', body }),
-    onMutate: () => {
-      notifications.show({
-        id: 'contact-send',
-        loading: true,
-        title: t('sending.title'),
-        message: t('sending.text'),
-        autoClose: false,
-        withCloseButton: false,
-      });
-    },
+    mutationFn: sendContact,
     onSuccess: () => {
-      notifications.update({
-        id: 'contact-send',
-        loading: false,
-        color: 'teal',
-        title: t('sent'),
-        message: '',
-        icon: <IconCheck size={18} />,
-        autoClose: TOAST_MS,
-        withCloseButton: true,
-      });
-      setIssue(null);
-      setTopic(null);
-      setDetails('');
+      notifySuccess(msg('contact:sent'));
+      form.setValues({ issue: '', topic: '', details: '' });
     },
     onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
-        const next: FieldErrors = {};
-        for (const [field, code] of Object.entries(err.fields)) {
-          const key = FIELD_CODE_KEYS[code];
-          if (field === 'mail' || field === 'issue' || field === 'topic' || field === 'details') next[field] = key ? t(key) : code;
-        }
-        setErrors(next);
+      if (err instanceof ApiError && Object.keys(err.fields).length > 0) showServerErrors(err.fields);
+      // Each failure says why, and stays until dismissed.
+      let reason = msg('contact:failed.text');
+      if (err instanceof ApiError && err.isRateLimited) {
+        reason = err.retryAfter ? msg('contact:failed.rateLimitedWait', { count: err.retryAfter }) : msg('contact:failed.rateLimited');
       }
-      notifications.update({
-        id: 'contact-send',
-        loading: false,
-        color: 'red',
-        title: t('failed.title'),
-        message: t('failed.text'),
-        icon: <IconX size={18} />,
-        autoClose: TOAST_MS,
-        withCloseButton: true,
-      });
+      notifyError(msg('contact:failed.title'), reason);
     },
   });
 
-  const checkMail = (value: string) => {
-    setErrors((e) => ({ ...e, mail: value && !EMAIL_PATTERN.test(value.trim()) ? t('errors.emailInvalid') : undefined }));
-  };
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const next: FieldErrors = {};
-    if (!mail.trim()) next.mail = t('errors.emailEmpty');
-    else if (!EMAIL_PATTERN.test(mail.trim())) next.mail = t('errors.emailInvalid');
-    if (!issue) next.issue = t('errors.issueEmpty');
-    if (!topic) next.topic = t('errors.topicEmpty');
-    if (!details.trim()) next.details = t('errors.messageEmpty');
-    setErrors(next);
-    if (Object.keys(next).length > 0 || !issue || !topic) return;
-    mutation.mutate({ mail: mail.trim(), issue, topic, details: details.trim() });
-  };
-
-  const topics = issue ? CONTACT_TOPICS[issue] : [];
+  const values = form.getValues();
+  const topics = values.issue ? CONTACT_TOPICS[values.issue] : [];
+  const mailProps = form.getInputProps('mail');
   return (
     <Grid gap="xl">
       <Grid.Col span={{ base: 12, md: 4 }}>
@@ -119,8 +87,9 @@ export function ContactPage() {
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Paper withBorder shadow="sm" p={{ base: 'lg', sm: 'xl' }}>
-          <form onSubmit={onSubmit} noValidate>
+          <form ref={ref} onSubmit={onSubmit((body) => mutation.mutate(body))} noValidate data-testid="contact-form">
             <Stack gap="md">
+              <FormErrorSummary count={invalidCount} testId="contact-summary" />
               <TextInput
                 type="email"
                 name="mail"
@@ -128,14 +97,11 @@ export function ContactPage() {
                 placeholder={t('fields.mailPlaceholder')}
                 autoComplete="email"
                 required
-                value={mail}
+                {...form.getInputProps('mail')}
                 onChange={(e) => {
-                  setMailTouched(true);
-                  setMail(e.currentTarget.value);
+                  mailTouched.current = true;
+                  (mailProps.onChange as (v: string) => void)(e.currentTarget.value);
                 }}
-                onKeyUp={(e) => checkMail(e.currentTarget.value)}
-                error={errors.mail}
-                errorProps={{ role: 'alert' }}
               />
               <Select
                 name="issue"
@@ -143,33 +109,31 @@ export function ContactPage() {
                 placeholder={t('fields.issuePlaceholder')}
                 required
                 data={CONTACT_ISSUES.map((value) => ({ value, label: t(`issues.${value}`) }))}
-                value={issue}
+                value={values.issue || null}
                 onChange={(v) => {
-                  setIssue(v ?? null);
-                  setTopic(null); // changing the issue clears the topic
-                  setErrors((e) => ({ ...e, issue: undefined, topic: undefined }));
+                  setField('issue', (v ?? ''));
+                  setField('topic', ''); // changing the issue clears the topic
                 }}
-                error={errors.issue}
+                error={errorOf('issue')}
+                data-path="issue"
                 data-testid="contact-issue"
               />
-              {issue && (
+              {values.issue && (
                 <Select
-                  key={issue}
+                  key={values.issue}
                   name="topic"
                   label={t('fields.topic')}
                   placeholder={t('fields.topicPlaceholder')}
                   required
                   data={topics.map((value) => ({ value, label: t(`topics.${value}`) }))}
-                  value={topic}
-                  onChange={(v) => {
-                    setTopic(v);
-                    setErrors((e) => ({ ...e, topic: undefined }));
-                  }}
-                  error={errors.topic}
+                  value={values.topic || null}
+                  onChange={(v) => setField('topic', v ?? '')}
+                  error={errorOf('topic')}
+                  data-path="topic"
                   data-testid="contact-topic"
                 />
               )}
-              {issue && topic && (
+              {values.issue && values.topic && (
                 <Textarea
                   name="details"
                   label={t('fields.details')}
@@ -179,9 +143,7 @@ export function ContactPage() {
                   minRows={5}
                   maxRows={14}
                   maxLength={5000}
-                  value={details}
-                  onChange={(e) => setDetails(e.currentTarget.value)}
-                  error={errors.details}
+                  {...form.getInputProps('details')}
                 />
               )}
               <Group justify="flex-end">

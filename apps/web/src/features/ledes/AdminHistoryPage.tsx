@@ -1,13 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Group, Loader as MantineLoader, Pagination, Paper, ScrollArea, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Group, Loader as MantineLoader, Pagination, Paper, ScrollArea, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconFileSpreadsheet, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { createColumnHelper } from '@tanstack/react-table';
-import { useNavigate } from 'react-router-dom';
+import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { LEDES_HISTORY_PAGE_SIZES, type HistoryItem } from '@portal/contracts';
-import { sessionQuery } from '../../lib/auth.ts';
+import { LEDES_HISTORY_PAGE_SIZES, LEDES_HISTORY_SORTS, type HistoryItem, type LedesHistorySort } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { adminHistoryQuery } from './api.ts';
@@ -16,52 +15,58 @@ import { EmptyHistory, rowDate } from './HistoryPage.tsx';
 import { useOfficeLabel } from './labels.ts';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from './LiveNotice.tsx';
-import {
-  ADMIN_HISTORY_DEFAULT_PAGE_SIZE,
-  PAGE_SIBLINGS,
-  PAGINATION_DEBOUNCE_MS,
-  resultPath,
-  runStatus,
-  SEARCH_DEBOUNCE_MS,
-  splitHistoryName,
-} from './model.ts';
+import { ADMIN_HISTORY_DEFAULT_PAGE_SIZE, PAGE_SIBLINGS, PAGINATION_DEBOUNCE_MS, resultPath, SEARCH_DEBOUNCE_MS, splitHistoryName } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
 const col = createColumnHelper<HistoryItem>();
-const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;
+const DEFAULT_SORTING: SortingState = [{ id: 'date', desc: true }];
 
+function isSortColumn(id: string | undefined): id is LedesHistorySort {
+  return !!id && (LEDES_HISTORY_SORTS as readonly string[]).includes(id);
+}
+
+/**
+ * The admin log: everyone's files, sorted, searched and paged by the server (the table shows one
+ * page as it comes). Cells are computed from the row at each render, so labels follow the language.
+ */
 export function AdminHistoryPage() {
-  const { t } = useTranslation('ledes');
-  const navigate = useNavigate();
+  const { t, i18n } = useTranslation('ledes');
+  const lang = i18n.resolvedLanguage ?? i18n.language;
   const officeLabel = useOfficeLabel();
   const live = useLedesLive();
-  const session = useQuery(sessionQuery);
-  const adminId = session.data?.user?._id ?? 'all';
 
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
   const [pageSize, setPageSize] = useState<number>(ADMIN_HISTORY_DEFAULT_PAGE_SIZE);
+  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
   const [page, setPage] = useState(1);
   const [debouncedPage] = useDebouncedValue(page, PAGINATION_DEBOUNCE_MS);
-  // A new search or page size starts again at page 1.
-  useEffect(() => setPage(1), [debouncedSearch, pageSize]);
+  // A new search, page size or order starts again at page 1.
+  useEffect(() => setPage(1), [debouncedSearch, pageSize, sorting]);
   const effectivePage = page === 1 ? 1 : debouncedPage;
+  const sortId = sorting[0]?.id;
+  const sort: LedesHistorySort = isSortColumn(sortId) ? sortId : 'date';
+  const order = sorting[0] ? (sorting[0].desc ? 'desc' : 'asc') : 'desc';
 
-  const history = useQuery({ ...adminHistoryQuery(adminId, debouncedSearch, effectivePage, pageSize), refetchInterval: live.interval });
+  const history = useQuery({
+    ...adminHistoryQuery({ owner: 'all', search: debouncedSearch, page: effectivePage, limit: pageSize, sort, order }),
+    refetchInterval: live.interval,
+  });
 
   const columns = useMemo(
     () => [
-      col.accessor((r) => splitHistoryName(r.name).label.toLowerCase(), {
+      // Accessors only name the sortable columns: the server sorts, the cells read the row.
+      col.accessor('name', {
         id: 'name',
         header: () => t('history.columns.name'),
         cell: (c) => (
-          <Text size="sm" fw={550} data-testid="history-name" style={{ overflowWrap: 'anywhere' }}>
+          <Anchor component={Link} to={resultPath([c.row.original._id])} size="sm" fw={550} data-testid="history-name" className="portal-break">
             {splitHistoryName(c.row.original.name).label}
-          </Text>
+          </Anchor>
         ),
       }),
-      col.accessor((r) => r.created, {
+      col.accessor('created', {
         id: 'date',
         header: () => t('history.columns.date'),
         cell: (c) => (
@@ -70,30 +75,34 @@ export function AdminHistoryPage() {
           </Text>
         ),
       }),
-      col.accessor((r) => (r.user_info?.company_agent ?? '').toLowerCase(), {
+      col.accessor((r) => r.user_info.company_agent, {
         id: 'provider',
         header: () => t('admin.columns.provider'),
         cell: (c) => (
           <Text size="sm" data-testid="history-provider">
-            {c.row.original.user_info?.company_agent}
+            {c.row.original.user_info.company_agent}
           </Text>
         ),
       }),
-      col.accessor((r) => officeLabel(r.office), {
+      col.accessor('office', {
         id: 'office',
         header: () => t('admin.columns.office'),
-        cell: (c) => <Text size="sm">{c.getValue()}</Text>,
+        cell: (c) => (
+          <Text size="sm" data-testid="history-office">
+            {officeLabel(c.row.original.office)}
+          </Text>
+        ),
       }),
-      col.accessor((r) => t(`types.${r.type}`), {
+      col.accessor('type', {
         id: 'type',
         header: () => t('admin.columns.type'),
         cell: (c) => (
-          <Badge variant="default" radius="sm" tt="none" size="sm">
-            {c.getValue()}
+          <Badge variant="default" radius="sm" tt="none" size="sm" data-testid="history-type">
+            {t(`types.${c.row.original.type}`)}
           </Badge>
         ),
       }),
-      col.accessor((r) => STATUS_ORDER[runStatus(r)], {
+      col.accessor('state', {
         id: 'state',
         header: () => t('history.columns.state'),
         cell: (c) => <StateBadge run={c.row.original} delivered={c.row.original.delivered} size="sm" compact />,
@@ -115,7 +124,9 @@ export function AdminHistoryPage() {
         },
       }),
     ],
-    [t, officeLabel],
+    // `lang`: the cells' labels change with the language even when `t` keeps its identity.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, officeLabel, lang],
   );
 
   const data = history.data?.rows ?? [];
@@ -174,10 +185,7 @@ export function AdminHistoryPage() {
               <SortableTable
                 data={data}
                 columns={columns}
-                initialSorting={[{ id: 'date', desc: true }]}
-                onRowClick={(row) => {
-                  navigate(resultPath([row._id]));
-                }}
+                manualSorting={{ sorting, onSortingChange: (next) => setSorting(next.length > 0 ? next : DEFAULT_SORTING) }}
                 rowTestId="history-row"
                 testId="admin-history-table"
                 empty={null}

@@ -40,7 +40,16 @@ export function ClientChoiceModal({ opened, idClients, onCancel, onConfirm }: Pr
             {idClients.map((id, i) => {
               const q = names[i];
               return (
-                <Radio.Card key={id} value={id} radius="md" p="sm" data-testid="client-option" aria-label={nameOf(i) ? `${nameOf(i)} (${id})` : id}>
+                <Radio.Card
+                  key={id}
+                  value={id}
+                  radius="md"
+                  p="sm"
+                  data-testid="client-option"
+                  aria-label={nameOf(i) ? `${nameOf(i)} (${id})` : id}
+                  // The first focus goes to the first choice, not the close button.
+                  data-autofocus={i === 0 || undefined}
+                >
                   <Group wrap="nowrap" align="flex-start" gap="sm">
                     <Radio.Indicator mt={3} />
                     <div>

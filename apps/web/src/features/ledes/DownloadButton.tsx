@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { ActionIcon, Tooltip } from '@mantine/core';
 import type { IconDownload } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../lib/notify.ts';
+import { msg } from '../../lib/message.tsx';
 import { downloadLedesFile } from './api.ts';
 
 /** Downloads a stored file (original or treated) without opening the row it sits in. */
 export function DownloadButton({ path, label, testId, icon: Icon }: { path: string; label: string; testId: string; icon: typeof IconDownload }) {
-  const { t } = useTranslation('ledes');
   const [busy, setBusy] = useState(false);
   return (
     <Tooltip label={label} withArrow openDelay={300}>
@@ -23,7 +22,7 @@ export function DownloadButton({ path, label, testId, icon: Icon }: { path: stri
           downloadLedesFile(path)
             .catch((error: unknown) => {
               console.error('download failed', error);
-              notifyError(t('admin.downloadError'));
+              notifyError(msg('ledes:admin.downloadError'));
             })
             .finally(() => setBusy(false));
         }}

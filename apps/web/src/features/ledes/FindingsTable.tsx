@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Group, Pagination, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
@@ -19,46 +20,74 @@ export function FindingsTable({ lines, kind }: { lines: LedesLineDto[]; kind: 'e
   const itemLabel = useItemLabel();
   const [pageIndex, setPageIndex] = useState(0);
   const data = useMemo(() => flattenFindings(lines), [lines]);
+  // On a phone the four columns do not fit: the message would sit off-screen. Two columns instead (line, then the
+  // message with its field and code under it), so everything reads without scrolling sideways.
+  const phone = useMediaQuery('(max-width: 40em)', false, { getInitialValueInEffect: false });
+  const codeColor = kind === 'errors' ? 'red.8' : 'orange.8';
 
-  const columns = useMemo(
-    () => [
-      col.accessor('rank', {
-        id: 'line',
-        header: () => t('result.columns.line'),
-        cell: (c) => (
-          <Text size="sm" fw={600} data-testid="finding-line">
-            {lineLabel(c.row.original.line)}
-          </Text>
-        ),
-      }),
-      col.accessor('champ', {
-        header: () => t('result.columns.field'),
-        cell: (c) => (
-          <Text className={classes.code} data-testid="finding-field">
-            {c.getValue()}
-          </Text>
-        ),
-      }),
-      col.accessor('code_ledes', {
-        header: () => t('result.columns.code'),
-        cell: (c) => (
-          <Text className={classes.code} fw={600} c={kind === 'errors' ? 'red.8' : 'orange.8'} data-testid="finding-code">
-            {c.getValue()}
-          </Text>
-        ),
-      }),
-      col.accessor((f) => itemLabel(f), {
-        id: 'label',
-        header: () => t('result.columns.message'),
-        cell: (c) => (
-          <Text size="sm" data-testid="finding-label">
-            {c.getValue()}
-          </Text>
-        ),
-      }),
-    ],
-    [t, lineLabel, itemLabel, kind],
-  );
+  const columns = useMemo(() => {
+    // The line number leads both layouts.
+    const lineColumn = col.accessor('rank', {
+      id: 'line',
+      header: () => t('result.columns.line'),
+      cell: (c) => (
+        <Text size="sm" fw={600} data-testid="finding-line">
+          {lineLabel(c.row.original.line)}
+        </Text>
+      ),
+    });
+    return phone
+        ? [
+            lineColumn,
+            col.accessor((f) => itemLabel(f), {
+              id: 'label',
+              header: () => t('result.columns.message'),
+              cell: (c) => (
+                <Stack gap={2}>
+                  <Text size="sm" data-testid="finding-label" className="portal-break">
+                    {c.getValue()}
+                  </Text>
+                  <Group gap={6} wrap="wrap">
+                    <Text className={classes.code} data-testid="finding-field">
+                      {c.row.original.champ}
+                    </Text>
+                    <Text className={classes.code} fw={600} c={codeColor} data-testid="finding-code">
+                      {c.row.original.code_ledes}
+                    </Text>
+                  </Group>
+                </Stack>
+              ),
+            }),
+          ]
+        : [
+          lineColumn,
+          col.accessor('champ', {
+            header: () => t('result.columns.field'),
+            cell: (c) => (
+              <Text className={classes.code} data-testid="finding-field">
+                {c.getValue()}
+              </Text>
+            ),
+          }),
+          col.accessor('code_ledes', {
+            header: () => t('result.columns.code'),
+            cell: (c) => (
+              <Text className={classes.code} fw={600} c={codeColor} data-testid="finding-code">
+                {c.getValue()}
+              </Text>
+            ),
+          }),
+          col.accessor((f) => itemLabel(f), {
+            id: 'label',
+            header: () => t('result.columns.message'),
+            cell: (c) => (
+              <Text size="sm" data-testid="finding-label">
+                {c.getValue()}
+              </Text>
+            ),
+          }),
+          ];
+  }, [t, lineLabel, itemLabel, codeColor, phone]);
 
   if (data.length === 0) {
     return (
@@ -86,7 +115,7 @@ export function FindingsTable({ lines, kind }: { lines: LedesLineDto[]; kind: 'e
           rowTestId={`finding-${kind}`}
           testId={`findings-${kind}`}
           empty={null}
-          minWidth={640}
+          {...(phone ? {} : { minWidth: 640 })}
           getRowId={(f) => f.key}
         />
       </ScrollArea>

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Button, Group, Pagination, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Group, Pagination, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileText, IconHistory, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../lib/format.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -43,7 +43,6 @@ export function EmptyHistory() {
 
 export function HistoryPage() {
   const { t } = useTranslation('ledes');
-  const navigate = useNavigate();
   const live = useLedesLive();
   const [page, setPage] = useState(1);
   const history = useQuery({ ...userHistoryQuery(page, USER_HISTORY_PAGE_SIZE), refetchInterval: live.interval });
@@ -56,9 +55,10 @@ export function HistoryPage() {
         cell: (c) => (
           <Group gap="xs" wrap="nowrap">
             <IconFileText size={16} aria-hidden="true" color="var(--mantine-color-brand-6)" style={{ flexShrink: 0 }} />
-            <Text size="sm" fw={550} data-testid="history-name" style={{ overflowWrap: 'anywhere' }}>
+            {/* The row's name is the link to its result (rows themselves are not focusable). */}
+            <Anchor component={Link} to={resultPath([c.row.original._id])} size="sm" fw={550} data-testid="history-name" className="portal-break">
               {splitHistoryName(c.row.original.name).label}
-            </Text>
+            </Anchor>
           </Group>
         ),
       }),
@@ -129,9 +129,6 @@ export function HistoryPage() {
                 data={data}
                 columns={columns}
                 initialSorting={[{ id: 'date', desc: true }]}
-                onRowClick={(row) => {
-                  navigate(resultPath([row._id]));
-                }}
                 rowTestId="history-row"
                 testId="history-table"
                 empty={<EmptyHistory />}

@@ -1,6 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { POLL_INTERVAL_MS } from './model.ts';
 
 /** Discreet notice while live updates are interrupted (the screen polls meanwhile). */
 export function LiveNotice({ show }: { show: boolean }) {
@@ -17,7 +18,7 @@ export function LiveNotice({ show }: { show: boolean }) {
       aria-live="polite"
       data-testid="live-interrupted"
     >
-      {t('live.interrupted')}
+      {t('live.interrupted', { seconds: POLL_INTERVAL_MS / 1000 })}
     </Alert>
   );
 }

@@ -48,7 +48,7 @@ function RunCard({ detail }: { detail: LedesRunDetail }) {
           <Group gap="sm" wrap="nowrap" miw={0} align="flex-start">
             <IconFileText size={26} aria-hidden="true" color="var(--mantine-color-brand-6)" style={{ flexShrink: 0, marginTop: 2 }} />
             <div style={{ minWidth: 0 }}>
-              <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }} data-testid="run-filename">
+              <Title order={2} size="h4" className="portal-break" data-testid="run-filename">
                 {run.filename}
               </Title>
               <Text size="sm" c="dimmed">

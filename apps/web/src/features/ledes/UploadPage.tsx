@@ -1,40 +1,30 @@
-import { useMemo, useRef, useState, type FormEvent } from 'react';
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Input,
-  Paper,
-  Radio,
-  SegmentedControl,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
-import '@mantine/dropzone/styles.css';
-import { IconAlertTriangle, IconFileText, IconInfoCircle, IconTrash, IconUpload, IconUserShield, IconX } from '@tabler/icons-react';
+import { useMemo, useRef, useState } from 'react';
+import { Alert, Badge, Button, Group, Input, Paper, Radio, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
+import { IconAlertTriangle, IconInfoCircle, IconUpload, IconUserShield } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { LEDES_EXTENSIONS, LEDES_MAX_FILES, LEDES_TYPES, type LedesType } from '@portal/contracts';
-import { ApiError } from '../../lib/api.ts';
+import { LEDES_MAX_FILES, LEDES_TYPES, ledesUploadChoice, type LedesType } from '@portal/contracts';
+import { ApiError, type UploadProgress } from '../../lib/api.ts';
 import { isAdmin, LOGGED_OUT } from '../../lib/access.ts';
 import { sessionQuery } from '../../lib/auth.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { ledesKeys, ledesUsersQuery, officesQuery, uploadLedes, UploadTimeoutError, type LedesRunDetail, type UploadInput } from './api.ts';
+import { FileUpload } from '../../components/FileUpload.tsx';
+import { FormErrorSummary } from '../../components/FormErrorSummary.tsx';
+import { ledesUsersQuery, officesQuery, uploadLedes, type LedesRunDetail, type UploadInput } from './api.ts';
 import { ClientChoiceModal, type ClientChoice } from './ClientChoiceModal.tsx';
 import { officeLabel } from './labels.ts';
-import { addFiles, CHECK_FIELD, clientDecision, firstUploadError, formatBytes, isLedesType, resultPath, type UploadField } from './model.ts';
+import { CHECK_FIELD, clientDecision, isLedesType, LEDES_FILE_RULES, resultPath, type UploadField } from './model.ts';
 import classes from './ledes.module.css';
 
-type FieldErrors = Partial<Record<UploadField | 'general', string>>;
+interface UploadValues extends Record<string, unknown> {
+  files: File[];
+  type: LedesType | '';
+  office: string;
+  user: string;
+}
 
 /** Server codes shown under a field; the others go in the alert above the submit button. */
 const CODE_FIELD: Record<string, UploadField> = {
@@ -46,14 +36,11 @@ const CODE_FIELD: Record<string, UploadField> = {
   missing_office: 'office',
   missing_id_user: 'user',
 };
-
-const EXTENSIONS = LEDES_EXTENSIONS.map((e) => `.${e}`);
-/** react-dropzone wants MIME keys; the extensions do the real filtering (LEDES files often have no MIME type). */
-const ACCEPT: Record<string, string[]> = {
-  'text/plain': EXTENSIONS.filter((e) => e !== '.xml'),
-  'application/xml': ['.xml'],
-  'text/xml': ['.xml'],
-};
+/** Form paths of the fields, in the spec's order of the checks (file, type, office, user). */
+const FIELD_PATH: Record<UploadField, keyof UploadValues & string> = { file: 'files', type: 'type', office: 'office', user: 'user' };
+const CHECK_ORDER = ['files', 'type', 'office', 'user'] as const;
+/** Error codes with their own text under the field; others show the server's message. */
+const LOCAL_CODES = new Set<string>([...Object.keys(CHECK_FIELD), 'too_many_files']);
 
 function Section({ step, title, children, aside }: { step: number | null; title: string; children: React.ReactNode; aside?: React.ReactNode }) {
   return (
@@ -87,17 +74,22 @@ export function UploadPage() {
   const offices = useQuery(officesQuery);
   const users = useQuery({ ...ledesUsersQuery, enabled: admin });
 
-  const [files, setFiles] = useState<File[]>([]);
-  const [type, setType] = useState<LedesType | null>(null);
-  const [office, setOffice] = useState<string | null>(null);
-  const [userId, setUserId] = useState<string | null>(null);
   const [sendHistory, setSendHistory] = useState(true);
   const [sendServer, setSendServer] = useState(true);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [notice, setNotice] = useState<string | null>(null);
+  const [general, setGeneral] = useState<string | null>(null);
   const [choosing, setChoosing] = useState<string[] | null>(null);
-  const openRef = useRef<() => void>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const transfer = useRef<AbortController | null>(null);
   const lang = i18n.resolvedLanguage ?? i18n.language;
+
+  const { form, onSubmit, setField, showServerErrors, invalidCount, errorOf, ref } = useSchemaForm<UploadValues, { files: unknown[]; type: LedesType; office: string }>({
+    initialValues: { files: [], type: '', office: '', user: '' },
+    schema: ledesUploadChoice,
+    extraRules: (v) => ({ user: admin && !v.user ? 'missing_id_user' : undefined }),
+    firstErrorOf: CHECK_ORDER,
+    translate: (code) => (LOCAL_CODES.has(code) ? t(code === 'too_many_files' ? 'upload.files.tooMany' : `upload.errors.${code}`, { max: LEDES_MAX_FILES }) : code),
+  });
+  const values = form.getValues();
 
   const userOptions = useMemo(
     () => (users.data ?? []).map((u) => ({ value: u._id, label: `${u.company_agent} — ${u.email}` })),
@@ -105,167 +97,115 @@ export function UploadPage() {
   );
 
   const upload = useMutation({
-    mutationFn: (input: UploadInput) => uploadLedes(input),
+    mutationFn: (input: UploadInput) => {
+      transfer.current = new AbortController();
+      setProgress({ loaded: 0, total: 0 });
+      return uploadLedes(input, { signal: transfer.current.signal, onProgress: setProgress });
+    },
     onSuccess: (runs) => {
       // The result screen shows the runs at once, in progress; live events and refetches take over.
-      for (const run of runs) queryClient.setQueryData<LedesRunDetail>(ledesKeys.run(run._id), { run, result: null });
-      queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
+      for (const run of runs) queryClient.setQueryData<LedesRunDetail>(queryKeys.ledes.run(run._id), { run, result: null });
+      queryClient.invalidateQueries({ queryKey: queryKeys.ledes.histories() });
       navigate(resultPath(runs.map((r) => r._id)));
     },
     onError: (error) => {
-      if (error instanceof UploadTimeoutError) return setErrors({ general: t('upload.errors.timeout') });
-      if (error instanceof ApiError) {
-        const field = CODE_FIELD[error.code];
-        if (field) {
-          const local = CHECK_FIELD[error.code as keyof typeof CHECK_FIELD] ? t(`upload.errors.${error.code}`) : undefined;
-          setErrors({ [field]: local ?? (error.message || t('upload.errors.generic')) });
-          return;
-        }
-        if (error.code === 'network_error') return setErrors({ general: t('upload.errors.network') });
-        if (error.fields.id_client) return setErrors({ general: t('upload.errors.idClient') });
-        return setErrors({ general: error.message || t('upload.errors.generic') });
+      if (error instanceof DOMException && error.name === 'AbortError') return; // cancelled by the user
+      if (!(error instanceof ApiError)) return setGeneral(t('upload.errors.generic'));
+      if (error.code === 'timeout') return setGeneral(t('upload.errors.timeout'));
+      const field = CODE_FIELD[error.code];
+      if (field) {
+        // The server's own words for its limits (size, extension), ours for the checks we also make.
+        const path = FIELD_PATH[field];
+        if (LOCAL_CODES.has(error.code)) showServerErrors({ [path]: error.code });
+        else showServerErrors({ [path]: error.message || t('upload.errors.generic') });
+        return;
       }
-      setErrors({ general: t('upload.errors.generic') });
+      if (error.code === 'network_error') return setGeneral(t('upload.errors.network'));
+      if (error.fields.id_client) return setGeneral(t('upload.errors.idClient'));
+      setGeneral(error.message || t('upload.errors.generic'));
+    },
+    onSettled: () => {
+      transfer.current = null;
+      setProgress(null);
     },
   });
 
-  const onFiles = (incoming: File[]) => {
-    const outcome = addFiles(files, incoming);
-    setFiles(outcome.files);
-    const messages: string[] = [];
-    if (outcome.wrongExtension.length) messages.push(t('upload.files.wrongExtension', { names: outcome.wrongExtension.join(', '), extensions: EXTENSIONS.join(', ') }));
-    if (outcome.overflow.length) messages.push(t('upload.files.tooMany', { max: LEDES_MAX_FILES }));
-    setNotice(messages.length ? messages.join(' ') : null);
-    if (outcome.files.length) setErrors((e) => ({ ...e, file: undefined }));
-  };
-
   const send = (choice: ClientChoice | null) => {
-    if (!type || !office) return;
+    const v = form.getValues();
+    if (!isLedesType(v.type) || !v.office) return;
+    setGeneral(null);
     upload.mutate({
-      files,
-      type,
-      office,
-      ...(admin ? { userId: userId ?? undefined, sendHistory, sendServer } : {}),
+      files: v.files,
+      type: v.type,
+      office: v.office,
+      ...(admin ? { userId: v.user || undefined, sendHistory, sendServer } : {}),
       idClient: choice?.idClient,
       clientDestinataire: choice?.name,
     });
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = onSubmit(() => {
     if (upload.isPending) return;
-    const check = firstUploadError({ files, type, office, isAdmin: admin, userId });
-    if (check) {
-      setErrors({ [CHECK_FIELD[check]]: t(`upload.errors.${check}`) });
-      return;
-    }
-    setErrors({});
-    const idClients = admin ? users.data?.find((u) => u._id === userId)?.id_client : session.user?.id_client;
+    setGeneral(null);
+    const idClients = admin ? users.data?.find((u) => u._id === form.getValues().user)?.id_client : session.user?.id_client;
     const decision = clientDecision(idClients);
     if (decision.kind === 'choose') setChoosing(decision.idClients);
     else send(decision.kind === 'single' ? { idClient: decision.idClient, name: undefined } : null);
-  };
+  });
 
   const sending = upload.isPending;
+  const typeError = errorOf('type');
+  const officeError = errorOf('office');
 
   return (
     <Stack gap="lg" maw={980} mx="auto" w="100%">
       <PageHeader title={t('upload.title')} description={t('upload.description')} />
-      <Paper withBorder shadow="xs" p={{ base: 'md', sm: 'xl' }} component="form" onSubmit={onSubmit} noValidate data-testid="ledes-upload-form">
+      <Paper withBorder shadow="xs" p={{ base: 'md', sm: 'xl' }} component="form" ref={ref} onSubmit={submit} noValidate data-testid="ledes-upload-form">
         <Stack gap="xl">
+          <FormErrorSummary count={invalidCount} testId="upload-summary" />
           <Section
             step={1}
             title={t('upload.files.title')}
             aside={
-              files.length > 0 && (
+              values.files.length > 0 && (
                 <Badge variant="light" radius="sm" tt="none" data-testid="file-count">
-                  {t('upload.files.count', { count: files.length, max: LEDES_MAX_FILES })}
+                  {t('upload.files.count', { count: values.files.length, max: LEDES_MAX_FILES })}
                 </Badge>
               )
             }
           >
-            <Input.Wrapper error={errors.file} errorProps={{ 'data-testid': 'error-file' }}>
-              <Dropzone
-                onDrop={onFiles}
-                onReject={(rejections) => onFiles(rejections.map((r) => r.file))}
-                multiple
-                accept={ACCEPT}
-                openRef={openRef}
-                disabled={sending}
-                className={classes.dropzone}
-                data-invalid={errors.file ? true : undefined}
-                inputProps={{ 'data-testid': 'ledes-file-input', 'aria-label': t('upload.files.inputLabel') } as never}
-                activateOnClick
-              >
-                <Group justify="center" gap="lg" mih={120} wrap="nowrap" style={{ pointerEvents: 'none' }}>
-                  <Dropzone.Accept>
-                    <IconUpload size={44} stroke={1.5} color="var(--mantine-color-brand-6)" aria-hidden="true" />
-                  </Dropzone.Accept>
-                  <Dropzone.Reject>
-                    <IconX size={44} stroke={1.5} color="var(--mantine-color-red-6)" aria-hidden="true" />
-                  </Dropzone.Reject>
-                  <Dropzone.Idle>
-                    <IconFileText size={44} stroke={1.5} color="var(--mantine-color-brand-5)" aria-hidden="true" />
-                  </Dropzone.Idle>
-                  <div>
-                    <Text size="lg" fw={600}>
-                      {t('upload.files.drop')}
-                    </Text>
-                    <Text size="sm" c="dimmed" mt={4}>
-                      {t('upload.files.hint', { extensions: EXTENSIONS.join(', '), max: LEDES_MAX_FILES })}
-                    </Text>
-                  </div>
-                </Group>
-              </Dropzone>
-            </Input.Wrapper>
-            {notice && (
-              <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} aria-hidden="true" />} withCloseButton onClose={() => setNotice(null)} data-testid="file-notice">
-                {notice}
-              </Alert>
-            )}
-            {files.length > 0 && (
-              <Stack gap={6} component="ul" className={classes.fileList} aria-label={t('upload.files.selected')} data-testid="file-list">
-                {files.map((f, i) => (
-                  <Group key={`${f.name}-${f.size}-${i}`} component="li" justify="space-between" wrap="nowrap" className={classes.fileItem}>
-                    <Group gap="sm" wrap="nowrap" miw={0}>
-                      <IconFileText size={18} aria-hidden="true" color="var(--mantine-color-brand-6)" style={{ flexShrink: 0 }} />
-                      <Text size="sm" fw={500} truncate="end">
-                        {f.name}
-                      </Text>
-                      <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
-                        {formatBytes(f.size)}
-                      </Text>
-                    </Group>
-                    <ActionIcon
-                      variant="subtle"
-                      color="gray"
-                      disabled={sending}
-                      onClick={() => setFiles(files.filter((_, j) => j !== i))}
-                      aria-label={t('upload.files.remove', { name: f.name })}
-                    >
-                      <IconTrash size={16} aria-hidden="true" />
-                    </ActionIcon>
-                  </Group>
-                ))}
-              </Stack>
-            )}
+            <FileUpload
+              label={t('upload.files.inputLabel')}
+              hint={t('upload.files.hint', { extensions: LEDES_FILE_RULES.extensions.map((e) => `.${e}`).join(', '), max: LEDES_MAX_FILES })}
+              rules={LEDES_FILE_RULES}
+              files={values.files}
+              onFilesChange={(files) => setField('files', files)}
+              error={errorOf('files')}
+              disabled={sending}
+              progress={progress}
+              onCancel={() => transfer.current?.abort()}
+              dataPath="files"
+              inputTestId="ledes-file-input"
+              errorTestId="error-file"
+            />
           </Section>
 
           <Section step={2} title={t('upload.type.title')}>
             <Radio.Group
-              value={type}
+              value={values.type}
               onChange={(v) => {
-                if (isLedesType(v)) setType(v);
-                setErrors((e) => ({ ...e, type: undefined }));
+                if (isLedesType(v)) setField('type', v);
               }}
-              error={errors.type}
-              errorProps={{ 'data-testid': 'error-type' }}
-              aria-label={t('upload.type.title')}
+              // The group's name: the radiogroup element is labelled by it (the section title says it visibly).
+              label={<VisuallyHidden>{t('upload.type.title')}</VisuallyHidden>}
+              error={typeError}
+              errorProps={{ 'data-testid': 'error-type', role: 'alert' }}
+              data-path="type"
               name="type"
             >
               <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
                 {LEDES_TYPES.map((v) => (
-                  <Radio.Card key={v} value={v} radius="md" p="md" className={classes.choice} mod={{ invalid: !!errors.type }} data-testid={`type-${v}`} disabled={sending}>
+                  <Radio.Card key={v} value={v} radius="md" p="md" className={classes.choice} mod={{ invalid: !!typeError }} data-testid={`type-${v}`} disabled={sending}>
                     <Group wrap="nowrap" align="flex-start" gap="sm">
                       <Radio.Indicator mt={2} />
                       <div>
@@ -281,7 +221,7 @@ export function UploadPage() {
                 ))}
               </SimpleGrid>
             </Radio.Group>
-            {type === 'annuites' && (
+            {values.type === 'annuites' && (
               <Alert color="brand" variant="light" icon={<IconInfoCircle size={18} aria-hidden="true" />} data-testid="annuity-hint">
                 {t('upload.type.annuity_utility')}
               </Alert>
@@ -301,14 +241,12 @@ export function UploadPage() {
               </Text>
             ) : (
               <Radio.Group
-                value={office}
-                onChange={(v) => {
-                  setOffice(v);
-                  setErrors((e) => ({ ...e, office: undefined }));
-                }}
-                error={errors.office}
-                errorProps={{ 'data-testid': 'error-office' }}
-                aria-label={t('upload.office.title')}
+                value={values.office}
+                onChange={(v) => setField('office', v)}
+                label={<VisuallyHidden>{t('upload.office.title')}</VisuallyHidden>}
+                error={officeError}
+                errorProps={{ 'data-testid': 'error-office', role: 'alert' }}
+                data-path="office"
                 name="office"
               >
                 <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
@@ -319,7 +257,7 @@ export function UploadPage() {
                       radius="md"
                       p="md"
                       className={classes.choice}
-                      mod={{ invalid: !!errors.office }}
+                      mod={{ invalid: !!officeError }}
                       data-testid={`office-${o.code}`}
                       disabled={sending}
                     >
@@ -349,15 +287,13 @@ export function UploadPage() {
                   label={t('upload.admin.user')}
                   placeholder={t('upload.admin.userPlaceholder')}
                   data={userOptions}
-                  value={userId}
-                  onChange={(v) => {
-                    setUserId(v);
-                    setErrors((e) => ({ ...e, user: undefined }));
-                  }}
+                  value={values.user || null}
+                  onChange={(v) => setField('user', v ?? '')}
+                  data-path="user"
                   searchable
                   nothingFoundMessage={t('upload.admin.nothingFound')}
-                  error={errors.user}
-                  errorProps={{ 'data-testid': 'error-user' }}
+                  error={errorOf('user')}
+                  errorProps={{ 'data-testid': 'error-user', role: 'alert' }}
                   disabled={sending || users.isPending}
                   data-testid="admin-user"
                   maw={720}
@@ -399,11 +335,13 @@ export function UploadPage() {
             </Paper>
           )}
 
-          {errors.general && (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden="true" />} role="alert" data-testid="upload-error">
-              {errors.general}
-            </Alert>
-          )}
+          <div role="alert">
+            {general && (
+              <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden="true" />} data-testid="upload-error">
+                {general}
+              </Alert>
+            )}
+          </div>
 
           <Group justify="space-between" wrap="wrap" gap="sm">
             <Text size="xs" c="dimmed" maw={520}>

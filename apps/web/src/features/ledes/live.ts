@@ -2,12 +2,13 @@ import { useEffect } from 'react';
 import { focusManager, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import type { LedesRunDto } from '@portal/contracts';
 import { onRealtime, onRealtimeConnect, useRealtime, type RealtimeStatus } from '../../lib/realtime.ts';
-import { ledesKeys, type HistoryPage, type LedesRunDetail } from './api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import type { HistoryPage, LedesRunDetail } from './api.ts';
 import { mergeRun, patchHistoryRows, POLL_INTERVAL_MS } from './model.ts';
 
 /** Applies one pushed run to the cache: its detail, and every history page listing it. */
 function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
-  const key = ledesKeys.run(dto._id);
+  const key = queryKeys.ledes.run(dto._id);
   const before = queryClient.getQueryData<LedesRunDetail>(key);
   if (before) {
     const run = mergeRun(before.run, dto);
@@ -17,7 +18,7 @@ function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
   }
 
   let missing = false;
-  for (const [queryKey, page] of queryClient.getQueriesData<HistoryPage>({ queryKey: ledesKeys.histories })) {
+  for (const [queryKey, page] of queryClient.getQueriesData<HistoryPage>({ queryKey: queryKeys.ledes.histories() })) {
     if (!page) continue;
     const { rows, found } = patchHistoryRows(page.rows, dto);
     if (found) queryClient.setQueryData<HistoryPage>(queryKey, { ...page, rows });
@@ -26,7 +27,7 @@ function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
   // A new run (once), or a finished one whose treated file is now known: refresh the lists in the background.
   const newRun = missing && dto.state === 'in_progress' && !listedOnce.has(dto._id);
   if (newRun) listedOnce.add(dto._id);
-  if (newRun || dto.state !== 'in_progress') queryClient.invalidateQueries({ queryKey: ledesKeys.histories });
+  if (newRun || dto.state !== 'in_progress') queryClient.invalidateQueries({ queryKey: queryKeys.ledes.histories() });
 }
 
 /**

@@ -3,7 +3,8 @@
  * run state → badge, the upload checks in the spec's order, client choice, live-update merging.
  * Unit-tested in apps/web/test/ledes.test.ts.
  */
-import { LEDES_EXTENSIONS, LEDES_MAX_FILES, LEDES_TYPES, type HistoryItem, type LedesItemDto, type LedesRunDto, type LedesType, type LineRef } from '@portal/contracts';
+import { addFiles as addFilesChecked, formatBytes, hasExtension, type FileLike, type FileRules } from '../../lib/files.ts';
+import { LEDES_EXTENSIONS, LEDES_MAX_FILE_BYTES, LEDES_MAX_FILES, LEDES_TYPES, type HistoryItem, type LedesItemDto, type LedesRunDto, type LedesType, type LineRef } from '@portal/contracts';
 
 /* ------------------------------------------------------------------ constants (spec §9) */
 
@@ -136,57 +137,21 @@ export function isLedesType(value: string | null | undefined): value is LedesTyp
   return !!value && (LEDES_TYPES as readonly string[]).includes(value);
 }
 
+/** The LEDES upload's file rules (the shared upload component checks them before sending). */
+export const LEDES_FILE_RULES: FileRules = { extensions: LEDES_EXTENSIONS, maxFiles: LEDES_MAX_FILES, maxBytes: LEDES_MAX_FILE_BYTES };
+
 /** Case-insensitive check against LEDES_EXTENSIONS. */
 export function hasLedesExtension(filename: string): boolean {
-  const dot = filename.lastIndexOf('.');
-  if (dot <= 0 && !filename.startsWith('.')) return false;
-  const ext = filename.slice(dot + 1).toLowerCase();
-  return (LEDES_EXTENSIONS as readonly string[]).includes(ext);
+  return hasExtension(filename, LEDES_EXTENSIONS);
 }
 
-export interface FileLike {
-  name: string;
-  size: number;
-  lastModified?: number;
+/** Adds picked or dropped files under the LEDES rules: accepted extensions, no exact duplicates, at most LEDES_MAX_FILES. */
+export function addFiles<F extends FileLike>(current: readonly F[], incoming: readonly F[], max = LEDES_MAX_FILES) {
+  const outcome = addFilesChecked(current, incoming, { ...LEDES_FILE_RULES, maxFiles: max });
+  return { files: outcome.files, wrongExtension: outcome.wrongType, overflow: outcome.overflow, tooLarge: outcome.tooLarge };
 }
 
-export interface AddFilesOutcome<F extends FileLike> {
-  files: F[];
-  /** Names refused for their extension. */
-  wrongExtension: string[];
-  /** Names dropped because the list is full. */
-  overflow: string[];
-}
-
-/** Adds picked or dropped files: keeps the accepted extensions, skips exact duplicates, caps at LEDES_MAX_FILES. */
-export function addFiles<F extends FileLike>(current: readonly F[], incoming: readonly F[], max = LEDES_MAX_FILES): AddFilesOutcome<F> {
-  const files = [...current];
-  const wrongExtension: string[] = [];
-  const overflow: string[] = [];
-  const key = (f: F) => `${f.name}\u0000${f.size}\u0000${f.lastModified ?? ''}`;
-  const seen = new Set(files.map(key));
-  for (const f of incoming) {
-    if (!hasLedesExtension(f.name)) {
-      wrongExtension.push(f.name);
-      continue;
-    }
-    if (seen.has(key(f))) continue;
-    if (files.length >= max) {
-      overflow.push(f.name);
-      continue;
-    }
-    seen.add(key(f));
-    files.push(f);
-  }
-  return { files, wrongExtension, overflow };
-}
-
-/** Human size: 1 234 B → "1.2 kB". */
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} kB`;
-  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
-}
+export { formatBytes };
 
 /* ------------------------------------------------------------------ client choice */
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -19,68 +19,89 @@ import { IconAlertTriangle, IconCircleCheck, IconHelp, IconMapPin, IconUsers } f
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_PATTERN, PASSWORD_MIN_LENGTH, type AgentAddress, type CreateUserBody, type Language } from '@portal/contracts';
+import { createUserBody, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AgentAddress, type Language, type NewUser } from '@portal/contracts';
 import { ApiError } from '../../lib/api.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { msg } from '../../lib/message.tsx';
+import { failureReason } from './reasons.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { InfoModal } from '../../components/InfoModal.tsx';
+import { FormErrorSummary } from '../../components/FormErrorSummary.tsx';
 import { AddressDrawer } from './AddressDrawer.tsx';
 import { RepeatableList } from './RepeatableList.tsx';
 import { cabinetsQuery, createUser, rolesQuery, sendFirstConnection } from './api.ts';
 
-type Errors = Partial<Record<'company_agent' | 'email' | 'password' | 'role' | 'cabinets', string>> & {
-  id_client?: (string | undefined)[];
-  code?: (string | undefined)[];
-};
+interface UserValues extends Record<string, unknown> {
+  company_agent: string;
+  email: string;
+  password: string;
+  roles: string[];
+  langue: Language;
+  id_client: string[];
+  cabinets: string[];
+  code: string[];
+}
 
-const FIELD_KEYS: Record<string, string> = {
-  email_empty: 'add.errors.emailEmpty',
-  wrong_email: 'add.errors.emailInvalid',
-  password_empty: 'add.errors.passwordEmpty',
-  password_too_short: 'add.errors.passwordTooShort',
-  password_too_long: 'add.errors.passwordTooLong',
-  role_required: 'add.errors.roleRequired',
-  cabinet_required: 'add.errors.cabinetRequired',
+const INITIAL: UserValues = { company_agent: '', email: '', password: '', roles: [], langue: 'en', id_client: [''], cabinets: [], code: [''] };
+
+/** Error code → key of `add.errors`, per field where the same code reads differently. */
+const CODE_KEYS: Record<string, string> = {
+  email_empty: 'emailEmpty',
+  wrong_email: 'emailInvalid',
+  password_empty: 'passwordEmpty',
+  password_too_short: 'passwordTooShort',
+  password_too_long: 'passwordTooLong',
+  role_required: 'roleRequired',
+  cabinet_required: 'cabinetRequired',
 };
+function errorKey(code: string, field: string): string {
+  if (CODE_KEYS[code]) return CODE_KEYS[code];
+  if (code === 'required') {
+    if (field === 'company_agent') return 'companyEmpty';
+    if (field.startsWith('id_client')) return 'clientIdEmpty';
+    if (field.startsWith('code')) return 'codeEmpty';
+    if (field === 'email') return 'emailEmpty';
+    if (field === 'password') return 'passwordEmpty';
+    if (field === 'roles') return 'roleRequired';
+  }
+  return 'invalid';
+}
 
 export function AddUserPage() {
   const { t } = useTranslation('users');
   const queryClient = useQueryClient();
   const roles = useQuery(rolesQuery);
   const cabinets = useQuery(cabinetsQuery);
-
-  const [company, setCompany] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [roleId, setRoleId] = useState<string | null>(null);
-  const [langue, setLangue] = useState<Language>('en');
-  const [clientIds, setClientIds] = useState<string[]>(['']);
-  const [codes, setCodes] = useState<string[]>(['']);
-  const [cabinetIds, setCabinetIds] = useState<string[]>([]);
   const [address, setAddress] = useState<AgentAddress | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
   const [helpOpen, setHelpOpen] = useState(false);
 
-  const roleSlug = roles.data?.find((r) => r._id === roleId)?.slug;
+  const slugOf = (v: UserValues) => roles.data?.find((r) => r._id === v.roles[0])?.slug;
+  const { form, onSubmit, setField, showServerErrors, invalidCount, errorOf, ref } = useSchemaForm<UserValues, NewUser>({
+    initialValues: INITIAL,
+    schema: createUserBody,
+    // Role-specific lists go only with their role (spec: a ledes agent has client ids, an annuities agent cabinets and codes).
+    prepare: (v) => {
+      const slug = slugOf(v);
+      return {
+        ...v,
+        id_client: slug === 'user_agent_ledes' ? v.id_client : [],
+        cabinets: slug === 'user_agent_annuites' ? v.cabinets : [],
+        code: slug === 'user_agent_annuites' ? v.code : [],
+      };
+    },
+    extraRules: (v) => ({ cabinets: slugOf(v) === 'user_agent_annuites' && v.cabinets.length === 0 ? 'cabinet_required' : undefined }),
+    translate: (code, field) => t(`add.errors.${errorKey(code, field)}`, { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH }),
+  });
+  const values = form.getValues();
+  const roleSlug = slugOf(values);
   const isLedesAgent = roleSlug === 'user_agent_ledes';
   const isAnnuitiesAgent = roleSlug === 'user_agent_annuites';
 
-  const reset = () => {
-    setCompany('');
-    setEmail('');
-    setPassword('');
-    setRoleId(null);
-    setLangue('en');
-    setClientIds(['']);
-    setCodes(['']);
-    setCabinetIds([]);
-    setAddress(null);
-    setErrors({});
-  };
-
   const mutation = useMutation({
-    mutationFn: async (body: CreateUserBody) => {
+    mutationFn: async (body: NewUser) => {
       const created = await createUser(body);
       // The new user gets a set-your-password e-mail.
       const mailSent = await sendFirstConnection(body.email).then(
@@ -90,59 +111,17 @@ export function AddUserPage() {
       return { created, mailSent };
     },
     onSuccess: ({ mailSent }) => {
-      notifySuccess(t('add.success'));
-      if (!mailSent) notifyError(t('add.mailFailed'));
-      queryClient.invalidateQueries({ queryKey: ['users'] });
-      reset();
+      notifySuccess(msg('users:add.success'));
+      if (!mailSent) notifyError(msg('users:add.mailFailed'));
+      queryClient.invalidateQueries({ queryKey: queryKeys.users.all() });
+      form.reset();
+      setAddress(null);
     },
     onError: (err) => {
-      if (err instanceof ApiError) {
-        const next: Errors = {};
-        for (const [field, code] of Object.entries(err.fields)) {
-          const key = FIELD_KEYS[code];
-          if (field === 'company_agent' || field === 'email' || field === 'password') next[field] = key ? t(key) : t('add.errors.invalid');
-          if (field === 'roles') next.role = t('add.errors.roleRequired');
-          if (field === 'cabinets') next.cabinets = t('add.errors.cabinetRequired');
-        }
-        setErrors((e) => ({ ...e, ...next }));
-        notifyError(t('add.failure') + (err.isServerError && !err.message ? t('add.serverError') : err.message));
-      } else {
-        notifyError(t('add.thrown') + err.message);
-      }
+      if (err instanceof ApiError) showServerErrors(err.fields);
+      notifyError(msg('users:add.failureReason', { reason: failureReason(err) }));
     },
   });
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const next: Errors = {};
-    if (!company.trim()) next.company_agent = t('add.errors.companyEmpty');
-    if (!email.trim()) next.email = t('add.errors.emailEmpty');
-    else if (!EMAIL_PATTERN.test(email.trim())) next.email = t('add.errors.emailInvalid');
-    if (!password) next.password = t('add.errors.passwordEmpty');
-    else if (password.length < PASSWORD_MIN_LENGTH) next.password = t('add.errors.passwordTooShort', { min: PASSWORD_MIN_LENGTH });
-    if (!roleId) next.role = t('add.errors.roleRequired');
-    if (isLedesAgent) {
-      const errs = clientIds.map((c) => (c.trim() ? undefined : t('add.errors.clientIdEmpty')));
-      if (errs.some(Boolean)) next.id_client = errs;
-    }
-    if (isAnnuitiesAgent) {
-      if (cabinetIds.length === 0) next.cabinets = t('add.errors.cabinetRequired');
-      const errs = codes.map((c) => (c.trim() ? undefined : t('add.errors.codeEmpty')));
-      if (errs.some(Boolean)) next.code = errs;
-    }
-    setErrors(next);
-    if (Object.keys(next).length > 0 || !roleId) return;
-    mutation.mutate({
-      company_agent: company.trim(),
-      email: email.trim(),
-      password,
-      roles: [roleId],
-      id_client: isLedesAgent ? clientIds.map((c) => c.trim()) : [],
-      cabinets: isAnnuitiesAgent ? cabinetIds : [],
-      code: isAnnuitiesAgent ? codes.map((c) => c.trim()) : [],
-      langue,
-    });
-  };
 
   return (
     <Stack gap="lg" maw={860} mx="auto">
@@ -161,36 +140,20 @@ export function AddUserPage() {
         }
       />
       <Paper withBorder shadow="xs" p={{ base: 'lg', sm: 'xl' }}>
-        <form onSubmit={onSubmit} noValidate data-testid="add-user-form">
+        <form ref={ref} onSubmit={onSubmit((body) => mutation.mutate(body))} noValidate data-testid="add-user-form">
           <Stack gap="md">
+            <FormErrorSummary count={invalidCount} testId="add-user-summary" />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              <TextInput
-                name="company_agent"
-                label={t('add.fields.company')}
-                required
-                value={company}
-                onChange={(e) => setCompany(e.currentTarget.value)}
-                error={errors.company_agent}
-              />
-              <TextInput
-                name="email"
-                type="email"
-                label={t('add.fields.email')}
-                autoComplete="off"
-                required
-                value={email}
-                onChange={(e) => setEmail(e.currentTarget.value)}
-                error={errors.email}
-              />
+              <TextInput name="company_agent" label={t('add.fields.company')} required {...form.getInputProps('company_agent')} />
+              <TextInput name="email" type="email" label={t('add.fields.email')} autoComplete="off" required {...form.getInputProps('email')} />
               <PasswordInput
                 name="password"
                 label={t('add.fields.password')}
-                description={t('add.fields.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+                description={t('add.fields.passwordHint', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
                 autoComplete="new-password"
                 required
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-                error={errors.password}
+                maxLength={PASSWORD_MAX_LENGTH}
+                {...form.getInputProps('password')}
                 visibilityToggleButtonProps={{ 'aria-label': t('add.togglePassword') }}
               />
               <Select
@@ -202,8 +165,8 @@ export function AddUserPage() {
                   { value: 'en', label: t('add.languages.en') },
                   { value: 'fr', label: t('add.languages.fr') },
                 ]}
-                value={langue}
-                onChange={(v) => setLangue(v ?? 'en')}
+                value={values.langue}
+                onChange={(v) => setField('langue', v === 'fr' ? 'fr' : 'en')}
                 data-testid="add-user-language"
               />
             </SimpleGrid>
@@ -213,12 +176,10 @@ export function AddUserPage() {
               placeholder={roles.isPending ? t('add.loading') : t('add.fields.rolePlaceholder')}
               required
               data={(roles.data ?? []).map((r) => ({ value: r._id, label: t(`roles.${r.slug}`, { defaultValue: r.slug }) }))}
-              value={roleId}
-              onChange={(v) => {
-                setRoleId(v);
-                setErrors((e) => ({ ...e, role: undefined }));
-              }}
-              error={errors.role ?? (roles.isError ? t('add.loadError') : undefined)}
+              value={values.roles[0] ?? null}
+              onChange={(v) => setField('roles', v ? [v] : [])}
+              error={errorOf('roles') ?? (roles.isError ? t('add.loadError') : undefined)}
+              data-path="roles"
               data-testid="add-user-role"
             />
 
@@ -231,9 +192,10 @@ export function AddUserPage() {
                   itemLabel={(i) => t('add.fields.clientId', { n: i + 1 })}
                   addLabel={t('add.addClientId')}
                   removeLabel={(i) => t('add.removeClientId', { n: i + 1 })}
-                  values={clientIds}
-                  onChange={setClientIds}
-                  errors={errors.id_client}
+                  count={values.id_client.length}
+                  onAdd={() => form.insertListItem('id_client', '')}
+                  onRemove={(i) => form.removeListItem('id_client', i)}
+                  inputProps={(i) => form.getInputProps(`id_client.${i}`)}
                 />
                 {address ? (
                   <Alert color="teal" variant="light" icon={<IconCircleCheck size={18} />} data-testid="address-created">
@@ -269,12 +231,10 @@ export function AddUserPage() {
                 <Checkbox.Group
                   label={t('add.fields.cabinets')}
                   required
-                  value={cabinetIds}
-                  onChange={(v) => {
-                    setCabinetIds(v);
-                    setErrors((e) => ({ ...e, cabinets: undefined }));
-                  }}
-                  error={errors.cabinets}
+                  value={values.cabinets}
+                  onChange={(v) => setField('cabinets', v)}
+                  error={errorOf('cabinets')}
+                  data-path="cabinets"
                 >
                   <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} mt="xs">
                     {(cabinets.data ?? []).map((c) => (
@@ -293,9 +253,10 @@ export function AddUserPage() {
                   itemLabel={(i) => t('add.fields.code', { n: i + 1 })}
                   addLabel={t('add.addCode')}
                   removeLabel={(i) => t('add.removeCode', { n: i + 1 })}
-                  values={codes}
-                  onChange={setCodes}
-                  errors={errors.code}
+                  count={values.code.length}
+                  onAdd={() => form.insertListItem('code', '')}
+                  onRemove={(i) => form.removeListItem('code', i)}
+                  inputProps={(i) => form.getInputProps(`code.${i}`)}
                 />
               </>
             )}
@@ -315,9 +276,9 @@ export function AddUserPage() {
         opened={helpOpen}
         onClose={() => setHelpOpen(false)}
         title={t('add.help.title')}
-        paragraphs={t('add.help.paragraphs', { returnObjects: true, min: PASSWORD_MIN_LENGTH }) as string[]}
+        paragraphs={t('add.help.paragraphs', { returnObjects: true, min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH }) as string[]}
       />
-      <AddressDrawer opened={drawerOpen} onClose={() => setDrawerOpen(false)} clientIds={clientIds} onCreated={setAddress} />
+      <AddressDrawer opened={drawerOpen} onClose={() => setDrawerOpen(false)} clientIds={values.id_client} onCreated={setAddress} />
     </Stack>
   );
 }

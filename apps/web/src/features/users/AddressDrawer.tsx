@@ -1,13 +1,29 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { Autocomplete, Button, Drawer, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { AgentAddress, AgentAddressBody } from '@portal/contracts';
+import { agentAddressBody, type AgentAddress, type NewAgentAddress } from '@portal/contracts';
 import { ApiError } from '../../lib/api.ts';
+import { useSchemaForm } from '../../lib/form.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { FormErrorSummary } from '../../components/FormErrorSummary.tsx';
+import { msg } from '../../lib/message.tsx';
+import { failureReason } from './reasons.ts';
 import { createAddress } from './api.ts';
 
-const EMPTY: AgentAddressBody = {
+interface AddressValues extends Record<string, unknown> {
+  id_client: string;
+  destinataire_libelle: string;
+  ligne01_libelle: string;
+  ligne02_libelle: string;
+  ville_libelle: string;
+  pays_code: string;
+  code_postal: string;
+  devise: string;
+}
+type Field = keyof AddressValues & string;
+
+const EMPTY: AddressValues = {
   id_client: '',
   destinataire_libelle: '',
   ligne01_libelle: '',
@@ -17,7 +33,14 @@ const EMPTY: AgentAddressBody = {
   code_postal: '',
   devise: '',
 };
-type Field = keyof AgentAddressBody;
+
+/** Error code of a field → key of `address`: the two coded fields say which format they want. */
+function addressErrorKey(code: string, field: string): string {
+  if (code === 'required') return 'address.required';
+  if (field === 'pays_code') return 'address.countryFormat';
+  if (field === 'devise') return 'address.currencyFormat';
+  return 'address.invalidField';
+}
 
 interface Props {
   opened: boolean;
@@ -29,59 +52,40 @@ interface Props {
 /** Sliding panel to create the postal address of a ledes agent. */
 export function AddressDrawer({ opened, onClose, clientIds, onCreated }: Props) {
   const { t } = useTranslation('users');
-  const [values, setValues] = useState<AgentAddressBody>(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const ids = clientIds.map((c) => c.trim()).filter(Boolean);
 
-  useEffect(() => {
-    if (opened && !values.id_client && ids[0]) setValues((v) => ({ ...v, id_client: ids[0] ?? '' }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened]);
+  const { form, onSubmit, showServerErrors, invalidCount, ref } = useSchemaForm<AddressValues, NewAgentAddress>({
+    initialValues: EMPTY,
+    schema: agentAddressBody,
+    // Line 2 is the one optional field (spec): an empty one is not sent.
+    prepare: ({ ligne02_libelle, ...rest }) => (ligne02_libelle.trim() ? { ...rest, ligne02_libelle } : rest),
+    translate: (code, field) => t(addressErrorKey(code, field)),
+  });
 
-  const set = (field: Field) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-  };
+  useEffect(() => {
+    if (opened && !form.getValues().id_client && ids[0]) form.setFieldValue('id_client', ids[0]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the drawer opens
+  }, [opened]);
 
   const mutation = useMutation({
     mutationFn: createAddress,
     onSuccess: (r) => {
-      notifySuccess(t('address.success'));
+      notifySuccess(msg('users:address.success'));
       onCreated(r.adresse);
-      setValues(EMPTY);
+      form.reset();
       onClose();
     },
     onError: (err) => {
-      const message = err instanceof ApiError ? err.message || t('address.serverError') : err.message;
       if (err instanceof ApiError) {
-        const next: Partial<Record<Field, string>> = {};
-        for (const field of Object.keys(err.fields)) if (field in EMPTY) next[field as Field] = t('address.invalidField');
-        setErrors(next);
+        // The server's field codes, shown under the fields of this form only.
+        const known = Object.fromEntries(Object.entries(err.fields).filter(([field]) => field in EMPTY));
+        showServerErrors(known);
       }
-      notifyError(t('address.failure') + message);
+      notifyError(msg('users:address.failureReason', { reason: failureReason(err) }));
     },
   });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    e.stopPropagation();
-    const next: Partial<Record<Field, string>> = {};
-    for (const field of Object.keys(EMPTY) as Field[]) {
-      if (field !== 'ligne02_libelle' && !values[field]?.trim()) next[field] = t('address.required');
-    }
-    if (values.pays_code.trim() && !/^[A-Za-z]{2}$/.test(values.pays_code.trim())) next.pays_code = t('address.countryFormat');
-    if (values.devise.trim() && !/^[A-Za-z]{3}$/.test(values.devise.trim())) next.devise = t('address.currencyFormat');
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    const body: AgentAddressBody = {
-      ...values,
-      pays_code: values.pays_code.trim().toUpperCase(),
-      devise: values.devise.trim().toUpperCase(),
-    };
-    if (!body.ligne02_libelle?.trim()) delete body.ligne02_libelle;
-    mutation.mutate(body);
-  };
-
+  const submit = onSubmit((body) => mutation.mutate(body));
   const input = (field: Exclude<Field, 'id_client'>, extra: { maxLength?: number; required?: boolean; description?: string } = {}) => (
     <TextInput
       name={field}
@@ -89,9 +93,7 @@ export function AddressDrawer({ opened, onClose, clientIds, onCreated }: Props) 
       required={extra.required ?? true}
       maxLength={extra.maxLength}
       description={extra.description}
-      value={values[field] ?? ''}
-      onChange={(e) => set(field)(e.currentTarget.value)}
-      error={errors[field]}
+      {...form.getInputProps(field)}
     />
   );
 
@@ -104,20 +106,22 @@ export function AddressDrawer({ opened, onClose, clientIds, onCreated }: Props) 
       title={<Text fw={650} size="lg">{t('address.title')}</Text>}
       padding="xl"
     >
-      <form onSubmit={onSubmit} noValidate data-testid="address-form">
+      <form
+        ref={ref}
+        onSubmit={(e) => {
+          // The drawer sits inside the add-user form in React's tree: its submit must not reach that form.
+          e.stopPropagation();
+          submit(e);
+        }}
+        noValidate
+        data-testid="address-form"
+      >
         <Stack gap="md">
           <Text size="sm" c="dimmed">
             {t('address.intro')}
           </Text>
-          <Autocomplete
-            name="id_client"
-            label={t('address.fields.id_client')}
-            required
-            data={ids}
-            value={values.id_client}
-            onChange={set('id_client')}
-            error={errors.id_client}
-          />
+          <FormErrorSummary count={invalidCount} testId="address-summary" />
+          <Autocomplete name="id_client" label={t('address.fields.id_client')} required data={ids} {...form.getInputProps('id_client')} />
           {input('destinataire_libelle')}
           {input('ligne01_libelle')}
           {input('ligne02_libelle', { required: false })}

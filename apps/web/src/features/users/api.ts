@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import type {
   AgentAddressBody,
   AgentAddressCreatedResponse,
@@ -9,23 +10,24 @@ import type {
   UsersResponse,
 } from '@portal/contracts';
 import { api, apiPath } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
 
-export const rolesQuery = {
-  queryKey: ['roles'] as const,
-  queryFn: () => api<RolesResponse>('/role').then((r) => r.roles),
+export const rolesQuery = queryOptions({
+  queryKey: queryKeys.users.roles(),
+  queryFn: ({ signal }) => api<RolesResponse>('/role', { signal }).then((r) => r.roles),
   staleTime: 5 * 60_000,
-};
+});
 
-export const cabinetsQuery = {
-  queryKey: ['cabinets'] as const,
-  queryFn: () => api<CabinetsResponse>('/cabinet').then((r) => r.cabinet),
+export const cabinetsQuery = queryOptions({
+  queryKey: queryKeys.users.cabinets(),
+  queryFn: ({ signal }) => api<CabinetsResponse>('/cabinet', { signal }).then((r) => r.cabinet),
   staleTime: 5 * 60_000,
-};
+});
 
-export const usersQuery = {
-  queryKey: ['users'] as const,
-  queryFn: () => api<UsersResponse>('/user').then((r) => r.users),
-};
+export const usersQuery = queryOptions({
+  queryKey: queryKeys.users.list(),
+  queryFn: ({ signal }) => api<UsersResponse>('/user', { signal }).then((r) => r.users),
+});
 
 export function createUser(body: CreateUserBody) {
   return api<UserCreatedResponse>('/admin/user', { method: 'POST', body });

@@ -1,0 +1,298 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { parseIsoDate, scheduleColour } from '@portal/annuities';
+import { ANNUITY_ALL_LIMIT, paginationMeta, type AnnuityPatentSort } from '@portal/contracts';
+import { annuityFiles, annuityPatents, users } from '@portal/db';
+import type { Locale } from '@portal/i18n';
+import { enqueueCommitted, exportNameOf, loadAnnuityFile, publishFile, toFileDto, toPatentDto, type AnnuityFileRow } from '@portal/jobs';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import type { StoredUpload } from '../../http/multipart.ts';
+import type { AuthState } from '../../http/session.ts';
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/** The first bytes of a stored upload: a workbook is a zip (.xlsx) or an OLE2 compound file (.xls). */
+async function looksLikeWorkbook(ctx: AppContext, key: string): Promise<boolean> {
+  const stream = await ctx.storage.get(key);
+  let head = Buffer.alloc(0);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      head = Buffer.concat([head, chunk]);
+      if (head.length >= OLE2_MAGIC.length) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return head.subarray(0, 4).equals(ZIP_MAGIC) || head.subarray(0, 8).equals(OLE2_MAGIC);
+}
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Files the caller may read: their own, or anyone's for an admin. */
+export function canRead(actor: AuthState, file: Pick<AnnuityFileRow, 'ownerId'>): boolean {
+  return actor.isAdmin || file.ownerId === actor.userId;
+}
+
+/**
+ * Checks the real type (a `.xlsx` that is a PDF is refused before any row exists), writes the file
+ * row in_progress, enqueues after the commit and tells the owner's and the admins' lists.
+ */
+export async function submitAnnuityFile(ctx: AppContext, actor: AuthState, upload: StoredUpload | undefined, title: string | undefined): Promise<AnnuityFileRow> {
+  if (!upload) throw new AppError('error_choose_file');
+  if (!(await looksLikeWorkbook(ctx, upload.key))) throw new AppError('wrong_type');
+  const now = ctx.clock.now();
+  const [file] = await ctx.db
+    .insert(annuityFiles)
+    .values({
+      ownerId: actor.userId,
+      title: title || null,
+      importName: upload.originalName,
+      exportName: exportNameOf(upload.originalName),
+      importKey: upload.key,
+      size: upload.size,
+      sha256: upload.sha256,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await enqueueCommitted(ctx, 'annuities', [{ fileId: file!.id }]);
+  await publishFile(ctx.db, ctx.realtime, file!, { admins: true });
+  return file!;
+}
+
+export interface FileListQuery {
+  page: number;
+  limit: number;
+  search?: string;
+  sort: 'name' | 'date';
+  order: 'asc' | 'desc';
+}
+
+/** One page of files, searched (name, title) and sorted (name, date) in the database. */
+export async function listFiles(ctx: AppContext, actor: AuthState, query: FileListQuery, locale: Locale) {
+  const conditions: SQL[] = [];
+  if (!actor.isAdmin) conditions.push(eq(annuityFiles.ownerId, actor.userId));
+  if (query.search) {
+    const pattern = likePattern(query.search);
+    conditions.push(or(ilike(annuityFiles.importName, pattern), ilike(annuityFiles.title, pattern))!);
+  }
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(annuityFiles).where(where);
+  const direction = query.order === 'asc' ? asc : desc;
+  const rows = await ctx.db
+    .select({ file: annuityFiles, owner: { id: users.id, email: users.email, companyAgent: users.companyAgent } })
+    .from(annuityFiles)
+    .innerJoin(users, eq(users.id, annuityFiles.ownerId))
+    .where(where)
+    .orderBy(...(query.sort === 'name' ? [direction(annuityFiles.importName)] : []), direction(annuityFiles.createdAt), direction(annuityFiles.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  return {
+    data: rows.map(({ file, owner }) => toFileDto(file, locale, actor.isAdmin ? owner : undefined)),
+    meta: paginationMeta(query.page, query.limit, total),
+  };
+}
+
+export async function findFileByPath(ctx: AppContext, filePath: string): Promise<AnnuityFileRow | undefined> {
+  const [file] = await ctx.db
+    .select()
+    .from(annuityFiles)
+    .where(or(eq(annuityFiles.importKey, filePath), eq(annuityFiles.exportKey, filePath)))
+    .limit(1);
+  return file;
+}
+
+/** A Done file the caller may read, or a 404 (someone else's file is not found, not forbidden). */
+export async function readableFile(ctx: AppContext, actor: AuthState, id: string, options: { done: boolean }): Promise<AnnuityFileRow> {
+  const file = await loadAnnuityFile(ctx.db, id);
+  if (!file || !canRead(actor, file) || (options.done && file.state !== 'Done')) throw new AppError('not_found');
+  return file;
+}
+
+const SORT_COLUMNS: Record<AnnuityPatentSort, SQL | (typeof annuityPatents)[keyof typeof annuityPatents]> = {
+  num_publication: annuityPatents.numPublication,
+  num_depot: annuityPatents.numDepot,
+  reference: annuityPatents.reference,
+  nom: annuityPatents.nom,
+  pays: annuityPatents.pays,
+  payeur: annuityPatents.payeur,
+  date_depot: annuityPatents.dateDepot,
+  mois_date_depot: annuityPatents.moisDateDepot,
+  date_predecent_annuite: annuityPatents.datePrecedenteAnnuite,
+  date_precedente_annuite: annuityPatents.datePrecedenteAnnuite,
+  quant_precedent: annuityPatents.quantPrecedent,
+  date_prochaine_annuite: annuityPatents.dateProchaineAnnuite,
+  limite_date_prochaine_annuite: annuityPatents.limiteDateProchaineAnnuite,
+  colour: annuityPatents.colour,
+};
+
+export interface PatentListQuery {
+  page: number;
+  limit: number | 'all';
+  search?: string;
+  sort?: AnnuityPatentSort;
+  order: 'asc' | 'desc';
+  colour?: 'ok' | 'nok' | 'orange' | 'no_date';
+}
+
+/** One page of a file's patents: search, colour filter, sort and paging all in the database; rows without the sorted value last. */
+export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery) {
+  const conditions: SQL[] = [eq(annuityPatents.fileId, file.id)];
+  if (query.colour) conditions.push(eq(annuityPatents.colour, query.colour));
+  if (query.search) conditions.push(sql`${annuityPatents.searchText} like ${likePattern(query.search)}`);
+  const where = and(...conditions);
+  const limit = query.limit === 'all' ? ANNUITY_ALL_LIMIT : query.limit;
+  const page = query.limit === 'all' ? 1 : query.page;
+  // Without a search the file row already knows the count (kept by the check and by every edit): no count over 100,000 rows.
+  const colourCounts = { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate };
+  const known = query.search ? undefined : query.colour ? colourCounts[query.colour] : (file.rowsTotal ?? undefined);
+  const total = known ?? (await ctx.db.select({ total: count() }).from(annuityPatents).where(where))[0]?.total ?? 0;
+  const order: SQL[] = [];
+  if (query.sort) {
+    const column = SORT_COLUMNS[query.sort];
+    order.push(query.order === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`);
+  }
+  order.push(query.order === 'desc' && !query.sort ? desc(annuityPatents.rowIndex) : asc(annuityPatents.rowIndex));
+  const rows = await ctx.db
+    .select()
+    .from(annuityPatents)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { patents: rows.map(toPatentDto), meta: paginationMeta(page, limit, total) };
+}
+
+/** A patent of a Done file the caller may edit (their own, any for an admin), with its file; else 404. */
+async function editablePatent(ctx: AppContext, actor: AuthState, id: string) {
+  const [row] = await ctx.db
+    .select({ patent: annuityPatents, file: annuityFiles })
+    .from(annuityPatents)
+    .innerJoin(annuityFiles, eq(annuityFiles.id, annuityPatents.fileId))
+    .where(eq(annuityPatents.id, id));
+  if (!row || !canRead(actor, row.file) || row.file.state !== 'Done') throw new AppError('not_found');
+  return row;
+}
+
+/** Marks the files' exports stale (inside the edit's transaction); the queue rewrites them after the commit. */
+async function markExportsStale(tx: Pick<AppContext['db'], 'update'>, fileIds: string[]) {
+  await tx
+    .update(annuityFiles)
+    .set({ editVersion: sql`${annuityFiles.editVersion} + 1`, exportStale: true, updatedAt: new Date() })
+    .where(inArray(annuityFiles.id, fileIds));
+}
+
+export interface PatentEdit {
+  date_precedente_annuite?: string | null;
+  date_prochaine_annuite?: string | null;
+  quant_precedent?: number | null;
+  limite_date_prochaine_annuite?: string | null;
+}
+
+const validDay = (value: string | null | undefined, field: string) => {
+  if (value === null || value === undefined) return null;
+  const day = parseIsoDate(value);
+  if (day === null) throw new AppError('validation_failed', { fields: { [field]: 'validation_failed' } });
+  return day;
+};
+
+/**
+ * The edit patent modal: the four fields, the colour recomputed by the engine's rule against the
+ * file's reference date (the rest of the file's colours are for that date too). A next date before
+ * the previous one is refused.
+ */
+export async function editPatent(ctx: AppContext, actor: AuthState, id: string, edit: PatentEdit) {
+  const { patent, file } = await editablePatent(ctx, actor, id);
+  const merged = {
+    datePrecedenteAnnuite: edit.date_precedente_annuite === undefined ? patent.datePrecedenteAnnuite : edit.date_precedente_annuite,
+    dateProchaineAnnuite: edit.date_prochaine_annuite === undefined ? patent.dateProchaineAnnuite : edit.date_prochaine_annuite,
+    quantPrecedent: edit.quant_precedent === undefined ? patent.quantPrecedent : edit.quant_precedent,
+    limiteDateProchaineAnnuite: edit.limite_date_prochaine_annuite === undefined ? patent.limiteDateProchaineAnnuite : edit.limite_date_prochaine_annuite,
+  };
+  const previous = validDay(merged.datePrecedenteAnnuite, 'date_precedente_annuite');
+  const next = validDay(merged.dateProchaineAnnuite, 'date_prochaine_annuite');
+  const limit = validDay(merged.limiteDateProchaineAnnuite, 'limite_date_prochaine_annuite');
+  if (previous !== null && next !== null && next < previous) throw new AppError('next_before_previous');
+  if (next !== null && limit !== null && limit < next) throw new AppError('validation_failed', { fields: { limite_date_prochaine_annuite: 'validation_failed' } });
+  const reference = parseIsoDate(file.referenceDate ?? '') ?? parseIsoDate(new Date().toISOString().slice(0, 10))!;
+  const colour = scheduleColour(next, previous, reference);
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(annuityPatents)
+      .set({ ...merged, colour, edited: true })
+      .where(eq(annuityPatents.id, patent.id))
+      .returning();
+    if (row!.colour !== patent.colour) {
+      const counter = { ok: annuityFiles.countOk, nok: annuityFiles.countNok, orange: annuityFiles.countOrange, no_date: annuityFiles.countNoDate };
+      await tx
+        .update(annuityFiles)
+        .set({ [countKey(patent.colour)]: sql`${counter[patent.colour]} - 1`, [countKey(colour)]: sql`${counter[colour]} + 1` })
+        .where(eq(annuityFiles.id, file.id));
+    }
+    await markExportsStale(tx, [file.id]);
+    return row!;
+  });
+  await enqueueCommitted(ctx, 'annuities', [{ fileId: file.id }]);
+  return toPatentDto(updated);
+}
+
+const countKey = (colour: 'ok' | 'nok' | 'orange' | 'no_date') =>
+  ({ ok: 'countOk', nok: 'countNok', orange: 'countOrange', no_date: 'countNoDate' })[colour];
+
+/** The bulk comment: every id must be a patent of a Done file the caller may edit, or nothing changes (404). */
+export async function commentPatents(ctx: AppContext, actor: AuthState, ids: string[], comment: string): Promise<number> {
+  const unique = [...new Set(ids)];
+  const fileIds = await ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: annuityPatents.id, fileId: annuityPatents.fileId, ownerId: annuityFiles.ownerId, state: annuityFiles.state })
+      .from(annuityPatents)
+      .innerJoin(annuityFiles, eq(annuityFiles.id, annuityPatents.fileId))
+      .where(inArray(annuityPatents.id, unique));
+    if (rows.length !== unique.length || rows.some((r) => r.state !== 'Done' || !canRead(actor, r))) throw new AppError('not_found');
+    await tx.update(annuityPatents).set({ commentaire: comment || null, edited: true }).where(inArray(annuityPatents.id, unique));
+    const files = [...new Set(rows.map((r) => r.fileId))];
+    await markExportsStale(tx, files);
+    return files;
+  });
+  await enqueueCommitted(ctx, 'annuities', fileIds.map((fileId) => ({ fileId })));
+  return unique.length;
+}
+
+/** /annuities/research: the caller's Done files (everyone's for an admin), matched on number, reference, name. */
+export async function research(ctx: AppContext, actor: AuthState, q: string, page: number, limit: number) {
+  const conditions: SQL[] = [eq(annuityFiles.state, 'Done'), sql`${annuityPatents.searchText} like ${likePattern(q)}`];
+  if (!actor.isAdmin) conditions.push(eq(annuityFiles.ownerId, actor.userId));
+  const where = and(...conditions);
+  const [{ total } = { total: 0 }] = await ctx.db
+    .select({ total: count() })
+    .from(annuityPatents)
+    .innerJoin(annuityFiles, eq(annuityFiles.id, annuityPatents.fileId))
+    .where(where);
+  const rows = await ctx.db
+    .select({ patent: annuityPatents, file: { id: annuityFiles.id, title: annuityFiles.title, importName: annuityFiles.importName, referenceDate: annuityFiles.referenceDate } })
+    .from(annuityPatents)
+    .innerJoin(annuityFiles, eq(annuityFiles.id, annuityPatents.fileId))
+    .where(where)
+    .orderBy(desc(annuityFiles.createdAt), asc(annuityPatents.fileId), asc(annuityPatents.rowIndex))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return {
+    data: rows.map(({ patent, file }) => ({
+      patent: toPatentDto(patent),
+      file: { _id: file.id, title: file.title, name_file_import: file.importName, reference_date: file.referenceDate },
+    })),
+    meta: paginationMeta(page, limit, total),
+  };
+}
+
+/** Waits up to `ms` for a stale export to be rewritten; the row is the truth. */
+export async function waitForFreshExport(ctx: AppContext, file: AnnuityFileRow, ms: number): Promise<AnnuityFileRow> {
+  const deadline = Date.now() + ms;
+  let current = file;
+  while (current.exportStale && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    current = (await loadAnnuityFile(ctx.db, file.id)) ?? current;
+  }
+  return current;
+}

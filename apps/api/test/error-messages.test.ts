@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODE_LIST, LEDES_MAX_FILES, LOGIN_LOCKOUT_MINUTES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@portal/contracts';
+import { resources } from '@portal/i18n';
+import { ERROR_MESSAGE_PARAMS, envelope } from '../src/http/errors.ts';
+
+describe('error messages', () => {
+  it('every placeholder of an error message is filled in, in both languages', () => {
+    for (const locale of ['en', 'fr'] as const) {
+      for (const code of ERROR_CODE_LIST) {
+        const source = resources[locale].errors[code];
+        const wanted = [...source.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort();
+        expect(Object.keys(ERROR_MESSAGE_PARAMS[code] ?? {}).sort(), `${locale}:${code}`).toEqual(wanted);
+        expect(envelope(code, locale).message, `${locale}:${code}`).not.toMatch(/\{\{|\}\}/);
+      }
+    }
+  });
+
+  it('the limits a message states are the ones the rules apply', () => {
+    expect(envelope('password_too_short', 'en').message).toBe(`The password must contain at least ${PASSWORD_MIN_LENGTH} characters.`);
+    expect(envelope('password_too_long', 'fr').message).toBe(`Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères.`);
+    expect(envelope('too_many_attempts', 'en').message).toBe(`Too many attempts, please try again in ${LOGIN_LOCKOUT_MINUTES} minutes`);
+    expect(envelope('too_many_files', 'en').message).toBe(`At most ${LEDES_MAX_FILES} files can be checked at once.`);
+  });
+});

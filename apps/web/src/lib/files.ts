@@ -1,0 +1,61 @@
+/**
+ * Checks of picked or dropped files before anything is sent: extension, size, count, duplicates.
+ * Pure (no DOM, no i18n); the shared FileUpload component and its tests use it.
+ */
+
+export interface FileRules {
+  /** Accepted extensions without the dot, lower case: ['txt', 'xml']. */
+  extensions: readonly string[];
+  maxFiles: number;
+  /** Per file, in bytes. */
+  maxBytes: number;
+}
+
+export interface FileLike {
+  name: string;
+  size: number;
+  lastModified?: number;
+}
+
+export interface AddFilesOutcome<F extends FileLike> {
+  files: F[];
+  /** Names refused for their extension. */
+  wrongType: string[];
+  /** Names refused for their size. */
+  tooLarge: string[];
+  /** Names dropped because the list is full. */
+  overflow: string[];
+}
+
+/** Case-insensitive extension check; a name without an extension (or only a dot-name) has none. */
+export function hasExtension(filename: string, extensions: readonly string[]): boolean {
+  const dot = filename.lastIndexOf('.');
+  if (dot <= 0 && !filename.startsWith('.')) return false;
+  return extensions.includes(filename.slice(dot + 1).toLowerCase());
+}
+
+/** Adds files: keeps the accepted extensions and sizes, skips exact duplicates, caps at maxFiles. */
+export function addFiles<F extends FileLike>(current: readonly F[], incoming: readonly F[], rules: FileRules): AddFilesOutcome<F> {
+  const files = [...current];
+  const outcome: AddFilesOutcome<F> = { files, wrongType: [], tooLarge: [], overflow: [] };
+  const key = (f: F) => `${f.name}\u0000${f.size}\u0000${f.lastModified ?? ''}`;
+  const seen = new Set(files.map(key));
+  for (const f of incoming) {
+    if (!hasExtension(f.name, rules.extensions)) outcome.wrongType.push(f.name);
+    else if (f.size > rules.maxBytes) outcome.tooLarge.push(f.name);
+    else if (seen.has(key(f))) continue;
+    else if (files.length >= rules.maxFiles) outcome.overflow.push(f.name);
+    else {
+      seen.add(key(f));
+      files.push(f);
+    }
+  }
+  return outcome;
+}
+
+/** Human size: 1 234 B → "1.2 kB". */
+export function formatBytes(size: number): string {
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} kB`;
+  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,9 @@
+// The web's texts in one language, one chunk: loaded by lib/i18n.ts when the language is first used.
+// Server-only namespaces (errors, emails, api) stay out of the web bundle.
+import common from '@portal/i18n/locales/fr/common.json';
+import auth from '@portal/i18n/locales/fr/auth.json';
+import users from '@portal/i18n/locales/fr/users.json';
+import contact from '@portal/i18n/locales/fr/contact.json';
+import ledes from '@portal/i18n/locales/fr/ledes.json';
+
+export default { common, auth, users, contact, ledes };

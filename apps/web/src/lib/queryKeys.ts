@@ -1,0 +1,45 @@
+/**
+ * Every TanStack Query key of the app, from one factory: `queryKeys.ledes.adminHistory(params)`.
+ * Keys are hierarchical so that invalidating a prefix (`queryKeys.ledes.histories()`) reaches every
+ * page below it. A new feature adds its own branch here; screens never write a key by hand.
+ */
+
+/** Paging and sorting of a list the server pages (and sorts). */
+export interface PageParams {
+  page: number;
+  limit: number;
+}
+export interface SortParams<Column extends string = string> {
+  sort: Column;
+  order: 'asc' | 'desc';
+}
+
+export interface AdminHistoryKeyParams extends PageParams, SortParams {
+  /** 'all' or one user's id. */
+  owner: string;
+  search: string;
+}
+
+export const queryKeys = {
+  session: ['session'] as const,
+  auth: {
+    resetToken: (id: string, token: string) => ['auth', 'reset-token', { id, token }] as const,
+  },
+  users: {
+    all: () => ['users'] as const,
+    list: () => ['users', 'list'] as const,
+    roles: () => ['users', 'roles'] as const,
+    cabinets: () => ['users', 'cabinets'] as const,
+  },
+  ledes: {
+    all: () => ['ledes'] as const,
+    offices: () => ['ledes', 'offices'] as const,
+    agents: () => ['ledes', 'agents'] as const,
+    clientName: (idClient: string) => ['ledes', 'client-name', idClient] as const,
+    run: (id: string) => ['ledes', 'run', id] as const,
+    /** Prefix of every history page, the user's and the admin log's. */
+    histories: () => ['ledes', 'history'] as const,
+    history: (params: PageParams) => ['ledes', 'history', 'user', params] as const,
+    adminHistory: (params: AdminHistoryKeyParams) => ['ledes', 'history', 'admin', params] as const,
+  },
+} as const;

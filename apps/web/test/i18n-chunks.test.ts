@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import i18next from 'i18next';
+import { NAMESPACES } from '@portal/i18n';
+import { i18nReady, loadLanguageBundle, switchLanguage, WEB_NAMESPACES } from '../src/lib/i18n.ts';
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const full = path.join(dir, f);
+    return statSync(full).isDirectory() ? sources(full) : /\.tsx?$/.test(f) ? [full] : [];
+  });
+}
+
+describe('language chunks of the web', () => {
+  it('hold every namespace a screen asks for, and no server-only one', async () => {
+    const used = new Set(sources(SRC).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/useTranslation\('([a-z]+)'/g)].map((m) => m[1]!)));
+    for (const ns of used) expect(WEB_NAMESPACES, ns).toContain(ns);
+    for (const ns of ['errors', 'emails', 'api']) expect(WEB_NAMESPACES).not.toContain(ns);
+    for (const ns of WEB_NAMESPACES) expect(NAMESPACES).toContain(ns);
+    for (const lang of ['en', 'fr'] as const) expect(Object.keys(await loadLanguageBundle(lang)).sort()).toEqual([...WEB_NAMESPACES].sort());
+  });
+
+  it('a switch applies only once the other language is loaded: the old texts until then, never keys', async () => {
+    await i18nReady;
+    await switchLanguage('en');
+    expect(i18next.t('nav.login')).toBe('Log in');
+    const switching = switchLanguage('fr');
+    // Still loading: the screen keeps English.
+    expect(i18next.t('nav.login')).toBe('Log in');
+    await switching;
+    expect(i18next.language).toBe('fr');
+    expect(i18next.t('nav.login')).toBe('Se connecter');
+    expect(i18next.t('login.title', { ns: 'auth' })).not.toBe('login.title');
+  });
+});

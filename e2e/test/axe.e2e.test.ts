@@ -1,0 +1,312 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, uniqueEmail } from '../src/browser.ts';
+import {
+  createLedesAgent,
+  describeFindings,
+  freshSample,
+  goClient,
+  INVALID_SAMPLE,
+  scan,
+  settle,
+  splitKnown,
+  switchLanguage,
+  VALID_SAMPLE,
+  WIDTHS,
+  writeReport,
+  type Finding,
+  type Lang,
+  type LedesAgent,
+} from '../src/a11y.ts';
+
+/**
+ * Issue 9, the axe matrix: every route and state (logged out, admin, LEDES agent; fr and en; 390 and 1366 px;
+ * the placeholder routes; every modal and menu open; every empty submit) scanned with axe-core. Critical or
+ * serious findings fail the test, except those listed in KNOWN_WEB_SEAMS_FINDINGS (reported in the artifact).
+ * One login per role; routes are reached by client-side navigation so the whole matrix stays short.
+ * Reports: e2e/artifacts/axe-<role>.json.
+ */
+
+type Width = keyof typeof WIDTHS;
+interface State {
+  name: string;
+  path: string;
+  /** Brings the page into the state to scan (a modal open, a form submitted empty…). */
+  setup?: (page: Page, ctx: { lang: Lang; width: Width }) => Promise<void>;
+  /** Puts the page back (closes a modal) before the next state. */
+  cleanup?: (page: Page) => Promise<void>;
+  widths?: Width[];
+}
+
+/** Routes of later issues (placeholders), all behind login. */
+const COMING_SOON = [
+  '/annuities/research',
+  '/annuites/verify',
+  '/annuities/list-files',
+  '/annuities/upload/receipt',
+  '/annuities/list-receipt',
+  '/patent-annuities',
+  '/add/patents',
+  '/annuites/patent',
+  '/annuites/patent/instruction',
+];
+
+const closeDialog = async (page: Page) => {
+  // Escape closes the innermost popup first: a field's open dropdown (the focused Autocomplete of a
+  // rejected form), then the dialog.
+  const dialog = page.locator('[role="dialog"]').first();
+  for (let i = 0; i < 3 && (await dialog.count()) > 0; i++) {
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout: 2_000 }).catch(() => undefined);
+  }
+  await dialog.waitFor({ state: 'detached' });
+};
+
+const submit = (testId: string) => async (page: Page) => {
+  await page.getByTestId(testId).click();
+  // Messages appear after a render; give them one frame more.
+  await page.waitForTimeout(100);
+};
+
+const burgerOpen: State = {
+  name: 'mobile-menu-open',
+  path: '/',
+  widths: ['phone'],
+  setup: async (page) => {
+    await page.locator('button[aria-controls="mobile-menu"]').click();
+    await page.locator('#mobile-menu a').first().waitFor({ state: 'visible' });
+  },
+  cleanup: async (page) => {
+    await page.locator('button[aria-controls="mobile-menu"]').click();
+    await page.locator('#mobile-menu a').first().waitFor({ state: 'hidden' });
+  },
+};
+
+function menuOpen(id: string, path = '/'): State {
+  return {
+    name: `menu-${id}-open`,
+    path,
+    widths: ['desktop'],
+    setup: async (page) => {
+      await page.getByTestId(`menu-${id}`).click();
+      await page.getByRole('menuitem').first().waitFor();
+    },
+    cleanup: async (page) => {
+      await page.keyboard.press('Escape');
+      await page.getByRole('menuitem').first().waitFor({ state: 'detached' });
+    },
+  };
+}
+
+const loggedOutStates: State[] = [
+  { name: 'home-cookie-banner', path: '/' },
+  { name: 'login', path: '/login' },
+  { name: 'login-empty-submit', path: '/login', setup: submit('login-submit') },
+  {
+    name: 'login-refused',
+    path: '/login',
+    setup: async (page) => {
+      await page.locator('input[name="email"]').fill(uniqueEmail('a11y-nobody'));
+      await page.locator('input[name="password"]').fill('wrong-password-a11y');
+      await page.getByTestId('login-submit').click();
+      await page.getByTestId('login-error').waitFor();
+    },
+  },
+  { name: 'forgot-password', path: '/forgot_password' },
+  { name: 'forgot-password-empty-submit', path: '/forgot_password', setup: submit('forgot-submit') },
+  {
+    name: 'forgot-password-sent-dialog',
+    path: '/forgot_password',
+    widths: ['desktop'],
+    setup: async (page) => {
+      // No account behind it: the same dialog, and the admin's reset budget (3 per 15 minutes) stays for the mail tests.
+      await page.locator('input[name="email"]').fill('nobody-axe@portal.test');
+      await page.getByTestId('forgot-submit').click();
+      await page.getByTestId('forgot-sent').waitFor();
+    },
+    cleanup: async (page) => {
+      await closeDialog(page);
+      await settle(page);
+    },
+  },
+  { name: 'reset-password-expired', path: '/password_reset?id=x&token=y' },
+  { name: 'contact', path: '/contact' },
+  { name: 'contact-empty-submit', path: '/contact', setup: submit('contact-submit') },
+  { name: 'privacy-policy', path: '/privacy-policy' },
+  { name: 'terms-condition', path: '/terms-condition' },
+  burgerOpen,
+];
+
+const adminStates: State[] = [
+  { name: 'home', path: '/' },
+  menuOpen('ledes'),
+  menuOpen('annuities'),
+  menuOpen('patentAnnuities'),
+  burgerOpen,
+  ...COMING_SOON.map((path): State => ({ name: `coming-soon${path.replaceAll('/', '-')}`, path })),
+  { name: 'add-user', path: '/add/user' },
+  { name: 'add-user-empty-submit', path: '/add/user', setup: submit('add-user-submit') },
+  {
+    name: 'add-user-help-modal',
+    path: '/add/user',
+    setup: async (page) => {
+      await page.getByTestId('add-user-help').click();
+      await page.getByRole('dialog').waitFor();
+    },
+    cleanup: closeDialog,
+  },
+  {
+    name: 'address-drawer-empty-submit',
+    path: '/add/user',
+    setup: async (page) => {
+      await chooseOption(page, 'add-user-role', /user_agent_ledes/);
+      await page.getByTestId('open-address').click();
+      await page.getByTestId('address-form').waitFor();
+      await page.getByTestId('address-submit').click();
+      await page.waitForTimeout(100);
+    },
+    cleanup: closeDialog,
+  },
+  { name: 'user-list', path: '/admin/user' },
+  { name: 'ledes-upload-admin', path: '/ledes/upload' },
+  { name: 'ledes-upload-admin-empty-submit', path: '/ledes/upload', setup: submit('ledes-submit') },
+  { name: 'ledes-history-empty', path: '/ledes/history' },
+  { name: 'ledes-admin-history', path: '/ledes/history/admin' },
+  { name: 'contact-logged-in', path: '/contact' },
+];
+
+function agentStates(resultPath: () => string): State[] {
+  const states: State[] = [
+    { name: 'home', path: '/' },
+    menuOpen('ledes'),
+    burgerOpen,
+    ...COMING_SOON.map((path): State => ({ name: `coming-soon${path.replaceAll('/', '-')}`, path })),
+    { name: 'ledes-upload', path: '/ledes/upload' },
+    { name: 'ledes-upload-empty-submit', path: '/ledes/upload', setup: submit('ledes-submit') },
+    {
+      name: 'ledes-client-modal',
+      path: '/ledes/upload',
+      setup: async (page) => {
+        await page.getByTestId('ledes-file-input').setInputFiles(freshSample(VALID_SAMPLE));
+        await page.getByTestId('type-patent').click();
+        await page.getByTestId('office-PAR').click();
+        await page.getByTestId('ledes-submit').click();
+        await page.getByTestId('client-option').first().waitFor();
+      },
+      cleanup: closeDialog,
+    },
+    { name: 'ledes-result', path: '' },
+    {
+      name: 'ledes-result-warnings-tab',
+      path: '',
+      setup: async (page) => {
+        await page.getByTestId('tab-warnings').first().click();
+        await page.getByTestId('finding-warnings').first().waitFor();
+      },
+    },
+    { name: 'ledes-history', path: '/ledes/history' },
+    { name: 'contact-logged-in', path: '/contact' },
+  ];
+  return states.map((s) => (s.path === '' ? { ...s, path: resultPath() } : s));
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Scans every state in both languages at both widths on one page; returns the critical and serious findings. */
+/** How many scans a state list makes over both languages and both widths. */
+function scansOf(states: State[]): number {
+  return 2 * (['desktop', 'phone'] as const).reduce((n, w) => n + states.filter((s) => !s.widths || s.widths.includes(w)).length, 0);
+}
+
+async function runMatrix(page: Page, role: string, states: () => State[]): Promise<{ findings: Finding[]; scans: number }> {
+  const findings: Finding[] = [];
+  let scans = 0;
+  let at = '';
+  for (const width of ['desktop', 'phone'] as const) {
+    await page.setViewportSize(WIDTHS[width]);
+    for (const lang of ['en', 'fr'] as const) {
+      await switchLanguage(page, lang);
+      for (const state of states()) {
+        if (state.widths && !state.widths.includes(width)) continue;
+        // Same path again: pass through home so the screen mounts afresh (forms empty, no message).
+        if (at === state.path && state.setup) await goClient(page, state.path === '/' ? '/contact' : '/');
+        await goClient(page, state.path);
+        at = state.path;
+        await state.setup?.(page, { lang, width });
+        findings.push(...(await scan(page, `${role} ${lang} ${width} ${state.name}`)));
+        scans++;
+        await state.cleanup?.(page);
+        if (state.setup) at = '';
+      }
+    }
+  }
+  writeReport(role, findings, scans);
+  return { findings, scans };
+}
+
+function expectClean(findings: Finding[]) {
+  const { blocking } = splitKnown(findings);
+  expect(blocking, `critical or serious axe findings:\n${describeFindings(blocking)}`).toEqual([]);
+}
+
+describe.concurrent('axe matrix: 0 critical, 0 serious on every route and state', () => {
+  it('logged out', async () => {
+    const context = await newContext(browser, { consent: null });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByTestId('cookie-banner').waitFor();
+    const { findings, scans } = await runMatrix(page, 'logged-out', () => loggedOutStates);
+    expect(scans).toBe(scansOf(loggedOutStates));
+    await context.close();
+    expectClean(findings);
+  }, 300_000);
+
+  it('admin', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    await settle(page);
+    const { findings, scans } = await runMatrix(page, 'admin', () => adminStates);
+    expect(scans).toBe(scansOf(adminStates));
+    await context.close();
+    expectClean(findings);
+  }, 300_000);
+
+  it('LEDES agent', async () => {
+    const adminContext = await newContext(browser);
+    const adminPage = await adminContext.newPage();
+    await loginAsAdmin(adminPage);
+    const agent: LedesAgent = await createLedesAgent(adminPage, 'axe');
+    await adminContext.close();
+
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await login(page, agent.email, agent.password);
+    await page.getByTestId('logout-button').waitFor();
+    // One valid and one invalid file checked, so the result shows findings of both kinds.
+    await page.goto('/ledes/upload');
+    await page.getByTestId('ledes-file-input').setInputFiles([freshSample(VALID_SAMPLE), freshSample(INVALID_SAMPLE)]);
+    await page.getByTestId('type-patent').click();
+    await page.getByTestId('office-PAR').click();
+    await page.getByTestId('ledes-submit').click();
+    await page.getByTestId('client-option').first().click();
+    await page.getByTestId('client-confirm').click();
+    await page.waitForURL((u) => u.pathname === '/result-ledes');
+    await page.waitForFunction(() => {
+      const cards = [...document.querySelectorAll('[data-testid="run-card"]')];
+      return cards.length === 2 && cards.every((c) => c.getAttribute('data-run-state') !== 'in_progress');
+    });
+    const url = new URL(page.url());
+    const resultPath = `${url.pathname}${url.search}`;
+    const { findings, scans } = await runMatrix(page, 'ledes-agent', () => agentStates(() => resultPath));
+    expect(scans).toBe(scansOf(agentStates(() => resultPath)));
+    await context.close();
+    expectClean(findings);
+  }, 300_000);
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, uniqueEmail } from '../src/browser.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const HEADERS = () => ({ 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' });
+
+async function switchTo(page: Page, lang: 'en' | 'fr') {
+  await page.getByTestId('language-switcher').getByText(lang.toUpperCase(), { exact: true }).click();
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+}
+
+async function createUser(langue: 'en' | 'fr'): Promise<{ email: string; password: string }> {
+  const admin = await newContext(browser);
+  const page = await admin.newPage();
+  await loginAsAdmin(page);
+  const roles = (await (await page.request.get('/api/role', { headers: HEADERS() })).json()) as { roles: { _id: string; slug: string }[] };
+  const email = uniqueEmail('langue');
+  const password = 'Language-password-2026';
+  const created = await page.request.post('/api/admin/user', {
+    headers: HEADERS(),
+    data: { company_agent: 'Cabinet Langue', email, password, roles: [roles.roles.find((r) => r.slug === 'user_annuites')?._id], id_client: [], cabinets: [], code: [], langue },
+  });
+  expect(created.status()).toBe(200);
+  await admin.close();
+  return { email, password };
+}
+
+describe('language at login', () => {
+  it('a language chosen on the login screen wins over the account language and is saved as the account language', async () => {
+    const user = await createUser('en');
+    const context = await newContext(browser, { lang: 'en' });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await switchTo(page, 'fr');
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.locator('input[name="password"]').fill(user.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('logout-button').waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    expect(await page.getByTestId('logout-button').textContent()).toContain('Se déconnecter');
+    const me = (await (await page.request.get('/api/auth/verify_token_', { headers: HEADERS() })).json()) as { user: { langue: string } };
+    expect(me.user.langue).toBe('fr');
+    await context.close();
+
+    // Another device with an English browser and no choice: the account's (saved) language applies.
+    const other = await newContext(browser, { lang: 'en' });
+    const otherPage = await other.newPage();
+    await login(otherPage, user.email, user.password);
+    await otherPage.getByTestId('logout-button').waitFor();
+    await otherPage.waitForFunction(() => document.documentElement.lang === 'fr');
+    expect(await otherPage.getByTestId('logout-button').textContent()).toContain('Se déconnecter');
+    await other.close();
+  });
+});
+
+describe('messages already shown follow a language switch', () => {
+  it('the login error re-translates', async () => {
+    const context = await newContext(browser, { lang: 'en' });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByTestId('login-submit').click();
+    const error = page.getByTestId('login-error');
+    await error.waitFor();
+    expect(await error.textContent()).toBe('Please enter your email and password.');
+    await switchTo(page, 'fr');
+    expect(await error.textContent()).toBe('Veuillez saisir votre e-mail et votre mot de passe.');
+
+    await switchTo(page, 'en');
+    await login(page, portal().adminEmail, 'definitely-not-the-password');
+    await page.getByText('Email / password incorrect').waitFor();
+    await switchTo(page, 'fr');
+    expect(await error.textContent()).toBe('E-mail / mot de passe incorrect');
+    await context.close();
+  });
+
+  it('a notification re-translates', async () => {
+    const context = await newContext(browser, { lang: 'en' });
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    await page.goto('/add/user');
+    await page.locator('input[name="company_agent"]').fill('Cabinet Doublon');
+    // The admin's own address: the account already exists.
+    await page.locator('input[name="email"]').fill(portal().adminEmail);
+    await page.locator('input[name="password"]').fill('Temporary-password-123');
+    await chooseOption(page, 'add-user-role', /user_annuites/);
+    await page.getByTestId('add-user-submit').click();
+    const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'The user could not be added.' });
+    await toast.waitFor();
+    // Hovering keeps a Mantine notification open while the language changes.
+    await toast.hover();
+    expect(await toast.textContent()).toContain('An account with this email address already exists.');
+    // The toast covers the switcher (both top right): a dispatched click keeps the pointer on the toast.
+    await page.getByTestId('language-switcher').getByText('FR', { exact: true }).dispatchEvent('click');
+    const french = page.locator('.mantine-Notification-root').filter({ hasText: 'L’utilisateur n’a pas pu être ajouté.' });
+    await french.waitFor({ timeout: 5_000 });
+    expect(await french.textContent()).toContain('Un compte existe déjà avec cette adresse e-mail.');
+    await context.close();
+  });
+});

@@ -1,0 +1,262 @@
+// The schedule cases of the engine's tests, in a module of their own so that other suites (the API's
+// end-to-end check of the annuities flow) run the very same rows.
+import type { ReasonCode } from '../src/reasons.ts';
+import type { ScheduleFlag } from '../src/schedule.ts';
+import type { Colour, Office, Origin } from '../src/types.ts';
+
+/**
+ * One row per rule of shared/domain/annuities.md. `source` names the line the expectation comes
+ * from; the expected values are written out by hand from that line, never computed.
+ */
+export interface AnnuityExpectation {
+  number: number;
+  due?: string;
+  noSurchargeEnd?: string;
+  graceEnd?: string;
+  payableFrom?: string | null;
+  fee?: number | null;
+  currency?: string;
+  /** [payment date, expected surcharge in minor units or null when too late]. */
+  surcharge?: [string, number | null];
+}
+
+export interface Case {
+  name: string;
+  source: string;
+  office: Office;
+  origin: Origin;
+  filing: string;
+  grant?: string;
+  lastPaid?: number;
+  euroPctPeriodStart?: string;
+  divisionalFiling?: string;
+  unitaryRegistration?: string;
+  today: string;
+  error?: ReasonCode;
+  annuity?: AnnuityExpectation;
+  absent?: number;
+  first?: number;
+  last?: number;
+  count?: number;
+  previous?: number | null;
+  previousDate?: string | null;
+  next?: number | null;
+  nextDate?: string | null;
+  instructionLimit?: string | null;
+  nextLimit?: string | null;
+  inGrace?: boolean;
+  lapsed?: boolean;
+  expired?: boolean;
+  colour?: Colour;
+  flags?: ScheduleFlag[];
+  office_applied?: Office;
+}
+
+const WE = 'annuities.md §2.1 worked example';
+const HO = 'annuities.md §2.2 hand-over example';
+const NATIONAL_7: Office[] = ['BE', 'DE', 'ES', 'FR', 'IT', 'NL', 'SE'];
+
+export const cases: Case[] = [
+  // §2.1 worked example, EP filed 15 Mar 2018 (lines 50-55).
+  { name: 'EP k3 due and grace', source: `${WE}, line 54`, office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-03-31', graceEnd: '2020-09-30' } },
+  { name: 'EP k7 due and grace (due on a Sunday)', source: `${WE}, line 55`, office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01', graceEnd: '2024-09-30' } },
+  { name: 'DE k3 surcharge-free until 31 May', source: `${WE}, line 54`, office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-05-31', graceEnd: '2020-09-30' } },
+  { name: 'DE k7 surcharge-free until 31 May', source: `${WE}, line 55`, office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-05-31', graceEnd: '2024-09-30' } },
+  { name: 'ES k3 plain / 25 % / 50 %', source: `${WE}, line 54`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-06-30', graceEnd: '2020-12-31' } },
+  { name: 'ES k3 25 % step ends 30 Sep', source: `${WE}, line 54`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, surcharge: ['2020-09-30', 471] } },
+  { name: 'ES k3 50 % step from 1 Oct', source: `${WE}, line 54`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, surcharge: ['2020-10-01', 943] } },
+  { name: 'ES k7 plain / 25 % / 50 %', source: `${WE}, line 55`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-06-30', graceEnd: '2024-12-31' } },
+  { name: 'ES k7 25 % window', source: `${WE}, line 55`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, surcharge: ['2024-07-01', 2741] } },
+  { name: 'ES k7 after 31 Dec: lost', source: `${WE}, line 55`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, surcharge: ['2025-01-01', null] } },
+  ...(['BE', 'IT', 'NL', 'SE'] as Office[]).map<Case>((office) => ({ name: `${office} k7 6-month grace`, source: `${WE}, line 55`, office, origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-03-31', graceEnd: '2024-09-30' } })),
+  ...(['BE', 'SE'] as Office[]).map<Case>((office) => ({ name: `${office} k3 6-month grace`, source: `${WE}, line 54`, office, origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-03-31', graceEnd: '2020-09-30' } })),
+  { name: 'FR k7 (due on a Sunday, plain fee on Monday)', source: `${WE}, line 55`, office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01', graceEnd: '2024-09-30' } },
+  { name: 'GB k7 at the 6th anniversary', source: `${WE}, line 55`, office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2020-01-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-30', graceEnd: '2024-09-30' } },
+  { name: 'UP k7 due in the filing month', source: `${WE}, line 55`, office: 'UP', origin: 'unitary', filing: '2018-03-15', grant: '2023-07-01', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01', graceEnd: '2024-09-30' } },
+
+  // §2.2 hand-over example: filed 15 Mar 2018, grant mention 10 Jan 2024 (lines 67-71).
+  { name: 'EPO collects years 3-6', source: `${HO}, line 68`, office: 'EP', origin: 'ep_application', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-10', first: 3, last: 6 },
+  { name: 'EP row after the hand-over shows only a previous date', source: `${HO}, line 68`, office: 'EP', origin: 'ep_application', filing: '2018-03-15', grant: '2024-01-10', today: '2024-06-01', previous: 6, previousDate: '2023-03-31', next: null, colour: 'orange' },
+  ...NATIONAL_7.map<Case>((office) => ({ name: `${office} national annuity 7 due 31 Mar 2024`, source: `${HO}, line 69`, office, origin: 'ep_validated', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', first: 7, annuity: { number: 7, due: '2024-03-31' }, next: 7, nextDate: '2024-03-31', colour: 'ok' })),
+  { name: 'IT fee for year 7 is EUR 120', source: `${HO}, line 69`, office: 'IT', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', annuity: { number: 7, fee: 12000, currency: 'EUR' } },
+  { name: 'UP fee for year 7 is EUR 630, due 31 Mar 2024', source: `${HO}, line 71`, office: 'UP', origin: 'unitary', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', first: 7, annuity: { number: 7, due: '2024-03-31', fee: 63000, currency: 'EUR' } },
+  { name: 'GB first national renewal is year 7', source: `${HO}, line 70`, office: 'GB', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', first: 7, annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-30' } },
+  { name: '10 Jan 2024 is in patent year 6', source: `${HO}, line 68`, office: 'DE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', absent: 6 },
+  { name: 'instruction limit of the first national annuity', source: `${HO}, line 69 and product.md line 272`, office: 'FR', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', instructionLimit: '2024-03-24', nextLimit: '2024-09-30' },
+  { name: 'missing grant date is flagged', source: 'annuities.md §2.2, line 61', office: 'NL', origin: 'ep_validated', filing: '2018-03-15', today: '2024-01-11', first: 4, flags: ['grant_date_missing'] },
+
+  // §2.2 line 63, Art. 141(2) EPC: fee due within 2 months of the grant mention (20 Feb 2024 → 20 Apr 2024, a Saturday).
+  { name: 'BE fee due within 2 months of grant: plain until 20 Apr', source: 'annuities.md §2.2 Art. 141(2), line 63', office: 'BE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-20', graceEnd: '2024-09-30' } },
+  { name: 'NL fee due within 2 months of grant', source: 'annuities.md §2.2 Art. 141(2), line 63', office: 'NL', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-20' } },
+  { name: 'SE first fee within 2 months of grant', source: 'annuities.md §2.2, line 65', office: 'SE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-20' } },
+  { name: 'IT fee due within 2 months of grant', source: 'annuities.md §2.2 Art. 141(2), line 63', office: 'IT', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-20' } },
+  { name: 'FR window ends on a Saturday: Monday', source: 'annuities.md §2.2 line 63 with §2.3 line 77', office: 'FR', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-22' } },
+  { name: 'DE keeps its longer 2-month window', source: 'annuities.md §2.2 line 63 with §2.3 line 90', office: 'DE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-05-31' } },
+  { name: 'ES keeps its longer 3-month window', source: 'annuities.md §2.2 line 63 with §2.3 line 87', office: 'ES', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-06-30' } },
+  { name: 'fee due later than 2 months after grant keeps its own window', source: 'annuities.md §2.2 Art. 141(2), line 63', office: 'BE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', annuity: { number: 7, noSurchargeEnd: '2024-03-31' } },
+  { name: 'second national annuity not affected', source: 'annuities.md §2.2 Art. 141(2), line 63', office: 'BE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 8, due: '2025-03-31', noSurchargeEnd: '2025-03-31' } },
+
+  // §2.3 EP, Euro-PCT (line 75): priority 10 Jan 2018, international filing 15 Mar 2018; 31 months end 10 Aug 2020.
+  { name: 'Euro-PCT 3rd-year fee moves to the end of the 31-month period', source: 'annuities.md §2.3 EP Euro-PCT, line 75', office: 'EP', origin: 'ep_application', filing: '2018-03-15', euroPctPeriodStart: '2018-01-10', today: '2018-04-01', annuity: { number: 3, due: '2020-08-10', noSurchargeEnd: '2020-08-10' } },
+  { name: 'Euro-PCT grace runs 6 months from the new date', source: 'annuities.md §2.3 EP Euro-PCT, line 75', office: 'EP', origin: 'ep_application', filing: '2018-03-15', euroPctPeriodStart: '2018-01-10', today: '2018-04-01', annuity: { number: 3, graceEnd: '2021-02-10' } },
+  { name: 'Euro-PCT 4th-year fee unchanged', source: 'annuities.md §2.3 EP Euro-PCT, line 75', office: 'EP', origin: 'ep_application', filing: '2018-03-15', euroPctPeriodStart: '2018-01-10', today: '2018-04-01', annuity: { number: 4, due: '2021-03-31' } },
+  { name: 'Euro-PCT 3rd-year fee after the 31 months stays', source: 'annuities.md §2.3 EP Euro-PCT, line 75', office: 'EP', origin: 'ep_application', filing: '2018-12-20', euroPctPeriodStart: '2018-01-10', today: '2019-01-01', annuity: { number: 3, due: '2020-12-31' } },
+
+  // §2.3 EP divisionals (line 76): parent filed 20 May 2015.
+  { name: 'divisional: fees already due fall due on its filing date', source: 'annuities.md §2.3 EP divisionals, line 76', office: 'EP', origin: 'ep_application', filing: '2015-05-20', divisionalFiling: '2019-09-10', today: '2019-09-11', annuity: { number: 3, due: '2019-09-10', noSurchargeEnd: '2020-01-10' } },
+  { name: 'divisional: 5th-year fee also payable within the 4 months', source: 'annuities.md §2.3 EP divisionals, line 76', office: 'EP', origin: 'ep_application', filing: '2015-05-20', divisionalFiling: '2019-09-10', today: '2019-09-11', annuity: { number: 5, due: '2019-09-10', noSurchargeEnd: '2020-01-10', graceEnd: '2020-03-10' } },
+  { name: 'divisional: later fees on the parent calendar', source: 'annuities.md §2.3 EP divisionals, line 76', office: 'EP', origin: 'ep_application', filing: '2015-05-20', divisionalFiling: '2019-09-10', today: '2019-09-11', annuity: { number: 6, due: '2020-05-31', noSurchargeEnd: '2020-06-01' } },
+  { name: 'divisional: fee due within 4 months of filing', source: 'annuities.md §2.3 EP divisionals, line 76', office: 'EP', origin: 'ep_application', filing: '2015-05-20', divisionalFiling: '2019-03-10', today: '2019-03-11', annuity: { number: 5, due: '2019-05-31', noSurchargeEnd: '2019-07-10' } },
+
+  // §2.3 weekends (line 77).
+  { name: 'EP due on Sunday 31 Mar 2024 does not move', source: 'annuities.md §2.3 weekend, line 77', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2024-01-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01' }, nextDate: '2024-03-31' },
+  { name: 'EP grace end on Saturday 31 Jul 2021 runs to Monday', source: 'annuities.md §2.3 weekend, line 77', office: 'EP', origin: 'ep_application', filing: '2019-01-20', today: '2019-02-01', annuity: { number: 3, due: '2021-01-31', noSurchargeEnd: '2021-02-01', graceEnd: '2021-08-02' } },
+  { name: 'FR due on Sunday 31 Mar 2019', source: 'annuities.md §2.3 weekend (FR), line 77', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 2, due: '2019-03-31', noSurchargeEnd: '2019-04-01' } },
+  { name: 'UP due on a Sunday', source: 'annuities.md §2.3 weekend (UP), line 77', office: 'UP', origin: 'unitary', filing: '2018-03-15', grant: '2023-01-10', today: '2023-02-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01' } },
+  { name: 'DE does not extend a Sunday', source: 'annuities.md §2.3 weekend, line 77 (EP/UP/FR only)', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, noSurchargeEnd: '2020-05-31' } },
+  { name: 'BE does not extend a Sunday', source: 'annuities.md §2.3 weekend, line 77 (EP/UP/FR only)', office: 'BE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, noSurchargeEnd: '2024-03-31' } },
+
+  // §2.3 GB (lines 78-83).
+  { name: 'GB: no renewal before the 5th year', source: 'annuities.md §2.3 GB, line 80', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2020-06-01', today: '2020-06-02', first: 5, absent: 4 },
+  { name: 'GB: 5th year at the 4th anniversary', source: 'annuities.md §2.3 GB, line 80', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2020-06-01', today: '2020-06-02', annuity: { number: 5, due: '2022-03-31', noSurchargeEnd: '2022-04-30', graceEnd: '2022-09-30', fee: 7000, currency: 'GBP' } },
+  { name: 'GB: first late month costs nothing', source: 'annuities.md §1 GB, line 29', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2020-06-01', today: '2020-06-02', annuity: { number: 5, surcharge: ['2022-04-30', 0] } },
+  { name: 'GB: 2nd late month GBP 24', source: 'annuities.md §3 GB, line 170', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2020-06-01', today: '2020-06-02', annuity: { number: 5, surcharge: ['2022-05-15', 2400] } },
+  { name: 'GB: 6th late month GBP 120 (cap)', source: 'annuities.md §3 GB, line 170', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2020-06-01', today: '2020-06-02', annuity: { number: 5, surcharge: ['2022-09-30', 12000] } },
+  { name: 'GB: after the 6 months, lost', source: 'annuities.md §1 GB, line 29', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2020-06-01', today: '2020-06-02', annuity: { number: 5, surcharge: ['2022-10-01', null] } },
+  { name: 'GB: pending application is flagged', source: 'annuities.md §2.3 GB, line 79', office: 'GB', origin: 'national', filing: '2018-03-15', today: '2020-06-02', flags: ['grant_date_missing'] },
+  { name: 'GB: late grant, first renewal 3 months after grant', source: 'annuities.md §2.3 GB late grant, line 82', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2022-08-10', today: '2022-08-11', annuity: { number: 5, due: '2022-11-30', noSurchargeEnd: '2022-12-31', graceEnd: '2023-05-31' }, flags: ['gb_late_grant'] },
+  { name: 'GB: late grant, next year on the normal calendar', source: 'annuities.md §2.3 GB late grant, line 82', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2022-08-10', today: '2022-08-11', annuity: { number: 6, due: '2023-03-31' } },
+  { name: 'GB: late grant covering several years', source: 'annuities.md §2.3 GB late grant, line 82', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2023-05-02', today: '2023-05-03', annuity: { number: 6, due: '2023-08-31', noSurchargeEnd: '2023-09-30' } },
+  { name: 'GB: grant within 3 years 9 months is not late', source: 'annuities.md §2.3 GB late grant, line 82', office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2021-12-15', today: '2021-12-16', annuity: { number: 5, due: '2022-03-31' } },
+  { name: 'EP(UK): grant mention < 3 months before the anniversary', source: 'annuities.md §2.3 GB EP(UK), line 83', office: 'GB', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-05-31' } },
+  { name: 'EP(UK): mention long before the anniversary keeps the normal window', source: 'annuities.md §2.3 GB EP(UK), line 83', office: 'GB', origin: 'ep_validated', filing: '2018-03-15', grant: '2023-09-01', today: '2023-09-02', annuity: { number: 7, noSurchargeEnd: '2024-04-30' } },
+  { name: 'EP(UK): early grant still starts at year 5', source: 'annuities.md §2.3 GB, line 80', office: 'GB', origin: 'ep_validated', filing: '2018-03-15', grant: '2020-11-10', today: '2020-11-11', first: 5 },
+
+  // §2.3 IT (line 84) and §1 line 30.
+  { name: 'IT starts at year 5', source: 'annuities.md §1 IT, line 30', office: 'IT', origin: 'national', filing: '2018-03-15', today: '2018-04-01', first: 5, annuity: { number: 5, due: '2022-03-31', fee: 6000, payableFrom: null } },
+  { name: 'IT pending at end of year 4: plain within 4 months of grant', source: 'annuities.md §2.3 IT, line 84', office: 'IT', origin: 'national', filing: '2018-03-15', grant: '2023-01-20', today: '2023-01-21', annuity: { number: 5, due: '2022-03-31', noSurchargeEnd: '2023-05-20', graceEnd: '2023-05-20' }, flags: ['it_pending_application'] },
+  { name: 'IT pending: fee falling due after grant is normal', source: 'annuities.md §2.3 IT, line 84', office: 'IT', origin: 'national', filing: '2018-03-15', grant: '2023-01-20', today: '2023-01-21', annuity: { number: 6, due: '2023-03-31', noSurchargeEnd: '2023-03-31' } },
+  { name: 'IT granted in year 4: no pending rule', source: 'annuities.md §2.3 IT, line 84', office: 'IT', origin: 'national', filing: '2018-03-15', grant: '2021-05-01', today: '2021-05-02', annuity: { number: 5, noSurchargeEnd: '2022-03-31' } },
+  { name: 'IT surcharge EUR 100', source: 'annuities.md §1 IT, line 30', office: 'IT', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 9, surcharge: ['2026-04-15', 10000] } },
+
+  // §2.3 ES (lines 85-89).
+  { name: 'ES: no early payment', source: 'annuities.md §2.3 ES, line 86', office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, payableFrom: '2020-03-31' } },
+  { name: 'ES: 3 months without surcharge', source: 'annuities.md §2.3 ES, line 87', office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 4, due: '2021-03-31', noSurchargeEnd: '2021-06-30', surcharge: ['2021-06-30', 0] } },
+  { name: 'ES: in the 25 % months is in grace with surcharge', source: 'annuities.md §2.3 ES, line 88', office: 'ES', origin: 'national', filing: '2018-03-15', lastPaid: 3, today: '2021-07-15', next: 4, colour: 'nok', inGrace: true, nextLimit: '2021-12-31' },
+  { name: 'ES: in the plain 3 months is red but not surcharged', source: 'annuities.md §2.3 ES, line 87', office: 'ES', origin: 'national', filing: '2018-03-15', lastPaid: 3, today: '2021-05-15', next: 4, colour: 'nok', inGrace: false },
+  { name: 'ES: lapsed after 9 months', source: 'annuities.md §2.3 ES, line 88', office: 'ES', origin: 'national', filing: '2018-03-15', lastPaid: 3, today: '2022-01-01', lapsed: true, next: null, colour: 'orange' },
+
+  // §2.3 DE (line 90).
+  { name: 'DE: surcharge only after the end of the 2nd month', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 5, due: '2022-03-31', noSurchargeEnd: '2022-05-31', surcharge: ['2022-05-31', 0] } },
+  { name: 'DE: EUR 50 from the 3rd month', source: 'annuities.md §3 DE, line 150', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 5, surcharge: ['2022-06-01', 5000] } },
+  { name: 'DE: 2 months after due is red but not in surcharge', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-04-15', next: 8, colour: 'nok', inGrace: false },
+  { name: 'DE: grace with surcharge starts 2 months after due', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-06-01', next: 8, colour: 'nok', inGrace: true },
+  { name: 'DE: payable one year ahead', source: 'annuities.md §1 DE, line 26', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, payableFrom: '2019-03-31' } },
+  { name: 'DE: end of 6th month is the grace end', source: 'annuities.md §1 DE, line 26', office: 'DE', origin: 'national', filing: '2018-08-31', today: '2018-09-01', annuity: { number: 3, due: '2020-08-31', noSurchargeEnd: '2020-10-31', graceEnd: '2021-02-28' } },
+
+  // §2.3 FR (line 91) and §1 line 28.
+  { name: 'FR starts at year 2', source: 'annuities.md §1 FR, line 28', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', first: 2, count: 19 },
+  { name: 'FR grace: last day of the 6th month (30 Sep, not 1 Oct)', source: 'annuities.md §2.3 FR, line 91', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', graceEnd: '2020-09-30' } },
+  { name: 'FR surcharge is 50 % of the annuity', source: 'annuities.md §3 FR, line 165', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, surcharge: ['2024-05-02', 4800] } },
+  { name: 'FR payable one year ahead', source: 'annuities.md §1 FR, line 28', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 4, payableFrom: '2020-03-31' } },
+
+  // §2.3 SE (lines 92-96).
+  { name: 'SE: filing month used for a 31 Jan filing, flagged', source: 'annuities.md §2.3 SE, line 95', office: 'SE', origin: 'national', filing: '2019-01-31', today: '2019-02-01', annuity: { number: 3, due: '2021-01-31' }, flags: ['se_month_end_filing'] },
+  { name: 'SE: 30 Apr filing flagged', source: 'annuities.md §2.3 SE, line 95', office: 'SE', origin: 'national', filing: '2019-04-30', today: '2019-05-01', flags: ['se_month_end_filing'] },
+  { name: 'SE: 28 Feb filing flagged', source: 'annuities.md §2.3 SE, line 95', office: 'SE', origin: 'national', filing: '2019-02-28', today: '2019-03-01', annuity: { number: 4, due: '2022-02-28' }, flags: ['se_month_end_filing'] },
+  { name: 'SE: PRV example, filed 5 Aug 2017 pays in Aug 2019', source: 'annuities.md §2.3 SE, line 94', office: 'SE', origin: 'national', filing: '2017-08-05', today: '2017-09-01', annuity: { number: 3, due: '2019-08-31' }, flags: [] },
+  { name: 'SE: surcharge 20 %', source: 'annuities.md §1 SE, line 32', office: 'SE', origin: 'national', filing: '2017-08-05', today: '2017-09-01', annuity: { number: 3, surcharge: ['2019-09-15', 28000], currency: 'SEK', fee: 140000 } },
+  { name: 'SE: payable 6 months ahead', source: 'annuities.md §1 SE, line 32', office: 'SE', origin: 'national', filing: '2017-08-05', today: '2017-09-01', annuity: { number: 3, payableFrom: '2019-02-28' } },
+
+  // §2.3 UP (line 97) and §3 UP (lines 137-139).
+  { name: 'UP: fee due within 3 months of the registration notice', source: 'annuities.md §2.3 UP, line 97', office: 'UP', origin: 'unitary', filing: '2018-03-15', grant: '2024-01-10', unitaryRegistration: '2024-02-15', today: '2024-02-16', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-05-15', graceEnd: '2024-09-30' } },
+  { name: 'UP: later fee not affected', source: 'annuities.md §2.3 UP, line 97', office: 'UP', origin: 'unitary', filing: '2018-03-15', grant: '2024-01-10', unitaryRegistration: '2024-02-15', today: '2024-02-16', annuity: { number: 8, noSurchargeEnd: '2025-03-31' } },
+  { name: 'UP: first year after the grant-mention year', source: 'annuities.md §1 UP, line 24', office: 'UP', origin: 'unitary', filing: '2020-06-10', grant: '2021-07-01', today: '2021-07-02', first: 3 },
+  { name: 'UP: table starts at year 2', source: 'annuities.md §1 UP, line 24', office: 'UP', origin: 'unitary', filing: '2020-06-10', grant: '2020-12-01', today: '2020-12-02', first: 2, annuity: { number: 2, due: '2021-06-30', fee: 3500 } },
+  ...(['BE', 'DE', 'FR', 'IT', 'NL', 'SE'] as Office[]).map<Case>((office) => ({ name: `UP replaces ${office}`, source: 'annuities.md §3 UP, line 138', office, origin: 'unitary', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', office_applied: 'UP', flags: ['replaced_by_unitary'], annuity: { number: 7, fee: 63000 } })),
+  { name: 'UP does not cover ES', source: 'annuities.md §3 UP, line 139', office: 'ES', origin: 'unitary', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', error: 'unitary_not_available' },
+  { name: 'UP does not cover GB', source: 'annuities.md §3 UP, line 139', office: 'GB', origin: 'unitary', filing: '2018-03-15', grant: '2024-01-10', today: '2024-01-11', error: 'unitary_not_available' },
+
+  // §2.3 NL and BE (line 98), §1 lines 25 and 31.
+  { name: 'NL starts at year 4', source: 'annuities.md §1 NL, line 31', office: 'NL', origin: 'national', filing: '2018-03-15', today: '2018-04-01', first: 4, absent: 3, annuity: { number: 4, due: '2021-03-31', fee: 4000 } },
+  { name: 'NL: no surcharge-free window', source: 'annuities.md §2.3 NL/BE, line 98', office: 'NL', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 5, surcharge: ['2022-04-01', 5000] } },
+  { name: 'BE: no free month since 2014', source: 'annuities.md §2.3 NL/BE, line 98', office: 'BE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 5, noSurchargeEnd: '2022-03-31', surcharge: ['2022-04-01', 8500] } },
+  { name: 'BE: surcharge EUR 230 from year 11', source: 'annuities.md §1 BE, line 25', office: 'BE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 12, surcharge: ['2029-04-01', 23000] } },
+  { name: 'BE: payable 6 months ahead', source: 'annuities.md §1 BE, line 25', office: 'BE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, payableFrom: '2019-09-30' } },
+  { name: 'NL: payable any time', source: 'annuities.md §1 NL, line 31', office: 'NL', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 4, payableFrom: null } },
+
+  // §1 EP (line 23) and §3 EP (line 126-127).
+  { name: 'EP: 3rd-year fee payable 6 months ahead', source: 'annuities.md §3 EP, line 126', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, payableFrom: '2019-09-30' } },
+  { name: 'EP: other fees 3 months ahead', source: 'annuities.md §3 EP, line 126', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 4, payableFrom: '2020-12-31' } },
+  { name: 'EP: surcharge 50 %', source: 'annuities.md §3 EP, line 127', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, surcharge: ['2020-04-01', 34500] } },
+  { name: 'EP: pending application runs to year 20', source: 'annuities.md §1 EP, line 23', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', first: 3, last: 20, count: 18 },
+
+  // §2.4 portal fields and colours (lines 100-114) and product.md lines 258-262, 272.
+  { name: 'green: next date in the future', source: 'annuities.md §2.4, line 110', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2026-11-21', previous: 9, previousDate: '2026-03-31', next: 10, nextDate: '2027-03-31', colour: 'ok' },
+  { name: 'instruction limit = next due - 7 days', source: 'annuities.md §2.4, line 109', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2026-11-21', instructionLimit: '2027-03-24' },
+  { name: 'limit of the next annuity = its grace end', source: 'annuities.md §2.4, line 107', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2026-11-21', nextLimit: '2027-09-30' },
+  { name: 'due today counts as paid without a last-paid figure', source: 'annuities.md §2.4, line 102', office: 'NL', origin: 'national', filing: '2018-03-15', today: '2024-03-31', previous: 7, next: 8, colour: 'ok' },
+  { name: 'red: next date past, still in grace', source: 'annuities.md §2.4, line 103', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-04-15', previous: 7, next: 8, nextDate: '2025-03-31', colour: 'nok', inGrace: true, lapsed: false },
+  { name: 'red on the due date itself', source: 'annuities.md §2.4, line 110', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-03-31', colour: 'nok', inGrace: false },
+  { name: 'last day of grace still red', source: 'annuities.md §2.4, line 112', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-09-30', colour: 'nok', inGrace: true, lapsed: false },
+  { name: 'lapsed the day after the grace end', source: 'annuities.md §2.4, line 113', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-10-01', lapsed: true, next: null, colour: 'orange', previous: 7 },
+  { name: 'lapsed before any payment: no date', source: 'annuities.md §2.4, line 110', office: 'EP', origin: 'ep_application', filing: '2018-03-15', lastPaid: 0, today: '2021-01-01', lapsed: true, previous: null, next: null, colour: 'no_date' },
+  { name: 'last paid ahead of the calendar', source: 'annuities.md §2.4, line 102', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 10, today: '2026-11-21', previous: 10, next: 11, nextDate: '2028-03-31', colour: 'ok' },
+  { name: 'last paid below the first national year', source: 'annuities.md §2.2, line 61', office: 'BE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-01-10', lastPaid: 6, today: '2024-02-01', previous: null, next: 7, colour: 'ok' },
+  { name: 'first annuity not yet due: green without previous', source: 'annuities.md §2.4, line 110', office: 'EP', origin: 'ep_application', filing: '2025-06-01', today: '2026-11-21', previous: null, next: 3, nextDate: '2027-06-30', colour: 'ok' },
+  { name: 'orange: all paid, nothing next (expired)', source: 'annuities.md §2.4, line 114', office: 'FR', origin: 'national', filing: '2000-01-10', today: '2026-11-21', expired: true, previous: 20, previousDate: '2019-01-31', next: null, colour: 'orange', lapsed: false },
+  { name: 'expired wins over lapsed', source: 'annuities.md §2.4, line 114', office: 'FR', origin: 'national', filing: '2000-01-10', lastPaid: 12, today: '2026-11-21', expired: true, lapsed: false },
+
+  // Leap-day and month-end filings (§2.1 line 48).
+  { name: 'leap-day filing: due on 28 Feb in common years', source: 'annuities.md §2.1, line 48', office: 'DE', origin: 'national', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 3, due: '2022-02-28', noSurchargeEnd: '2022-04-30', graceEnd: '2022-08-31' } },
+  { name: 'leap-day filing: due on 29 Feb in leap years', source: 'annuities.md §2.1, line 48', office: 'DE', origin: 'national', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 5, due: '2024-02-29' } },
+  { name: 'leap-day filing FR: 28 Feb 2021 is a Sunday', source: 'annuities.md §2.1 line 48 with §2.3 line 77', office: 'FR', origin: 'national', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 2, due: '2021-02-28', noSurchargeEnd: '2021-03-01', graceEnd: '2021-08-31' } },
+  { name: 'leap-day filing EP grace end', source: 'annuities.md §2.1, line 48', office: 'EP', origin: 'ep_application', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 4, due: '2023-02-28', graceEnd: '2023-08-31' } },
+  { name: 'leap-day filing: grant on 28 Feb 2021 is in year 2', source: 'annuities.md §2.2, line 62', office: 'UP', origin: 'unitary', filing: '2020-02-29', grant: '2021-02-28', today: '2021-03-01', first: 3 },
+  { name: 'leap-day filing: grant on 27 Feb 2021 is in year 1', source: 'annuities.md §2.2, line 62', office: 'UP', origin: 'unitary', filing: '2020-02-29', grant: '2021-02-27', today: '2021-03-01', first: 2 },
+  { name: 'leap-day filing runs to 29 Feb 2040', source: 'annuities.md §1, line 34', office: 'NL', origin: 'national', filing: '2020-02-29', today: '2040-02-29', expired: false },
+  { name: 'month-end filing 31 Jan, GB windows', source: 'annuities.md §2.1 line 46 with §1 GB line 29', office: 'GB', origin: 'national', filing: '2019-01-31', grant: '2021-01-01', today: '2021-01-02', annuity: { number: 5, due: '2023-01-31', noSurchargeEnd: '2023-02-28', graceEnd: '2023-07-31' } },
+  { name: 'month-end filing 31 Aug, ES windows', source: 'annuities.md §2.1 line 46 with §2.3 ES line 87', office: 'ES', origin: 'national', filing: '2019-08-31', today: '2019-09-01', annuity: { number: 3, due: '2021-08-31', noSurchargeEnd: '2021-11-30', graceEnd: '2022-05-31' } },
+  { name: 'month-end filing 31 Dec, year rollover', source: 'annuities.md §2.1, line 46', office: 'BE', origin: 'national', filing: '2019-12-31', today: '2020-01-01', annuity: { number: 3, due: '2021-12-31', graceEnd: '2022-06-30' } },
+  { name: 'filing on the 1st of a month', source: 'annuities.md §2.1, line 46', office: 'IT', origin: 'national', filing: '2019-07-01', today: '2019-07-02', annuity: { number: 5, due: '2023-07-31', graceEnd: '2024-01-31' } },
+
+  // 20th year and expiry (§1 line 34, §2.1 line 47).
+  { name: 'the 20th is the last annuity', source: 'annuities.md §1, line 34', office: 'DE', origin: 'national', filing: '2006-05-10', today: '2006-06-01', last: 20, annuity: { number: 20, due: '2025-05-31', fee: 203000 } },
+  { name: 'no 21st annuity', source: 'annuities.md §2.1, line 47', office: 'DE', origin: 'national', filing: '2006-05-10', today: '2006-06-01', absent: 21 },
+  { name: 'after the 20th: only a previous date until expiry', source: 'annuities.md §2.1, line 47', office: 'DE', origin: 'national', filing: '2006-05-10', today: '2026-05-10', previous: 20, next: null, expired: false, colour: 'orange' },
+  { name: 'expired the day after F + 20 years', source: 'annuities.md §2.1, line 47', office: 'DE', origin: 'national', filing: '2006-05-10', today: '2026-05-11', expired: true, lapsed: false },
+  { name: '20th annuity is next in year 19', source: 'annuities.md §2.1, line 47', office: 'GB', origin: 'national', filing: '2006-05-10', grant: '2008-01-01', today: '2024-06-01', next: 20, nextDate: '2025-05-31', colour: 'ok' },
+  ...(['BE', 'DE', 'ES', 'FR', 'GB', 'IT', 'NL', 'SE', 'EP'] as Office[]).map<Case>((office) => ({
+    name: `${office} schedule ends at 20`,
+    source: 'annuities.md §1, line 34',
+    office,
+    origin: office === 'EP' ? 'ep_application' : 'national',
+    filing: '2010-10-10',
+    grant: office === 'EP' ? undefined : '2012-01-01',
+    today: '2011-01-01',
+    last: 20,
+  })),
+
+  // Fees from the dated tables (§7 lines 338-359).
+  { name: 'EP 3rd-year fee', source: 'annuities.md §7, line 341', office: 'EP', origin: 'ep_application', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 3, fee: 69000, currency: 'EUR' } },
+  { name: 'EP 10th-year fee', source: 'annuities.md §7, line 348', office: 'EP', origin: 'ep_application', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 10, fee: 177500 } },
+  { name: 'UP 20th-year fee', source: 'annuities.md §7, line 358', office: 'UP', origin: 'unitary', filing: '2022-05-02', grant: '2024-01-01', today: '2024-06-01', annuity: { number: 20, fee: 485500 } },
+  { name: 'DE 3rd-year fee', source: 'annuities.md §7, line 341', office: 'DE', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 3, fee: 7000 } },
+  { name: 'FR 2nd-year fee', source: 'annuities.md §7, line 340', office: 'FR', origin: 'national', filing: '2024-05-02', today: '2024-06-01', annuity: { number: 2, fee: 3800 } },
+  { name: 'FR 20th-year fee', source: 'annuities.md §7, line 358', office: 'FR', origin: 'national', filing: '2024-05-02', today: '2024-06-01', annuity: { number: 20, fee: 80000 } },
+  { name: 'NL 20th-year fee', source: 'annuities.md §7, line 358', office: 'NL', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 20, fee: 140000 } },
+  { name: 'BE 11th-year fee (210 read, 215 open)', source: 'annuities.md §7, line 349', office: 'BE', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 11, fee: 21000 } },
+  { name: 'IT 20th-year fee', source: 'annuities.md §7, line 358', office: 'IT', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 20, fee: 65000 } },
+  { name: 'ES 3rd-year fee with cents', source: 'annuities.md §7, line 341', office: 'ES', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 3, fee: 1885 } },
+  { name: 'ES 10th-year fee', source: 'annuities.md §7, line 348', office: 'ES', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 10, fee: 22040 } },
+  { name: 'GB 20th-year fee in GBP', source: 'annuities.md §7, line 358', office: 'GB', origin: 'national', filing: '2022-05-02', grant: '2024-01-01', today: '2024-06-01', annuity: { number: 20, fee: 61000, currency: 'GBP' } },
+  { name: 'SE 20th-year fee in SEK', source: 'annuities.md §7, line 358', office: 'SE', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 20, fee: 700000, currency: 'SEK' } },
+  { name: 'DE 20th-year fee', source: 'annuities.md §7, line 358', office: 'DE', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 20, fee: 203000 } },
+
+  // Input errors, reported as reason codes.
+  { name: 'grant before filing', source: 'annuities.md §9, line 389', office: 'DE', origin: 'ep_validated', filing: '2018-03-15', grant: '2017-01-01', today: '2024-01-01', error: 'grant_before_filing' },
+  { name: 'last paid above 20', source: 'annuities.md §1, line 34', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 21, today: '2024-01-01', error: 'invalid_last_paid' },
+  { name: 'EP office with a national origin', source: 'annuities.md §9, line 392', office: 'EP', origin: 'national', filing: '2018-03-15', today: '2024-01-01', error: 'origin_not_allowed' },
+  { name: 'national office as a pending EP application', source: 'annuities.md §9, line 392', office: 'FR', origin: 'ep_application', filing: '2018-03-15', today: '2024-01-01', error: 'origin_not_allowed' },
+  { name: 'UP office with a national origin', source: 'annuities.md §9, line 393', office: 'UP', origin: 'national', filing: '2018-03-15', today: '2024-01-01', error: 'origin_not_allowed' },
+];

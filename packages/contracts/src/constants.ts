@@ -1,0 +1,104 @@
+/**
+ * The contracts' plain values (limits, patterns, enumerations, error codes, realtime names) without
+ * zod: `@portal/contracts/constants` is what the web's first load imports. Building the schemas
+ * (`@portal/contracts`) costs zod and its start-up work, so screens load them with their forms.
+ * `@portal/contracts` re-exports everything here; nothing in this file may import zod.
+ */
+export * from './roles.ts';
+export * from './realtime.ts';
+
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 128;
+export const LOGIN_LOCKOUT_ATTEMPTS = 5;
+export const LOGIN_LOCKOUT_MINUTES = 5;
+export const RESET_TOKEN_MINUTES = 10;
+export const FIRST_CONNECTION_TOKEN_HOURS = 72;
+export const SESSION_DAYS = 30;
+
+/** Same pattern as the forgot-password screen: something@something.tld, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The spec's issue → topic map for the contact form. */
+export const CONTACT_TOPICS = {
+  patent: ['patent_missing', 'patent_issue', 'receipt_demand'],
+  ledes: ['ledes_verification', 'ledes_display'],
+  trademark: ['trademark_missing', 'trademark_issue'],
+  account: ['account_loggin', 'account_update', 'account_remove'],
+  other: ['other_issue', 'other_download', 'other_display'],
+} as const satisfies Record<string, readonly string[]>;
+export type ContactIssue = keyof typeof CONTACT_TOPICS;
+export const CONTACT_ISSUES = Object.keys(CONTACT_TOPICS) as [ContactIssue, ...ContactIssue[]];
+
+export const LEDES_TYPES = ['patent', 'trademark', 'annuites'] as const;
+export type LedesType = (typeof LEDES_TYPES)[number];
+
+/** Extensions accepted for a LEDES upload; the format itself is recognised from the content. */
+export const LEDES_EXTENSIONS = ['txt', 'ledes', 'lds', 'xml'] as const;
+export const LEDES_MAX_FILES = 10;
+/** The API's default per-file limit (UPLOAD_MAX_BYTES); a deployment may lower it, and its 413 then says so. */
+export const LEDES_MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** Upper bound of the `wait` option, as the original client's 120 s timeout. */
+export const LEDES_MAX_WAIT_SECONDS = 120;
+/** The admin log's page sizes; the user history uses 500, per the spec's constants. */
+export const LEDES_HISTORY_PAGE_SIZES = [10, 20, 30, 50, 100, 600] as const;
+/** The multipart file fields of an upload: the original client's name and the usual variants. */
+export const LEDES_FILE_FIELDS = ['file', 'files', 'file[]'] as const;
+
+/** The first line a result page can start at: -2 is the file as a whole, -1 its header. */
+export const FIRST_RESULT_LINE = -2;
+
+export const RUN_STATES = ['in_progress', 'Done', 'Error'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+export const MAX_PAGE_SIZE = 600;
+
+/**
+ * Stable error codes of the API envelope `{ success: false, message, code }`.
+ * The message is rendered server-side in the caller's language from `errors.<code>` in @portal/i18n;
+ * clients may re-render from the code.
+ */
+export const ERROR_CODES = {
+  validation_failed: 400,
+  invalid_json: 400,
+  login_failed: 401,
+  unauthorized: 401,
+  forbidden: 403,
+  csrf_rejected: 403,
+  invalid_api_key: 403,
+  not_found: 404,
+  register_failed: 409,
+  link_expired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  wrong_extension: 415,
+  too_many_files: 400,
+  too_many_attempts: 429,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+  // Field-level codes named as in the spec's error catalogue.
+  email_empty: 400,
+  wrong_email: 400,
+  password_empty: 400,
+  password_too_short: 400,
+  password_too_long: 400,
+  not_same_password: 400,
+  issue_empty: 400,
+  topic_empty: 400,
+  message_empty: 400,
+  cabinet_required: 400,
+  role_required: 400,
+  meta_missing: 400,
+  error_file: 400,
+  missing_type: 400,
+  missing_office: 400,
+  missing_id_user: 400,
+  // Annuity spreadsheet checks.
+  wrong_type: 415,
+  error_choose_file: 400,
+  next_before_previous: 400,
+  export_pending: 409,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

@@ -1,0 +1,234 @@
+/**
+ * The worker-thread side of `runAnnuityEngine`: guards, reads and evaluates the workbook with the
+ * annuities engine, posts rows in batches (each batch waits for the main thread's ack, so the
+ * database sets the pace) and streams the export back with a byte window.
+ */
+import { Writable } from 'node:stream';
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import {
+  addDays,
+  evaluateRow,
+  ExportWriter,
+  formatIsoDate,
+  formatMinor,
+  parseIsoDate,
+  readSpreadsheet,
+  ymdFromDay,
+  type Annuity,
+  type Day,
+  type RowEvaluation,
+  type Schedule,
+  type SheetInfo,
+  type SheetRow,
+} from '@portal/annuities';
+import { serializeError } from '../ledes/engine-protocol.ts';
+import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
+
+const OUTPUT_WINDOW = 4 * 1024 * 1024;
+
+const iso = (d: Day | null | undefined) => (d === null || d === undefined ? null : formatIsoDate(d));
+
+function record(index: number, row: SheetRow, ev: RowEvaluation): PatentRecord {
+  const s = ev.schedule;
+  const next = s?.next ?? null;
+  const reasons = [...new Set(ev.reasons)];
+  const fields = [row.publication, row.application, row.reference, row.title, row.country];
+  return {
+    rowIndex: index,
+    sheet: row.sheet,
+    rowNumber: row.rowNumber,
+    numPublication: row.publication,
+    numDepot: row.application,
+    reference: row.reference,
+    nom: row.title,
+    pays: row.country,
+    payeur: row.payer,
+    url: ev.url,
+    publie: ev.publication?.normalised ?? null,
+    office: ev.office,
+    origin: ev.origin,
+    dechu: s?.lapsed ?? false,
+    expired: s?.expired ?? false,
+    inGraceWithSurcharge: s?.inGraceWithSurcharge ?? false,
+    dateDepot: iso(row.filingDate),
+    moisDateDepot: s === null ? (row.filingDate === null ? null : ymdFromDay(row.filingDate).month) : ymdFromDay(s.filing).month,
+    datePrecedenteAnnuite: iso(s?.previous?.due),
+    quantPrecedent: s?.previous?.number ?? null,
+    dateProchaineAnnuite: iso(next?.due),
+    nextNumber: next?.number ?? null,
+    instructionLimit: iso(s?.instructionLimit),
+    limiteDateProchaineAnnuite: iso(s?.nextLimit),
+    fee: next === null || next.feeMinor === null ? null : formatMinor(next.feeMinor),
+    currency: next?.currency ?? null,
+    colour: s?.colour ?? 'no_date',
+    reasons,
+    flags: s ? [...s.flags] : [],
+    commentaire: row.comment,
+    searchText: fields.filter((f) => f !== null).join('\u0001').toLowerCase(),
+  };
+}
+
+const dayOf = (value: string | null): Day | null => (value === null ? null : parseIsoDate(value));
+
+/** The row's annuity with the user's date and number (a bare annuity when the engine had none). */
+function patchedAnnuity(base: Annuity | null, due: Day | null, number: number | null, graceEnd?: Day | null): Annuity | null {
+  if (due === null) return null;
+  const fallback: Annuity = base ?? {
+    number: number ?? 0,
+    due,
+    payableFrom: null,
+    noSurchargeEnd: due,
+    graceEnd: due,
+    feeMinor: null,
+    currency: 'EUR',
+    feeTable: '',
+    surcharge: { type: 'percent', percent: 0 },
+  };
+  return { ...fallback, due, number: number ?? fallback.number, graceEnd: graceEnd ?? fallback.graceEnd };
+}
+
+/** The evaluation as the export shows it once a user edited the row: the edited dates, number and colour. */
+function applyOverride(row: SheetRow, ev: RowEvaluation, o: PatentOverride): RowEvaluation {
+  const s = ev.schedule;
+  const filing = s?.filing ?? row.filingDate;
+  if (filing === null) return ev;
+  const previous = patchedAnnuity(s?.previous ?? null, dayOf(o.datePrecedenteAnnuite), o.quantPrecedent);
+  const next = patchedAnnuity(s?.next ?? null, dayOf(o.dateProchaineAnnuite), null, dayOf(o.limiteDateProchaineAnnuite));
+  const schedule: Schedule = {
+    office: s?.office ?? ev.office ?? 'FR',
+    origin: s?.origin ?? ev.origin ?? 'national',
+    filing,
+    expiry: s?.expiry ?? filing,
+    annuities: s?.annuities ?? [],
+    previous,
+    next,
+    instructionLimit: next === null ? null : addDays(next.due, -7),
+    nextLimit: dayOf(o.limiteDateProchaineAnnuite),
+    inGraceWithSurcharge: s?.inGraceWithSurcharge ?? false,
+    lapsed: s?.lapsed ?? false,
+    expired: s?.expired ?? false,
+    colour: o.colour,
+    flags: s?.flags ?? [],
+  };
+  return { ...ev, schedule };
+}
+
+/** One run, on its own message port: rows go out in acked batches, export bytes within a byte window. */
+async function serve(port: MessagePort, data: AnnuityThreadData): Promise<void> {
+  const post = (message: FromAnnuityThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+  let rowsAck: ((overrides: Array<PatentOverride | null> | undefined) => void) | null = null;
+  let inFlight = 0;
+  let blocked: (() => void) | null = null;
+  port.on('message', (message: ToAnnuityThread) => {
+    if (message.type === 'rows-ack') {
+      const waiter = rowsAck;
+      rowsAck = null;
+      waiter?.(message.overrides);
+    } else {
+      inFlight -= message.bytes;
+      if (inFlight < OUTPUT_WINDOW && blocked) {
+        const waiter = blocked;
+        blocked = null;
+        waiter();
+      }
+    }
+  });
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      const copy = new Uint8Array(chunk);
+      inFlight += copy.length;
+      post({ type: 'xlsx', chunk: copy }, [copy.buffer]);
+      if (inFlight < OUTPUT_WINDOW) callback();
+      else blocked = () => callback();
+    },
+  });
+  try {
+    await check(data, out, post, (rows) => {
+      const acked = new Promise<Array<PatentOverride | null> | undefined>((resolve) => (rowsAck = resolve));
+      post({ type: 'rows', rows });
+      return acked;
+    });
+  } catch (error) {
+    post({ type: 'failed', error: serializeError(error) });
+  } finally {
+    port.close();
+  }
+}
+
+async function check(
+  data: AnnuityThreadData,
+  out: Writable,
+  post: (message: FromAnnuityThread) => void,
+  sendRows: (rows: PatentRecord[]) => Promise<Array<PatentOverride | null> | undefined>,
+): Promise<void> {
+  const today = parseIsoDate(data.today);
+  if (today === null) throw new Error(`bad reference date ${data.today}`);
+  const writer = new ExportWriter(out);
+  const colours: CheckCounts['colours'] = { ok: 0, nok: 0, orange: 0, no_date: 0 };
+  let index = 0;
+  let pending: Array<{ row: SheetRow; ev: RowEvaluation }> = [];
+  let batch: PatentRecord[] = [];
+  /** Index of the comment column of the current sheet, or -1 when the export adds one. */
+  let commentIndex = -1;
+  const exporting = data.mode === 'export';
+
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const rows = batch;
+    batch = [];
+    const overrides = await sendRows(rows);
+    const written = pending;
+    pending = [];
+    for (let i = 0; i < written.length; i++) {
+      let { row, ev } = written[i]!;
+      const o = overrides?.[i] ?? null;
+      if (o !== null) {
+        ev = applyOverride(row, ev, o);
+        const cells = [...row.cells];
+        if (commentIndex >= 0) cells[commentIndex] = o.commentaire;
+        row = { ...row, cells };
+      }
+      if (exporting && commentIndex < 0) row = { ...row, cells: [...row.cells, o?.commentaire ?? row.comment] };
+      await writer.addRow(row, ev);
+    }
+  };
+
+  const read = await readSpreadsheet(Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength), data.fileName, {
+    sheet: async (info: SheetInfo) => {
+      await flush();
+      commentIndex = info.columns.get('comment') ?? -1;
+      // A rewrite shows the users' comments: a sheet without a comment column gets one.
+      await writer.startSheet(exporting && commentIndex < 0 ? { ...info, headers: [...info.headers, 'Commentaire / Comment'] } : info);
+    },
+    row: async (row: SheetRow) => {
+      const ev = evaluateRow(row, today);
+      const r = record(index++, row, ev);
+      colours[r.colour]++;
+      batch.push(r);
+      pending.push({ row, ev });
+      if (batch.length >= data.batchSize) await flush();
+    },
+  });
+  if (!read.ok) {
+    post({ type: 'refused', reason: read.reason });
+    return;
+  }
+  await flush();
+  if (index === 0) {
+    post({ type: 'refused', reason: 'no_rows' });
+    return;
+  }
+  await writer.finish();
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  post({ type: 'done', counts: { rows: index, colours } });
+}
+
+parentPort!.on('message', (request: AnnuityThreadRequest) => {
+  // serve() reports a run's failures on its port; anything escaping it is a broken thread: crash it,
+  // so the main thread fails every run it had here instead of waiting forever.
+  serve(request.port, request.data).catch((error: unknown) => {
+    setImmediate(() => {
+      throw error;
+    });
+  });
+});

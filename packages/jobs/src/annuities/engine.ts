@@ -1,0 +1,118 @@
+import type { Writable } from 'node:stream';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { deserializeError } from '../ledes/engine-protocol.ts';
+import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
+
+const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
+
+export interface AnnuityEngineOptions {
+  mode: 'check' | 'export';
+  fileName: string;
+  /** Reference date of the check, YYYY-MM-DD. */
+  today: string;
+  batchSize: number;
+  /** Where the export goes; the caller ends it after a `done`, discards it after a refusal. */
+  out: Writable;
+  /** One batch of rows; the thread waits for it (backpressure). May return the stored edits of those rows. */
+  onRows(rows: PatentRecord[]): Promise<Array<PatentOverride | null> | undefined>;
+}
+
+export type AnnuityEngineResult = { ok: true; counts: CheckCounts } | { ok: false; reason: string };
+
+/** Runs one annuity check (or export rewrite) in a worker thread of its own, so the caller's event loop stays free. */
+export type AnnuityEngine = (bytes: Uint8Array, options: AnnuityEngineOptions) => Promise<AnnuityEngineResult>;
+
+export interface AnnuityThreadEngine extends AnnuityEngine {
+  /** Stops the thread; runs still in it fail. The next run starts a new one. */
+  close(): Promise<void>;
+}
+
+/**
+ * An AnnuityEngine whose checks run in one worker thread, started on first use and shared by the
+ * runs of this process (a thread costs a second or more to start: tsx, exceljs, SheetJS). A thread
+ * that crashes or exits fails the runs it had, like any infrastructure error; the next run starts a
+ * fresh one.
+ */
+export function createAnnuityThreadEngine(): AnnuityThreadEngine {
+  let worker: Worker | null = null;
+  const active = new Set<(error: Error) => void>();
+  const thread = (): Worker => {
+    if (worker) return worker;
+    const started = new Worker(WORKER_URL);
+    // Idle, the thread must not keep the process alive; each run's port does while it works.
+    started.unref();
+    const failAll = (error: Error) => {
+      if (worker === started) worker = null;
+      for (const fail of [...active]) fail(error);
+    };
+    started.on('error', (error) => failAll(new Error(`annuities engine thread crashed: ${error.message}`, { cause: error })));
+    started.on('exit', (code) => failAll(new Error(`annuities engine thread exited with code ${code}`)));
+    worker = started;
+    return started;
+  };
+
+  const engine: AnnuityEngine = (bytes, options) =>
+    new Promise((resolve, reject) => {
+      const { port1: port, port2 } = new MessageChannel();
+      let settled = false;
+      const finish = (error: Error | null, result?: AnnuityEngineResult) => {
+        if (settled) return;
+        settled = true;
+        active.delete(fail);
+        options.out.off('error', fail);
+        port.close();
+        if (error) reject(error);
+        else resolve(result!);
+      };
+      const fail = (error: Error) => finish(error);
+      active.add(fail);
+      const send = (message: ToAnnuityThread) => {
+        if (!settled) port.postMessage(message);
+      };
+      port.on('message', (message: FromAnnuityThread) => {
+        if (settled) return;
+        switch (message.type) {
+          case 'rows':
+            options.onRows(message.rows).then((overrides) => send({ type: 'rows-ack', overrides }), fail);
+            break;
+          case 'xlsx': {
+            const size = message.chunk.length;
+            if (options.out.write(message.chunk)) send({ type: 'xlsx-ack', bytes: size });
+            else options.out.once('drain', () => send({ type: 'xlsx-ack', bytes: size }));
+            break;
+          }
+          case 'done':
+            finish(null, { ok: true, counts: message.counts });
+            break;
+          case 'refused':
+            finish(null, { ok: false, reason: message.reason });
+            break;
+          case 'failed':
+            finish(deserializeError(message.error, 'annuities engine: '));
+            break;
+        }
+      });
+      options.out.once('error', fail);
+      const copy = new Uint8Array(bytes);
+      const data: AnnuityThreadData = { mode: options.mode, bytes: copy, fileName: options.fileName, today: options.today, batchSize: options.batchSize };
+      const request: AnnuityThreadRequest = { port: port2, data };
+      try {
+        thread().postMessage(request, [port2, copy.buffer]);
+      } catch (error) {
+        fail(error as Error);
+      }
+    });
+
+  return Object.assign(engine, {
+    async close() {
+      const running = worker;
+      worker = null;
+      if (running) await running.terminate();
+    },
+  });
+}
+
+let shared: AnnuityThreadEngine | null = null;
+
+/** The process's one annuities engine thread (the default engine of the annuities processor). */
+export const runAnnuityEngine: AnnuityEngine = (bytes, options) => (shared ??= createAnnuityThreadEngine())(bytes, options);

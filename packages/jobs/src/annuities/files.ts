@@ -1,0 +1,93 @@
+import { eq } from 'drizzle-orm';
+import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
+import { annuityFiles, annuityPatents, users, type Executor } from '@portal/db';
+import { serverT, type Locale } from '@portal/i18n';
+import type { RealtimePublisher } from '@portal/realtime';
+
+export type AnnuityFileRow = typeof annuityFiles.$inferSelect;
+export type AnnuityPatentRow = typeof annuityPatents.$inferSelect;
+
+/** The export's download name: the import's name with `_export.xlsx`. */
+export function exportNameOf(importName: string): string {
+  return `${importName.replace(/\.[^.]*$/, '')}_export.xlsx`;
+}
+
+export function toFileDto(file: AnnuityFileRow, locale: Locale, owner?: { id: string; email: string; companyAgent: string }): AnnuityFileDto {
+  const done = file.state === 'Done';
+  return {
+    _id: file.id,
+    title: file.title,
+    name_file_import: file.importName,
+    name_file_export: file.exportName,
+    created: file.createdAt.toISOString(),
+    path_import: file.importKey,
+    path_export: done ? file.exportKey : null,
+    is_done: file.state,
+    error_code: file.state === 'Error' ? file.errorCode : null,
+    error_message: file.state === 'Error' && file.errorCode ? serverT(locale)(`annuities:reason.${file.errorCode}`) : null,
+    rows_done: file.rowsDone,
+    rows_total: file.rowsTotal,
+    counts: done ? { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate } : null,
+    reference_date: file.referenceDate,
+    export_stale: file.exportStale,
+    ...(owner ? { owner: { _id: owner.id, email: owner.email, company_agent: owner.companyAgent } } : {}),
+  };
+}
+
+export function toPatentDto(p: AnnuityPatentRow): AnnuityPatentDto {
+  return {
+    _id: p.id,
+    file_id: p.fileId,
+    row: p.rowIndex,
+    sheet: p.sheet,
+    row_number: p.rowNumber,
+    num_publication: p.numPublication,
+    num_depot: p.numDepot,
+    reference: p.reference,
+    nom: p.nom,
+    pays: p.pays,
+    payeur: p.payeur,
+    url: p.url,
+    publié: p.publie,
+    dechu: p.dechu,
+    expired: p.expired,
+    in_grace_with_surcharge: p.inGraceWithSurcharge,
+    office: p.office,
+    origin: p.origin,
+    date_depot: p.dateDepot,
+    mois_date_depot: p.moisDateDepot,
+    date_precedente_annuite: p.datePrecedenteAnnuite,
+    quant_precedent: p.quantPrecedent,
+    date_prochaine_annuite: p.dateProchaineAnnuite,
+    next_number: p.nextNumber,
+    instruction_limit: p.instructionLimit,
+    limite_date_prochaine_annuite: p.limiteDateProchaineAnnuite,
+    commentaire: p.commentaire,
+    colour: p.colour,
+    reasons: p.reasons,
+    flags: p.flags,
+    fee: p.fee,
+    currency: p.currency,
+    edited: p.edited,
+  };
+}
+
+export async function loadAnnuityFile(db: Executor, id: string): Promise<AnnuityFileRow | undefined> {
+  const [file] = await db.select().from(annuityFiles).where(eq(annuityFiles.id, id));
+  return file;
+}
+
+async function ownerLocale(db: Executor, ownerId: string): Promise<Locale> {
+  const [owner] = await db.select({ langue: users.langue }).from(users).where(eq(users.id, ownerId));
+  return owner?.langue ?? 'en';
+}
+
+/**
+ * Publishes a file's state to its owner; a transition (Done, Error, a new file) also to the admins,
+ * whose list shows everyone's files. Progress goes to the owner only.
+ */
+export async function publishFile(db: Executor, realtime: RealtimePublisher, file: AnnuityFileRow, options: { admins: boolean }): Promise<void> {
+  const dto = toFileDto(file, await ownerLocale(db, file.ownerId));
+  realtime.toUser(file.ownerId, 'annuities:file:updated', dto);
+  if (options.admins) realtime.toAdmins('annuities:file:updated', dto);
+}

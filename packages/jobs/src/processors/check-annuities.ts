@@ -1,0 +1,253 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { formatIsoDate, dayFromDate } from '@portal/annuities';
+import { annuityFiles, annuityPatents, type Database, type Executor } from '@portal/db';
+import type { Logger } from '@portal/logger';
+import type { Processor } from '@portal/queue';
+import { UnrecoverableJobError } from '@portal/queue';
+import type { RealtimePublisher } from '@portal/realtime';
+import type { Storage } from '@portal/storage';
+import { runAnnuityEngine, type AnnuityEngine } from '../annuities/engine.ts';
+import { loadAnnuityFile, publishFile, type AnnuityFileRow } from '../annuities/files.ts';
+import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
+
+export interface CheckAnnuitiesDeps {
+  db: Database;
+  storage: Storage;
+  realtime: RealtimePublisher;
+  logger: Logger;
+  clock?: { now(): Date };
+  /** Where the engine runs: a worker thread of its own per run by default. */
+  annuityEngine?: AnnuityEngine;
+}
+
+/** Rows per insert (35 parameters each, far below PostgreSQL's 65,535). */
+export const PATENT_BATCH = 1000;
+/** Progress goes to the owner and touches the row (the heartbeat) at least this often while rows come in. */
+export const ANNUITY_PROGRESS_MS = 500;
+/** An import is read whole by the engine; past this it was never accepted by the upload. */
+const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** A rewrite that keeps finding newer edits gives up after this many passes; the sweep enqueues it again. */
+const MAX_EXPORT_PASSES = 5;
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_IMPORT_BYTES) throw new UnrecoverableJobError('annuity import larger than any accepted upload');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The export's key, one per file: a rewrite replaces the object whole (both storage drivers write a
+ * new object atomically), so a download reads the old export or the new one, never half of either.
+ */
+export function exportKeyFor(importKey: string): string {
+  return importKey.replace(/^annuities\/import\//, 'annuities/export/').replace(/\.[^./]*$/, '') + '.xlsx';
+}
+
+function patentValues(fileId: string, rows: PatentRecord[]): Array<typeof annuityPatents.$inferInsert> {
+  return rows.map((r) => ({ fileId, ...r }));
+}
+
+/** Upsert on (file, row): a row stored twice (two executions of one job) stays one row. */
+async function storePatents(db: Executor, fileId: string, rows: PatentRecord[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(annuityPatents)
+    .values(patentValues(fileId, rows))
+    .onConflictDoUpdate({
+      target: [annuityPatents.fileId, annuityPatents.rowIndex],
+      set: Object.fromEntries(
+        Object.keys(rows[0]!)
+          .filter((k) => k !== 'rowIndex')
+          .map((k) => [k, sql.raw(`excluded."${(annuityPatents as unknown as Record<string, { name: string }>)[k]!.name}"`)]),
+      ),
+    });
+}
+
+/** After the last attempt of an infrastructure failure (or a refusal): the file ends as Error, and the user sees it. */
+export async function markAnnuityFileFailed(deps: Pick<CheckAnnuitiesDeps, 'db' | 'realtime' | 'clock'>, fileId: string, errorCode: string): Promise<void> {
+  const now = deps.clock?.now() ?? new Date();
+  const failed = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(annuityFiles)
+      .set({ state: 'Error', errorCode, finishedAt: now, updatedAt: now })
+      .where(and(eq(annuityFiles.id, fileId), eq(annuityFiles.state, 'in_progress')))
+      .returning();
+    // A refused or failed file shows no rows: what a partial attempt stored goes.
+    if (row) await tx.delete(annuityPatents).where(eq(annuityPatents.fileId, fileId));
+    return row;
+  });
+  if (failed) await publishFile(deps.db, deps.realtime, failed, { admins: true });
+}
+
+/**
+ * Checks one uploaded annuity spreadsheet: reads it from storage, runs the engine in a worker thread,
+ * stores one patent per row in batches (the thread waits for each batch: backpressure), writes the
+ * export, then moves the file to Done. A new attempt starts over (its rows replace the earlier
+ * attempt's, never doubled). A refused workbook ends Error with the engine's reason and is not
+ * retried; only infrastructure faults throw. A Done file whose export is stale gets its export
+ * rewritten with the stored edits and comments.
+ */
+export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Processor<'annuities'> {
+  const now = () => deps.clock?.now() ?? new Date();
+  const engine = deps.annuityEngine ?? runAnnuityEngine;
+
+  const writeExport = async (file: AnnuityFileRow, bytes: Buffer, mode: 'check' | 'export', onRows: (rows: PatentRecord[]) => Promise<Array<PatentOverride | null> | undefined>) => {
+    const key = exportKeyFor(file.importKey);
+    const out = new PassThrough();
+    const upload = deps.storage.put(key, out, { contentType: XLSX_TYPE });
+    try {
+      const result = await engine(bytes, { mode, fileName: file.importName, today: file.referenceDate!, batchSize: PATENT_BATCH, out, onRows });
+      if (result.ok) {
+        out.end();
+        await upload;
+      } else {
+        // The put fails and leaves nothing (or, for a rewrite, the previous export) in place.
+        out.destroy();
+        await upload.catch(() => {});
+      }
+      return { key, result };
+    } catch (error) {
+      out.destroy();
+      await upload.catch(() => {});
+      throw error;
+    }
+  };
+
+  const rewriteExport = async (first: AnnuityFileRow) => {
+    let file = first;
+    for (let pass = 0; pass < MAX_EXPORT_PASSES && file.state === 'Done' && file.exportVersion < file.editVersion; pass++) {
+      const version = file.editVersion;
+      const bytes = await readAll(await deps.storage.get(file.importKey));
+      let next = 0;
+      const { key, result } = await writeExport(file, bytes, 'export', async (rows) => {
+        const from = next;
+        next += rows.length;
+        const stored = await deps.db
+          .select()
+          .from(annuityPatents)
+          .where(and(eq(annuityPatents.fileId, file.id), gte(annuityPatents.rowIndex, from), lte(annuityPatents.rowIndex, next - 1), eq(annuityPatents.edited, true)));
+        const byIndex = new Map(stored.map((p) => [p.rowIndex, p]));
+        return rows.map((r): PatentOverride | null => {
+          const p = byIndex.get(r.rowIndex);
+          return p
+            ? {
+                commentaire: p.commentaire,
+                datePrecedenteAnnuite: p.datePrecedenteAnnuite,
+                quantPrecedent: p.quantPrecedent,
+                dateProchaineAnnuite: p.dateProchaineAnnuite,
+                limiteDateProchaineAnnuite: p.limiteDateProchaineAnnuite,
+                colour: p.colour,
+              }
+            : null;
+        });
+      });
+      if (!result.ok) throw new Error(`annuity export rewrite of ${file.id} refused (${result.reason}) though its check passed`);
+      const [updated] = await deps.db
+        .update(annuityFiles)
+        .set({ exportKey: key, exportVersion: version, exportStale: sql`${annuityFiles.editVersion} > ${version}`, updatedAt: now() })
+        .where(and(eq(annuityFiles.id, file.id), sql`${annuityFiles.exportVersion} < ${version}`))
+        .returning();
+      if (!updated) return; // another execution wrote this version or a newer one
+      deps.logger.info({ event: 'annuity_export_rewritten', fileId: file.id, version }, 'annuity export rewritten');
+      await publishFile(deps.db, deps.realtime, updated, { admins: false });
+      file = updated;
+    }
+  };
+
+  return async ({ fileId }, job) => {
+    const file = await loadAnnuityFile(deps.db, fileId);
+    if (!file) throw new UnrecoverableJobError(`annuity file ${fileId} does not exist`);
+    if (file.state === 'Done') return rewriteExport(file);
+    if (file.state !== 'in_progress') return;
+
+    // The reference date is the day of the first attempt, kept by every retry.
+    const referenceDate = file.referenceDate ?? formatIsoDate(dayFromDate(now())!);
+    const [started] = await deps.db.transaction(async (tx) => {
+      await tx.delete(annuityPatents).where(eq(annuityPatents.fileId, file.id));
+      return tx
+        .update(annuityFiles)
+        .set({ startedAt: now(), attempts: sql`${annuityFiles.attempts} + 1`, rowsDone: 0, referenceDate, updatedAt: now() })
+        .where(and(eq(annuityFiles.id, file.id), eq(annuityFiles.state, 'in_progress')))
+        .returning();
+    });
+    if (!started) return;
+
+    const bytes = await readAll(await deps.storage.get(file.importKey));
+    let rowsDone = 0;
+    // Progress on a timer, not per batch: the owner hears from the check every ANNUITY_PROGRESS_MS
+    // even while the engine reads a large sheet before its first rows, and the row's updated_at is
+    // the heartbeat the sweep reads. A beat still running is not doubled; a failed one is only logged.
+    const beating: { current: Promise<void> | null } = { current: null };
+    const beat = async () => {
+      const [progressed] = await deps.db
+        .update(annuityFiles)
+        .set({ rowsDone, updatedAt: now() })
+        .where(and(eq(annuityFiles.id, file.id), eq(annuityFiles.state, 'in_progress')))
+        .returning();
+      if (progressed) await publishFile(deps.db, deps.realtime, progressed, { admins: false });
+      await job.updateProgress(rowsDone).catch(() => {});
+    };
+    const timer = setInterval(() => {
+      beating.current ??= beat()
+        .catch((error: unknown) => deps.logger.warn({ err: error, fileId: file.id }, 'annuity progress update failed'))
+        .finally(() => (beating.current = null));
+    }, ANNUITY_PROGRESS_MS);
+    let outcome: Awaited<ReturnType<typeof writeExport>>;
+    try {
+      outcome = await writeExport(started, bytes, 'check', async (rows) => {
+        job.signal.throwIfAborted();
+        await storePatents(deps.db, file.id, rows);
+        rowsDone += rows.length;
+        return undefined;
+      });
+    } finally {
+      clearInterval(timer);
+      await beating.current;
+    }
+    const { key, result } = outcome;
+
+    if (!result.ok) {
+      deps.logger.info({ event: 'annuity_file_refused', fileId: file.id, reason: result.reason }, 'annuity file refused');
+      await markAnnuityFileFailed(deps, file.id, result.reason);
+      return;
+    }
+    const { counts } = result;
+    const finished = await deps.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(annuityFiles)
+        .set({
+          state: 'Done',
+          exportKey: key,
+          rowsDone: counts.rows,
+          rowsTotal: counts.rows,
+          countOk: counts.colours.ok,
+          countNok: counts.colours.nok,
+          countOrange: counts.colours.orange,
+          countNoDate: counts.colours.no_date,
+          exportVersion: 0,
+          finishedAt: now(),
+          updatedAt: now(),
+        })
+        .where(and(eq(annuityFiles.id, file.id), eq(annuityFiles.state, 'in_progress')))
+        .returning();
+      return updated;
+    });
+    if (!finished) return;
+    deps.logger.info({ event: 'annuity_file_checked', fileId: file.id, rows: counts.rows, attempt: job.attempt }, 'annuity file done');
+    await publishFile(deps.db, deps.realtime, finished, { admins: true });
+  };
+}
+
+/** Files whose rows are the ones given: used by the edit routes to find the files to re-export. */
+export async function filesOfPatents(db: Executor, patentIds: string[]): Promise<string[]> {
+  if (patentIds.length === 0) return [];
+  const rows = await db.selectDistinct({ fileId: annuityPatents.fileId }).from(annuityPatents).where(inArray(annuityPatents.id, patentIds));
+  return rows.map((r) => r.fileId);
+}
