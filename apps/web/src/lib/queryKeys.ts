@@ -42,4 +42,29 @@ export const queryKeys = {
     history: (params: PageParams) => ['ledes', 'history', 'user', params] as const,
     adminHistory: (params: AdminHistoryKeyParams) => ['ledes', 'history', 'admin', params] as const,
   },
+  annuities: {
+    all: () => ['annuities'] as const,
+    /** Prefix of every page of the file list (a socket event invalidates or patches them). */
+    files: () => ['annuities', 'files'] as const,
+    fileList: (params: AnnuityFileListKeyParams) => ['annuities', 'files', params] as const,
+    /** Prefix of every page of one file's patents. */
+    patents: (fileId: string) => ['annuities', 'patents', fileId] as const,
+    patentPage: (fileId: string, params: AnnuityPatentKeyParams) => ['annuities', 'patents', fileId, params] as const,
+    research: (params: AnnuityResearchKeyParams) => ['annuities', 'research', params] as const,
+  },
 } as const;
+
+export interface AnnuityFileListKeyParams extends PageParams, SortParams {
+  search: string;
+}
+export interface AnnuityPatentKeyParams extends SortParams {
+  page: number;
+  /** 30, 50, 100 or 'all'. */
+  limit: number | 'all';
+  search: string;
+  /** ok, nok, orange, no_date or '' for none. */
+  colour: string;
+}
+export interface AnnuityResearchKeyParams extends PageParams {
+  q: string;
+}
