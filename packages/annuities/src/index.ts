@@ -1,17 +1,6 @@
-export * from './calendar.ts';
-export * from './reasons.ts';
-export * from './types.ts';
-export { FEE_TABLES, feeTableFor, formatMinor, type FeeTable } from './fees.ts';
-export { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
-export { computeSchedule, scheduleColour, surchargeOn, type Annuity, type RightInput, type Schedule, type ScheduleFlag } from './schedule.ts';
-export { deCheckDigit, epCheckDigit, parseNumber, type CheckDigitStatus, type NumberKind, type ParsedNumber } from './numbers.ts';
-export { espacenetUrl, registerUrl, type RegisterInput } from './registers.ts';
-export { scheduleToJson } from './json.ts';
-export { evaluateRow, type RowEvaluation } from './evaluate.ts';
+export * from './core.ts';
 export { checkSpreadsheet, type CheckOptions, type CheckSummary } from './check.ts';
-export { DEFAULT_LIMITS, type SpreadsheetLimits } from './spreadsheet/limits.ts';
 export { inspectSpreadsheet, type Inspection, type SpreadsheetFormat } from './spreadsheet/guard.ts';
 export { readAllRows, readSpreadsheet } from './spreadsheet/read.ts';
-export { FIELDS, cellDate, fieldOfHeader, matchColumns, normaliseHeader, officeOfCountry, type CellValue, type ColumnMap, type Field } from './spreadsheet/columns.ts';
 export type { ReadStats, RowVisitor, SheetInfo, SheetRow } from './spreadsheet/rows.ts';
 export { COMPUTED_COLUMNS, ExportWriter, neutralise } from './spreadsheet/write-export.ts';

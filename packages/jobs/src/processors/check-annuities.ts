@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { formatIsoDate, dayFromDate } from '@portal/annuities';
+import { formatIsoDate, dayFromDate } from '@portal/annuities/core';
 import { annuityFiles, annuityPatents, type Database, type Executor } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';

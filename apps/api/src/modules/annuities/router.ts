@@ -16,7 +16,7 @@ import {
   annuityUploadFields,
   annuityUploadResponse,
 } from '@portal/contracts';
-import { DEFAULT_LIMITS } from '@portal/annuities';
+import { DEFAULT_LIMITS } from '@portal/annuities/core';
 import { toFileDto } from '@portal/jobs';
 import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import type { AppContext } from '../../context.ts';

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { parseIsoDate, scheduleColour } from '@portal/annuities';
+import { parseIsoDate, scheduleColour } from '@portal/annuities/core';
 import { ANNUITY_ALL_LIMIT, paginationMeta, type AnnuityPatentSort } from '@portal/contracts';
 import { annuityFiles, annuityPatents, users } from '@portal/db';
 import type { Locale } from '@portal/i18n';

@@ -1,0 +1,18 @@
+/**
+ * The engine without spreadsheet I/O: calendar, offices, fees, schedules, numbers, registers, row
+ * evaluation, column matching and limits. Processes that only compute or validate (the API, the
+ * job processors on the main thread) import this entry: the full entry also loads exceljs and
+ * SheetJS, about 33 MB of RSS that the embedded API would carry for nothing.
+ */
+export * from './calendar.ts';
+export * from './reasons.ts';
+export * from './types.ts';
+export { FEE_TABLES, feeTableFor, formatMinor, type FeeTable } from './fees.ts';
+export { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
+export { computeSchedule, scheduleColour, surchargeOn, type Annuity, type RightInput, type Schedule, type ScheduleFlag } from './schedule.ts';
+export { deCheckDigit, epCheckDigit, parseNumber, type CheckDigitStatus, type NumberKind, type ParsedNumber } from './numbers.ts';
+export { espacenetUrl, registerUrl, type RegisterInput } from './registers.ts';
+export { scheduleToJson } from './json.ts';
+export { evaluateRow, type RowEvaluation } from './evaluate.ts';
+export { DEFAULT_LIMITS, type SpreadsheetLimits } from './spreadsheet/limits.ts';
+export { FIELDS, cellDate, fieldOfHeader, matchColumns, normaliseHeader, officeOfCountry, type CellValue, type ColumnMap, type Field } from './spreadsheet/columns.ts';
