@@ -7,6 +7,10 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, screenshot, uniqueEmail } from '../src/browser.ts';
 import enLedes from '../../packages/i18n/locales/en/ledes.json' with { type: 'json' };
 import frLedes from '../../packages/i18n/locales/fr/ledes.json' with { type: 'json' };
+import enCommon from '../../packages/i18n/locales/en/common.json' with { type: 'json' };
+import frCommon from '../../packages/i18n/locales/fr/common.json' with { type: 'json' };
+
+const COMMON = { en: enCommon, fr: frCommon } as const;
 import { POLL_INTERVAL_MS } from '../../apps/web/src/features/ledes/model.ts';
 
 /**
@@ -343,7 +347,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     await page.waitForURL((u) => u.pathname === '/result-ledes');
     const notice = page.getByTestId('live-interrupted');
     await notice.waitFor({ timeout: 10_000 });
-    expect(await notice.textContent()).toBe(T.live.interrupted.replace('{{seconds}}', String(POLL_INTERVAL_MS / 1000)));
+    expect(await notice.textContent()).toBe(COMMON[lang].live.interrupted.replace('{{seconds}}', String(POLL_INTERVAL_MS / 1000)));
     // The run still reaches its verdict, through polling.
     await waitAllFinished(page, 1);
     await screenshot(page, 'ledes-result-polling', lang);

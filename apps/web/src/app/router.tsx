@@ -26,6 +26,8 @@ const screens = {
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
   ledesResult: () => import('../features/ledes/ResultPage.tsx').then((m) => m.ResultPage),
+  annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
+  annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -42,8 +44,6 @@ interface PortalRoute {
 /** Routes of later issues: a translated placeholder inside the frame, guarded as the route table says. */
 const comingSoon: [string, Access, string][] = [
   ['/annuities/research', 'connected', 'annuitiesResearch'],
-  ['/annuites/verify', 'connected', 'annuitiesVerify'],
-  ['/annuities/list-files', 'connected', 'annuitiesListFiles'],
   ['/annuities/upload/receipt', 'connected', 'receiptUpload'],
   ['/annuities/list-receipt', 'connected', 'receiptList'],
   ['/patent-annuities', 'connected', 'patentAnnuities'],
@@ -111,6 +111,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/ledes/history', access: 'ledes', screen: screens.ledesHistory },
   { path: '/ledes/history/admin', access: 'admin', screen: screens.ledesAdminHistory },
   { path: '/result-ledes', access: 'ledes', screen: screens.ledesResult },
+  { path: '/annuites/verify', access: 'connected', screen: screens.annuitiesVerify },
+  { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

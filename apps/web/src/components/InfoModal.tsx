@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button, Group, Image, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
@@ -7,10 +8,12 @@ export interface InfoModalProps {
   title: string;
   paragraphs: string[];
   image?: { src: string; alt: string } | undefined;
+  /** Drawn after the paragraphs, in place of (or besides) an image: a figure built from markup. */
+  children?: ReactNode;
 }
 
 /** Title, paragraphs, optional image and OK; closes on OK, Escape or a click outside. */
-export function InfoModal({ opened, onClose, title, paragraphs, image }: InfoModalProps) {
+export function InfoModal({ opened, onClose, title, paragraphs, image, children }: InfoModalProps) {
   const { t } = useTranslation();
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered closeOnEscape closeOnClickOutside radius="lg" size="lg">
@@ -21,6 +24,7 @@ export function InfoModal({ opened, onClose, title, paragraphs, image }: InfoMod
           </Text>
         ))}
         {image && <Image src={image.src} alt={image.alt} radius="md" />}
+        {children}
         <Group justify="flex-end" mt="sm">
           <Button onClick={onClose} data-autofocus>
             {t('actions.ok')}

@@ -154,14 +154,18 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
 }
 
 /** A request through fetch that answers the raw Response (blobs); failures become ApiError. */
-export async function apiDownload(path: string, body: unknown, signal?: AbortSignal): Promise<{ blob: Blob; headers: Headers }> {
+export async function apiDownload(
+  path: string,
+  options: { method?: 'GET' | 'POST'; body?: unknown; query?: QueryParams; signal?: AbortSignal } = {},
+): Promise<{ blob: Blob; headers: Headers }> {
+  const { method = 'POST', body, query, signal } = options;
   let response: Response;
   try {
-    response = await fetch(apiUrl(path), {
-      method: 'POST',
-      headers: { ...baseHeaders(), Accept: '*/*', 'Content-Type': 'application/json' },
+    response = await fetch(apiUrl(path, query), {
+      method,
+      headers: { ...baseHeaders(), Accept: '*/*', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       credentials: 'include',
-      body: JSON.stringify(body),
+      body: body === undefined ? null : JSON.stringify(body),
       signal: signal ?? null,
     });
   } catch (cause) {

@@ -9,13 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { LEDES_HISTORY_PAGE_SIZES, LEDES_HISTORY_SORTS, type HistoryItem, type LedesHistorySort } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loader } from '../../components/Loader.tsx';
-import { adminHistoryQuery } from './api.ts';
-import { DownloadButton } from './DownloadButton.tsx';
+import { adminHistoryQuery, downloadLedesFile, LEDES_DOWNLOAD_FAILURE } from './api.ts';
+import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { EmptyHistory, rowDate } from './HistoryPage.tsx';
 import { useOfficeLabel } from './labels.ts';
 import { useLedesLive } from './live.ts';
-import { LiveNotice } from './LiveNotice.tsx';
-import { ADMIN_HISTORY_DEFAULT_PAGE_SIZE, PAGE_SIBLINGS, PAGINATION_DEBOUNCE_MS, resultPath, SEARCH_DEBOUNCE_MS, splitHistoryName } from './model.ts';
+import { LiveNotice } from '../../components/LiveNotice.tsx';
+import { ADMIN_HISTORY_DEFAULT_PAGE_SIZE, PAGE_SIBLINGS, PAGINATION_DEBOUNCE_MS, POLL_INTERVAL_MS, resultPath, SEARCH_DEBOUNCE_MS, splitHistoryName } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
@@ -113,11 +113,24 @@ export function AdminHistoryPage() {
         cell: (c) => {
           const r = c.row.original;
           const label = splitHistoryName(r.name).label;
+          const treated = r.path_treated;
           return (
             <Group gap={6} wrap="nowrap">
-              <DownloadButton path={r.path} label={t('admin.downloadOriginal', { name: label })} testId="download-original" icon={IconDownload} />
-              {r.path_treated && (
-                <DownloadButton path={r.path_treated} label={t('admin.downloadTreated', { name: label })} testId="download-treated" icon={IconFileSpreadsheet} />
+              <DownloadButton
+                download={() => downloadLedesFile(r.path)}
+                failure={LEDES_DOWNLOAD_FAILURE}
+                label={t('admin.downloadOriginal', { name: label })}
+                testId="download-original"
+                icon={IconDownload}
+              />
+              {treated && (
+                <DownloadButton
+                  download={() => downloadLedesFile(treated)}
+                  failure={LEDES_DOWNLOAD_FAILURE}
+                  label={t('admin.downloadTreated', { name: label })}
+                  testId="download-treated"
+                  icon={IconFileSpreadsheet}
+                />
               )}
             </Group>
           );
@@ -136,7 +149,7 @@ export function AdminHistoryPage() {
   return (
     <Stack gap="lg">
       <PageHeader title={t('admin.title')} description={t('admin.description')} />
-      <LiveNotice show={live.interrupted} />
+      <LiveNotice show={live.interrupted} pollMs={POLL_INTERVAL_MS} />
       <Paper withBorder shadow="xs" p="md">
         <Stack gap="md">
           <Group justify="space-between" wrap="wrap" gap="sm">

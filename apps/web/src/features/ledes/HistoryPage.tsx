@@ -8,12 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../lib/format.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loader } from '../../components/Loader.tsx';
-import { userHistoryQuery } from './api.ts';
-import { DownloadButton } from './DownloadButton.tsx';
+import { userHistoryQuery, downloadLedesFile, LEDES_DOWNLOAD_FAILURE } from './api.ts';
+import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { useLedesLive } from './live.ts';
-import { LiveNotice } from './LiveNotice.tsx';
+import { LiveNotice } from '../../components/LiveNotice.tsx';
 import type { HistoryItem } from '@portal/contracts';
-import { PAGE_SIBLINGS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE } from './model.ts';
+import { PAGE_SIBLINGS, POLL_INTERVAL_MS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
@@ -81,9 +81,11 @@ export function HistoryPage() {
         header: () => t('history.columns.treated'),
         cell: (c) => {
           const r = c.row.original;
-          return r.path_treated ? (
+          const treated = r.path_treated;
+          return treated ? (
             <DownloadButton
-              path={r.path_treated}
+              download={() => downloadLedesFile(treated)}
+              failure={LEDES_DOWNLOAD_FAILURE}
               label={t('admin.downloadTreated', { name: splitHistoryName(r.name).label })}
               testId="download-treated"
               icon={IconFileSpreadsheet}
@@ -109,7 +111,7 @@ export function HistoryPage() {
           </Button>
         }
       />
-      <LiveNotice show={live.interrupted} />
+      <LiveNotice show={live.interrupted} pollMs={POLL_INTERVAL_MS} />
       <Paper withBorder shadow="xs" p="md">
         {history.isPending ? (
           <Loader loading />

@@ -10,7 +10,7 @@ import { runQuery, type LedesRunDetail } from './api.ts';
 import { FindingsTable } from './FindingsTable.tsx';
 import { useOfficeLabel } from './labels.ts';
 import { useLedesLive } from './live.ts';
-import { LiveNotice } from './LiveNotice.tsx';
+import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { countItems, lineRanges, parseRunIds, POLL_INTERVAL_MS, runStatus } from './model.ts';
 import { StateBadge } from './StateBadge.tsx';
 import classes from './ledes.module.css';
@@ -191,7 +191,7 @@ export function ResultPage() {
           </Group>
         }
       />
-      <LiveNotice show={live.interrupted} />
+      <LiveNotice show={live.interrupted} pollMs={POLL_INTERVAL_MS} />
       {ids.length > 1 && details.length > 0 && (
         <Group gap="xs" data-testid="result-summary">
           <Text size="sm" fw={600}>

@@ -14,9 +14,11 @@ import type {
   PaginationMeta,
   SortOrder,
 } from '@portal/contracts';
-import { api, apiDownload, apiPath, ApiError, apiUpload, type UploadProgress } from '../../lib/api.ts';
+import { api, apiPath, ApiError, apiUpload, type UploadProgress } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
-import { filenameFromDisposition, lastSegment, LEDES_UPLOAD_TIMEOUT_MS, type RunDetail } from './model.ts';
+import { LEDES_UPLOAD_TIMEOUT_MS, type RunDetail } from './model.ts';
+import { downloadStoredFile } from '../../lib/download.ts';
+import { msg, type Message } from '../../lib/message.tsx';
 
 /* ------------------------------------------------------------------ result entity (types from @portal/contracts) */
 
@@ -148,17 +150,9 @@ export async function uploadLedes(input: UploadInput, control: UploadControl = {
 }
 
 /** POST /ledes/file/download: saves the blob under the Content-Disposition name. */
-export async function downloadLedesFile(filePath: string): Promise<string> {
-  const { blob, headers } = await apiDownload('/ledes/file/download', { file_path: filePath });
-  const filename = filenameFromDisposition(headers.get('Content-Disposition'), lastSegment(filePath));
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-  return filename;
+/** The words of a failed LEDES download. */
+export const LEDES_DOWNLOAD_FAILURE = (): Message => msg('ledes:admin.downloadError');
+
+export function downloadLedesFile(filePath: string): Promise<string> {
+  return downloadStoredFile({ path: '/ledes/file/download', method: 'POST', body: { file_path: filePath } }, filePath);
 }

@@ -1,12 +1,26 @@
 import { useState } from 'react';
 import { ActionIcon, Tooltip } from '@mantine/core';
 import type { IconDownload } from '@tabler/icons-react';
-import { notifyError } from '../../lib/notify.ts';
-import { msg } from '../../lib/message.tsx';
-import { downloadLedesFile } from './api.ts';
+import { notifyError } from '../lib/notify.ts';
+import type { Message } from '../lib/message.tsx';
 
-/** Downloads a stored file (original or treated) without opening the row it sits in. */
-export function DownloadButton({ path, label, testId, icon: Icon }: { path: string; label: string; testId: string; icon: typeof IconDownload }) {
+/**
+ * Downloads a stored file without opening the row it sits in: an icon button named by `label`,
+ * busy while the file comes, a persistent error toast when it fails (`failure(error)` chooses its words).
+ */
+export function DownloadButton({
+  label,
+  testId,
+  icon: Icon,
+  download,
+  failure,
+}: {
+  label: string;
+  testId: string;
+  icon: typeof IconDownload;
+  download: () => Promise<unknown>;
+  failure: (error: unknown) => Message;
+}) {
   const [busy, setBusy] = useState(false);
   return (
     <Tooltip label={label} withArrow openDelay={300}>
@@ -19,10 +33,10 @@ export function DownloadButton({ path, label, testId, icon: Icon }: { path: stri
         onClick={(e) => {
           e.stopPropagation();
           setBusy(true);
-          downloadLedesFile(path)
+          download()
             .catch((error: unknown) => {
               console.error('download failed', error);
-              notifyError(msg('ledes:admin.downloadError'));
+              notifyError(failure(error));
             })
             .finally(() => setBusy(false));
         }}

@@ -1,11 +1,10 @@
 import { Alert } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { POLL_INTERVAL_MS } from './model.ts';
 
-/** Discreet notice while live updates are interrupted (the screen polls meanwhile). */
-export function LiveNotice({ show }: { show: boolean }) {
-  const { t } = useTranslation('ledes');
+/** Discreet notice while live updates are interrupted; the screen polls every `pollMs` meanwhile. */
+export function LiveNotice({ show, pollMs }: { show: boolean; pollMs: number }) {
+  const { t } = useTranslation('common');
   if (!show) return null;
   return (
     <Alert
@@ -18,7 +17,7 @@ export function LiveNotice({ show }: { show: boolean }) {
       aria-live="polite"
       data-testid="live-interrupted"
     >
-      {t('live.interrupted', { seconds: POLL_INTERVAL_MS / 1000 })}
+      {t('live.interrupted', { seconds: pollMs / 1000 })}
     </Alert>
   );
 }

@@ -1,0 +1,300 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Select, Stack, Text, TextInput, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconDownload, IconFileSpreadsheet, IconFiles, IconSearch, IconUpload } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { AnnuityFileDto } from '@portal/contracts';
+import { ApiError } from '../../lib/api.ts';
+import { isAdmin, LOGGED_OUT } from '../../lib/access.ts';
+import { sessionQuery } from '../../lib/auth.ts';
+import { formatDate } from '../../lib/format.ts';
+import { msg } from '../../lib/message.tsx';
+import { DownloadButton } from '../../components/DownloadButton.tsx';
+import { Loader } from '../../components/Loader.tsx';
+import { LiveNotice } from '../../components/LiveNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { SortableTable } from '../../components/SortableTable.tsx';
+import { downloadAnnuityFile, fileListQuery, useAnnuityFilesLive } from './filesApi.ts';
+import {
+  canOpen,
+  DEFAULT_FILE_PAGE_SIZE,
+  displayName,
+  FILE_PAGE_SIBLINGS,
+  FILE_PAGE_SIZES,
+  FILE_POLL_MS,
+  FILE_SEARCH_DEBOUNCE_MS,
+  fileStatus,
+  progressPercent,
+  type FilePageSize,
+} from './filesModel.ts';
+import classes from './files.module.css';
+
+const PatentsModal = lazy(() => import('./PatentsModal.tsx'));
+const col = createColumnHelper<AnnuityFileDto>();
+const STATUS_COLOUR = { done: 'green', running: 'orange', error: 'red' } as const;
+
+function exportFailure(error: unknown) {
+  return error instanceof ApiError && error.code === 'export_pending' ? msg('annuities:list.exportPending') : msg('annuities:list.downloadError');
+}
+
+/** The status cell: Fini / En cours with its live progress / Erreur with the reason in words. */
+function StatusCell({ file }: { file: AnnuityFileDto }) {
+  const { t } = useTranslation('annuities');
+  const status = fileStatus(file.is_done);
+  const badge = (
+    <Badge variant="light" color={STATUS_COLOUR[status]} c={`${STATUS_COLOUR[status]}.9`} radius="sm" tt="none" data-testid="file-status" data-status={file.is_done}>
+      {t(`status.${status}`)}
+    </Badge>
+  );
+  if (status === 'running') {
+    const percent = progressPercent(file);
+    const label = file.rows_total === null ? t('list.progressUnknown', { done: file.rows_done }) : t('list.progress', { done: file.rows_done, total: file.rows_total });
+    return (
+      <Stack gap={4} className={classes.status}>
+        {badge}
+        <Progress
+          value={percent ?? 100}
+          animated
+          striped={percent === null}
+          color="orange"
+          size="sm"
+          aria-label={t('list.progressLabel', { name: displayName(file) })}
+          aria-valuetext={label}
+          data-testid="file-progress"
+        />
+        <Text size="xs" c="dimmed">
+          {label}
+        </Text>
+      </Stack>
+    );
+  }
+  if (status === 'error') {
+    const reason = file.error_code ? t(`reason.${file.error_code}`, { defaultValue: file.error_message ?? t('list.errorUnknown') }) : t('list.errorUnknown');
+    return (
+      <Stack gap={4} className={classes.status}>
+        <Tooltip label={reason} withArrow multiline maw={320}>
+          {badge}
+        </Tooltip>
+        <Text size="xs" c="red.8" data-testid="file-error-reason">
+          {reason}
+        </Text>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap={4} className={classes.status}>
+      {badge}
+      {file.counts && (
+        <Text size="xs" c="dimmed" data-testid="file-counts">
+          {t('list.counts', { ok: file.counts.ok, nok: file.counts.nok, orange: file.counts.orange, noDate: file.counts.no_date })}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Spec "Annuities file list": search, 5 / 10 / 15 a page, sortable name and date, live status; a Done file opens its patents. */
+export function FileListPage() {
+  const { t } = useTranslation('annuities');
+  const session = useQuery(sessionQuery).data ?? { ...LOGGED_OUT, user: null };
+  const admin = isAdmin(session);
+  const live = useAnnuityFilesLive();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, FILE_SEARCH_DEBOUNCE_MS);
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<FilePageSize>(DEFAULT_FILE_PAGE_SIZE);
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'date', desc: true }]);
+  const [opened, setOpened] = useState<AnnuityFileDto | null>(null);
+  const sort = sorting[0]?.id === 'name' ? 'name' : 'date';
+  const order = sorting[0]?.desc === false ? 'asc' : 'desc';
+
+  const list = useQuery({
+    ...fileListQuery({ page, limit, search: debounced, sort, order }),
+    refetchInterval: (query) => live.interval(query.state.data),
+  });
+
+  const columns = useMemo(() => {
+    const open = (file: AnnuityFileDto, text: string, testId: string) =>
+      canOpen(file) ? (
+        <UnstyledButton className={classes.nameButton} onClick={() => setOpened(file)} data-testid={testId} aria-label={t('list.open', { name: displayName(file) })}>
+          {text}
+        </UnstyledButton>
+      ) : (
+        <Text size="sm" data-testid={testId} className="portal-break">
+          {text}
+        </Text>
+      );
+    return [
+      col.accessor((f) => displayName(f), {
+        id: 'name',
+        header: () => t('list.columns.name'),
+        cell: (c) => {
+          const f = c.row.original;
+          return (
+            <Stack gap={2}>
+              {open(f, displayName(f), 'file-name')}
+              {f.title && (
+                <Text size="xs" c="dimmed" className="portal-break">
+                  {f.name_file_import}
+                </Text>
+              )}
+              {admin && f.owner && (
+                <Text size="xs" c="dimmed" data-testid="file-owner">
+                  {t('list.owner', { name: f.owner.company_agent, email: f.owner.email })}
+                </Text>
+              )}
+            </Stack>
+          );
+        },
+      }),
+      col.accessor((f) => f.created, {
+        id: 'date',
+        header: () => t('list.columns.date'),
+        cell: (c) => open(c.row.original, formatDate(c.row.original.created), 'file-date'),
+      }),
+      col.display({
+        id: 'import',
+        header: () => t('list.columns.import'),
+        cell: (c) => (
+          <DownloadButton
+            download={() => downloadAnnuityFile(c.row.original.path_import)}
+            failure={() => msg('annuities:list.downloadError')}
+            label={t('list.downloadImport', { name: c.row.original.name_file_import })}
+            testId="download-import"
+            icon={IconDownload}
+          />
+        ),
+      }),
+      col.display({
+        id: 'export',
+        header: () => t('list.columns.export'),
+        cell: (c) => {
+          const f = c.row.original;
+          const path = f.path_export;
+          if (!canOpen(f) || !path) return <Text size="xs" c="dimmed">{t('list.exportNotYet')}</Text>;
+          return (
+            <Group gap={6} wrap="nowrap">
+              <DownloadButton
+                download={() => downloadAnnuityFile(path)}
+                failure={exportFailure}
+                label={t('list.downloadExport', { name: f.name_file_export })}
+                testId="download-export"
+                icon={IconFileSpreadsheet}
+              />
+              {f.export_stale && (
+                <Text size="xs" c="dimmed" data-testid="export-stale">
+                  {t('list.exportUpdating')}
+                </Text>
+              )}
+            </Group>
+          );
+        },
+      }),
+      col.display({ id: 'status', header: () => t('list.columns.status'), cell: (c) => <StatusCell file={c.row.original} /> }),
+    ];
+  }, [t, admin]);
+
+  const data = list.data?.data ?? [];
+  const meta = list.data?.meta;
+  const empty = (
+    <Stack align="center" gap="xs" py="xl" data-testid="files-empty">
+      <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+        <IconFiles size={26} aria-hidden="true" />
+      </ThemeIcon>
+      <Text fw={600}>{debounced.trim() ? t('list.noMatch') : t('list.empty')}</Text>
+      {!debounced.trim() && (
+        <Text size="sm" c="dimmed">
+          {t('list.emptyHint')}
+        </Text>
+      )}
+    </Stack>
+  );
+
+  return (
+    <Stack gap="lg" maw={1100} mx="auto" w="100%">
+      <PageHeader
+        title={t('list.title')}
+        description={t('list.description')}
+        actions={
+          <Button component={Link} to="/annuites/verify" leftSection={<IconUpload size={16} aria-hidden="true" />}>
+            {t('list.newCheck')}
+          </Button>
+        }
+      />
+      <LiveNotice show={live.interrupted} pollMs={FILE_POLL_MS} />
+      <Paper withBorder shadow="xs" p="md">
+        <Stack gap="md">
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <TextInput
+              value={search}
+              onChange={(e) => {
+                setSearch(e.currentTarget.value);
+                setPage(1);
+              }}
+              leftSection={<IconSearch size={16} aria-hidden="true" />}
+              placeholder={t('list.searchPlaceholder')}
+              aria-label={t('list.search')}
+              data-testid="files-search"
+              w={{ base: '100%', sm: 320 }}
+            />
+            <Select
+              label={t('list.pageSize')}
+              data={FILE_PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
+              value={String(limit)}
+              onChange={(v) => {
+                const n = Number(v);
+                if (FILE_PAGE_SIZES.includes(n as FilePageSize)) {
+                  setLimit(n as FilePageSize);
+                  setPage(1);
+                }
+              }}
+              allowDeselect={false}
+              w={110}
+              data-testid="files-page-size"
+            />
+          </Group>
+          {list.isPending ? (
+            <Loader loading />
+          ) : list.isError ? (
+            <Text c="red.7" role="alert" p="md">
+              {t('list.loadError')}
+            </Text>
+          ) : (
+            <>
+              <Text size="sm" c="dimmed" aria-live="polite" data-testid="files-count">
+                {t('list.count', { count: meta?.total ?? data.length })}
+              </Text>
+              <ScrollArea type="auto">
+                <SortableTable
+                  data={data}
+                  columns={columns}
+                  manualSorting={{
+                    sorting,
+                    onSortingChange: (next) => {
+                      setSorting(next.length ? next : [{ id: 'date', desc: true }]);
+                      setPage(1);
+                    },
+                  }}
+                  rowTestId="file-row"
+                  testId="files-table"
+                  empty={empty}
+                  minWidth={760}
+                  getRowId={(f) => f._id}
+                />
+              </ScrollArea>
+              {meta && meta.totalPages > 1 && (
+                <Group justify="center">
+                  <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={FILE_PAGE_SIBLINGS} />
+                </Group>
+              )}
+            </>
+          )}
+        </Stack>
+      </Paper>
+      <Suspense fallback={null}>{opened && <PatentsModal file={opened} onClose={() => setOpened(null)} />}</Suspense>
+    </Stack>
+  );
+}
