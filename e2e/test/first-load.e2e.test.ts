@@ -13,7 +13,7 @@ import { launchBrowser, loginAsAdmin, newContext, portal } from '../src/browser.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(ROOT, 'apps/web/dist');
 const LOCALES = path.join(ROOT, 'packages/i18n/locales');
-const WEB_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes'];
+const WEB_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities'];
 const FIRST_LOAD_BROTLI_BUDGET = 150 * 1024;
 
 function texts(file: string): string[] {

@@ -26,6 +26,7 @@ const screens = {
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
   ledesResult: () => import('../features/ledes/ResultPage.tsx').then((m) => m.ResultPage),
+  annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -41,7 +42,6 @@ interface PortalRoute {
 
 /** Routes of later issues: a translated placeholder inside the frame, guarded as the route table says. */
 const comingSoon: [string, Access, string][] = [
-  ['/annuities/research', 'connected', 'annuitiesResearch'],
   ['/annuites/verify', 'connected', 'annuitiesVerify'],
   ['/annuities/list-files', 'connected', 'annuitiesListFiles'],
   ['/annuities/upload/receipt', 'connected', 'receiptUpload'],
@@ -111,6 +111,7 @@ const portalRoutes: PortalRoute[] = [
   { path: '/ledes/history', access: 'ledes', screen: screens.ledesHistory },
   { path: '/ledes/history/admin', access: 'admin', screen: screens.ledesAdminHistory },
   { path: '/result-ledes', access: 'ledes', screen: screens.ledesResult },
+  { path: '/annuities/research', access: 'connected', screen: screens.annuitiesResearch },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

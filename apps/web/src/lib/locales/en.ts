@@ -5,5 +5,6 @@ import auth from '@portal/i18n/locales/en/auth.json';
 import users from '@portal/i18n/locales/en/users.json';
 import contact from '@portal/i18n/locales/en/contact.json';
 import ledes from '@portal/i18n/locales/en/ledes.json';
+import annuities from '@portal/i18n/locales/en/annuities.json';
 
-export default { common, auth, users, contact, ledes };
+export default { common, auth, users, contact, ledes, annuities };

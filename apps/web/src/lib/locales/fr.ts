@@ -5,5 +5,6 @@ import auth from '@portal/i18n/locales/fr/auth.json';
 import users from '@portal/i18n/locales/fr/users.json';
 import contact from '@portal/i18n/locales/fr/contact.json';
 import ledes from '@portal/i18n/locales/fr/ledes.json';
+import annuities from '@portal/i18n/locales/fr/annuities.json';
 
-export default { common, auth, users, contact, ledes };
+export default { common, auth, users, contact, ledes, annuities };
