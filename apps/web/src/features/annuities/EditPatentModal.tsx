@@ -90,7 +90,7 @@ function ReadOnly({ patent }: { patent: AnnuityPatentDto }) {
   );
 }
 
-function EditForm({ patent, onClose }: { patent: AnnuityPatentDto; onClose: () => void }) {
+function EditForm({ patent, onClose, phone }: { patent: AnnuityPatentDto; onClose: () => void; phone: boolean }) {
   const { t } = useTranslation('annuities');
   const client = useQueryClient();
   const { form, onSubmit, showServerErrors, invalidCount, ref } = useSchemaForm<Values, PatentEdit>({
@@ -119,8 +119,16 @@ function EditForm({ patent, onClose }: { patent: AnnuityPatentDto; onClose: () =
     },
   });
 
+  // The browser draws a date input in its own locale's order: the value is also written DD-MM-YYYY under it.
   const dateInput = (field: Exclude<Field, 'quant_precedent'>) => (
-    <TextInput type="date" name={field} label={t(`edit.fields.${field}`)} data-testid={`edit-${field}`} {...form.getInputProps(field)} />
+    <TextInput
+      type="date"
+      name={field}
+      label={t(`edit.fields.${field}`)}
+      description={formatDay(form.getValues()[field]) || undefined}
+      data-testid={`edit-${field}`}
+      {...form.getInputProps(field)}
+    />
   );
 
   return (
@@ -132,7 +140,8 @@ function EditForm({ patent, onClose }: { patent: AnnuityPatentDto; onClose: () =
           </Title>
           <ReadOnly patent={patent} />
         </Stack>
-        <Stack gap="sm">
+        {/* On a phone the fields to edit come first; the details follow. */}
+        <Stack gap="sm" style={phone ? { order: -1 } : undefined}>
           <Title order={3} size="h5">
             {t('edit.annuities')}
           </Title>
@@ -185,7 +194,7 @@ export function EditPatentModal({ patent, fileName, onClose }: { patent: Annuity
           {fileName}
         </Text>
       )}
-      {patent && <EditForm key={patent._id} patent={patent} onClose={onClose} />}
+      {patent && <EditForm key={patent._id} patent={patent} onClose={onClose} phone={!!phone} />}
     </Modal>
   );
 }
