@@ -145,9 +145,3 @@ export function exportDay(value: unknown): string | null {
   const dmy = /^(\d{2})[-/.](\d{2})[-/.](\d{4})$/.exec(s);
   return dmy ? `${dmy[3]}-${dmy[2]}-${dmy[1]}` : s;
 }
-
-/** Today as the screens show it (the check's reference date is the day of the check). */
-export function todayOnScreen(): string {
-  const d = new Date();
-  return `${String(d.getUTCDate()).padStart(2, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${d.getUTCFullYear()}`;
-}

@@ -8,7 +8,6 @@ import {
   exportRows,
   patentsOf,
   portfolioRows,
-  todayOnScreen,
   uploadChecked,
   workbook,
   type AnnuityUser,
@@ -160,7 +159,8 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await page.getByTestId('research-open-file').first().click();
     await modal(page).waitFor();
     await expect(modal(page).getByRole('heading', { name: data.file.title! }).count()).resolves.toBe(1);
-    expect(await modal(page).getByTestId('patents-checked-on').textContent()).toBe(t.patents.checkedOn.replace('{{date}}', todayOnScreen()));
+    // The day of the check (the reference date), as DD-MM-YYYY.
+    expect(await modal(page).getByTestId('patents-checked-on').textContent()).toBe(t.patents.checkedOn.replace('{{date}}', data.file.reference_date!.split('-').reverse().join('-')));
     await until(() => rows(page).count(), (n) => n === 30, 'default page of 30');
     await screenshotSet(page, lang, 'modal');
   });
@@ -310,7 +310,7 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     expect(described).toBe('true');
     if (lang === 'en') await screenshotSet(page, lang, 'edit-error');
     // Close the failure toasts (errors stay until closed).
-    for (const close of await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').all()) await close.click();
+    await closeToasts(page);
 
     await editModal(page).getByTestId('edit-date_precedente_annuite').fill('2026-03-31');
     await editModal(page).getByTestId('edit-date_prochaine_annuite').fill('2031-03-31');
@@ -356,11 +356,17 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await hit.getByTestId('research-edit').click();
     await editModal(page).waitFor();
     await editModal(page).getByTestId('edit-date_prochaine_annuite').fill('2032-03-31');
+    await editModal(page).getByTestId('edit-limite_date_prochaine_annuite').fill('2032-09-30');
     await editModal(page).getByTestId('edit-confirm').click();
     await page.getByText(t.edit.success, { exact: true }).first().waitFor();
     await until(() => hit.getByTestId('research-next').textContent(), (s) => s === '31-03-2032', 'hit updated in place');
   });
 });
+
+async function closeToasts(page: Page): Promise<void> {
+  await page.evaluate(() => document.querySelectorAll<HTMLButtonElement>('.mantine-Notification-root .mantine-Notification-closeButton').forEach((b) => b.click()));
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached' });
+}
 
 /** Screenshots of the current state at 1440 and 360 px, then back to the test's width. */
 async function screenshotSet(page: Page, lang: Lang, name: string): Promise<void> {

@@ -127,11 +127,11 @@ function Day({ iso }: { iso: string | null }) {
   return <span className={classes.nowrap}>{formatDay(iso)}</span>;
 }
 
-function HeaderCheckbox({ ids }: { ids: string[] }) {
+function HeaderCheckbox() {
   const { t } = useTranslation('annuities');
   const { selected } = useRowState();
+  const { onToggleAll, ids } = useContext(ToggleAllContext)!;
   const state = selectionState(ids, selected);
-  const { onToggleAll } = useContext(ToggleAllContext)!;
   return (
     <Checkbox
       size="xs"
@@ -144,7 +144,7 @@ function HeaderCheckbox({ ids }: { ids: string[] }) {
     />
   );
 }
-const ToggleAllContext = createContext<{ onToggleAll: () => void } | null>(null);
+const ToggleAllContext = createContext<{ onToggleAll: () => void; ids: readonly string[] } | null>(null);
 
 export interface PatentsTableProps extends RowState {
   patents: AnnuityPatentDto[];
@@ -172,7 +172,7 @@ export function PatentsTable(props: PatentsTableProps) {
 
   const columns = useMemo(
     () => [
-      col.display({ id: 'select', header: () => <HeaderCheckbox ids={ids} />, cell: (c) => <SelectCell patent={c.row.original} /> }),
+      col.display({ id: 'select', header: () => <HeaderCheckbox />, cell: (c) => <SelectCell patent={c.row.original} /> }),
       col.accessor('colour', { header: () => t('patents.columns.colour'), cell: (c) => <StatusCell patent={c.row.original} /> }),
       col.accessor('num_publication', { header: () => t('patents.columns.num_publication'), cell: (c) => <PublicationCell patent={c.row.original} /> }),
       col.accessor('num_depot', { header: () => t('patents.columns.num_depot'), cell: (c) => <CopyCell value={c.getValue()} field="num_depot" testId="copy-filing" /> }),
@@ -208,9 +208,11 @@ export function PatentsTable(props: PatentsTableProps) {
       }),
       col.display({ id: 'actions', header: () => t('patents.columns.actions'), cell: (c) => <EditCell patent={c.row.original} /> }),
     ],
-    // `lang`: the headers' texts change with the language even when `t` keeps its identity.
+    // `lang`: the headers' texts change with the language even when `t` keeps its identity. The columns
+    // never depend on the rows: flexRender mounts each cell function as a component, so new functions
+    // would remount every cell (and lose the focus of the button the edit modal returns to).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, lang, ids],
+    [t, lang],
   );
 
   const table = useReactTable({ data: patents, columns, getCoreRowModel: getCoreRowModel(), getRowId: (p) => p._id, manualSorting: true });
@@ -231,7 +233,7 @@ export function PatentsTable(props: PatentsTableProps) {
   const colCount = columns.length;
 
   const rowState = useMemo(() => ({ selected, expanded, onToggle, onToggleReasons, onEdit, onCopy }), [selected, expanded, onToggle, onToggleReasons, onEdit, onCopy]);
-  const toggleAll = useMemo(() => ({ onToggleAll }), [onToggleAll]);
+  const toggleAll = useMemo(() => ({ onToggleAll, ids }), [onToggleAll, ids]);
 
   return (
     <RowStateContext.Provider value={rowState}>
