@@ -27,7 +27,8 @@ export function ColourBadge({ colour, size = 'sm' }: { colour: AnnuityColour; si
       title={t(`colour.help.${colour}`)}
       data-testid="colour-badge"
       data-colour={colour}
-      style={{ whiteSpace: 'nowrap' }}
+      // Never cut to "À j…" in a narrow table cell: the badge keeps its whole text.
+      styles={{ root: { minWidth: 'max-content', overflow: 'visible' }, label: { overflow: 'visible' } }}
     >
       {t(`colour.${colour}`)}
     </Badge>

@@ -209,6 +209,7 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
             value={page}
             onChange={setPage}
             siblings={PAGE_SIBLINGS}
+            getControlProps={(control) => ({ 'aria-label': t(`pageControl.${control}`) })}
             boundaries={1}
             size="sm"
             aria-label={t('patents.pagination')}

@@ -60,7 +60,8 @@ function StatusCell({ patent }: { patent: AnnuityPatentDto }) {
             style={{ fontFamily: 'inherit' }}
             aria-expanded={open}
             aria-controls={open ? listId : undefined}
-            aria-label={t('patents.reasonsFor', { name: patentLabel(patent) })}
+            // The visible words first in the name (WCAG 2.5.3), then whose reasons they are.
+            aria-label={`${t('patents.reasons')} (${reasons.length}) ${t('patents.reasonsFor', { name: patentLabel(patent) })}`}
             onClick={() => onToggleReasons(patent._id)}
             data-testid="patent-reasons-toggle"
           >

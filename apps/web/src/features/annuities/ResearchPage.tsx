@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Alert, Button, Group, Loader as MantineLoader, Pagination, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconFileSpreadsheet, IconPencil, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -40,6 +40,7 @@ export function ResearchPage() {
   const [editing, setEditing] = useState<{ patent: AnnuityPatentDto; file: string } | null>(null);
   const [openFile, setOpenFile] = useState<AnnuityFileDto | null>(null);
 
+  const phone = useMediaQuery('(max-width: 40em)');
   const research = useQuery(researchQuery(debouncedQ, effectivePage));
   // The file entity comes with its first page of patents (the modal's default page, so it opens from cache).
   const opening = useMutation({
@@ -47,6 +48,32 @@ export function ResearchPage() {
     onSuccess: setOpenFile,
     onError: () => notifyError(msg('annuities:research.fileError')),
   });
+
+  const hitActions = (patent: AnnuityPatentDto, file: Hit['file']) => (
+    <Group gap={6} wrap="nowrap">
+      <Button
+        size="compact-sm"
+        variant="light"
+        leftSection={<IconPencil size={14} aria-hidden="true" />}
+        onClick={() => setEditing({ patent, file: fileName(file) })}
+        aria-label={t('research.edit', { name: patentLabel(patent) })}
+        data-testid="research-edit"
+      >
+        {t('research.editShort')}
+      </Button>
+      <Button
+        size="compact-sm"
+        variant="default"
+        leftSection={<IconFileSpreadsheet size={14} aria-hidden="true" />}
+        onClick={() => opening.mutate(file._id)}
+        loading={opening.isPending && opening.variables === file._id}
+        aria-label={t('research.openFile', { name: fileName(file) })}
+        data-testid="research-open-file"
+      >
+        {t('research.openFileShort')}
+      </Button>
+    </Group>
+  );
 
   const hits = debouncedQ ? (research.data?.data ?? []) : [];
   const meta = debouncedQ ? research.data?.meta : undefined;
@@ -95,6 +122,44 @@ export function ResearchPage() {
             <Text ta="center" c="dimmed" py="xl" data-testid="research-empty">
               {t('research.noMatch', { q: debouncedQ })}
             </Text>
+          ) : phone ? (
+            <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="research-list">
+              {hits.map(({ patent, file }) => (
+                <Paper component="li" withBorder radius="md" p="sm" key={patent._id} data-testid="research-hit" data-patent-id={patent._id} data-file-id={file._id}>
+                  <Stack gap={4}>
+                    <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                      <Text size="sm" fw={650} data-testid="research-reference" style={{ overflowWrap: 'anywhere' }}>
+                        {patent.reference}
+                      </Text>
+                      <ColourBadge colour={patent.colour} />
+                    </Group>
+                    {patent.nom && <Text size="sm">{patent.nom}</Text>}
+                    <Text size="xs" c="dimmed">
+                      {[patent.num_publication && t('research.publication', { value: patent.num_publication }), patent.num_depot && t('research.filing', { value: patent.num_depot })].filter(Boolean).join(' · ')}
+                    </Text>
+                    <Group gap="md" wrap="wrap" align="flex-start">
+                      <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+                        <Text size="xs" c="dimmed">
+                          {t('research.columns.file')}
+                        </Text>
+                        <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="research-file">
+                          {fileName(file)}
+                        </Text>
+                      </Stack>
+                      <Stack gap={0}>
+                        <Text size="xs" c="dimmed">
+                          {t('research.columns.next')}
+                        </Text>
+                        <Text size="sm" data-testid="research-next">
+                          {formatDay(patent.date_prochaine_annuite)}
+                        </Text>
+                      </Stack>
+                    </Group>
+                    <Group mt={4}>{hitActions(patent, file)}</Group>
+                  </Stack>
+                </Paper>
+              ))}
+            </Stack>
           ) : (
             <Table.ScrollContainer minWidth={860} type="native">
               <Table verticalSpacing="sm" striped data-testid="research-table">
@@ -149,29 +214,7 @@ export function ResearchPage() {
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Group gap={6} wrap="nowrap">
-                          <Button
-                            size="compact-sm"
-                            variant="light"
-                            leftSection={<IconPencil size={14} aria-hidden="true" />}
-                            onClick={() => setEditing({ patent, file: fileName(file) })}
-                            aria-label={t('research.edit', { name: patentLabel(patent) })}
-                            data-testid="research-edit"
-                          >
-                            {t('research.editShort')}
-                          </Button>
-                          <Button
-                            size="compact-sm"
-                            variant="default"
-                            leftSection={<IconFileSpreadsheet size={14} aria-hidden="true" />}
-                            onClick={() => opening.mutate(file._id)}
-                            loading={opening.isPending && opening.variables === file._id}
-                            aria-label={t('research.openFile', { name: fileName(file) })}
-                            data-testid="research-open-file"
-                          >
-                            {t('research.openFileShort')}
-                          </Button>
-                        </Group>
+                        {hitActions(patent, file)}
                       </Table.Td>
                     </Table.Tr>
                   ))}
@@ -181,7 +224,16 @@ export function ResearchPage() {
           )}
           {meta && meta.totalPages > 1 && (
             <Group justify="center">
-              <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={PAGE_SIBLINGS} boundaries={1} aria-label={t('research.pagination')} data-testid="research-pagination" />
+              <Pagination
+                total={meta.totalPages}
+                value={page}
+                onChange={setPage}
+                siblings={PAGE_SIBLINGS}
+                boundaries={1}
+                getControlProps={(control) => ({ 'aria-label': t(`pageControl.${control}`) })}
+                aria-label={t('research.pagination')}
+                data-testid="research-pagination"
+              />
             </Group>
           )}
         </Stack>
