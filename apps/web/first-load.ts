@@ -47,7 +47,8 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/ledes/history': 'src/features/ledes/HistoryPage.tsx',
   '/ledes/history/admin': 'src/features/ledes/AdminHistoryPage.tsx',
   '/result-ledes': 'src/features/ledes/ResultPage.tsx',
-  '/annuities/research': 'src/features/placeholders/ComingSoonPage.tsx',
+  '/annuities/research': 'src/features/annuities/ResearchPage.tsx',
+  '/patent-annuities': 'src/features/placeholders/ComingSoonPage.tsx',
 };
 export const LOCALE_MODULES = { en: 'src/lib/locales/en.ts', fr: 'src/lib/locales/fr.ts' } as const;
 

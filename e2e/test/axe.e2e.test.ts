@@ -18,6 +18,7 @@ import {
   type Lang,
   type LedesAgent,
 } from '../src/a11y.ts';
+import { portfolioRows, uploadChecked, workbook } from '../src/annuities.ts';
 
 /**
  * Issue 9, the axe matrix: every route and state (logged out, admin, LEDES agent; fr and en; 390 and 1366 px;
@@ -38,9 +39,8 @@ interface State {
   widths?: Width[];
 }
 
-/** Routes of later issues (placeholders), all behind login. */
+/** Routes of later issues (placeholders), all behind login; /annuities/research (issue 10) is scanned in its states below. */
 const COMING_SOON = [
-  '/annuities/research',
   '/annuites/verify',
   '/annuities/list-files',
   '/annuities/upload/receipt',
@@ -137,6 +137,80 @@ const loggedOutStates: State[] = [
   burgerOpen,
 ];
 
+/** The annuities research screen, the patents-by-file modal and the edit patent modal (issue 10), over a file seeded for the admin. */
+const ANNUITY_TAG = `AXE${Date.now().toString(36).toUpperCase()}`;
+const findPatents = async (page: Page) => {
+  await page.getByTestId('research-search').fill(ANNUITY_TAG);
+  await page.getByTestId('research-hit').first().waitFor();
+};
+const openPatents = async (page: Page) => {
+  await findPatents(page);
+  await page.getByTestId('research-open-file').first().click();
+  await page.getByTestId('patent-row').first().waitFor();
+  await page.waitForTimeout(250);
+};
+const openEdit = async (page: Page) => {
+  await openPatents(page);
+  await page.getByTestId('patent-edit').first().click();
+  await page.getByTestId('edit-form').waitFor();
+  await page.waitForTimeout(250);
+};
+const closeDialogsAndToasts = async (page: Page) => {
+  await closeDialog(page);
+  for (const close of await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').all()) await close.click().catch(() => undefined);
+};
+const annuityStates: State[] = [
+  { name: 'annuities-research-idle', path: '/annuities/research' },
+  { name: 'annuities-research-results', path: '/annuities/research', setup: findPatents },
+  {
+    name: 'annuities-research-no-match',
+    path: '/annuities/research',
+    setup: async (page) => {
+      await page.getByTestId('research-search').fill(`nothing-${ANNUITY_TAG}`);
+      await page.getByTestId('research-empty').waitFor();
+    },
+  },
+  { name: 'annuities-patents-modal', path: '/annuities/research', setup: openPatents, cleanup: closeDialogsAndToasts },
+  {
+    name: 'annuities-patents-modal-filtered-selected',
+    path: '/annuities/research',
+    setup: async (page) => {
+      await openPatents(page);
+      await page.getByTestId('filter-no_date').click();
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="patent-row"]')].every((r) => r.getAttribute('data-colour') === 'no_date'));
+      const reasons = page.getByTestId('patent-reasons-toggle').first();
+      if ((await reasons.count()) > 0) await reasons.click();
+      await page.getByTestId('patent-select').first().click();
+      await page.getByTestId('bulk-comment').fill('axe');
+    },
+    cleanup: closeDialogsAndToasts,
+  },
+  {
+    name: 'annuities-patents-modal-no-match',
+    path: '/annuities/research',
+    setup: async (page) => {
+      await openPatents(page);
+      await page.getByTestId('patents-search').fill(`nothing-${ANNUITY_TAG}`);
+      await page.getByTestId('patents-empty').waitFor();
+    },
+    cleanup: closeDialogsAndToasts,
+  },
+  { name: 'annuities-edit-modal', path: '/annuities/research', setup: openEdit, cleanup: closeDialogsAndToasts },
+  {
+    name: 'annuities-edit-modal-refused',
+    path: '/annuities/research',
+    setup: async (page) => {
+      await openEdit(page);
+      await page.getByTestId('edit-date_precedente_annuite').fill('2030-01-01');
+      await page.getByTestId('edit-date_prochaine_annuite').fill('2029-01-01');
+      await page.getByTestId('edit-confirm').click();
+      await page.getByTestId('edit-summary').locator('.mantine-Alert-root').waitFor();
+      await page.waitForTimeout(250);
+    },
+    cleanup: closeDialogsAndToasts,
+  },
+];
+
 const adminStates: State[] = [
   { name: 'home', path: '/' },
   menuOpen('ledes'),
@@ -173,6 +247,7 @@ const adminStates: State[] = [
   { name: 'ledes-history-empty', path: '/ledes/history' },
   { name: 'ledes-admin-history', path: '/ledes/history/admin' },
   { name: 'contact-logged-in', path: '/contact' },
+  ...annuityStates,
 ];
 
 function agentStates(resultPath: () => string): State[] {
@@ -206,6 +281,7 @@ function agentStates(resultPath: () => string): State[] {
     },
     { name: 'ledes-history', path: '/ledes/history' },
     { name: 'contact-logged-in', path: '/contact' },
+    { name: 'annuities-research-idle', path: '/annuities/research' },
   ];
   return states.map((s) => (s.path === '' ? { ...s, path: resultPath() } : s));
 }
@@ -271,6 +347,7 @@ describe.concurrent('axe matrix: 0 critical, 0 serious on every route and state'
     const context = await newContext(browser);
     const page = await context.newPage();
     await loginAsAdmin(page);
+    await uploadChecked(page.request, 'axe-portfolio.xlsx', `Axe portfolio ${ANNUITY_TAG}`, await workbook(portfolioRows(ANNUITY_TAG, 40)));
     await settle(page);
     const { findings, scans } = await runMatrix(page, 'admin', () => adminStates);
     expect(scans).toBe(scansOf(adminStates));

@@ -28,6 +28,7 @@ const screens = {
   ledesResult: () => import('../features/ledes/ResultPage.tsx').then((m) => m.ResultPage),
   annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
   annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
+  annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -43,7 +44,6 @@ interface PortalRoute {
 
 /** Routes of later issues: a translated placeholder inside the frame, guarded as the route table says. */
 const comingSoon: [string, Access, string][] = [
-  ['/annuities/research', 'connected', 'annuitiesResearch'],
   ['/annuities/upload/receipt', 'connected', 'receiptUpload'],
   ['/annuities/list-receipt', 'connected', 'receiptList'],
   ['/patent-annuities', 'connected', 'patentAnnuities'],
@@ -113,6 +113,7 @@ const portalRoutes: PortalRoute[] = [
   { path: '/result-ledes', access: 'ledes', screen: screens.ledesResult },
   { path: '/annuites/verify', access: 'connected', screen: screens.annuitiesVerify },
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },
+  { path: '/annuities/research', access: 'connected', screen: screens.annuitiesResearch },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

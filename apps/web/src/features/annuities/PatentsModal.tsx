@@ -1,14 +1,293 @@
-import { Modal } from '@mantine/core';
-import type { AnnuityFileDto } from '@portal/contracts';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Group, Loader as MantineLoader, Modal, Pagination, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { IconAlertCircle, IconSearch, IconX } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { AnnuityColour, AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
+import { Loader } from '../../components/Loader.tsx';
+import { msg } from '../../lib/message.tsx';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { COLOUR_STYLE } from './ColourBadge.tsx';
+import { EditPatentModal } from './EditPatentModal.tsx';
+import { applyBulkComment, commentPatents, patentPageQuery } from './patentsApi.ts';
+import {
+  COLOURS,
+  DEFAULT_PATENT_PAGE_SIZE,
+  formatDay,
+  nextSort,
+  PAGE_SIBLINGS,
+  PAGINATION_DEBOUNCE_MS,
+  PATENT_PAGE_SIZES,
+  SEARCH_DEBOUNCE_MS,
+  SORT_KEYS,
+  toggleAllShown,
+  toggleColour,
+  type PatentPageSize,
+  type PatentSort,
+  type SortableColumn,
+} from './patentsModel.ts';
+import { PatentsTable } from './PatentsTable.tsx';
+import classes from './patents.module.css';
+
+/** Copies a value; 'Text copied!' for 2 s. A refused clipboard is only logged (spec §8). */
+async function copyText(value: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(value);
+    notifySuccess(msg('annuities:patents.copied'));
+  } catch (error) {
+    console.warn('clipboard write refused', error);
+  }
+}
+
+function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: AnnuityPatentDto) => void }) {
+  const { t } = useTranslation('annuities');
+  const client = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const [limit, setLimit] = useState<PatentPageSize>(DEFAULT_PATENT_PAGE_SIZE);
+  const [sort, setSort] = useState<PatentSort | null>(null);
+  const [colour, setColour] = useState<AnnuityColour | null>(null);
+  const [page, setPage] = useState(1);
+  const [debouncedPage] = useDebouncedValue(page, PAGINATION_DEBOUNCE_MS);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const [comment, setComment] = useState('');
+  // A new search, page size, order or filter starts again at page 1.
+  useEffect(() => setPage(1), [debouncedSearch, limit, sort, colour]);
+  const effectivePage = page === 1 ? 1 : debouncedPage;
+
+  const query = useQuery(
+    patentPageQuery(file._id, { page: effectivePage, limit, search: debouncedSearch, sort: sort ? SORT_KEYS[sort.column] : null, order: sort?.order ?? 'asc', colour }),
+  );
+  const data = query.data;
+  const patents = useMemo(() => data?.patents ?? [], [data]);
+  const meta = data?.meta;
+  const counts = data?.file.counts ?? file.counts;
+  const shownIds = useMemo(() => patents.map((p) => p._id), [patents]);
+
+  const onToggle = useCallback((id: string) => {
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  const onToggleReasons = useCallback((id: string) => {
+    setExpanded((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  const onCopy = useCallback((value: string) => {
+    copyText(value).catch(() => undefined);
+  }, []);
+  const onToggleAll = useCallback(() => setSelected((s) => toggleAllShown(shownIds, s)), [shownIds]);
+  const onSort = useCallback((column: SortableColumn) => setSort((s) => nextSort(s, column)), []);
+
+  const bulk = useMutation({
+    mutationFn: async ({ ids, text }: { ids: string[]; text: string }) => {
+      const updated = await commentPatents(ids, text);
+      await applyBulkComment(client, file._id, new Set(ids), text);
+      return updated;
+    },
+    onSuccess: (updated) => {
+      notifySuccess(msg('annuities:patents.bulk.applied', { count: updated }));
+      setSelected(new Set());
+      setComment('');
+    },
+    onError: () => notifyError(msg('annuities:patents.bulk.failed')),
+  });
+
+  const fetching = query.isFetching && !query.isPending;
+  const caption = t('patents.total', { count: meta?.total ?? 0 });
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Text size="sm" c="dimmed" data-testid="patents-checked-on">
+          {file.reference_date ? t('patents.checkedOn', { date: formatDay(file.reference_date) }) : null}
+        </Text>
+        <Text size="sm" fw={600} aria-live="polite" data-testid="patents-total">
+          {caption}
+        </Text>
+      </Group>
+      {data?.file.export_stale && (
+        <Text size="xs" c="dimmed" data-testid="patents-export-stale">
+          {t('patents.exportStale')}
+        </Text>
+      )}
+      <Group justify="space-between" gap="sm" wrap="wrap" align="flex-end">
+        <TextInput
+          type="search"
+          label={t('patents.searchLabel')}
+          placeholder={t('patents.search')}
+          leftSection={<IconSearch size={16} aria-hidden="true" />}
+          rightSection={fetching ? <MantineLoader size={14} /> : null}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={{ base: '100%', sm: 380 }}
+          data-autofocus
+          data-testid="patents-search"
+        />
+        <Select
+          label={t('patents.pageSize')}
+          data={PATENT_PAGE_SIZES.map((n) => ({ value: String(n), label: n === 'all' ? t('patents.all') : t('patents.perPage', { count: n }) }))}
+          value={String(limit)}
+          onChange={(v) => v && setLimit(v === 'all' ? 'all' : (Number(v) as PatentPageSize))}
+          allowDeselect={false}
+          w={{ base: '100%', xs: 170 }}
+          data-testid="patents-page-size"
+        />
+      </Group>
+      <div role="group" aria-label={t('patents.filters')}>
+        <Group gap={6} wrap="wrap">
+          {COLOURS.map((c) => {
+            const { color, icon: Icon } = COLOUR_STYLE[c];
+            const active = colour === c;
+            return (
+              <Button
+                key={c}
+                size="compact-sm"
+                variant={active ? 'filled' : 'default'}
+                color={color}
+                className={classes.filter}
+                aria-pressed={active}
+                leftSection={<Icon size={14} aria-hidden="true" />}
+                rightSection={active ? <IconX size={12} aria-hidden="true" /> : null}
+                onClick={() => setColour((cur) => toggleColour(cur, c))}
+                title={t(`colour.help.${c}`)}
+                data-testid={`filter-${c}`}
+              >
+                {t('patents.filter', { label: t(`colour.${c}`), count: counts?.[c] ?? 0 })}
+              </Button>
+            );
+          })}
+        </Group>
+      </div>
+      {query.isPending ? (
+        <Loader loading />
+      ) : query.isError ? (
+        <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden="true" />} role="alert" data-testid="patents-error">
+          <Group gap="sm" justify="space-between">
+            <span>{t('patents.loadError')}</span>
+            <Button size="compact-sm" variant="white" color="red" onClick={() => {
+              query.refetch().catch(() => undefined);
+            }}>
+              {t('patents.retry')}
+            </Button>
+          </Group>
+        </Alert>
+      ) : patents.length === 0 ? (
+        <Text ta="center" c="dimmed" py="xl" data-testid="patents-empty">
+          {debouncedSearch ? t('patents.noMatch', { search: debouncedSearch }) : colour ? t('patents.emptyFilter') : t('patents.empty')}
+        </Text>
+      ) : (
+        <PatentsTable
+          patents={patents}
+          sort={sort}
+          onSort={onSort}
+          selected={selected}
+          expanded={expanded}
+          onToggle={onToggle}
+          onToggleAll={onToggleAll}
+          onToggleReasons={onToggleReasons}
+          onEdit={onEdit}
+          onCopy={onCopy}
+          offset={meta ? (meta.currentPage - 1) * (limit === 'all' ? 0 : limit) : 0}
+          total={meta?.total ?? patents.length}
+          caption={caption}
+        />
+      )}
+      {limit !== 'all' && meta && meta.totalPages > 1 && (
+        <Group justify="center">
+          <Pagination
+            total={meta.totalPages}
+            value={page}
+            onChange={setPage}
+            siblings={PAGE_SIBLINGS}
+            getControlProps={(control) => ({ 'aria-label': t(`pageControl.${control}`) })}
+            boundaries={1}
+            size="sm"
+            aria-label={t('patents.pagination')}
+            data-testid="patents-pagination"
+          />
+        </Group>
+      )}
+      <div className={classes.bulk}>
+        <Stack gap={6}>
+          <Textarea
+            label={t('patents.bulk.label')}
+            description={selected.size === 0 ? t('patents.bulk.hint') : undefined}
+            placeholder={t('patents.bulk.placeholder')}
+            value={comment}
+            onChange={(e) => setComment(e.currentTarget.value)}
+            autosize
+            minRows={1}
+            maxRows={4}
+            maxLength={2000}
+            data-testid="bulk-comment"
+          />
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Group gap="xs">
+              <Text size="sm" aria-live="polite" data-testid="patents-selected">
+                {t('patents.selected', { count: selected.size })}
+              </Text>
+              {selected.size > 0 && (
+                <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Set())} data-testid="clear-selection">
+                  {t('patents.clearSelection')}
+                </Button>
+              )}
+            </Group>
+            <Button
+              size="sm"
+              onClick={() => bulk.mutate({ ids: [...selected], text: comment.trim() })}
+              disabled={selected.size === 0}
+              loading={bulk.isPending}
+              data-testid="bulk-apply"
+            >
+              {t('patents.bulk.apply', { count: selected.size })}
+            </Button>
+          </Group>
+        </Stack>
+      </div>
+    </Stack>
+  );
+}
 
 /**
- * The patents-by-file modal (spec "Patents-by-file modal"). The file list opens it for a Done file;
- * `file` null means closed. Placeholder until the patents table lands.
+ * The patents-by-file modal (spec "Patents-by-file modal"): opened by the file list for a Done file
+ * and by the research screen; `file` null means closed. The edit patent modal is its sibling, not
+ * its child, and Escape closes only the top one (Mantine closes every open modal on Escape).
  */
 export default function PatentsModal({ file, onClose }: { file: AnnuityFileDto | null; onClose: () => void }) {
+  const { t } = useTranslation('annuities');
+  const phone = useMediaQuery('(max-width: 40em)');
+  const [editing, setEditing] = useState<AnnuityPatentDto | null>(null);
+  const title = file ? (file.title ?? file.name_file_import) : '';
   return (
-    <Modal opened={file !== null} onClose={onClose} title={file?.title ?? file?.name_file_import ?? ''} size="100%">
-      {file?.name_file_import}
-    </Modal>
+    <>
+      <Modal
+        opened={file !== null}
+        onClose={() => {
+          setEditing(null);
+          onClose();
+        }}
+        closeOnEscape={editing === null}
+        title={title}
+        size="calc(100vw - 2rem)"
+        fullScreen={phone}
+        radius={phone ? 0 : 'lg'}
+        styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)', overflowWrap: 'anywhere' } }}
+        closeButtonProps={{ 'aria-label': t('patents.close') }}
+        data-testid="patents-modal"
+      >
+        {file && <PatentsBody key={file._id} file={file} onEdit={setEditing} />}
+      </Modal>
+      <EditPatentModal patent={editing} fileName={title} onClose={() => setEditing(null)} />
+    </>
   );
 }

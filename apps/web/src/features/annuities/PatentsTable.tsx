@@ -1,0 +1,308 @@
+import { createContext, useContext, useMemo, useRef } from 'react';
+import { ActionIcon, Badge, Checkbox, Group, Text, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconExternalLink, IconPencil } from '@tabler/icons-react';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
+import type { AnnuityPatentDto } from '@portal/contracts';
+import { ColourBadge } from './ColourBadge.tsx';
+import { formatDay, patentLabel, SORT_KEYS, VIRTUALIZE_ABOVE, selectionState, type PatentSort, type SortableColumn } from './patentsModel.ts';
+import classes from './patents.module.css';
+
+/** What the cells need besides their row: kept in a context so the column definitions stay stable. */
+interface RowState {
+  selected: ReadonlySet<string>;
+  expanded: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  onToggleReasons: (id: string) => void;
+  onEdit: (patent: AnnuityPatentDto) => void;
+  onCopy: (value: string) => void;
+}
+const RowStateContext = createContext<RowState | null>(null);
+function useRowState(): RowState {
+  const state = useContext(RowStateContext);
+  if (!state) throw new Error('PatentsTable cells outside their table');
+  return state;
+}
+
+const col = createColumnHelper<AnnuityPatentDto>();
+const isSortable = (id: string): id is SortableColumn => id in SORT_KEYS;
+/** Estimated height of a row before it is measured (one line of text, the badge, paddings). */
+const ROW_ESTIMATE = 45;
+
+function SelectCell({ patent }: { patent: AnnuityPatentDto }) {
+  const { t } = useTranslation('annuities');
+  const { selected, onToggle } = useRowState();
+  return (
+    <Checkbox
+      size="xs"
+      checked={selected.has(patent._id)}
+      onChange={() => onToggle(patent._id)}
+      aria-label={t('patents.selectRow', { name: patentLabel(patent) })}
+      data-testid="patent-select"
+    />
+  );
+}
+
+function StatusCell({ patent }: { patent: AnnuityPatentDto }) {
+  const { t } = useTranslation('annuities');
+  const { expanded, onToggleReasons } = useRowState();
+  const reasons = [...patent.reasons.map((code) => t(`reason.${code}`, { defaultValue: code })), ...(patent.in_grace_with_surcharge ? [t('patents.grace')] : []), ...(patent.expired ? [t('patents.expired')] : [])];
+  const open = expanded.has(patent._id);
+  const listId = `reasons-${patent._id}`;
+  return (
+    <div>
+      <Group gap={4} wrap="nowrap">
+        <ColourBadge colour={patent.colour} />
+        {reasons.length > 0 && (
+          <UnstyledButton
+            className={classes.copy}
+            style={{ fontFamily: 'inherit' }}
+            aria-expanded={open}
+            aria-controls={open ? listId : undefined}
+            // The visible words first in the name (WCAG 2.5.3), then whose reasons they are.
+            aria-label={`${t('patents.reasons')} (${reasons.length}) ${t('patents.reasonsFor', { name: patentLabel(patent) })}`}
+            onClick={() => onToggleReasons(patent._id)}
+            data-testid="patent-reasons-toggle"
+          >
+            {t('patents.reasons')} ({reasons.length})
+          </UnstyledButton>
+        )}
+      </Group>
+      {open && (
+        <ul id={listId} className={classes.reasons} data-testid="patent-reasons">
+          {reasons.map((r, i) => (
+            <li key={i}>{r}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function CopyCell({ value, field, testId }: { value: string | null; field: 'num_publication' | 'num_depot' | 'reference'; testId: string }) {
+  const { t } = useTranslation('annuities');
+  const { onCopy } = useRowState();
+  if (!value) return null;
+  return (
+    <UnstyledButton className={classes.copy} onClick={() => onCopy(value)} aria-label={t(`patents.copy.${field}`, { value })} data-testid={testId}>
+      {value}
+    </UnstyledButton>
+  );
+}
+
+function PublicationCell({ patent }: { patent: AnnuityPatentDto }) {
+  const { t } = useTranslation('annuities');
+  return (
+    <Group gap={4} wrap="nowrap">
+      <CopyCell value={patent.num_publication} field="num_publication" testId="copy-publication" />
+      {patent.url && (
+        <ActionIcon
+          component="a"
+          href={patent.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          variant="subtle"
+          size="sm"
+          aria-label={t('patents.openRegister', { name: patentLabel(patent) })}
+          data-testid="patent-link"
+        >
+          <IconExternalLink size={15} aria-hidden="true" />
+        </ActionIcon>
+      )}
+    </Group>
+  );
+}
+
+function EditCell({ patent }: { patent: AnnuityPatentDto }) {
+  const { t } = useTranslation('annuities');
+  const { onEdit } = useRowState();
+  return (
+    <ActionIcon variant="light" size="md" onClick={() => onEdit(patent)} aria-label={t('patents.edit', { name: patentLabel(patent) })} data-testid="patent-edit">
+      <IconPencil size={16} aria-hidden="true" />
+    </ActionIcon>
+  );
+}
+
+function Day({ iso }: { iso: string | null }) {
+  return <span className={classes.nowrap}>{formatDay(iso)}</span>;
+}
+
+function HeaderCheckbox() {
+  const { t } = useTranslation('annuities');
+  const { selected } = useRowState();
+  const { onToggleAll, ids } = useContext(ToggleAllContext)!;
+  const state = selectionState(ids, selected);
+  return (
+    <Checkbox
+      size="xs"
+      checked={state === 'all'}
+      indeterminate={state === 'some'}
+      disabled={ids.length === 0}
+      onChange={onToggleAll}
+      aria-label={t('patents.selectAllShown')}
+      data-testid="patent-select-all"
+    />
+  );
+}
+const ToggleAllContext = createContext<{ onToggleAll: () => void; ids: readonly string[] } | null>(null);
+
+export interface PatentsTableProps extends RowState {
+  patents: AnnuityPatentDto[];
+  sort: PatentSort | null;
+  onSort: (column: SortableColumn) => void;
+  onToggleAll: () => void;
+  /** Index of the first row in the whole result (0 on page 1), and the result's size: aria-rowindex / aria-rowcount. */
+  offset: number;
+  total: number;
+  caption: string;
+}
+
+/**
+ * The patents of one page (or of the whole file with "all") in a scroll box of about ten rows with a
+ * sticky header. Above VIRTUALIZE_ABOVE rows only the rows in view (and a few around) are in the DOM;
+ * spacer rows keep the scroll height, aria-rowcount / aria-rowindex keep the position for assistive
+ * technology. Sorting is the server's: a header click asks the parent for a new page.
+ */
+export function PatentsTable(props: PatentsTableProps) {
+  const { patents, sort, onSort, onToggleAll, offset, total, caption, selected, expanded, onToggle, onToggleReasons, onEdit, onCopy } = props;
+  const { t, i18n } = useTranslation('annuities');
+  const lang = i18n.resolvedLanguage ?? i18n.language;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const ids = useMemo(() => patents.map((p) => p._id), [patents]);
+
+  const columns = useMemo(
+    () => [
+      col.display({ id: 'select', header: () => <HeaderCheckbox />, cell: (c) => <SelectCell patent={c.row.original} /> }),
+      col.accessor('colour', { header: () => t('patents.columns.colour'), cell: (c) => <StatusCell patent={c.row.original} /> }),
+      col.accessor('num_publication', { header: () => t('patents.columns.num_publication'), cell: (c) => <PublicationCell patent={c.row.original} /> }),
+      col.accessor('num_depot', { header: () => t('patents.columns.num_depot'), cell: (c) => <CopyCell value={c.getValue()} field="num_depot" testId="copy-filing" /> }),
+      col.accessor('reference', { header: () => t('patents.columns.reference'), cell: (c) => <CopyCell value={c.getValue()} field="reference" testId="copy-reference" /> }),
+      col.accessor('nom', { header: () => t('patents.columns.nom'), cell: (c) => <div className={classes.name}>{c.getValue()}</div> }),
+      col.accessor('pays', { header: () => t('patents.columns.pays'), cell: (c) => c.getValue() }),
+      col.accessor('payeur', { header: () => t('patents.columns.payeur'), cell: (c) => c.getValue() }),
+      col.accessor('publié', {
+        id: 'publie',
+        header: () => t('patents.columns.publie'),
+        cell: (c) =>
+          c.row.original.dechu ? (
+            <Badge color="red" variant="outline" radius="sm" size="sm" tt="none" data-testid="patent-lapsed">
+              {t('patents.lapsed')}
+            </Badge>
+          ) : (
+            <span className={classes.nowrap}>{c.getValue()}</span>
+          ),
+      }),
+      col.accessor('date_depot', { header: () => t('patents.columns.date_depot'), cell: (c) => <Day iso={c.getValue()} /> }),
+      col.accessor('mois_date_depot', { header: () => t('patents.columns.mois_date_depot'), cell: (c) => c.getValue() }),
+      col.accessor('date_precedente_annuite', { header: () => t('patents.columns.date_precedente_annuite'), cell: (c) => <Day iso={c.getValue()} /> }),
+      col.accessor('quant_precedent', { header: () => t('patents.columns.quant_precedent'), cell: (c) => c.getValue() }),
+      col.accessor('date_prochaine_annuite', { header: () => t('patents.columns.date_prochaine_annuite'), cell: (c) => <Day iso={c.getValue()} /> }),
+      col.accessor('limite_date_prochaine_annuite', { header: () => t('patents.columns.limite_date_prochaine_annuite'), cell: (c) => <Day iso={c.getValue()} /> }),
+      col.accessor('commentaire', {
+        header: () => t('patents.columns.commentaire'),
+        cell: (c) => (
+          <div className={classes.comment} data-testid="patent-comment">
+            {c.getValue()}
+          </div>
+        ),
+      }),
+      col.display({ id: 'actions', header: () => t('patents.columns.actions'), cell: (c) => <EditCell patent={c.row.original} /> }),
+    ],
+    // `lang`: the headers' texts change with the language even when `t` keeps its identity. The columns
+    // never depend on the rows: flexRender mounts each cell function as a component, so new functions
+    // would remount every cell (and lose the focus of the button the edit modal returns to).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, lang],
+  );
+
+  const table = useReactTable({ data: patents, columns, getCoreRowModel: getCoreRowModel(), getRowId: (p) => p._id, manualSorting: true });
+  const rows = table.getRowModel().rows;
+  const virtual = rows.length > VIRTUALIZE_ABOVE;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 12,
+    enabled: virtual,
+    getItemKey: (i) => rows[i]?.id ?? i,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : [];
+  const shown = virtual ? items.map((v) => ({ row: rows[v.index]!, index: v.index })) : rows.map((row, index) => ({ row, index }));
+  const padTop = virtual && items.length > 0 ? items[0]!.start : 0;
+  const padBottom = virtual && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const colCount = columns.length;
+
+  const rowState = useMemo(() => ({ selected, expanded, onToggle, onToggleReasons, onEdit, onCopy }), [selected, expanded, onToggle, onToggleReasons, onEdit, onCopy]);
+  const toggleAll = useMemo(() => ({ onToggleAll, ids }), [onToggleAll, ids]);
+
+  return (
+    <RowStateContext.Provider value={rowState}>
+      <ToggleAllContext.Provider value={toggleAll}>
+        {/* The scroll box is focusable so a keyboard user can scroll it (axe: scrollable-region-focusable). */}
+        <div ref={scrollRef} className={classes.scroll} tabIndex={0} role="region" aria-label={caption} data-testid="patents-scroll" data-virtual={virtual || undefined}>
+          <table className={classes.table} aria-rowcount={total + 1} aria-label={caption} data-testid="patents-table">
+            <thead>
+              {table.getHeaderGroups().map((hg) => (
+                <tr key={hg.id} aria-rowindex={1}>
+                  {hg.headers.map((h) => {
+                    const id = h.column.id;
+                    const label = flexRender(h.column.columnDef.header, h.getContext());
+                    if (!isSortable(id)) {
+                      return (
+                        <th key={h.id} scope="col">
+                          {id === 'select' ? label : <Text fw={650} size="sm" component="span">{label}</Text>}
+                        </th>
+                      );
+                    }
+                    const sorted = sort?.column === id ? sort.order : false;
+                    const Icon = sorted === 'asc' ? IconArrowUp : sorted === 'desc' ? IconArrowDown : IconArrowsSort;
+                    return (
+                      <th key={h.id} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}>
+                        <UnstyledButton onClick={() => onSort(id)} className={classes.sort} data-testid={`sort-${id}`}>
+                          <Group gap={4} wrap="nowrap">
+                            <span>{label}</span>
+                            <Icon size={14} aria-hidden="true" opacity={sorted ? 1 : 0.45} />
+                          </Group>
+                        </UnstyledButton>
+                      </th>
+                    );
+                  })}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {padTop > 0 && (
+                <tr className={classes.spacer} aria-hidden="true">
+                  <td colSpan={colCount} style={{ height: padTop }} />
+                </tr>
+              )}
+              {shown.map(({ row, index }) => (
+                <tr
+                  key={row.id}
+                  ref={virtual ? virtualizer.measureElement : undefined}
+                  data-index={index}
+                  aria-rowindex={offset + index + 2}
+                  className={classes.row}
+                  data-colour={row.original.colour}
+                  data-selected={selected.has(row.id) || undefined}
+                  data-testid="patent-row"
+                  data-patent-id={row.id}
+                >
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                  ))}
+                </tr>
+              ))}
+              {padBottom > 0 && (
+                <tr className={classes.spacer} aria-hidden="true">
+                  <td colSpan={colCount} style={{ height: padBottom }} />
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      </ToggleAllContext.Provider>
+    </RowStateContext.Provider>
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * Pure helpers of the patents-by-file modal, the edit patent modal and the research screen (no React,
+ * no i18n): wire dates to screen dates, the sort keys of the columns, the cache patches applied after
+ * an edit or a bulk comment, and the chunking of large selections. Unit-tested in
+ * apps/web/test/annuities-patents.test.ts.
+ */
+import type { AnnuityColour, AnnuityPatentDto, AnnuityPatentsResponse, AnnuityResearchResponse } from '@portal/contracts';
+
+/* ------------------------------------------------------------------ constants (spec §9) */
+
+/** Page sizes of the modal (30, 50, 100 or all; default 30). */
+export const PATENT_PAGE_SIZES = [30, 50, 100, 'all'] as const;
+export type PatentPageSize = (typeof PATENT_PAGE_SIZES)[number];
+export const DEFAULT_PATENT_PAGE_SIZE: PatentPageSize = 30;
+/** Page numbers shown around the current page: a window of 7 → 3 siblings on each side. */
+const PAGE_WINDOW = 7;
+export const PAGE_SIBLINGS = (PAGE_WINDOW - 1) / 2;
+export const SEARCH_DEBOUNCE_MS = 500;
+export const PAGINATION_DEBOUNCE_MS = 300;
+/** How long the 'Text copied!' confirmation stays. */
+export const COPY_CONFIRM_MS = 2000;
+/** Above this many rows the table renders only the rows in view (virtualized). */
+export const VIRTUALIZE_ABOVE = 100;
+/** Research hits per page. */
+export const RESEARCH_PAGE_SIZE = 30;
+export const COLOURS = ['ok', 'nok', 'orange', 'no_date'] as const satisfies readonly AnnuityColour[];
+
+/* ------------------------------------------------------------------ dates */
+
+/** A wire day (YYYY-MM-DD) as the screens show it (DD-MM-YYYY); anything else (null, a bad value) gives ''. No time zone involved. */
+export function formatDay(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : '';
+}
+
+/** A date input's value ('' when empty) as the API's edit field: null clears it. */
+export function dayOrNull(value: string): string | null {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
+}
+
+/* ------------------------------------------------------------------ sorting */
+
+/**
+ * The sort key of each sortable column (the API's `sort`): the column of date_precedente_annuite
+ * sorts with the spec's header name `date_predecent_annuite`.
+ */
+export const SORT_KEYS = {
+  colour: 'colour',
+  num_publication: 'num_publication',
+  num_depot: 'num_depot',
+  reference: 'reference',
+  nom: 'nom',
+  pays: 'pays',
+  payeur: 'payeur',
+  date_depot: 'date_depot',
+  mois_date_depot: 'mois_date_depot',
+  date_precedente_annuite: 'date_predecent_annuite',
+  quant_precedent: 'quant_precedent',
+  date_prochaine_annuite: 'date_prochaine_annuite',
+  limite_date_prochaine_annuite: 'limite_date_prochaine_annuite',
+} as const;
+export type SortableColumn = keyof typeof SORT_KEYS;
+export type PatentSortKey = (typeof SORT_KEYS)[SortableColumn];
+
+export interface PatentSort {
+  column: SortableColumn;
+  order: 'asc' | 'desc';
+}
+
+/** A header click: a new column sorts ascending, the sorted one flips. */
+export function nextSort(current: PatentSort | null, column: SortableColumn): PatentSort {
+  if (current?.column === column) return { column, order: current.order === 'asc' ? 'desc' : 'asc' };
+  return { column, order: 'asc' };
+}
+
+/** A colour filter button: clicking the active one clears it. */
+export function toggleColour(current: AnnuityColour | null, clicked: AnnuityColour): AnnuityColour | null {
+  return current === clicked ? null : clicked;
+}
+
+/* ------------------------------------------------------------------ selection */
+
+/** Splits ids into calls of at most `size` (the API's ANNUITY_BULK_MAX_IDS). */
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size ${size}`);
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The header checkbox over the rows shown: all, some (indeterminate) or none of them selected. */
+export function selectionState(shownIds: readonly string[], selected: ReadonlySet<string>): 'all' | 'some' | 'none' {
+  if (shownIds.length === 0 || selected.size === 0) return 'none';
+  let count = 0;
+  for (const id of shownIds) if (selected.has(id)) count++;
+  return count === 0 ? 'none' : count === shownIds.length ? 'all' : 'some';
+}
+
+/** Clicking the header checkbox: selects every row shown, or (all already selected) deselects them; other pages' picks stay. */
+export function toggleAllShown(shownIds: readonly string[], selected: ReadonlySet<string>): Set<string> {
+  const next = new Set(selected);
+  if (selectionState(shownIds, selected) === 'all') for (const id of shownIds) next.delete(id);
+  else for (const id of shownIds) next.add(id);
+  return next;
+}
+
+/* ------------------------------------------------------------------ cache patches */
+
+type Counts = NonNullable<AnnuityPatentsResponse['file']['counts']>;
+
+/** The file's colour counts once one patent went from `from` to `to` (what the server did in the same transaction). */
+export function moveCount(counts: Counts | null, from: AnnuityColour, to: AnnuityColour): Counts | null {
+  if (!counts || from === to) return counts;
+  return { ...counts, [from]: Math.max(0, counts[from] - 1), [to]: counts[to] + 1 };
+}
+
+/**
+ * One cached page of a file's patents after the edit of `patent`: the row replaced in place (same
+ * position, even when a colour filter no longer matches, so the user sees the change), the file's
+ * counts moved and its export marked stale. A page without that patent keeps its counts patched and
+ * its rows as they are. Returns the same object when nothing of this file is touched.
+ */
+export function patchPatentPage(page: AnnuityPatentsResponse, patent: AnnuityPatentDto, previousColour: AnnuityColour | undefined): AnnuityPatentsResponse {
+  if (page.file._id !== patent.file_id) return page;
+  const index = page.patents.findIndex((p) => p._id === patent._id);
+  const from = previousColour ?? (index >= 0 ? page.patents[index]!.colour : patent.colour);
+  const patents = index >= 0 ? page.patents.map((p, i) => (i === index ? patent : p)) : page.patents;
+  return { ...page, patents, file: { ...page.file, counts: moveCount(page.file.counts, from, patent.colour), export_stale: true } };
+}
+
+/** One cached page after a bulk comment on `ids`: their comment replaced in place. */
+export function commentPatentPage(page: AnnuityPatentsResponse, ids: ReadonlySet<string>, comment: string): AnnuityPatentsResponse {
+  if (!page.patents.some((p) => ids.has(p._id))) return page;
+  const commentaire = comment === '' ? null : comment;
+  return {
+    ...page,
+    patents: page.patents.map((p) => (ids.has(p._id) ? { ...p, commentaire, edited: true } : p)),
+    file: { ...page.file, export_stale: true },
+  };
+}
+
+/** One cached research page after the edit of `patent`: the hit's patent replaced. */
+export function patchResearchPage(page: AnnuityResearchResponse, patent: AnnuityPatentDto): AnnuityResearchResponse {
+  if (!page.data.some((h) => h.patent._id === patent._id)) return page;
+  return { ...page, data: page.data.map((h) => (h.patent._id === patent._id ? { ...h, patent } : h)) };
+}
+
+/** One cached research page after a bulk comment. */
+export function commentResearchPage(page: AnnuityResearchResponse, ids: ReadonlySet<string>, comment: string): AnnuityResearchResponse {
+  if (!page.data.some((h) => ids.has(h.patent._id))) return page;
+  const commentaire = comment === '' ? null : comment;
+  return { ...page, data: page.data.map((h) => (ids.has(h.patent._id) ? { ...h, patent: { ...h.patent, commentaire, edited: true } } : h)) };
+}
+
+/** What a patent is called in labels (buttons, checkboxes): its reference, else its numbers, else its row. */
+export function patentLabel(p: Pick<AnnuityPatentDto, 'reference' | 'num_publication' | 'num_depot' | 'row_number'>): string {
+  return p.reference || p.num_publication || p.num_depot || `#${p.row_number}`;
+}

@@ -1,0 +1,245 @@
+import { describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { AnnuityFileDto, AnnuityPatentDto, AnnuityPatentsResponse, AnnuityResearchResponse } from '@portal/contracts';
+import {
+  chunk,
+  commentPatentPage,
+  dayOrNull,
+  formatDay,
+  moveCount,
+  nextSort,
+  patchPatentPage,
+  patchResearchPage,
+  selectionState,
+  SORT_KEYS,
+  toggleAllShown,
+  toggleColour,
+} from '../src/features/annuities/patentsModel.ts';
+import { applyBulkComment, applyPatentEdit, commentPatents, DEFAULT_PATENT_PAGE, patentPageQuery } from '../src/features/annuities/patentsApi.ts';
+import { queryKeys } from '../src/lib/queryKeys.ts';
+
+const FILE_ID = '00000000-0000-4000-8000-000000000001';
+const OTHER_FILE = '00000000-0000-4000-8000-000000000002';
+const id = (n: number) => `00000000-0000-4000-8000-${String(100000000000 + n)}`;
+
+function patent(n: number, over: Partial<AnnuityPatentDto> = {}): AnnuityPatentDto {
+  return {
+    _id: id(n),
+    file_id: FILE_ID,
+    row: n,
+    sheet: 'S',
+    row_number: n + 2,
+    num_publication: `FR${n}`,
+    num_depot: null,
+    reference: `REF-${n}`,
+    nom: 'Name',
+    pays: 'FR',
+    payeur: null,
+    url: null,
+    publié: null,
+    dechu: false,
+    expired: false,
+    in_grace_with_surcharge: false,
+    office: 'FR',
+    origin: null,
+    date_depot: '2018-03-15',
+    mois_date_depot: 3,
+    date_precedente_annuite: '2025-03-31',
+    quant_precedent: 8,
+    date_prochaine_annuite: '2026-03-31',
+    next_number: 9,
+    instruction_limit: null,
+    limite_date_prochaine_annuite: '2026-09-30',
+    commentaire: null,
+    colour: 'ok',
+    reasons: [],
+    flags: [],
+    fee: null,
+    currency: null,
+    edited: false,
+    ...over,
+  };
+}
+
+function file(over: Partial<AnnuityFileDto> = {}): AnnuityFileDto {
+  return {
+    _id: FILE_ID,
+    title: 'Portfolio',
+    name_file_import: 'p.xlsx',
+    name_file_export: 'p_export.xlsx',
+    created: '2026-11-23T10:00:00.000Z',
+    path_import: 'annuities/import/x',
+    path_export: 'annuities/export/x',
+    is_done: 'Done',
+    error_code: null,
+    error_message: null,
+    rows_done: 3,
+    rows_total: 3,
+    counts: { ok: 2, nok: 1, orange: 0, no_date: 0 },
+    reference_date: '2026-11-23',
+    export_stale: false,
+    ...over,
+  };
+}
+
+function page(patents: AnnuityPatentDto[], over: Partial<AnnuityFileDto> = {}): AnnuityPatentsResponse {
+  return { success: true, file: file(over), patents, meta: { currentPage: 1, totalPages: 1, pageSize: 30, total: patents.length } };
+}
+
+describe('dates', () => {
+  it('shows a wire day as DD-MM-YYYY, with no time zone shift, and nothing for empty or bad values', () => {
+    expect(formatDay('2026-03-01')).toBe('01-03-2026');
+    expect(formatDay('1999-12-31')).toBe('31-12-1999');
+    expect(formatDay(null)).toBe('');
+    expect(formatDay(undefined)).toBe('');
+    expect(formatDay('2026-3-1')).toBe('');
+    expect(formatDay('2026-03-01T00:00:00Z')).toBe('');
+  });
+
+  it('turns a date input into the edit body: empty clears (null)', () => {
+    expect(dayOrNull('2026-03-01')).toBe('2026-03-01');
+    expect(dayOrNull('')).toBeNull();
+    expect(dayOrNull('01-03-2026')).toBeNull();
+  });
+});
+
+describe('sorting and filters', () => {
+  it('the previous annuity date column sorts with the spec key date_predecent_annuite', () => {
+    expect(SORT_KEYS.date_precedente_annuite).toBe('date_predecent_annuite');
+    expect(SORT_KEYS.reference).toBe('reference');
+  });
+
+  it('a new column sorts ascending, the same column flips', () => {
+    expect(nextSort(null, 'reference')).toEqual({ column: 'reference', order: 'asc' });
+    expect(nextSort({ column: 'reference', order: 'asc' }, 'reference')).toEqual({ column: 'reference', order: 'desc' });
+    expect(nextSort({ column: 'reference', order: 'desc' }, 'reference')).toEqual({ column: 'reference', order: 'asc' });
+    expect(nextSort({ column: 'reference', order: 'desc' }, 'nom')).toEqual({ column: 'nom', order: 'asc' });
+  });
+
+  it('clicking the active colour filter clears it', () => {
+    expect(toggleColour(null, 'nok')).toBe('nok');
+    expect(toggleColour('nok', 'nok')).toBeNull();
+    expect(toggleColour('nok', 'ok')).toBe('ok');
+  });
+
+  it('the query key follows the parameters, "all" is always page 1, and the default page is the modal’s first', () => {
+    const a = patentPageQuery(FILE_ID, { ...DEFAULT_PATENT_PAGE, limit: 'all', page: 4, search: '  x ' });
+    expect(a.queryKey).toEqual(queryKeys.annuities.patentPage(FILE_ID, { page: 1, limit: 'all', search: 'x', sort: '', order: 'asc', colour: '' }));
+    expect(DEFAULT_PATENT_PAGE).toMatchObject({ page: 1, limit: 30, search: '', sort: null, colour: null });
+  });
+});
+
+describe('selection', () => {
+  it('chunks ids in calls of at most the bulk maximum', () => {
+    const ids = Array.from({ length: 4001 }, (_, i) => String(i));
+    const parts = chunk(ids, 2000);
+    expect(parts.map((p) => p.length)).toEqual([2000, 2000, 1]);
+    expect(parts.flat()).toEqual(ids);
+    expect(chunk([], 2000)).toEqual([]);
+    expect(() => chunk(ids, 0)).toThrow(RangeError);
+  });
+
+  it('sends a large selection in several calls, one after the other, and adds up the counts', async () => {
+    const calls: unknown[] = [];
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      const body = JSON.parse(String(init.body)) as { ids: string[]; comment: string };
+      calls.push(body);
+      return new Response(JSON.stringify({ success: true, updated: body.ids.length }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      const ids = Array.from({ length: 5 }, (_, i) => id(i));
+      expect(await commentPatents(ids, 'checked', 2)).toBe(5);
+      expect(calls).toEqual([
+        { ids: ids.slice(0, 2), comment: 'checked' },
+        { ids: ids.slice(2, 4), comment: 'checked' },
+        { ids: ids.slice(4), comment: 'checked' },
+      ]);
+      expect(fetchMock.mock.calls.every(([url, init]) => url === '/api/brevets/annuites/many' && init.method === 'PUT')).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('select-all covers the rows shown: all, some, none; a second click clears only them', () => {
+    const shown = ['a', 'b', 'c'];
+    expect(selectionState(shown, new Set())).toBe('none');
+    expect(selectionState(shown, new Set(['b', 'x']))).toBe('some');
+    expect(selectionState(shown, new Set(['a', 'b', 'c']))).toBe('all');
+    expect(selectionState([], new Set(['a']))).toBe('none');
+    const all = toggleAllShown(shown, new Set(['x']));
+    expect([...all].sort()).toEqual(['a', 'b', 'c', 'x']);
+    expect([...toggleAllShown(shown, all)]).toEqual(['x']);
+  });
+});
+
+describe('cache patches', () => {
+  it('moves one patent between colour counts', () => {
+    expect(moveCount({ ok: 2, nok: 1, orange: 0, no_date: 0 }, 'nok', 'orange')).toEqual({ ok: 2, nok: 0, orange: 1, no_date: 0 });
+    expect(moveCount({ ok: 0, nok: 0, orange: 0, no_date: 0 }, 'nok', 'ok')).toEqual({ ok: 1, nok: 0, orange: 0, no_date: 0 });
+    expect(moveCount(null, 'nok', 'ok')).toBeNull();
+  });
+
+  it('an edit replaces the row in place, moves the counts and marks the export stale', () => {
+    const before = page([patent(1), patent(2, { colour: 'nok' }), patent(3)]);
+    const edited = patent(2, { colour: 'orange', date_prochaine_annuite: null, edited: true });
+    const after = patchPatentPage(before, edited, 'nok');
+    expect(after.patents.map((p) => p._id)).toEqual(before.patents.map((p) => p._id));
+    expect(after.patents[1]).toBe(edited);
+    expect(after.patents[0]).toBe(before.patents[0]);
+    expect(after.file.counts).toEqual({ ok: 2, nok: 0, orange: 1, no_date: 0 });
+    expect(after.file.export_stale).toBe(true);
+    expect(before.patents[1]!.colour).toBe('nok');
+  });
+
+  it('a page of the same file without the row gets the counts, another file’s page is untouched', () => {
+    const other = page([patent(9)]);
+    const edited = patent(2, { colour: 'orange' });
+    expect(patchPatentPage(other, edited, 'nok').file.counts).toEqual({ ok: 2, nok: 0, orange: 1, no_date: 0 });
+    const foreign = page([patent(9, { file_id: OTHER_FILE })], { _id: OTHER_FILE });
+    expect(patchPatentPage(foreign, edited, 'nok')).toBe(foreign);
+  });
+
+  it('a bulk comment replaces the comments of the selected rows only; empty clears', () => {
+    const before = page([patent(1), patent(2, { commentaire: 'old' }), patent(3)]);
+    const after = commentPatentPage(before, new Set([id(1), id(2)]), 'Checked by Ann');
+    expect(after.patents.map((p) => p.commentaire)).toEqual(['Checked by Ann', 'Checked by Ann', null]);
+    expect(commentPatentPage(before, new Set([id(2)]), '').patents[1]!.commentaire).toBeNull();
+    expect(commentPatentPage(before, new Set([id(7)]), 'x')).toBe(before);
+  });
+
+  it('a research page gets the edited patent', () => {
+    const hit = (p: AnnuityPatentDto) => ({ patent: p, file: { _id: FILE_ID, title: null, name_file_import: 'p.xlsx', reference_date: '2026-11-23' } });
+    const research: AnnuityResearchResponse = { success: true, data: [hit(patent(1)), hit(patent(2))], meta: { currentPage: 1, totalPages: 1, pageSize: 30, total: 2 } };
+    const edited = patent(2, { quant_precedent: 9 });
+    expect(patchResearchPage(research, edited).data[1]!.patent).toBe(edited);
+    expect(patchResearchPage(research, patent(5))).toBe(research);
+  });
+
+  it('patches every cached page of the file and every research page through the query client, without refetching', async () => {
+    const client = new QueryClient();
+    const params = (p: number) => ({ page: p, limit: 30 as const, search: '', sort: '', order: 'asc' as const, colour: '' });
+    client.setQueryData(queryKeys.annuities.patentPage(FILE_ID, params(1)), page([patent(1), patent(2, { colour: 'nok' })]));
+    client.setQueryData(queryKeys.annuities.patentPage(FILE_ID, params(2)), page([patent(3)]));
+    client.setQueryData(queryKeys.annuities.patentPage(FILE_ID, { ...params(1), colour: 'nok' }), page([patent(2, { colour: 'nok' })]));
+    const researchKey = queryKeys.annuities.research({ q: 'ref', page: 1, limit: 30 });
+    client.setQueryData(researchKey, {
+      success: true,
+      data: [{ patent: patent(2, { colour: 'nok' }), file: { _id: FILE_ID, title: null, name_file_import: 'p.xlsx', reference_date: null } }],
+      meta: { currentPage: 1, totalPages: 1, pageSize: 30, total: 1 },
+    } satisfies AnnuityResearchResponse);
+    const edited = patent(2, { colour: 'ok', date_prochaine_annuite: '2027-03-31' });
+    await applyPatentEdit(client, edited, 'nok');
+    const p1 = client.getQueryData<AnnuityPatentsResponse>(queryKeys.annuities.patentPage(FILE_ID, params(1)))!;
+    expect(p1.patents[1]).toEqual(edited);
+    expect(p1.file.counts).toEqual({ ok: 3, nok: 0, orange: 0, no_date: 0 });
+    expect(client.getQueryData<AnnuityPatentsResponse>(queryKeys.annuities.patentPage(FILE_ID, params(2)))!.file.counts).toEqual({ ok: 3, nok: 0, orange: 0, no_date: 0 });
+    // The filtered page keeps the row where it was, in its new colour.
+    expect(client.getQueryData<AnnuityPatentsResponse>(queryKeys.annuities.patentPage(FILE_ID, { ...params(1), colour: 'nok' }))!.patents[0]!.colour).toBe('ok');
+    expect(client.getQueryData<AnnuityResearchResponse>(researchKey)!.data[0]!.patent).toEqual(edited);
+
+    await applyBulkComment(client, FILE_ID, new Set([id(1), id(3)]), 'Paid');
+    expect(client.getQueryData<AnnuityPatentsResponse>(queryKeys.annuities.patentPage(FILE_ID, params(1)))!.patents.map((p) => p.commentaire)).toEqual(['Paid', null]);
+    expect(client.getQueryData<AnnuityPatentsResponse>(queryKeys.annuities.patentPage(FILE_ID, params(2)))!.patents[0]!.commentaire).toBe('Paid');
+  });
+});
