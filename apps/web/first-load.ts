@@ -48,6 +48,8 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/ledes/history/admin': 'src/features/ledes/AdminHistoryPage.tsx',
   '/result-ledes': 'src/features/ledes/ResultPage.tsx',
   '/annuities/research': 'src/features/annuities/ResearchPage.tsx',
+  '/annuites/verify': 'src/features/annuities/VerifyPage.tsx',
+  '/annuities/list-files': 'src/features/annuities/FileListPage.tsx',
   '/patent-annuities': 'src/features/placeholders/ComingSoonPage.tsx',
 };
 export const LOCALE_MODULES = { en: 'src/lib/locales/en.ts', fr: 'src/lib/locales/fr.ts' } as const;

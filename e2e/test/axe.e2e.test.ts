@@ -41,8 +41,6 @@ interface State {
 
 /** Routes of later issues (placeholders), all behind login; /annuities/research (issue 10) is scanned in its states below. */
 const COMING_SOON = [
-  '/annuites/verify',
-  '/annuities/list-files',
   '/annuities/upload/receipt',
   '/annuities/list-receipt',
   '/patent-annuities',
@@ -160,6 +158,43 @@ const closeDialogsAndToasts = async (page: Page) => {
   for (const close of await page.locator('.mantine-Notification-root .mantine-Notification-closeButton').all()) await close.click().catch(() => undefined);
 };
 const annuityStates: State[] = [
+  { name: 'annuities-verify', path: '/annuites/verify' },
+  { name: 'annuities-verify-empty-submit', path: '/annuites/verify', setup: submit('annuity-submit') },
+  {
+    name: 'annuities-verify-help-modal',
+    path: '/annuites/verify',
+    setup: async (page) => {
+      await page.getByTestId('verify-help').click();
+      await page.getByTestId('columns-picture').waitFor();
+    },
+    cleanup: closeDialog,
+  },
+  {
+    name: 'annuities-list-files',
+    path: '/annuities/list-files',
+    setup: async (page) => {
+      await page.getByTestId('file-row').first().waitFor();
+    },
+  },
+  {
+    name: 'annuities-list-files-no-match',
+    path: '/annuities/list-files',
+    setup: async (page) => {
+      await page.getByTestId('files-search').fill('no-such-file-anywhere');
+      await page.getByTestId('files-empty').waitFor();
+    },
+  },
+  {
+    name: 'annuities-list-files-patents-modal',
+    path: '/annuities/list-files',
+    setup: async (page) => {
+      await page.getByTestId('files-search').fill(ANNUITY_TAG);
+      await page.getByTestId('file-name').first().click();
+      await page.getByTestId('patent-row').first().waitFor();
+      await page.waitForTimeout(250);
+    },
+    cleanup: closeDialogsAndToasts,
+  },
   { name: 'annuities-research-idle', path: '/annuities/research' },
   { name: 'annuities-research-results', path: '/annuities/research', setup: findPatents },
   {
@@ -282,6 +317,8 @@ function agentStates(resultPath: () => string): State[] {
     { name: 'ledes-history', path: '/ledes/history' },
     { name: 'contact-logged-in', path: '/contact' },
     { name: 'annuities-research-idle', path: '/annuities/research' },
+    { name: 'annuities-verify', path: '/annuites/verify' },
+    { name: 'annuities-list-files', path: '/annuities/list-files' },
   ];
   return states.map((s) => (s.path === '' ? { ...s, path: resultPath() } : s));
 }

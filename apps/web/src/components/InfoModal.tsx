@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Group, Image, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Image, Modal, Stack, Text, type ModalProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 export interface InfoModalProps {
@@ -10,13 +10,15 @@ export interface InfoModalProps {
   image?: { src: string; alt: string } | undefined;
   /** Drawn after the paragraphs, in place of (or besides) an image: a figure built from markup. */
   children?: ReactNode;
+  /** Wider for a figure. */
+  size?: ModalProps['size'];
 }
 
 /** Title, paragraphs, optional image and OK; closes on OK, Escape or a click outside. */
-export function InfoModal({ opened, onClose, title, paragraphs, image, children }: InfoModalProps) {
+export function InfoModal({ opened, onClose, title, paragraphs, image, children, size = 'lg' }: InfoModalProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered closeOnEscape closeOnClickOutside radius="lg" size="lg">
+    <Modal opened={opened} onClose={onClose} title={title} centered closeOnEscape closeOnClickOutside radius="lg" size={size}>
       <Stack gap="sm">
         {paragraphs.map((p, i) => (
           <Text key={i} size="sm">

@@ -59,3 +59,24 @@ export function formatBytes(size: number): string {
   if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} kB`;
   return `${(size / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */
+export function filenameFromDisposition(header: string | null | undefined, fallback: string): string {
+  if (!header) return fallback;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      /* fall through to the plain name */
+    }
+  }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/.exec(header);
+  const name = (plain?.[1] ?? plain?.[2] ?? '').trim();
+  return name || fallback;
+}
+
+/** Last path segment of a storage key, for a download without a Content-Disposition header. */
+export function lastSegment(path: string): string {
+  return path.split('/').filter(Boolean).pop() ?? 'download';
+}

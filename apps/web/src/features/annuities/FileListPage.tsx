@@ -1,6 +1,6 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Select, Stack, Text, TextInput, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFileSpreadsheet, IconFiles, IconSearch, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper, type SortingState } from '@tanstack/react-table';
@@ -35,6 +35,8 @@ import classes from './files.module.css';
 const PatentsModal = lazy(() => import('./PatentsModal.tsx'));
 const col = createColumnHelper<AnnuityFileDto>();
 const STATUS_COLOUR = { done: 'green', running: 'orange', error: 'red' } as const;
+/** The portal's phone width (the navigation bar's burger menu starts there too). */
+const PHONE_QUERY = '(max-width: 40em)';
 
 function exportFailure(error: unknown) {
   return error instanceof ApiError && error.code === 'export_pending' ? msg('annuities:list.exportPending') : msg('annuities:list.downloadError');
@@ -96,12 +98,113 @@ function StatusCell({ file }: { file: AnnuityFileDto }) {
   );
 }
 
+/** A Done file's name or date opens its patents (a button); otherwise plain text. */
+function OpenText({ file, text, testId, onOpen }: { file: AnnuityFileDto; text: string; testId: string; onOpen: (file: AnnuityFileDto) => void }) {
+  const { t } = useTranslation('annuities');
+  return canOpen(file) ? (
+    <UnstyledButton className={testId === 'file-date' ? `${classes.nameButton} ${classes.nowrap}` : classes.nameButton} onClick={() => onOpen(file)} data-testid={testId} aria-label={t('list.open', { name: displayName(file) })}>
+      {text}
+    </UnstyledButton>
+  ) : (
+    <Text size="sm" data-testid={testId} className={testId === 'file-date' ? classes.nowrap : 'portal-break'}>
+      {text}
+    </Text>
+  );
+}
+
+function NameCell({ file, admin, onOpen }: { file: AnnuityFileDto; admin: boolean; onOpen: (file: AnnuityFileDto) => void }) {
+  const { t } = useTranslation('annuities');
+  return (
+    <Stack gap={2}>
+      <OpenText file={file} text={displayName(file)} testId="file-name" onOpen={onOpen} />
+      {file.title && (
+        <Text size="xs" c="dimmed" className="portal-break">
+          {file.name_file_import}
+        </Text>
+      )}
+      {admin && file.owner && (
+        <Text size="xs" c="dimmed" data-testid="file-owner">
+          {t('list.owner', { name: file.owner.company_agent, email: file.owner.email })}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function ImportButton({ file }: { file: AnnuityFileDto }) {
+  const { t } = useTranslation('annuities');
+  return (
+    <DownloadButton
+      download={() => downloadAnnuityFile(file.path_import)}
+      failure={() => msg('annuities:list.downloadError')}
+      label={t('list.downloadImport', { name: file.name_file_import })}
+      testId="download-import"
+      icon={IconDownload}
+    />
+  );
+}
+
+/** The export: a download once Done (with a note while the queue rewrites it after an edit). */
+function ExportCell({ file }: { file: AnnuityFileDto }) {
+  const { t } = useTranslation('annuities');
+  const path = file.path_export;
+  if (!canOpen(file) || !path) {
+    return (
+      <Text size="xs" c="dimmed">
+        {file.is_done === 'Error' ? t('list.exportNone') : t('list.exportNotYet')}
+      </Text>
+    );
+  }
+  return (
+    <Group gap={6} wrap="nowrap">
+      <DownloadButton
+        download={() => downloadAnnuityFile(path)}
+        failure={exportFailure}
+        label={t('list.downloadExport', { name: file.name_file_export })}
+        testId="download-export"
+        icon={IconFileSpreadsheet}
+      />
+      {file.export_stale && (
+        <Text size="xs" c="dimmed" data-testid="export-stale">
+          {t('list.exportUpdating')}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+/** On a phone, one card per file (a five-column table would hide the status off screen). */
+function FileCards({ files, admin, onOpen, empty }: { files: AnnuityFileDto[]; admin: boolean; onOpen: (file: AnnuityFileDto) => void; empty: React.ReactNode }) {
+  const { t } = useTranslation('annuities');
+  if (files.length === 0) return <>{empty}</>;
+  return (
+    <Stack gap="sm" component="ul" className={classes.cards} data-testid="files-table">
+      {files.map((f) => (
+        <Paper key={f._id} component="li" withBorder p="sm" radius="md" data-testid="file-row">
+          <Stack gap="xs">
+            <NameCell file={f} admin={admin} onOpen={onOpen} />
+            <Text size="xs" c="dimmed">
+              {t('list.columns.date')} {formatDate(f.created)}
+            </Text>
+            <StatusCell file={f} />
+            <Group gap="sm" wrap="nowrap">
+              <ImportButton file={f} />
+              <ExportCell file={f} />
+            </Group>
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
 /** Spec "Annuities file list": search, 5 / 10 / 15 a page, sortable name and date, live status; a Done file opens its patents. */
 export function FileListPage() {
   const { t } = useTranslation('annuities');
   const session = useQuery(sessionQuery).data ?? { ...LOGGED_OUT, user: null };
   const admin = isAdmin(session);
   const live = useAnnuityFilesLive();
+  const phone = useMediaQuery(PHONE_QUERY);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, FILE_SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
@@ -116,86 +219,24 @@ export function FileListPage() {
     refetchInterval: (query) => live.interval(query.state.data),
   });
 
-  const columns = useMemo(() => {
-    const open = (file: AnnuityFileDto, text: string, testId: string) =>
-      canOpen(file) ? (
-        <UnstyledButton className={classes.nameButton} onClick={() => setOpened(file)} data-testid={testId} aria-label={t('list.open', { name: displayName(file) })}>
-          {text}
-        </UnstyledButton>
-      ) : (
-        <Text size="sm" data-testid={testId} className="portal-break">
-          {text}
-        </Text>
-      );
-    return [
+  const columns = useMemo(
+    () => [
       col.accessor((f) => displayName(f), {
         id: 'name',
         header: () => t('list.columns.name'),
-        cell: (c) => {
-          const f = c.row.original;
-          return (
-            <Stack gap={2}>
-              {open(f, displayName(f), 'file-name')}
-              {f.title && (
-                <Text size="xs" c="dimmed" className="portal-break">
-                  {f.name_file_import}
-                </Text>
-              )}
-              {admin && f.owner && (
-                <Text size="xs" c="dimmed" data-testid="file-owner">
-                  {t('list.owner', { name: f.owner.company_agent, email: f.owner.email })}
-                </Text>
-              )}
-            </Stack>
-          );
-        },
+        cell: (c) => <NameCell file={c.row.original} admin={admin} onOpen={setOpened} />,
       }),
       col.accessor((f) => f.created, {
         id: 'date',
         header: () => t('list.columns.date'),
-        cell: (c) => open(c.row.original, formatDate(c.row.original.created), 'file-date'),
+        cell: (c) => <OpenText file={c.row.original} text={formatDate(c.row.original.created)} testId="file-date" onOpen={setOpened} />,
       }),
-      col.display({
-        id: 'import',
-        header: () => t('list.columns.import'),
-        cell: (c) => (
-          <DownloadButton
-            download={() => downloadAnnuityFile(c.row.original.path_import)}
-            failure={() => msg('annuities:list.downloadError')}
-            label={t('list.downloadImport', { name: c.row.original.name_file_import })}
-            testId="download-import"
-            icon={IconDownload}
-          />
-        ),
-      }),
-      col.display({
-        id: 'export',
-        header: () => t('list.columns.export'),
-        cell: (c) => {
-          const f = c.row.original;
-          const path = f.path_export;
-          if (!canOpen(f) || !path) return <Text size="xs" c="dimmed">{t('list.exportNotYet')}</Text>;
-          return (
-            <Group gap={6} wrap="nowrap">
-              <DownloadButton
-                download={() => downloadAnnuityFile(path)}
-                failure={exportFailure}
-                label={t('list.downloadExport', { name: f.name_file_export })}
-                testId="download-export"
-                icon={IconFileSpreadsheet}
-              />
-              {f.export_stale && (
-                <Text size="xs" c="dimmed" data-testid="export-stale">
-                  {t('list.exportUpdating')}
-                </Text>
-              )}
-            </Group>
-          );
-        },
-      }),
+      col.display({ id: 'import', header: () => t('list.columns.import'), cell: (c) => <ImportButton file={c.row.original} /> }),
+      col.display({ id: 'export', header: () => t('list.columns.export'), cell: (c) => <ExportCell file={c.row.original} /> }),
       col.display({ id: 'status', header: () => t('list.columns.status'), cell: (c) => <StatusCell file={c.row.original} /> }),
-    ];
-  }, [t, admin]);
+    ],
+    [t, admin],
+  );
 
   const data = list.data?.data ?? [];
   const meta = list.data?.meta;
@@ -267,6 +308,9 @@ export function FileListPage() {
               <Text size="sm" c="dimmed" aria-live="polite" data-testid="files-count">
                 {t('list.count', { count: meta?.total ?? data.length })}
               </Text>
+              {phone ? (
+                <FileCards files={data} admin={admin} onOpen={setOpened} empty={empty} />
+              ) : (
               <ScrollArea type="auto">
                 <SortableTable
                   data={data}
@@ -285,6 +329,7 @@ export function FileListPage() {
                   getRowId={(f) => f._id}
                 />
               </ScrollArea>
+              )}
               {meta && meta.totalPages > 1 && (
                 <Group justify="center">
                   <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={FILE_PAGE_SIBLINGS} />

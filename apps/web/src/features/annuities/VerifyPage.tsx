@@ -160,7 +160,7 @@ export function VerifyPage() {
           </Group>
         </Stack>
       </Paper>
-      <InfoModal opened={help} onClose={() => setHelp(false)} title={t('verify.help.title')} paragraphs={[t('verify.help.intro'), t('verify.help.headers')]}>
+      <InfoModal size={900} opened={help} onClose={() => setHelp(false)} title={t('verify.help.title')} paragraphs={[t('verify.help.intro'), t('verify.help.headers')]}>
         <ColumnsPicture />
         <Text size="sm" fw={600}>
           {t('verify.help.datesTitle')}

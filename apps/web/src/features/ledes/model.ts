@@ -185,7 +185,7 @@ export function resultPath(ids: readonly string[]): string {
 
 /* ------------------------------------------------------------------ downloads */
 
-export { filenameFromDisposition, lastSegment } from '../../lib/download.ts';
+export { filenameFromDisposition, lastSegment } from '../../lib/files.ts';
 
 /* ------------------------------------------------------------------ live updates */
 
