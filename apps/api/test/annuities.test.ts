@@ -317,6 +317,36 @@ describe.each(databaseKinds())('annuities flow (%s)', (kind) => {
       expect((await owner.client.get('/api/annuite/files')).status).toBe(200);
     });
 
+    it('data under headers nobody knows: Error headers_not_found; a formula in every cell: Done, and the export holds no formula', async () => {
+      const unknown = await checked(
+        owner.client,
+        'unknown.xlsx',
+        await xlsxBuffer([{ name: 'S', headers: ['Colour', 'Size', 'Weight'], rows: [['red', 'XL', 3], ['blue', 'M', 2]] }]),
+      );
+      expect(unknown).toMatchObject({ is_done: 'Error', error_code: 'headers_not_found' });
+      expect(unknown.error_message).toBeTruthy();
+
+      // Every data cell a real formula (cached value included), as a hostile or careless sheet would have it.
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet('Formulas');
+      ws.addRow([...HEADERS]);
+      for (let r = 2; r <= 6; r++) {
+        ws.addRow(HEADERS.map((_, c) => ({ formula: `HYPERLINK("http://evil.test/?r=${r}&c=${c}","FR${r}${c}")`, result: `FR${r}${c}` })));
+      }
+      const formulas = await checked(owner.client, 'formulas.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+      // Formulas are read as their text, never evaluated: no date is readable, every row is no_date.
+      expect(formulas).toMatchObject({ is_done: 'Done', counts: { ok: 0, nok: 0, orange: 0, no_date: 5 } });
+      const rows = await exportRows(owner.client, formulas);
+      expect(rows).toHaveLength(5);
+      for (const row of rows) {
+        for (const value of Object.values(row)) {
+          expect(value === null || typeof value !== 'object' || !('formula' in value)).toBe(true);
+          if (typeof value === 'string') expect(value).not.toMatch(/^[=+\-@]/);
+        }
+      }
+      expect((await owner.client.get('/api/annuite/files')).status).toBe(200);
+    });
+
     it('empty workbook, headers without rows, zip bomb, password-protected, too many rows: Error with the engine reason', async () => {
       const wb = new ExcelJS.Workbook();
       wb.addWorksheet('Empty');
