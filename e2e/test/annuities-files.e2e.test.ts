@@ -15,8 +15,9 @@ import frCommon from '../../packages/i18n/locales/fr/common.json' with { type: '
  * Issue 10, the upload screen and the file list, in both languages: a user_annuites meets the
  * empty-submit and wrong-type messages and the help modal, uploads a workbook through the screen,
  * gets the 'being verified' toast, lands on the file list and watches the file go from 'in progress'
- * (with its progress bar) to 'Done' without reloading; opens its patents from the list; downloads the
- * import (the bytes it sent) and the export (a workbook with one row per patent). A file refused by
+ * (with its progress bar) to 'Done' without reloading; downloads the import (the bytes it sent); opens
+ * its patents from the list, comments on one and edits it; downloads the export from the list once the
+ * queue has rewritten it, and finds the comment and the edit in it (issue 10, done when 3). A file refused by
  * the engine shows 'Error' with its reason in words. Screenshots: artifacts/screenshots/annuities-<screen>-<width>-<lang>.png.
  */
 
@@ -146,20 +147,49 @@ describe.each(['en', 'fr'] as const)('annuities upload and file list (%s)', (lan
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await waitFinished(page, blocker);
 
-    // The import comes back byte for byte; the export is a workbook with a row per patent.
+    // The import comes back byte for byte.
     const [imported] = await Promise.all([page.waitForEvent('download'), row.getByTestId('download-import').click()]);
     expect(readFileSync(await imported.path()).equals(content)).toBe(true);
+
+    // The name of a Done file opens its patents: a comment and an edit on the first one.
+    await row.getByTestId('file-name').click();
+    const modal = page.getByRole('dialog').filter({ has: page.getByTestId('patent-row') });
+    const first = modal.getByTestId('patent-row').first();
+    await first.waitFor();
+    const ref = `UI${lang}${STAMP}-000`;
+    expect(await first.textContent()).toContain(ref);
+    await first.getByTestId('patent-select').click();
+    const comment = `Seen by ${lang} ${STAMP}`;
+    await modal.getByTestId('bulk-comment').fill(comment);
+    await modal.getByTestId('bulk-apply').click();
+    await first.getByTestId('patent-comment').filter({ hasText: comment }).waitFor();
+    await first.getByTestId('patent-edit').click();
+    const edit = page.getByRole('dialog').filter({ has: page.getByTestId('edit-form') });
+    await edit.getByTestId('edit-date_precedente_annuite').fill('2026-03-31');
+    await edit.getByTestId('edit-date_prochaine_annuite').fill('2031-03-31');
+    await edit.getByTestId('edit-quant_precedent').fill('7');
+    await edit.getByTestId('edit-limite_date_prochaine_annuite').fill('2031-09-30');
+    await edit.getByTestId('edit-confirm').click();
+    await edit.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'detached' });
+
+    // The export, downloaded from the list once the queue has rewritten it, holds the comment and the edit.
+    await row.getByTestId('download-export').waitFor();
+    await expect.poll(() => row.getByTestId('export-stale').count(), { timeout: 60_000 }).toBe(0);
     const [exported] = await Promise.all([page.waitForEvent('download'), row.getByTestId('download-export').click()]);
     expect(exported.suggestedFilename()).toMatch(/\.xlsx$/);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(readFileSync(await exported.path()) as unknown as ArrayBuffer);
-    expect(wb.worksheets[0]!.actualRowCount).toBeGreaterThanOrEqual(ROWS + 1);
-
-    // The name of a Done file opens its patents.
-    await row.getByTestId('file-name').click();
-    await page.getByTestId('patent-row').first().waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const sheet = wb.worksheets[0]!;
+    expect(sheet.actualRowCount).toBe(ROWS + 1);
+    const headers = (sheet.getRow(1).values as unknown[]).map((v) => (v == null ? '' : String(v)));
+    const edited = (sheet.getRow(2).values as unknown[]).map((v) => (v instanceof Date ? v.toISOString().slice(0, 10) : v));
+    expect(edited[headers.indexOf('Reference')]).toBe(ref);
+    expect(edited[headers.indexOf('Comment')]).toBe(comment);
+    expect(edited[headers.indexOf('quant_precedent')]).toBe(7);
+    expect(String(edited[headers.indexOf('date_prochaine_annuite')])).toMatch(/^(2031-03-31|31-03-2031)/);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await context.close();
   }, 420_000);
 
