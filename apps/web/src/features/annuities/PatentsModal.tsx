@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Group, Loader as MantineLoader, Modal, Pagination, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Loader as MantineLoader, Modal, Pagination, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconAlertCircle, IconSearch, IconX } from '@tabler/icons-react';
+import { IconSearch, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AnnuityColour, AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { Loader } from '../../components/Loader.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { COLOUR_STYLE } from './ColourBadge.tsx';
@@ -171,16 +172,7 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
       {query.isPending ? (
         <Loader loading />
       ) : query.isError ? (
-        <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden="true" />} role="alert" data-testid="patents-error">
-          <Group gap="sm" justify="space-between">
-            <span>{t('patents.loadError')}</span>
-            <Button size="compact-sm" variant="white" color="red" onClick={() => {
-              query.refetch().catch(() => undefined);
-            }}>
-              {t('patents.retry')}
-            </Button>
-          </Group>
-        </Alert>
+        <LoadError message={t('patents.loadError')} retryLabel={t('patents.retry')} onRetry={() => void query.refetch().catch(() => undefined)} testId="patents-error" />
       ) : patents.length === 0 ? (
         <Text ta="center" c="dimmed" py="xl" data-testid="patents-empty">
           {debouncedSearch ? t('patents.noMatch', { search: debouncedSearch }) : colour ? t('patents.emptyFilter') : t('patents.empty')}

@@ -8,6 +8,7 @@ import type { AnnuityPatentDto } from '@portal/contracts';
 import { ColourBadge } from './ColourBadge.tsx';
 import { formatDay, patentLabel, SORT_KEYS, VIRTUALIZE_ABOVE, selectionState, type PatentSort, type SortableColumn } from './patentsModel.ts';
 import classes from './patents.module.css';
+import tableClasses from '../../components/SortableTable.module.css';
 
 /** What the cells need besides their row: kept in a context so the column definitions stay stable. */
 interface RowState {
@@ -259,7 +260,7 @@ export function PatentsTable(props: PatentsTableProps) {
                     const Icon = sorted === 'asc' ? IconArrowUp : sorted === 'desc' ? IconArrowDown : IconArrowsSort;
                     return (
                       <th key={h.id} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}>
-                        <UnstyledButton onClick={() => onSort(id)} className={classes.sort} data-testid={`sort-${id}`}>
+                        <UnstyledButton onClick={() => onSort(id)} className={tableClasses.sort} data-testid={`sort-${id}`}>
                           <Group gap={4} wrap="nowrap">
                             <span>{label}</span>
                             <Icon size={14} aria-hidden="true" opacity={sorted ? 1 : 0.45} />

@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Alert, Button, Group, Loader as MantineLoader, Pagination, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Loader as MantineLoader, Pagination, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconAlertCircle, IconFileSpreadsheet, IconPencil, IconSearch } from '@tabler/icons-react';
+import { IconFileSpreadsheet, IconPencil, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AnnuityFileDto, AnnuityPatentDto, AnnuityResearchResponse } from '@portal/contracts';
 import { Loader } from '../../components/Loader.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { msg } from '../../lib/message.tsx';
 import { notifyError } from '../../lib/notify.ts';
@@ -108,16 +109,7 @@ export function ResearchPage() {
           ) : research.isPending ? (
             <Loader loading />
           ) : research.isError ? (
-            <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden="true" />} role="alert" data-testid="research-error">
-              <Group gap="sm" justify="space-between">
-                <span>{t('research.error')}</span>
-                <Button size="compact-sm" variant="white" color="red" onClick={() => {
-                  research.refetch().catch(() => undefined);
-                }}>
-                  {t('research.retry')}
-                </Button>
-              </Group>
-            </Alert>
+            <LoadError message={t('research.error')} retryLabel={t('research.retry')} onRetry={() => void research.refetch().catch(() => undefined)} testId="research-error" />
           ) : hits.length === 0 ? (
             <Text ta="center" c="dimmed" py="xl" data-testid="research-empty">
               {t('research.noMatch', { q: debouncedQ })}
