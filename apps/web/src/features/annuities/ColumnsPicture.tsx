@@ -1,4 +1,4 @@
-import { Box, ScrollArea, Table, Text } from '@mantine/core';
+import { Box, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import classes from './files.module.css';
 
@@ -28,7 +28,8 @@ export function ColumnsPicture() {
   const { t } = useTranslation('annuities');
   return (
     <Box className={classes.picture} data-testid="columns-picture">
-      <ScrollArea type="auto" offsetScrollbars>
+      {/* A region of its own: the keyboard can scroll it (axe scrollable-region-focusable). */}
+      <div className={classes.scroller} tabIndex={0} role="region" aria-label={t('verify.help.pictureCaption')}>
         <Table withColumnBorders withTableBorder fz="xs" miw={860} className={classes.sheet}>
           <caption className={classes.caption}>{t('verify.help.pictureCaption')}</caption>
           <Table.Thead>
@@ -72,7 +73,7 @@ export function ColumnsPicture() {
             </Table.Tr>
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </div>
     </Box>
   );
 }

@@ -102,7 +102,7 @@ function StatusCell({ file }: { file: AnnuityFileDto }) {
 function OpenText({ file, text, testId, onOpen }: { file: AnnuityFileDto; text: string; testId: string; onOpen: (file: AnnuityFileDto) => void }) {
   const { t } = useTranslation('annuities');
   return canOpen(file) ? (
-    <UnstyledButton className={testId === 'file-date' ? `${classes.nameButton} ${classes.nowrap}` : classes.nameButton} onClick={() => onOpen(file)} data-testid={testId} aria-label={t('list.open', { name: displayName(file) })}>
+    <UnstyledButton className={testId === 'file-date' ? `${classes.nameButton} ${classes.nowrap}` : classes.nameButton} onClick={() => onOpen(file)} data-testid={testId} aria-label={testId === 'file-date' ? t('list.openDate', { date: text, name: displayName(file) }) : t('list.open', { name: displayName(file) })}>
       {text}
     </UnstyledButton>
   ) : (
