@@ -18,7 +18,7 @@ import frCommon from '../../packages/i18n/locales/fr/common.json' with { type: '
  * (with its progress bar) to 'Done' without reloading; downloads the import (the bytes it sent); opens
  * its patents from the list, comments on one and edits it; downloads the export from the list once the
  * queue has rewritten it, and finds the comment and the edit in it (issue 10, done when 3). A file refused by
- * the engine shows 'Error' with its reason in words. Screenshots: artifacts/screenshots/annuities-<screen>-<width>-<lang>.png.
+ * the engine shows 'Error' with its reason in words. Screenshots at 1440 and 360 px: artifacts/screenshots/annuities-<screen>-<width>-<lang>.png.
  */
 
 type Lang = 'en' | 'fr';
@@ -89,10 +89,12 @@ describe.each(['en', 'fr'] as const)('annuities upload and file list (%s)', (lan
   it('refuses an empty submit and a wrong type in words, shows the expected columns, then checks a workbook live to Done', async () => {
     const context = await newContext(browser, { lang });
     const page = await context.newPage();
+    // The issue's desktop width for the screenshots.
+    await page.setViewportSize({ width: 1440, height: 900 });
     await signIn(page, users[lang]);
     await page.goto('/annuites/verify');
     await page.getByRole('heading', { level: 1, name: T.verify.title }).waitFor();
-    await screenshot(page, `annuities-verify-desktop`, lang);
+    await screenshot(page, `annuities-verify-1440`, lang);
 
     // Nothing chosen: the spec's error_choose_file text, on the picker, which takes the focus.
     await page.getByTestId('annuity-submit').click();
@@ -112,7 +114,7 @@ describe.each(['en', 'fr'] as const)('annuities upload and file list (%s)', (lan
     await picture.waitFor();
     for (const key of ['publication', 'country', 'filingDate'] as const) expect(await picture.textContent()).toContain(T.verify.help.columns[key]);
     expect(await picture.textContent()).toContain('Date de dépôt');
-    await screenshot(page, `annuities-verify-help-desktop`, lang);
+    await screenshot(page, `annuities-verify-help-1440`, lang);
     await page.getByRole('dialog').getByRole('button', { name: COMMON[lang].actions.ok }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
@@ -137,7 +139,7 @@ describe.each(['en', 'fr'] as const)('annuities upload and file list (%s)', (lan
     expect(await row.getByTestId('file-status').getAttribute('data-status')).toBe('in_progress');
     expect(await row.getByTestId('file-status').textContent()).toBe(T.status.running);
     await row.getByTestId('file-progress').waitFor();
-    await screenshot(page, `annuities-list-running-desktop`, lang);
+    await screenshot(page, `annuities-list-running-1440`, lang);
 
     // Done without a reload: the status, the counts and the export appear in place.
     await row.locator('[data-testid="file-status"][data-status="Done"]').waitFor({ timeout: 180_000 });
@@ -196,6 +198,7 @@ describe.each(['en', 'fr'] as const)('annuities upload and file list (%s)', (lan
   it('shows a file the engine refused as Error with its reason in words; the page size and the sort go to the server', async () => {
     const context = await newContext(browser, { lang });
     const page = await context.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
     await signIn(page, users[lang]);
     const empty = new ExcelJS.Workbook();
     empty.addWorksheet('Empty');
@@ -228,12 +231,12 @@ describe.each(['en', 'fr'] as const)('annuities upload and file list (%s)', (lan
     const sorted = page.waitForRequest((r) => r.url().includes('/api/annuite/files') && r.url().includes('sort=name'));
     await page.getByTestId('sort-name').click();
     await sorted;
-    await screenshot(page, `annuities-list-desktop`, lang);
+    await screenshot(page, `annuities-list-1440`, lang);
     await page.setViewportSize({ width: 360, height: 800 });
-    await screenshot(page, `annuities-list-phone`, lang);
+    await screenshot(page, `annuities-list-360`, lang);
     await page.goto('/annuites/verify');
     await page.getByTestId('annuity-upload-form').waitFor();
-    await screenshot(page, `annuities-verify-phone`, lang);
+    await screenshot(page, `annuities-verify-360`, lang);
     await context.close();
   }, 240_000);
 });
