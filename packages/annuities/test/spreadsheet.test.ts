@@ -7,7 +7,7 @@ import { checkSpreadsheet } from '../src/check.ts';
 import { evaluateRow } from '../src/evaluate.ts';
 import { splitBiff8 } from '../src/spreadsheet/biff-split.ts';
 import { cellDate, fieldOfHeader, matchColumns } from '../src/spreadsheet/columns.ts';
-import { readAllRows } from '../src/spreadsheet/read.ts';
+import { readAllRows, readSpreadsheet } from '../src/spreadsheet/read.ts';
 import type { SheetRow } from '../src/spreadsheet/rows.ts';
 import { COMPUTED_COLUMNS } from '../src/spreadsheet/write-export.ts';
 import { ENGLISH_HEADERS, FRENCH_HEADERS, rowsFrom, xlsBuffer, xlsxBuffer, type Cell } from './support/workbooks.ts';
@@ -155,6 +155,25 @@ describe('round trips', () => {
     ]);
     const read = await readAllRows(input, 't.xlsx');
     expect(read.ok && read.value.stats).toMatchObject({ sheets: 1, rows: 5, skippedSheets: ['Notes'] });
+  });
+
+  it('announces the rows to expect before the first sheet (xlsx: one header row less per sheet); xls does not know', async () => {
+    const sheets = [
+      { name: 'A', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, 120)] },
+      { name: 'B', headers: FRENCH_HEADERS, rows: [...rowsFrom(120, 30)] },
+    ];
+    const seen: string[] = [];
+    const visitor = {
+      expected: (rows: number) => void seen.push(`expected ${rows}`),
+      sheet: () => void seen.push('sheet'),
+      row: () => undefined,
+    };
+    const read = await readSpreadsheet(await xlsxBuffer(sheets), 'two.xlsx', visitor);
+    expect(read.ok).toBe(true);
+    expect(seen.slice(0, 2)).toEqual(['expected 150', 'sheet']);
+    seen.length = 0;
+    expect((await readSpreadsheet(xlsBuffer(sheets), 'two.xls', visitor)).ok).toBe(true);
+    expect(seen.filter((s) => s.startsWith('expected'))).toEqual([]);
   });
 
   it('a workbook without any known header is refused with a reason', async () => {

@@ -65,6 +65,7 @@ export const annuityFileSchema = z.strictObject({
   /** That reason in the caller's language (the owner's, in socket events). */
   error_message: z.string().nullable(),
   rows_done: z.number().int().min(0),
+  /** While running: the rows the engine expects after inspecting an xlsx (null before, and for an xls until Done); once Done, the rows read. */
   rows_total: z.number().int().min(0).nullable(),
   counts: colourCountsSchema.nullable(),
   /** The check's reference date (YYYY-MM-DD): "checked on". */

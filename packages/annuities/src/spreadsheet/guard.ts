@@ -12,6 +12,11 @@ export interface Inspection {
   readonly format: SpreadsheetFormat;
   /** Workbook uses the 1904 date system (xlsx: workbookPr/@date1904). */
   readonly date1904: boolean;
+  /**
+   * Data rows to expect, before reading: the worksheets' `<row>` elements less one header row each
+   * (xlsx; an upper bound when a sheet has no header or empty rows); null when unknown (xls).
+   */
+  readonly expectedRows: number | null;
 }
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
@@ -46,7 +51,7 @@ export async function inspectSpreadsheet(bytes: Buffer, fileName: string, limits
     if (!ole.ok) return ole;
     // An OLE2 file named .xlsx is never parsed as xls (UP-08): the name and the content disagree.
     if (extension !== 'xls') return fail('type_mismatch', 'xls content in a .xlsx file');
-    return ok({ format: 'xls', date1904: false });
+    return ok({ format: 'xls', date1904: false, expectedRows: null });
   }
   if (startsWith(bytes, ZIP_MAGIC)) {
     if (extension !== 'xlsx') return fail('type_mismatch', 'zip content in a .xls file');
@@ -222,7 +227,9 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
     let mergedRanges = 0;
     let mergedCells = 0;
     let date1904 = false;
+    let worksheets = 0;
     for (const { entry, name } of entries) {
+      if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) worksheets++;
       const isXml = /\.(xml|rels|vml)$/i.test(name);
       const cap = name === 'xl/sharedStrings.xml' ? Math.min(limits.maxSharedStringsBytes, limits.maxEntryBytes) : limits.maxEntryBytes;
       // Budgets shrink with what earlier parts used, so the limits hold for the whole workbook.
@@ -266,7 +273,7 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
         date1904 ||= scanner.date1904;
       }
     }
-    return { format: 'xlsx', date1904 };
+    return { format: 'xlsx', date1904, expectedRows: Math.max(0, rows - worksheets) };
   } finally {
     zip.close();
   }

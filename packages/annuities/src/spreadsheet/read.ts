@@ -10,6 +10,7 @@ export async function readSpreadsheet(bytes: Buffer, fileName: string, visitor: 
   const inspection = await inspectSpreadsheet(bytes, fileName, limits);
   if (!inspection.ok) return inspection;
   try {
+    if (inspection.value.expectedRows !== null) await visitor.expected?.(inspection.value.expectedRows);
     return inspection.value.format === 'xlsx' ? await readXlsx(bytes, inspection.value, limits, visitor) : await readXls(bytes, limits, visitor);
   } catch (error) {
     // Visitor failures are the caller's; everything else in a parser is a malformed file.

@@ -31,6 +31,8 @@ export interface SheetInfo {
 }
 
 export interface RowVisitor {
+  /** Called once before the first sheet with the rows the inspection expects (progress totals). */
+  expected?(rows: number): void | Promise<void>;
   sheet(info: SheetInfo): void | Promise<void>;
   row(row: SheetRow): void | Promise<void>;
 }

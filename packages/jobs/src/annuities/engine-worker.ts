@@ -194,6 +194,7 @@ async function check(
   };
 
   const read = await readSpreadsheet(Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength), data.fileName, {
+    expected: (rows: number) => post({ type: 'expected', rows }),
     sheet: async (info: SheetInfo) => {
       await flush();
       commentIndex = info.columns.get('comment') ?? -1;

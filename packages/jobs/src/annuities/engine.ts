@@ -13,6 +13,8 @@ export interface AnnuityEngineOptions {
   batchSize: number;
   /** Where the export goes; the caller ends it after a `done`, discards it after a refusal. */
   out: Writable;
+  /** The rows the workbook should hold, known before the first one (xlsx only): the progress total. */
+  onExpected?(rows: number): void;
   /** One batch of rows; the thread waits for it (backpressure). May return the stored edits of those rows. */
   onRows(rows: PatentRecord[]): Promise<Array<PatentOverride | null> | undefined>;
 }
@@ -72,6 +74,9 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
       port.on('message', (message: FromAnnuityThread) => {
         if (settled) return;
         switch (message.type) {
+          case 'expected':
+            options.onExpected?.(message.rows);
+            break;
           case 'rows':
             options.onRows(message.rows).then((overrides) => send({ type: 'rows-ack', overrides }), fail);
             break;

@@ -62,6 +62,7 @@ export interface CheckCounts {
 }
 
 export type FromAnnuityThread =
+  | { type: 'expected'; rows: number }
   | { type: 'rows'; rows: PatentRecord[] }
   | { type: 'xlsx'; chunk: Uint8Array }
   | { type: 'done'; counts: CheckCounts }

@@ -98,12 +98,18 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
   const now = () => deps.clock?.now() ?? new Date();
   const engine = deps.annuityEngine ?? runAnnuityEngine;
 
-  const writeExport = async (file: AnnuityFileRow, bytes: Buffer, mode: 'check' | 'export', onRows: (rows: PatentRecord[]) => Promise<Array<PatentOverride | null> | undefined>) => {
+  const writeExport = async (
+    file: AnnuityFileRow,
+    bytes: Buffer,
+    mode: 'check' | 'export',
+    onRows: (rows: PatentRecord[]) => Promise<Array<PatentOverride | null> | undefined>,
+    onExpected?: (rows: number) => void,
+  ) => {
     const key = exportKeyFor(file.importKey);
     const out = new PassThrough();
     const upload = deps.storage.put(key, out, { contentType: XLSX_TYPE });
     try {
-      const result = await engine(bytes, { mode, fileName: file.importName, today: file.referenceDate!, batchSize: PATENT_BATCH, out, onRows });
+      const result = await engine(bytes, { mode, fileName: file.importName, today: file.referenceDate!, batchSize: PATENT_BATCH, out, onRows, ...(onExpected ? { onExpected } : {}) });
       if (result.ok) {
         out.end();
         await upload;
@@ -181,6 +187,8 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
 
     const bytes = await readAll(await deps.storage.get(file.importKey));
     let rowsDone = 0;
+    // The rows the workbook should hold, from the engine's inspection: the progress bar's total.
+    let rowsTotal: number | null = null;
     // Progress on a timer, not per batch: the owner hears from the check every ANNUITY_PROGRESS_MS
     // even while the engine reads a large sheet before its first rows, and the row's updated_at is
     // the heartbeat the sweep reads. A beat still running is not doubled; a failed one is only logged.
@@ -188,7 +196,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     const beat = async () => {
       const [progressed] = await deps.db
         .update(annuityFiles)
-        .set({ rowsDone, updatedAt: now() })
+        .set({ rowsDone, ...(rowsTotal === null ? {} : { rowsTotal }), updatedAt: now() })
         .where(and(eq(annuityFiles.id, file.id), eq(annuityFiles.state, 'in_progress')))
         .returning();
       if (progressed) await publishFile(deps.db, deps.realtime, progressed, { admins: false });
@@ -206,6 +214,8 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
         await storePatents(deps.db, file.id, rows);
         rowsDone += rows.length;
         return undefined;
+      }, (rows) => {
+        rowsTotal = rows;
       });
     } finally {
       clearInterval(timer);
