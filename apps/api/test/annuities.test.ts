@@ -295,6 +295,19 @@ describe.each(databaseKinds())('annuities flow (%s)', (kind) => {
       expect(filtered.body.patents.every((p: AnnuityPatentDto) => p.colour === colour)).toBe(true);
     }
     expect((await owner.client.get(`/api/brevets/file/${file._id}?limit=25`)).status).toBe(400);
+
+    // Every later page is the matching slice of the whole ordering (the deep pages read keys first, then rows).
+    for (const q of ['', '&sort=date_prochaine_annuite&order=desc', '&sort=nom&order=asc', '&colour=no_date', '&search=widget&sort=reference&order=desc']) {
+      const whole = (await owner.client.get(`/api/brevets/file/${file._id}?limit=all${q}`)).body.patents as AnnuityPatentDto[];
+      for (const pageNo of [2, 3]) {
+        const got = (await owner.client.get(`/api/brevets/file/${file._id}?page=${pageNo}&limit=30${q}`)).body.patents as AnnuityPatentDto[];
+        expect(got.map((p) => p._id), `${q} page ${pageNo}`).toEqual(whole.slice((pageNo - 1) * 30, pageNo * 30).map((p) => p._id));
+      }
+    }
+    // Substring search through the trigram index: a fragment from the middle of a reference.
+    expect(((await owner.client.get(`/api/brevets/file/${file._id}?search=f-04&limit=100`)).body.patents as AnnuityPatentDto[]).map((p) => p.reference).sort()).toEqual(
+      Array.from({ length: 10 }, (_v, i) => `REF-04${i}`),
+    );
     const files = await owner.client.get('/api/annuite/files?search=PAGING&sort=name&order=asc&limit=5');
     expect(files.body.data.map((f: AnnuityFileDto) => f.name_file_import)).toEqual(['paging.xlsx']);
     const research = await owner.client.get('/api/annuite/research?q=ref-07');

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -71,7 +72,9 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       // RSS ~50 MB lower (docs/benchmarks.md). The embedded API is the only process that opens it.
       v8.setFlagsFromString('--wasm-num-compilation-tasks=0');
     }
-    const client = new PGlite(inMemory ? undefined : config.dataDir, { startParams: PGLITE_START_PARAMS });
+    // pg_trgm: the annuity patents' search index (migration 0005).
+    // (`new PGlite(undefined, options)` ignores its options: an in-memory database is named 'memory://'.)
+    const client = new PGlite(inMemory ? 'memory://' : config.dataDir, { startParams: PGLITE_START_PARAMS, extensions: { pg_trgm } });
     const db = drizzlePglite({ client, schema });
     return {
       db,
