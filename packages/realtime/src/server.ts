@@ -69,6 +69,8 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
   });
 
   const redisClients: Redis[] = [];
+  /** Clients that were connected once: any other status of theirs means Redis went away. */
+  const wasReady = new WeakSet<Redis>();
   if (opts.redisUrl) {
     // Events are fire-and-forget (the database is the truth, clients refetch): during an outage a
     // PUBLISH fails after one retry instead of queueing, and the subscriber waits for Redis to return.
@@ -76,9 +78,11 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
     const sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     for (const client of [pub, sub]) {
       client.on('error', onError);
+      client.on('ready', () => wasReady.add(client));
       redisClients.push(client);
     }
-    io.adapter(createAdapter(withGuardedPublish(pub, onError), sub));
+    // Closing while Redis is away: the adapter's UNSUBSCRIBEs on the dropped subscriber fail; nothing to report.
+    io.adapter(createAdapter(withGuarded(pub, ['publish'], onError), withGuarded(sub, ['punsubscribe', 'unsubscribe'], () => undefined)));
   }
 
   io.use((socket, next) => {
@@ -127,10 +131,12 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
     async close() {
       clearInterval(revalidation);
       opts.inProcess?.bus.off(BUS_EVENT, relay);
-      // A client that is not connected would hold QUIT (and the adapter's UNSUBSCRIBE) until Redis returns.
-      // (Only a client that lost its connection: one still making its first connection is let finish,
-      // or the adapter's SUBSCRIBE under way would reject unhandled.)
-      const [offline, connected] = partition(redisClients, (client) => client.status === 'reconnecting' || client.status === 'end');
+      // A client that lost its connection would hold QUIT (and the adapter's UNSUBSCRIBE) until Redis
+      // returns: whatever its status between two attempts ('reconnecting', 'connecting', 'close', 'end'),
+      // it is dropped. One still making its first connection is let finish, or the adapter's SUBSCRIBE
+      // under way would reject unhandled.
+      const lost = (client: Redis) => client.status === 'end' || (client.status !== 'ready' && wasReady.has(client));
+      const [offline, connected] = partition(redisClients, lost);
       for (const client of offline) client.disconnect();
       await io.close().catch(onError);
       await Promise.all(connected.map((client) => client.quit().catch(() => client.disconnect())));
@@ -139,18 +145,26 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
 }
 
 /**
- * The Redis adapter ignores the promise PUBLISH returns (every emit and disconnectSockets): while
- * Redis is down each one would be an unhandled rejection. Hand it a client whose publish reports to
- * `onError` instead; everything else goes to the real client.
+ * The Redis adapter ignores the promises some commands return: PUBLISH on every emit and
+ * disconnectSockets, UNSUBSCRIBE when it closes. While Redis is down each one would be an unhandled
+ * rejection. Hand it a client whose `methods` report their failure to `onError` instead; everything
+ * else goes to the real client.
  */
-function withGuardedPublish(client: Redis, onError: (error: Error) => void): Redis {
-  const publish = (channel: string, message: string | Buffer) => client.publish(channel, message).catch((error: unknown) => {
-    onError(error as Error);
-    return 0;
-  });
+function withGuarded(client: Redis, methods: ReadonlyArray<'publish' | 'punsubscribe' | 'unsubscribe'>, onError: (error: Error) => void): Redis {
+  const guarded = new Map<PropertyKey, (...args: unknown[]) => Promise<unknown>>(
+    methods.map((name) => [
+      name,
+      (...args: unknown[]) =>
+        (client[name] as (...a: unknown[]) => Promise<unknown>).apply(client, args).catch((error: unknown) => {
+          onError(error as Error);
+          return 0;
+        }),
+    ]),
+  );
   return new Proxy(client, {
     get(target, property) {
-      if (property === 'publish') return publish;
+      const replacement = guarded.get(property);
+      if (replacement) return replacement;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

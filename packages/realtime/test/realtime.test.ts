@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedisServer, type TestRedis } from '@portal/queue/test-support';
@@ -165,6 +166,27 @@ describe('multi-node (redis adapter + redis emitter)', () => {
       process.off('unhandledRejection', onUnhandled);
     }
   }, 40_000);
+
+  it('closes at once when Redis went away and a reconnection attempt hangs (a port that accepts and never answers)', async () => {
+    const gone = await startRedisServer();
+    const node = await startServer({ authenticate: new SessionTable().authenticate, redisUrl: gone.url, onError: () => undefined });
+    // The adapter's subscriber is connected: the node has joined Redis.
+    await sleep(300);
+    await gone.stop();
+    // Whatever listens on Redis's port now accepts connections and never says a word.
+    const port = Number(new URL(gone.url).port);
+    const silent: Socket[] = [];
+    const blackhole = createServer((socket) => void silent.push(socket));
+    await new Promise<void>((resolve) => blackhole.listen(port, '127.0.0.1', resolve));
+    try {
+      await sleep(1500); // a reconnection attempt is under way, 'connecting' to the silent port
+      const closed = await Promise.race([node.close().then(() => 'closed'), sleep(5000).then(() => 'still closing')]);
+      expect(closed).toBe('closed');
+    } finally {
+      for (const socket of silent) socket.destroy();
+      blackhole.close();
+    }
+  }, 30_000);
 
   it('WS-08 an event published by a worker process reaches the client on node 2 exactly once', async () => {
     const sessions = new SessionTable();
