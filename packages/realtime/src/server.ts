@@ -69,8 +69,6 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
   });
 
   const redisClients: Redis[] = [];
-  /** Clients that were connected once: any other status of theirs means Redis went away. */
-  const wasReady = new WeakSet<Redis>();
   if (opts.redisUrl) {
     // Events are fire-and-forget (the database is the truth, clients refetch): during an outage a
     // PUBLISH fails after one retry instead of queueing, and the subscriber waits for Redis to return.
@@ -78,11 +76,10 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
     const sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     for (const client of [pub, sub]) {
       client.on('error', onError);
-      client.on('ready', () => wasReady.add(client));
       redisClients.push(client);
     }
-    // Closing while Redis is away: the adapter's UNSUBSCRIBEs on the dropped subscriber fail; nothing to report.
-    io.adapter(createAdapter(withGuarded(pub, ['publish'], onError), withGuarded(sub, ['punsubscribe', 'unsubscribe'], () => undefined)));
+    // Closed while Redis is away, the dropped subscriber fails the adapter's (UN)SUBSCRIBEs: nothing to report.
+    io.adapter(createAdapter(withGuarded(pub, ['publish'], onError), withGuarded(sub, ['psubscribe', 'subscribe', 'punsubscribe', 'unsubscribe'], () => undefined)));
   }
 
   io.use((socket, next) => {
@@ -131,12 +128,10 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
     async close() {
       clearInterval(revalidation);
       opts.inProcess?.bus.off(BUS_EVENT, relay);
-      // A client that lost its connection would hold QUIT (and the adapter's UNSUBSCRIBE) until Redis
-      // returns: whatever its status between two attempts ('reconnecting', 'connecting', 'close', 'end'),
-      // it is dropped. One still making its first connection is let finish, or the adapter's SUBSCRIBE
-      // under way would reject unhandled.
-      const lost = (client: Redis) => client.status === 'end' || (client.status !== 'ready' && wasReady.has(client));
-      const [offline, connected] = partition(redisClients, lost);
+      // A client without a connection would hold QUIT (and the adapter's UNSUBSCRIBE) until Redis
+      // returns, whatever its status ('connecting', 'connect', 'reconnecting', 'close'): drop it. The
+      // adapter's commands on it then fail, guarded (below).
+      const [connected, offline] = partition(redisClients, (client) => client.status === 'ready');
       for (const client of offline) client.disconnect();
       await io.close().catch(onError);
       await Promise.all(connected.map((client) => client.quit().catch(() => client.disconnect())));
@@ -146,11 +141,11 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
 
 /**
  * The Redis adapter ignores the promises some commands return: PUBLISH on every emit and
- * disconnectSockets, UNSUBSCRIBE when it closes. While Redis is down each one would be an unhandled
+ * disconnectSockets, (UN)SUBSCRIBE when it starts and closes. While Redis is down each one would be an unhandled
  * rejection. Hand it a client whose `methods` report their failure to `onError` instead; everything
  * else goes to the real client.
  */
-function withGuarded(client: Redis, methods: ReadonlyArray<'publish' | 'punsubscribe' | 'unsubscribe'>, onError: (error: Error) => void): Redis {
+function withGuarded(client: Redis, methods: ReadonlyArray<'publish' | 'psubscribe' | 'subscribe' | 'punsubscribe' | 'unsubscribe'>, onError: (error: Error) => void): Redis {
   const guarded = new Map<PropertyKey, (...args: unknown[]) => Promise<unknown>>(
     methods.map((name) => [
       name,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedisServer, type TestRedis } from '@portal/queue/test-support';
@@ -183,6 +183,28 @@ describe('multi-node (redis adapter + redis emitter)', () => {
       const closed = await Promise.race([node.close().then(() => 'closed'), sleep(5000).then(() => 'still closing')]);
       expect(closed).toBe('closed');
     } finally {
+      for (const socket of silent) socket.destroy();
+      blackhole.close();
+    }
+  }, 30_000);
+
+  it('closes at once, without an unhandled rejection, when Redis never answered its first connection', async () => {
+    const silent: Socket[] = [];
+    const blackhole = createServer((socket) => void silent.push(socket));
+    await new Promise<void>((resolve) => blackhole.listen(0, '127.0.0.1', resolve));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { port } = blackhole.address() as AddressInfo;
+      const node = await startServer({ authenticate: new SessionTable().authenticate, redisUrl: `redis://127.0.0.1:${port}`, onError: () => undefined });
+      await sleep(300);
+      const closed = await Promise.race([node.close().then(() => 'closed'), sleep(5000).then(() => 'still closing')]);
+      expect(closed).toBe('closed');
+      await sleep(200);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
       for (const socket of silent) socket.destroy();
       blackhole.close();
     }
