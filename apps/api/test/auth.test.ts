@@ -69,8 +69,12 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     const locked = await client.post('/api/auth/login', { email: user.email, password: user.password });
     expect(locked.status).toBe(429);
     expect(locked.body).toEqual({ success: false, code: 'too_many_attempts', message: 'Too many attempts, please try again in 5 minutes' });
+    // Retry-After says when the lock lifts, to the second.
+    expect(locked.headers.get('retry-after')).toBe('300');
     t.clock.advance(4 * 60_000 + 59_000);
-    expect((await client.post('/api/auth/login', { email: user.email, password: user.password })).status).toBe(429);
+    const stillLocked = await client.post('/api/auth/login', { email: user.email, password: user.password });
+    expect(stillLocked.status).toBe(429);
+    expect(stillLocked.headers.get('retry-after')).toBe('1');
     t.clock.advance(2_000);
     expect((await client.post('/api/auth/login', { email: user.email, password: user.password })).status).toBe(200);
   });

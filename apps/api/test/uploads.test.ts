@@ -118,12 +118,14 @@ describe('uploads: rate limit per user (issue 8 §2)', () => {
     const send = async (client: TestClient) => {
       const { body, contentType } = multipart({}, [{ filename: 'wrong.exe', content: 'MZ' }]);
       const res = await fetch(`${t.url}${UPLOAD_PATH}`, { method: 'POST', headers: { ...uploadHeaders(t, client, contentType, body.length), 'accept-language': 'fr' }, body });
-      return { status: res.status, body: await res.json() };
+      return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') };
     };
     for (let i = 0; i < 3; i++) expect((await send(first.client)).status).toBe(415);
     const limited = await send(first.client);
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ success: false, code: 'rate_limited', message: 'Trop de requêtes, veuillez réessayer plus tard.' });
+    // The budget's window (10 minutes from the first upload) ends in 600 s: Retry-After says so.
+    expect(limited.retryAfter).toBe('600');
     expect((await send(second.client)).status).toBe(415);
     t.clock.advance(10 * 60_000 + 1);
     expect((await send(first.client)).status).toBe(415);

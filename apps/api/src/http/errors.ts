@@ -15,13 +15,16 @@ export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    options: { status?: number; fields?: Record<string, string>; detail?: string } = {},
+    options: { status?: number; fields?: Record<string, string>; detail?: string; retryAfterSeconds?: number } = {},
   ) {
     super(options.detail ?? code);
     this.status = options.status ?? ERROR_CODES[code];
     this.fields = options.fields;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
   readonly fields: Record<string, string> | undefined;
+  /** When a refusal for rate (429) lifts: sent as Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
 }
 
 export function requestLocale(req: Request): Locale {
@@ -100,6 +103,8 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
     if (down) req.log?.warn({ err }, 'dependency unavailable');
     else if (known.status >= 500) req.log?.error({ err }, 'request failed');
     if (known.status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+    // A 429 says when to come back (RFC 6585): the limiter's remaining window, else a minute.
+    if (known.status === 429) res.set('Retry-After', String(Math.max(1, Math.ceil(known.retryAfterSeconds ?? 60))));
     res.status(known.status).json(envelope(known.code, locale, known.fields));
     return;
   }

@@ -38,7 +38,7 @@ const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
  */
 export async function receiveMultipart(req: Request, options: MultipartOptions): Promise<{ fields: Record<string, string>; files: StoredUpload[] }> {
   if (!req.is('multipart/form-data')) throw new AppError('unsupported_media_type');
-  if (options.rateLimit && !(await options.rateLimit.limiter.allow(options.rateLimit.key))) throw new AppError('rate_limited');
+  if (options.rateLimit) await options.rateLimit.limiter.consume(options.rateLimit.key);
   const declared = Number(req.get('content-length') ?? 0);
   // A body larger than every allowed file together cannot be valid: refuse before reading it.
   if (declared > options.maxFiles * options.maxFileBytes + 1024 * 1024) throw new AppError('payload_too_large');

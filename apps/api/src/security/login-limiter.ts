@@ -1,3 +1,4 @@
+import { AppError } from '../http/errors.ts';
 import { LOGIN_LOCKOUT_ATTEMPTS, LOGIN_LOCKOUT_MINUTES } from '@portal/contracts';
 import { sha256 } from './tokens.ts';
 import type { CounterStore } from './counters.ts';
@@ -30,13 +31,20 @@ export class LoginLimiter {
     return `login:ip:${ip}`;
   }
 
-  async isBlocked(email: string, ip: string): Promise<boolean> {
+  /** Seconds until the login is allowed again, or 0 when it is not blocked. */
+  async blockedFor(email: string, ip: string): Promise<number> {
     const [byPair, byAccount, byIp] = await Promise.all([
       this.store.peek(this.pairKey(email, ip)),
       this.store.peek(this.accountKey(email)),
       this.store.peek(this.ipKey(ip)),
     ]);
-    return (byPair?.count ?? 0) >= LOGIN_LOCKOUT_ATTEMPTS || (byAccount?.count ?? 0) >= ACCOUNT_MAX_FAILURES || (byIp?.count ?? 0) >= IP_MAX_FAILURES;
+    const blocking = [
+      [byPair, LOGIN_LOCKOUT_ATTEMPTS],
+      [byAccount, ACCOUNT_MAX_FAILURES],
+      [byIp, IP_MAX_FAILURES],
+    ] as const;
+    const waits = blocking.filter(([counter, max]) => (counter?.count ?? 0) >= max).map(([counter]) => counter!.resetInMs);
+    return waits.length ? Math.ceil(Math.max(...waits) / 1000) : 0;
   }
 
   async recordFailure(email: string, ip: string): Promise<void> {
@@ -62,9 +70,9 @@ export class RateLimiter {
     private readonly windowMs: number,
   ) {}
 
-  /** Counts one hit and says whether it is still within budget. */
-  async allow(key: string): Promise<boolean> {
-    const { count } = await this.store.increment(`${this.name}:${key}`, this.windowMs);
-    return count <= this.max;
+  /** Counts one hit; past the budget, throws the 429 with the seconds until the window ends. */
+  async consume(key: string): Promise<void> {
+    const { count, resetInMs } = await this.store.increment(`${this.name}:${key}`, this.windowMs);
+    if (count > this.max) throw new AppError('rate_limited', { retryAfterSeconds: Math.ceil(resetInMs / 1000) });
   }
 }

@@ -72,7 +72,7 @@ export function authRoutes(ctx: AppContext): Route[] {
       params: emailParam,
       response: messageResponse,
       async handler({ params }, { req, t }) {
-        if (!(await ctx.limits.resetRequest.allow(req.ip ?? 'unknown'))) throw new AppError('rate_limited');
+        await ctx.limits.resetRequest.consume(req.ip ?? 'unknown');
         await requestPasswordReset(ctx, params.email);
         return { success: true, message: t('api:reset_requested', { minutes: RESET_TOKEN_MINUTES }) };
       },

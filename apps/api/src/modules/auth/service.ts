@@ -24,9 +24,10 @@ const LINK_LIFETIME_MS = {
 
 export async function login(ctx: AppContext, req: Request, res: Response, body: LoginBody): Promise<PublicUser> {
   const ip = req.ip ?? 'unknown';
-  if (await ctx.limits.login.isBlocked(body.email, ip)) {
+  const blockedFor = await ctx.limits.login.blockedFor(body.email, ip);
+  if (blockedFor > 0) {
     req.log.warn({ event: 'login_locked', email: sha256(body.email) }, 'login refused: locked');
-    throw new AppError('too_many_attempts');
+    throw new AppError('too_many_attempts', { retryAfterSeconds: blockedFor });
   }
   const [user] = await ctx.db
     .select({ id: users.id, passwordHash: users.passwordHash, langue: users.langue })

@@ -1,6 +1,5 @@
 import { contactBody, messageResponse } from '@portal/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { enqueueCommitted } from '@portal/jobs';
 import { recordMail } from '../mail/outbox.ts';
@@ -14,7 +13,7 @@ export function contactRoutes(ctx: AppContext): Route[] {
       body: contactBody,
       response: messageResponse,
       async handler({ body }, { req, locale, t }) {
-        if (!(await ctx.limits.contact.allow(req.ip ?? 'unknown'))) throw new AppError('rate_limited');
+        await ctx.limits.contact.consume(req.ip ?? 'unknown');
         // Support reads French or English; the sender's interface language decides.
         const mailId = await recordMail(ctx.db, {
           recipient: ctx.config.mail.supportAddress,
