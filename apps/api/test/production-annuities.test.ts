@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseBaseUrl } from '@portal/db/testing';
 import { FRENCH_HEADERS, rowsFrom, xlsxBuffer } from '../../../packages/annuities/test/support/workbooks.ts';
 import { multipart } from './support/multipart.ts';
-import { startProcess, startProductionServices, type RunningProcess } from './support/processes.ts';
+import { startProcess, startProductionPortal, waitForRowState } from './support/processes.ts';
 import { TestClient } from './support/portal.ts';
 
 const baseUrl = testDatabaseBaseUrl();
@@ -11,26 +11,19 @@ const ROWS = 30_000;
 
 describe.skipIf(!baseUrl)('production mode: annuities worker killed mid-file (done-when 2)', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
-  let api: RunningProcess;
   let env: Record<string, string>;
   let url: string;
   let apiKey: string;
   let db: pg.Client;
 
   beforeAll(async () => {
-    const services = await startProductionServices(baseUrl!, {
+    const portal = await startProductionPortal(baseUrl!, {
       // Short locks and stall checks so the killed worker's job is taken over within seconds.
       WORKER_LOCK_DURATION_MS: '2000',
       WORKER_STALLED_INTERVAL_MS: '1000',
     });
-    cleanups.push(() => services.stop());
-    ({ env, url, apiKey } = services);
-    api = startProcess('apps/api/src/main.ts', env);
-    cleanups.push(() => api.stop());
-    await api.waitFor(/Portal ready on/);
-    db = new pg.Client({ connectionString: services.databaseUrl });
-    await db.connect();
-    cleanups.push(() => db.end());
+    cleanups.push(() => portal.stop());
+    ({ env, url, apiKey, db } = portal);
   });
 
   afterAll(async () => {
@@ -49,15 +42,7 @@ describe.skipIf(!baseUrl)('production mode: annuities worker killed mid-file (do
     return json._id;
   }
 
-  async function waitForState(fileId: string, state: string, timeoutMs: number) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { rows } = await db.query('select state, attempts, rows_total from annuity_files where id = $1', [fileId]);
-      if (rows[0]?.state === state) return rows[0] as { state: string; attempts: number; rows_total: number };
-      if (Date.now() > deadline) throw new Error(`file ${fileId} still ${rows[0]?.state}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const waitForState = (id: string, state: string, timeoutMs: number) => waitForRowState<{ state: string; attempts: number; rows_total: number }>(db, 'select state, attempts, rows_total from annuity_files where id = $1', id, state, timeoutMs);
 
   it('ends Done after a restart, with exactly one patent per spreadsheet row', { timeout: 300_000 }, async () => {
     const client = new TestClient(url, { origin: url, apiKey });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseBaseUrl } from '@portal/db/testing';
 import { multipart } from './support/multipart.ts';
-import { startProcess, startProductionServices, type RunningProcess } from './support/processes.ts';
+import { startProcess, startProductionPortal, waitForRowState } from './support/processes.ts';
 import { TestClient } from './support/portal.ts';
 
 const baseUrl = testDatabaseBaseUrl();
@@ -20,27 +20,20 @@ function bigLedesFile(lines: number): Buffer {
 
 describe.skipIf(!baseUrl)('production mode: LEDES worker killed mid-run', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
-  let api: RunningProcess;
   let env: Record<string, string>;
   let url: string;
   let apiKey: string;
   let db: pg.Client;
 
   beforeAll(async () => {
-    const services = await startProductionServices(baseUrl!, {
+    const portal = await startProductionPortal(baseUrl!, {
       UPLOAD_MAX_BYTES: String(200 * 1024 * 1024),
       // Short locks and stall checks so the killed worker's job is taken over within seconds.
       WORKER_LOCK_DURATION_MS: '2000',
       WORKER_STALLED_INTERVAL_MS: '1000',
     });
-    cleanups.push(() => services.stop());
-    ({ env, url, apiKey } = services);
-    api = startProcess('apps/api/src/main.ts', env);
-    cleanups.push(() => api.stop());
-    await api.waitFor(/Portal ready on/);
-    db = new pg.Client({ connectionString: services.databaseUrl });
-    await db.connect();
-    cleanups.push(() => db.end());
+    cleanups.push(() => portal.stop());
+    ({ env, url, apiKey, db } = portal);
   });
 
   afterAll(async () => {
@@ -59,15 +52,7 @@ describe.skipIf(!baseUrl)('production mode: LEDES worker killed mid-run', () => 
     return json.runs[0]!._id;
   }
 
-  async function waitForState(runId: string, state: string, timeoutMs: number) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { rows } = await db.query('select state, attempts from ledes_runs where id = $1', [runId]);
-      if (rows[0]?.state === state) return rows[0] as { state: string; attempts: number };
-      if (Date.now() > deadline) throw new Error(`run ${runId} still ${rows[0]?.state}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const waitForState = (id: string, state: string, timeoutMs: number) => waitForRowState<{ state: string; attempts: number }>(db, 'select state, attempts from ledes_runs where id = $1', id, state, timeoutMs);
 
   it('ends Done after a restart, with the findings stored once', { timeout: 300_000 }, async () => {
     const client = new TestClient(url, { origin: url, apiKey });

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -128,4 +129,47 @@ export async function startProductionServices(baseDatabaseUrl: string, extraEnv:
       for (const stop of stops.reverse()) await stop();
     },
   };
+}
+
+export interface ProductionPortal extends ProductionServices {
+  /** The API process, started and ready. */
+  api: RunningProcess;
+  /** A connection to the portal's database, to read the truth the screens read. */
+  db: pg.Client;
+}
+
+/** The production services, an API process ready on them and a database connection; `stop()` undoes all of it. */
+export async function startProductionPortal(baseDatabaseUrl: string, extraEnv: Record<string, string> = {}): Promise<ProductionPortal> {
+  const services = await startProductionServices(baseDatabaseUrl, extraEnv);
+  const api = startProcess('apps/api/src/main.ts', services.env);
+  const db = new pg.Client({ connectionString: services.databaseUrl });
+  try {
+    await api.waitFor(/Portal ready on/);
+    await db.connect();
+  } catch (error) {
+    await api.stop();
+    await services.stop();
+    throw error;
+  }
+  return {
+    ...services,
+    api,
+    db,
+    async stop() {
+      await db.end().catch(() => undefined);
+      await api.stop();
+      await services.stop();
+    },
+  };
+}
+
+/** Polls `select state, … from <table> where id = $1` until the row reaches `state`. */
+export async function waitForRowState<Row extends { state: string }>(db: pg.Client, query: string, id: string, state: string, timeoutMs: number): Promise<Row> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.query(query, [id]);
+    if (rows[0]?.state === state) return rows[0] as Row;
+    if (Date.now() > deadline) throw new Error(`${id} still ${String(rows[0]?.state)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
