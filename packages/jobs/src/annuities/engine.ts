@@ -1,7 +1,9 @@
 import type { Writable } from 'node:stream';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel } from 'node:worker_threads';
 import { deserializeError } from '../ledes/engine-protocol.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
+
+import { createSharedThread } from '../shared-thread.ts';
 
 const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
 
@@ -36,22 +38,7 @@ export interface AnnuityThreadEngine extends AnnuityEngine {
  * fresh one.
  */
 export function createAnnuityThreadEngine(): AnnuityThreadEngine {
-  let worker: Worker | null = null;
-  const active = new Set<(error: Error) => void>();
-  const thread = (): Worker => {
-    if (worker) return worker;
-    const started = new Worker(WORKER_URL);
-    // Idle, the thread must not keep the process alive; each run's port does while it works.
-    started.unref();
-    const failAll = (error: Error) => {
-      if (worker === started) worker = null;
-      for (const fail of [...active]) fail(error);
-    };
-    started.on('error', (error) => failAll(new Error(`annuities engine thread crashed: ${error.message}`, { cause: error })));
-    started.on('exit', (code) => failAll(new Error(`annuities engine thread exited with code ${code}`)));
-    worker = started;
-    return started;
-  };
+  const { thread, active, close } = createSharedThread(WORKER_URL, 'annuities engine');
 
   const engine: AnnuityEngine = (bytes, options) =>
     new Promise((resolve, reject) => {
@@ -109,11 +96,7 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
     });
 
   return Object.assign(engine, {
-    async close() {
-      const running = worker;
-      worker = null;
-      if (running) await running.terminate();
-    },
+    close,
   });
 }
 

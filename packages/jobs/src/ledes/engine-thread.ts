@@ -1,8 +1,9 @@
-import { once } from 'node:events';
-import { MessageChannel, Worker, type ResourceLimits } from 'node:worker_threads';
+import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import type { LedesSummary } from '@portal/ledes';
 import type { EngineOptions, LedesEngine } from './engine.ts';
 import { deserializeError, serializeError, type FromThread, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
+
+import { createSharedThread } from '../shared-thread.ts';
 
 const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
 
@@ -19,23 +20,7 @@ export interface ThreadEngine extends LedesEngine {
  * reason, like any infrastructure error; the next run starts a fresh thread.
  */
 export function createThreadEngine(options: { resourceLimits?: ResourceLimits } = {}): ThreadEngine {
-  let worker: Worker | null = null;
-  const active = new Set<(error: Error) => void>();
-
-  const thread = (): Worker => {
-    if (worker) return worker;
-    const started = new Worker(WORKER_URL, { resourceLimits: options.resourceLimits });
-    // Idle, the thread must not keep the process alive; each run's port does while it works.
-    started.unref();
-    const failAll = (error: Error) => {
-      if (worker === started) worker = null;
-      for (const fail of [...active]) fail(error);
-    };
-    started.on('error', (error) => failAll(new Error(`LEDES engine thread crashed: ${error.message}`, { cause: error })));
-    started.on('exit', (code) => failAll(new Error(`LEDES engine thread exited with code ${code}`)));
-    worker = started;
-    return started;
-  };
+  const { thread, active, close } = createSharedThread(WORKER_URL, 'LEDES engine', { resourceLimits: options.resourceLimits });
 
   const engine = (source: AsyncIterable<Uint8Array>, opts: EngineOptions): Promise<{ summary: LedesSummary }> =>
     new Promise((resolve, reject) => {
@@ -136,15 +121,7 @@ export function createThreadEngine(options: { resourceLimits?: ResourceLimits } 
     });
 
   return Object.assign(engine, {
-    async close() {
-      const running = worker;
-      worker = null;
-      if (running) {
-        const exited = once(running, 'exit');
-        await running.terminate();
-        await exited.catch(() => {});
-      }
-    },
+    close,
   });
 }
 

@@ -1,0 +1,48 @@
+import { once } from 'node:events';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+
+/**
+ * One worker thread shared by the runs of a process (the LEDES and annuities engines): started on
+ * first use (a thread costs a second or more to start: tsx and the engine's libraries), unref'd when
+ * idle (each run's port keeps the process alive while it works). A thread that crashes or exits fails
+ * every run registered in `active`, with the reason, like any infrastructure error; the next run
+ * starts a fresh one.
+ */
+export interface SharedThread {
+  /** The thread, started if there is none. */
+  thread(): Worker;
+  /** The runs under way: each one's failure callback, added when it starts and removed when it settles. */
+  readonly active: Set<(error: Error) => void>;
+  /** Stops the thread; runs still in it fail. The next run starts a new one. */
+  close(): Promise<void>;
+}
+
+export function createSharedThread(url: URL, name: string, options: { resourceLimits?: ResourceLimits | undefined } = {}): SharedThread {
+  let worker: Worker | null = null;
+  const active = new Set<(error: Error) => void>();
+  return {
+    active,
+    thread() {
+      if (worker) return worker;
+      const started = new Worker(url, { resourceLimits: options.resourceLimits });
+      started.unref();
+      const failAll = (error: Error) => {
+        if (worker === started) worker = null;
+        for (const fail of [...active]) fail(error);
+      };
+      started.on('error', (error) => failAll(new Error(`${name} thread crashed: ${error.message}`, { cause: error })));
+      started.on('exit', (code) => failAll(new Error(`${name} thread exited with code ${code}`)));
+      worker = started;
+      return started;
+    },
+    async close() {
+      const running = worker;
+      worker = null;
+      if (running) {
+        const exited = once(running, 'exit');
+        await running.terminate();
+        await exited.catch(() => {});
+      }
+    },
+  };
+}
