@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Select, Stack, Text, TextInput, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Select, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconDownload, IconFileSpreadsheet, IconFiles, IconSearch, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconFileSpreadsheet, IconFiles, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper, type SortingState } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
@@ -16,6 +16,7 @@ import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { SearchInput } from '../../components/SearchInput.tsx';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import { downloadAnnuityFile, fileListQuery, useAnnuityFilesLive } from './filesApi.ts';
 import {
@@ -269,13 +270,13 @@ export function FileListPage() {
       <Paper withBorder shadow="xs" p="md">
         <Stack gap="md">
           <Group justify="space-between" wrap="wrap" gap="sm">
-            <TextInput
+            <SearchInput
               value={search}
-              onChange={(e) => {
-                setSearch(e.currentTarget.value);
+              onValue={(value) => {
+                setSearch(value);
                 setPage(1);
               }}
-              leftSection={<IconSearch size={16} aria-hidden="true" />}
+              fetching={list.isFetching}
               placeholder={t('list.searchPlaceholder')}
               aria-label={t('list.search')}
               data-testid="files-search"

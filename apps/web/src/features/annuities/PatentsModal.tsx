@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Group, Loader as MantineLoader, Modal, Pagination, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Pagination, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconSearch, IconX } from '@tabler/icons-react';
+import { IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AnnuityColour, AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { Loader } from '../../components/Loader.tsx';
+import { SearchInput } from '../../components/SearchInput.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -122,14 +123,12 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
         </Text>
       )}
       <Group justify="space-between" gap="sm" wrap="wrap" align="flex-end">
-        <TextInput
-          type="search"
+        <SearchInput
           label={t('patents.searchLabel')}
           placeholder={t('patents.search')}
-          leftSection={<IconSearch size={16} aria-hidden="true" />}
-          rightSection={fetching ? <MantineLoader size={14} /> : null}
+          fetching={fetching}
           value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
+          onValue={setSearch}
           w={{ base: '100%', sm: 380 }}
           data-autofocus
           data-testid="patents-search"

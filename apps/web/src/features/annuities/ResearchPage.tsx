@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Button, Group, Loader as MantineLoader, Pagination, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconFileSpreadsheet, IconPencil, IconSearch } from '@tabler/icons-react';
+import { IconFileSpreadsheet, IconPencil } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AnnuityFileDto, AnnuityPatentDto, AnnuityResearchResponse } from '@portal/contracts';
 import { Loader } from '../../components/Loader.tsx';
+import { SearchInput } from '../../components/SearchInput.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { msg } from '../../lib/message.tsx';
@@ -86,14 +87,12 @@ export function ResearchPage() {
       <Paper withBorder shadow="xs" p="md">
         <Stack gap="md">
           <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-            <TextInput
-              type="search"
+            <SearchInput
               label={t('research.searchLabel')}
               placeholder={t('research.search')}
-              leftSection={<IconSearch size={16} aria-hidden="true" />}
-              rightSection={fetching ? <MantineLoader size={14} /> : null}
+              fetching={fetching}
               value={q}
-              onChange={(e) => setQ(e.currentTarget.value)}
+              onValue={setQ}
               w={{ base: '100%', sm: 460 }}
               maxLength={200}
               data-testid="research-search"
