@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { portal, uniqueEmail } from './browser.ts';
+
 
 const require = createRequire(import.meta.url);
 /** axe-core's browser build, injected into the page as a script (no browser extension, no download). */
@@ -16,7 +16,7 @@ const SAMPLES = path.resolve(ROOT, 'packages/ledes/test/fixtures/samples');
 export const VALID_SAMPLE = path.join(SAMPLES, 'travisbashor-ledes-parser_tests-data-ledes_98B.txt');
 export const INVALID_SAMPLE = path.join(SAMPLES, 'mikewagner-ledes_parser_spec-fixtures-ledes.txt');
 
-export type Lang = 'en' | 'fr';
+import type { Lang } from './users.ts';
 export const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1366, height: 900 } } as const;
 
 export interface AxeNode {
@@ -113,54 +113,6 @@ export async function switchLanguage(page: Page, lang: Lang): Promise<void> {
   if ((await page.evaluate(() => document.documentElement.lang)) === lang) return;
   await page.getByTestId('language-switcher').getByText(lang.toUpperCase(), { exact: true }).click();
   await page.waitForFunction((l) => document.documentElement.lang === l, lang);
-}
-
-export function apiHeaders(): Record<string, string> {
-  return { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' };
-}
-
-export interface LedesAgent {
-  email: string;
-  password: string;
-  company: string;
-  clients: [string, string];
-  recipients: [string, string];
-}
-
-/** An admin (logged in on `adminPage`) creates a user_agent_ledes with two client ids, each with an address. */
-export async function createLedesAgent(adminPage: Page, tag: string): Promise<LedesAgent> {
-  const stamp = `${tag}${Date.now().toString(36)}`;
-  const agent: LedesAgent = {
-    email: uniqueEmail(`a11y-${tag}`),
-    password: 'A11y-agent-password-2026',
-    company: `Cabinet A11y ${stamp}`,
-    clients: [`CLA-${stamp}`, `CLB-${stamp}`],
-    recipients: [`Destinataire Alpha ${stamp}`, `Destinataire Beta ${stamp}`],
-  };
-  const roles = (await (await adminPage.request.get('/api/role', { headers: apiHeaders() })).json()) as { roles: { _id: string; slug: string }[] };
-  const roleId = roles.roles.find((r) => r.slug === 'user_agent_ledes')?._id;
-  if (!roleId) throw new Error('no user_agent_ledes role');
-  for (const [i, idClient] of agent.clients.entries()) {
-    const r = await adminPage.request.post('/api/adresse_agent_ledes/create', {
-      headers: apiHeaders(),
-      data: {
-        id_client: idClient,
-        destinataire_libelle: agent.recipients[i],
-        ligne01_libelle: '12 rue de la Paix',
-        ville_libelle: 'Paris',
-        pays_code: 'FR',
-        code_postal: '75002',
-        devise: 'EUR',
-      },
-    });
-    if (r.status() !== 200) throw new Error(`address: ${r.status()} ${await r.text()}`);
-  }
-  const created = await adminPage.request.post('/api/admin/user', {
-    headers: apiHeaders(),
-    data: { company_agent: agent.company, email: agent.email, password: agent.password, roles: [roleId], id_client: agent.clients, cabinets: [], code: [], langue: 'en' },
-  });
-  if (created.status() !== 200) throw new Error(`user: ${created.status()} ${await created.text()}`);
-  return agent;
 }
 
 let invoiceSeq = 0;

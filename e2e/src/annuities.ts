@@ -2,8 +2,7 @@ import ExcelJS from 'exceljs';
 import type { APIRequestContext, Page } from 'playwright-core';
 import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { ENGLISH_HEADERS, xlsxBuffer, type Cell } from '../../packages/annuities/test/support/workbooks.ts';
-import { apiHeaders } from './a11y.ts';
-import { uniqueEmail } from './browser.ts';
+import { apiHeaders, createUser, type CreatedUser } from './users.ts';
 
 /**
  * Annuity files for the browser tests: a user_annuites created by an admin, workbooks generated with
@@ -12,23 +11,11 @@ import { uniqueEmail } from './browser.ts';
 
 const HEADERS = [...ENGLISH_HEADERS, 'Origin'];
 
-export interface AnnuityUser {
-  email: string;
-  password: string;
-}
+export type AnnuityUser = CreatedUser;
 
 /** A user_annuites whose account language is `langue` (the interface follows it at login). */
-export async function createAnnuityUser(adminPage: Page, tag: string, langue: 'en' | 'fr' = 'en'): Promise<AnnuityUser> {
-  const user = { email: uniqueEmail(`annuities-${tag}`), password: 'Annuities-user-password-2026' };
-  const roles = (await (await adminPage.request.get('/api/role', { headers: apiHeaders() })).json()) as { roles: { _id: string; slug: string }[] };
-  const roleId = roles.roles.find((r) => r.slug === 'user_annuites')?._id;
-  if (!roleId) throw new Error('no user_annuites role');
-  const created = await adminPage.request.post('/api/admin/user', {
-    headers: apiHeaders(),
-    data: { company_agent: `Annuities ${tag}`, email: user.email, password: user.password, roles: [roleId], id_client: [], cabinets: [], code: [], langue },
-  });
-  if (created.status() !== 200) throw new Error(`user: ${created.status()} ${await created.text()}`);
-  return user;
+export function createAnnuityUser(adminPage: Page, tag: string, langue: 'en' | 'fr' = 'en'): Promise<AnnuityUser> {
+  return createUser(adminPage, { role: 'user_annuites', tag: `annuities-${tag}`, company: `Annuities ${tag}`, langue });
 }
 
 /** dd/mm/yyyy of the 15th of the month `monthsAgo` months before today, `yearsAgo` years earlier. */

@@ -58,11 +58,18 @@ export async function login(page: Page, email: string, password: string): Promis
   await page.getByTestId('login-submit').click();
 }
 
+/** Where home forwards a user with the annuities menu, an admin included (spec §9: after 100 ms). */
+export const ANNUITIES_LANDING = '/annuites/verify';
+
+/** Logs the admin in and waits until home has forwarded them to the verify screen and its heading has the focus. */
 export async function loginAsAdmin(page: Page): Promise<void> {
   const { adminEmail, adminPassword } = portal();
   await login(page, adminEmail, adminPassword);
   // Attached rather than visible: on a phone the button sits in the collapsed burger menu.
   await page.getByTestId('logout-button').waitFor({ state: 'attached' });
+  await page.waitForURL((u) => u.pathname === ANNUITIES_LANDING);
+  // Settled: the route change has moved the focus to the verify screen's heading (nothing moves it later).
+  await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && !!document.activeElement.closest('main'));
 }
 
 /** Picks an option of a Mantine Select by its visible text. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { AnnuityFileDto } from '@portal/contracts';
 import { launchBrowser, login, loginAsAdmin, newContext, screenshot } from '../src/browser.ts';
-import { apiHeaders } from '../src/a11y.ts';
+import { apiHeaders } from '../src/users.ts';
 import { createAnnuityUser, fileById, portfolioRows, workbook, type AnnuityUser } from '../src/annuities.ts';
 import en from '../../packages/i18n/locales/en/annuities.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/annuities.json' with { type: 'json' };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, login, loginAsAdmin, newContext, portal, uniqueEmail } from '../src/browser.ts';
+import { ANNUITIES_LANDING, launchBrowser, login, loginAsAdmin, newContext, portal, uniqueEmail } from '../src/browser.ts';
+import { createLedesAgent } from '../src/users.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -15,7 +16,6 @@ describe('login', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await loginAsAdmin(page);
-    await page.waitForURL((u) => u.pathname === '/');
     // The desktop menus are their own chunk (decision 64): they arrive a moment after the frame.
     await page.getByTestId('menu-ledes').waitFor({ timeout: 5_000 });
     await expect(page.getByTestId('menu-ledes').isVisible()).resolves.toBe(true);
@@ -107,23 +107,49 @@ describe('navigation guard', () => {
     await page.locator('input[name="password"]').fill(portal().adminPassword);
     await page.getByTestId('login-submit').click();
     await page.getByTestId('logout-button').waitFor();
-    await page.waitForURL((u) => u.pathname === '/');
+    await page.waitForURL((u) => u.pathname === ANNUITIES_LANDING);
     expect(new URL(page.url()).origin).toBe(portal().baseUrl);
     await context.close();
   });
 
-  it('sends a logged-in user away from /login and unknown paths to /', async () => {
+  it('sends a logged-in user away from /login and unknown paths to / (and an admin on to the verify screen)', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await loginAsAdmin(page);
+    const seen: string[] = [];
+    page.on('framenavigated', (frame) => {
+      const at = new URL(frame.url()).pathname;
+      // A page load reports its path twice (commit and load): keep each stop once.
+      if (frame === page.mainFrame() && seen.at(-1) !== at) seen.push(at);
+    });
     await page.goto('/login');
-    await page.waitForURL((u) => u.pathname === '/');
+    await page.waitForURL((u) => u.pathname === ANNUITIES_LANDING);
     await page.goto('/no/such/page');
-    await page.waitForURL((u) => u.pathname === '/');
+    await page.waitForURL((u) => u.pathname === ANNUITIES_LANDING);
+    expect(seen).toEqual(['/login', '/', ANNUITIES_LANDING, '/no/such/page', '/', ANNUITIES_LANDING]);
     // An admin-only screen stays open to the admin (whatever screen fills it).
     await page.goto('/ledes/history/admin');
     await page.locator('main h1').first().waitFor();
     expect(new URL(page.url()).pathname).toBe('/ledes/history/admin');
+    await context.close();
+  });
+
+  it('keeps a user without the annuities menu on home (a LEDES agent is not forwarded)', async () => {
+    const admin = await newContext(browser);
+    const adminPage = await admin.newPage();
+    await loginAsAdmin(adminPage);
+    const agent = await createLedesAgent(adminPage, 'home');
+    await admin.close();
+
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await login(page, agent.email, agent.password);
+    await page.getByTestId('logout-button').waitFor();
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.locator('main h1').first().waitFor();
+    // Well past the admin's 100 ms: still home.
+    await page.waitForTimeout(1_000);
+    expect(new URL(page.url()).pathname).toBe('/');
     await context.close();
   });
 

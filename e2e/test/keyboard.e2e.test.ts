@@ -1,7 +1,12 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, loginAsAdmin, newContext, portal } from '../src/browser.ts';
-import { createLedesAgent, freshSample, INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
+import { ANNUITIES_LANDING, launchBrowser, loginAsAdmin, newContext, portal } from '../src/browser.ts';
+import { freshSample, INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
+import { createAnnuityUser, portfolioRows, workbook } from '../src/annuities.ts';
+import { createLedesAgent } from '../src/users.ts';
 
 /**
  * Issue 9, keyboard walks: log in, switch language, open each menu, use each modal, upload a LEDES file and read
@@ -136,8 +141,9 @@ describe('keyboard walks', () => {
     expect((await focused(page)).name).toBe('password');
     await page.keyboard.type(portal().adminPassword);
     await page.keyboard.press('Enter');
-    await page.waitForURL((u) => u.pathname === '/');
-    await expectHeadingFocused(page, /Welcome/);
+    // Home forwards the admin (annuities menu) to the verify screen, and the focus follows to its heading.
+    await page.waitForURL((u) => u.pathname === ANNUITIES_LANDING);
+    await expectHeadingFocused(page, /Annuities verification/);
 
     // Language: the switcher is a radio group; the arrow key changes it.
     await tabTo(page, (f) => f.inHeader && f.tag === 'input' && f.role === null && f.text === '', 'the language switcher', { back: true });
@@ -285,6 +291,64 @@ describe('keyboard walks', () => {
     expect(tab.testId).toBe('tab-warnings');
     await page.keyboard.press('Enter');
     await page.getByTestId('finding-warnings').first().waitFor();
+    await context.close();
+  });
+
+  it('annuities: lands on the verify screen, uploads a workbook, follows it to Done and opens its patents', async () => {
+    const adminContext = await newContext(browser);
+    const adminPage = await adminContext.newPage();
+    await loginAsAdmin(adminPage);
+    const user = await createAnnuityUser(adminPage, 'kbd');
+    await adminContext.close();
+    const stamp = Date.now().toString(36);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'kbd-annuities-')), 'portfolio-keyboard.xlsx');
+    writeFileSync(file, await workbook(portfolioRows(`KBD${stamp}`, 12)));
+    const title = `Keyboard portfolio ${stamp}`;
+
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.locator('input[name="email"]').waitFor();
+    await tabTo(page, (f) => f.name === 'email', 'the e-mail field');
+    await page.keyboard.type(user.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(user.password);
+    await page.keyboard.press('Enter');
+    // Home forwards a user with the annuities menu to the verify screen; the focus follows to its heading.
+    await page.waitForURL((u) => u.pathname === ANNUITIES_LANDING);
+    await expectHeadingFocused(page, /Annuities verification/);
+
+    // The drop zone opens the file chooser from the keyboard.
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser', { timeout: 15_000 }),
+      (async () => {
+        await tabTo(page, (f) => /Drag|Drop/.test(f.text) || f.testId === 'file-browse', 'the drop zone');
+        await page.keyboard.press('Enter');
+      })(),
+    ]);
+    await chooser.setFiles(file);
+    await page.getByTestId('file-list').waitFor();
+    await tabTo(page, byTestId('annuity-title'), 'the title field');
+    await page.keyboard.type(title);
+    await tabTo(page, byTestId('annuity-submit'), 'the submit button');
+    await page.keyboard.press('Enter');
+
+    // The confirmation, then the list by itself, the focus on its heading; the file turns Done there live.
+    await page.waitForURL((u) => u.pathname === '/annuities/list-files', { timeout: 10_000 });
+    await expectHeadingFocused(page, /Verified annuity files/);
+    await page.locator('[data-testid="file-status"][data-status="Done"]').waitFor({ timeout: 60_000 });
+
+    // The file's name opens its patents; Escape closes them and gives the focus back to the name.
+    const name = await tabTo(page, byTestId('file-name'), 'the file name');
+    expect(name.text).toBe(title);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await expect.poll(() => dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await dialog.getByTestId('patent-row').first().waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await focused(page)).testId).toBe('file-name');
     await context.close();
   });
 

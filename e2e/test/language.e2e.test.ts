@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, uniqueEmail } from '../src/browser.ts';
+import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal } from '../src/browser.ts';
+import { apiHeaders, createUser } from '../src/users.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -10,32 +11,24 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const HEADERS = () => ({ 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' });
 
 async function switchTo(page: Page, lang: 'en' | 'fr') {
   await page.getByTestId('language-switcher').getByText(lang.toUpperCase(), { exact: true }).click();
   await page.waitForFunction((l) => document.documentElement.lang === l, lang);
 }
 
-async function createUser(langue: 'en' | 'fr'): Promise<{ email: string; password: string }> {
+async function createAnnuitiesUser(langue: 'en' | 'fr'): Promise<{ email: string; password: string }> {
   const admin = await newContext(browser);
   const page = await admin.newPage();
   await loginAsAdmin(page);
-  const roles = (await (await page.request.get('/api/role', { headers: HEADERS() })).json()) as { roles: { _id: string; slug: string }[] };
-  const email = uniqueEmail('langue');
-  const password = 'Language-password-2026';
-  const created = await page.request.post('/api/admin/user', {
-    headers: HEADERS(),
-    data: { company_agent: 'Cabinet Langue', email, password, roles: [roles.roles.find((r) => r.slug === 'user_annuites')?._id], id_client: [], cabinets: [], code: [], langue },
-  });
-  expect(created.status()).toBe(200);
+  const user = await createUser(page, { role: 'user_annuites', tag: 'langue', company: 'Cabinet Langue', langue });
   await admin.close();
-  return { email, password };
+  return user;
 }
 
 describe('language at login', () => {
   it('a language chosen on the login screen wins over the account language and is saved as the account language', async () => {
-    const user = await createUser('en');
+    const user = await createAnnuitiesUser('en');
     const context = await newContext(browser, { lang: 'en' });
     const page = await context.newPage();
     await page.goto('/login');
@@ -46,7 +39,7 @@ describe('language at login', () => {
     await page.getByTestId('logout-button').waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
     expect(await page.getByTestId('logout-button').textContent()).toContain('Se déconnecter');
-    const me = (await (await page.request.get('/api/auth/verify_token_', { headers: HEADERS() })).json()) as { user: { langue: string } };
+    const me = (await (await page.request.get('/api/auth/verify_token_', { headers: apiHeaders() })).json()) as { user: { langue: string } };
     expect(me.user.langue).toBe('fr');
     await context.close();
 

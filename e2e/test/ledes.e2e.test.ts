@@ -1,10 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, screenshot, uniqueEmail } from '../src/browser.ts';
+import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, screenshot } from '../src/browser.ts';
+import { freshSample, INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
+import { createLedesAgent, type LedesAgent } from '../src/users.ts';
 import enLedes from '../../packages/i18n/locales/en/ledes.json' with { type: 'json' };
 import frLedes from '../../packages/i18n/locales/fr/ledes.json' with { type: 'json' };
 import enCommon from '../../packages/i18n/locales/en/common.json' with { type: 'json' };
@@ -20,12 +21,8 @@ import { POLL_INTERVAL_MS } from '../../apps/web/src/features/ledes/model.ts';
  * finds it in the admin log with both downloads. Screenshots: artifacts/screenshots/ledes-<screen>-<lang>.png.
  */
 
-type Lang = 'en' | 'fr';
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** The samples live beside the repository (CI clones it with shared/ next to it). */
-const SAMPLES = path.resolve(ROOT, 'packages/ledes/test/fixtures/samples');
-const VALID = path.join(SAMPLES, 'travisbashor-ledes-parser_tests-data-ledes_98B.txt');
-const INVALID = path.join(SAMPLES, 'mikewagner-ledes_parser_spec-fixtures-ledes.txt');
+const VALID = VALID_SAMPLE;
+const INVALID = INVALID_SAMPLE;
 const VALID_NAME = path.basename(VALID);
 const INVALID_NAME = path.basename(INVALID);
 
@@ -36,78 +33,15 @@ const LABELS = {
   'FMT-006': { en: 'Non-ASCII or control character', fr: 'Caractère non ASCII ou de contrôle' },
 } as const;
 const OFFICE_PAR = { en: 'Paris office', fr: 'Bureau de Paris' } as const;
-const AGENT_PASSWORD = 'Ledes-agent-password-2026';
-
-let invoiceSeq = 0;
-/**
- * A copy of a sample under its own name with a fresh INVOICE_NUMBER: an invoice number already accepted
- * for the client is refused (CON-007), and the suite checks the valid sample several times.
- */
-function freshCopy(sample: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'ledes-e2e-'));
-  const number = `${Date.now() % 1_000_000}${++invoiceSeq}`;
-  // The valid sample holds two invoices, 96542 and 96543.
-  const text = readFileSync(sample, 'utf8').replace(/^(\d{8})\|(9654\d)\|/gm, `$1|$2${number}|`);
-  expect(text).toContain(`|96542${number}|`);
-  const file = path.join(dir, path.basename(sample));
-  writeFileSync(file, text);
-  return file;
-}
 
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(VALID) || !existsSync(INVALID)) throw new Error(`LEDES samples not found in ${SAMPLES}`);
+  if (!existsSync(VALID) || !existsSync(INVALID)) throw new Error(`LEDES samples not found: ${VALID}`);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
 });
-
-function headers(): Record<string, string> {
-  return { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' };
-}
-
-interface Agent {
-  email: string;
-  company: string;
-  clients: [string, string];
-  recipients: [string, string];
-}
-
-/** An admin creates a user_agent_ledes with two client ids, each with its postal address (recipient name). */
-async function createAgent(adminPage: Page, lang: Lang): Promise<Agent> {
-  const tag = `${lang}${Date.now().toString(36)}`;
-  const agent: Agent = {
-    email: uniqueEmail(`ledes-${lang}`),
-    company: `Cabinet Ledes ${tag}`,
-    clients: [`CLA-${tag}`, `CLB-${tag}`],
-    recipients: [`Destinataire Alpha ${tag}`, `Destinataire Beta ${tag}`],
-  };
-  const roles = (await (await adminPage.request.get('/api/role', { headers: headers() })).json()) as { roles: { _id: string; slug: string }[] };
-  const roleId = roles.roles.find((r) => r.slug === 'user_agent_ledes')?._id;
-  expect(roleId).toBeTruthy();
-  for (const [i, idClient] of agent.clients.entries()) {
-    const address = await adminPage.request.post('/api/adresse_agent_ledes/create', {
-      headers: headers(),
-      data: {
-        id_client: idClient,
-        destinataire_libelle: agent.recipients[i],
-        ligne01_libelle: '12 rue de la Paix',
-        ville_libelle: 'Paris',
-        pays_code: 'FR',
-        code_postal: '75002',
-        devise: 'EUR',
-      },
-    });
-    expect(address.status(), await address.text()).toBe(200);
-  }
-  const created = await adminPage.request.post('/api/admin/user', {
-    headers: headers(),
-    data: { company_agent: agent.company, email: agent.email, password: AGENT_PASSWORD, roles: [roleId], id_client: agent.clients, cabinets: [], code: [], langue: lang },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  return agent;
-}
 
 /** Records every state each result card shows, from the first paint (to see in progress → done without a reload). */
 const RECORD_RUN_STATES = `
@@ -129,10 +63,11 @@ async function runStates(page: Page): Promise<Record<string, string[]>> {
   return page.evaluate(() => (window as unknown as { __runStates: Record<string, string[]> }).__runStates);
 }
 
+let bigFileSeq = 0;
 /** A generated file of `lines` invoice lines (from the valid sample's first line), long enough to show progress. */
 function bigFile(lines: number): string {
   const [format = '', header = '', first = ''] = readFileSync(VALID, 'utf8').split(/\r?\n/);
-  const invoice = `${Date.now() % 1_000_000}${++invoiceSeq}`;
+  const invoice = `${Date.now() % 1_000_000}${++bigFileSeq}`;
   const body = Array.from({ length: lines }, (_, i) => first.replace(/^(\d{8})\|96542\|/, `$1|${invoice}|`).replace(/\|1\|F\|/, `|${i + 1}|F|`));
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'ledes-e2e-')), `ledes-progress-${lines}.txt`);
   writeFileSync(file, [format, header, ...body].join('\r\n'));
@@ -177,7 +112,7 @@ async function download(page: Page, button: Locator): Promise<{ name: string; by
 
 describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
   const T = TEXTS[lang];
-  let agent: Agent;
+  let agent: LedesAgent;
   let adminContext: BrowserContext;
   let adminPage: Page;
 
@@ -188,7 +123,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     // The admin account's own language applies at login: switch to the language under test.
     await adminPage.getByTestId('language-switcher').getByText(lang.toUpperCase(), { exact: true }).click();
     await adminPage.waitForFunction((l) => document.documentElement.lang === l, lang);
-    agent = await createAgent(adminPage, lang);
+    agent = await createLedesAgent(adminPage, lang, lang);
   });
   afterAll(async () => {
     await adminContext?.close();
@@ -198,7 +133,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     const context = await newContext(browser, { lang });
     await context.addInitScript(RECORD_RUN_STATES);
     const page = await context.newPage();
-    await login(page, agent.email, AGENT_PASSWORD);
+    await login(page, agent.email, agent.password);
     await page.getByTestId('logout-button').waitFor();
 
     // Nothing checked yet: the empty history, and no result to show.
@@ -225,7 +160,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     expect(await page.getByTestId('file-notice').textContent()).toContain('invoices.xlsx');
     expect(await page.getByTestId('file-list').count()).toBe(0);
 
-    await page.getByTestId('ledes-file-input').setInputFiles([freshCopy(VALID), INVALID]);
+    await page.getByTestId('ledes-file-input').setInputFiles([freshSample(VALID), INVALID]);
     await expect.poll(() => page.getByTestId('file-list').getByRole('listitem').count()).toBe(2);
     expect(await page.getByTestId('error-file').count()).toBe(0);
     await page.getByTestId('ledes-submit').click();
@@ -335,10 +270,10 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     // Block both socket.io transports.
     await page.routeWebSocket(/\/realtime\//, (ws) => ws.close());
     await page.route(/\/realtime\//, (route) => route.abort());
-    await login(page, agent.email, AGENT_PASSWORD);
+    await login(page, agent.email, agent.password);
     await page.getByTestId('logout-button').waitFor();
     await page.goto('/ledes/upload');
-    await page.getByTestId('ledes-file-input').setInputFiles(freshCopy(VALID));
+    await page.getByTestId('ledes-file-input').setInputFiles(freshSample(VALID));
     await page.getByTestId('type-patent').click();
     await page.getByTestId('office-PAR').click();
     await page.getByTestId('ledes-submit').click();
@@ -359,7 +294,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     const page = adminPage;
     await page.goto('/ledes/upload');
     await page.getByTestId('admin-section').waitFor();
-    const copy = freshCopy(VALID);
+    const copy = freshSample(VALID);
     await page.getByTestId('ledes-file-input').setInputFiles(copy);
     await page.getByTestId('type-patent').click();
     await page.getByTestId('office-PAR').click();
@@ -421,7 +356,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     const context = await newContext(browser, { lang });
     await context.addInitScript(RECORD_RUN_STATES);
     const page = await context.newPage();
-    await login(page, agent.email, AGENT_PASSWORD);
+    await login(page, agent.email, agent.password);
     await page.getByTestId('logout-button').waitFor();
     await page.goto('/ledes/upload');
     await page.getByTestId('ledes-file-input').setInputFiles(bigFile(30_000));

@@ -74,7 +74,9 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     const page = await context.newPage();
     await loginAsAdmin(page);
     await switchTo(page, lang);
-    await screenshot(page, 'home-admin', lang);
+    // Home forwards an admin (annuities menu) to the verify screen: that is where they land.
+    await page.locator('main h1').first().waitFor();
+    await screenshot(page, 'landing-admin', lang);
 
     await page.getByTestId('menu-patentAnnuities').click();
     await page.getByRole('menuitem').first().waitFor();
@@ -199,7 +201,7 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     await loginAsAdmin(page);
     await switchTo(page, lang);
     for (const [name, path] of [
-      ['home-admin', '/'],
+      ['landing-admin', '/annuites/verify'],
       ['add-user', '/add/user'],
       ['user-list', '/admin/user'],
       ['ledes-upload-admin', '/ledes/upload'],

@@ -8,11 +8,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, uniqueEmail } from '../src/browser.ts';
+import { ANNUITIES_LANDING, chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal } from '../src/browser.ts';
+import { createUser } from '../src/users.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(ROOT, 'packages/ledes/test/fixtures/samples/travisbashor-ledes-parser_tests-data-ledes_98B.txt');
-const PASSWORD = 'Seams-e2e-password-2026';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,24 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-function headers(): Record<string, string> {
-  return { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' };
-}
-
-/** An admin creates a user of `slug` through the API (the add-user screen has its own tests). */
-async function createUser(adminPage: Page, slug: string, extra: { id_client?: string[] } = {}): Promise<string> {
-  const roles = (await (await adminPage.request.get('/api/role', { headers: headers() })).json()) as { roles: { _id: string; slug: string }[] };
-  const roleId = roles.roles.find((r) => r.slug === slug)?._id;
-  expect(roleId).toBeTruthy();
-  const email = uniqueEmail(`seams-${slug}`);
-  const created = await adminPage.request.post('/api/admin/user', {
-    headers: headers(),
-    data: { company_agent: `Seams ${slug}`, email, password: PASSWORD, roles: [roleId], id_client: extra.id_client ?? [], cabinets: [], code: [], langue: 'en' },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  return email;
-}
 
 /** Whether the element with the focus is the input named `name`. */
 async function focusedName(page: Page): Promise<string | null> {
@@ -50,16 +32,17 @@ describe('LEDES screens and roles', () => {
     const admin = await newContext(browser);
     const adminPage = await admin.newPage();
     await loginAsAdmin(adminPage);
-    const email = await createUser(adminPage, 'user_annuites');
+    const user = await createUser(adminPage, { role: 'user_annuites', tag: 'seams-annuites' });
     await admin.close();
 
     const context = await newContext(browser);
     const page = await context.newPage();
-    await login(page, email, PASSWORD);
+    await login(page, user.email, user.password);
     await page.getByTestId('logout-button').waitFor();
     for (const screen of ['/ledes/upload', '/ledes/history', '/result-ledes?runs=00000000-0000-4000-8000-000000000000']) {
       await page.goto(screen);
-      await page.waitForURL((u) => u.pathname === '/', { timeout: 10_000 });
+      // Sent home, and from there on to the annuities verify screen (the user has that menu).
+      await page.waitForURL((u) => u.pathname === ANNUITIES_LANDING, { timeout: 10_000 });
       expect(await page.getByTestId('ledes-upload-form').count(), screen).toBe(0);
     }
     await context.close();
@@ -152,12 +135,12 @@ describe('admin log', () => {
     const admin = await newContext(browser);
     const adminPage = await admin.newPage();
     await loginAsAdmin(adminPage);
-    const agentEmail = await createUser(adminPage, 'user_agent_ledes', { id_client: ['SEAMS-1'] });
+    const agentUser = await createUser(adminPage, { role: 'user_agent_ledes', tag: 'seams-ledes', idClient: ['SEAMS-1'] });
 
     // The agent checks one file, so the log has a Paris patent row.
     const agent = await newContext(browser);
     const agentPage = await agent.newPage();
-    await login(agentPage, agentEmail, PASSWORD);
+    await login(agentPage, agentUser.email, agentUser.password);
     await agentPage.getByTestId('logout-button').waitFor();
     const uploaded = await agentPage.request.post('/api/ledes/file/patent/PAR', {
       headers: { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl },

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useLastNonNull } from '../../lib/useLastNonNull.ts';
 import { annuityPatentEditBody, type AnnuityPatentDto } from '@portal/contracts';
 import { FormErrorSummary } from '../../components/FormErrorSummary.tsx';
 import { ApiError } from '../../lib/api.ts';
@@ -174,12 +175,14 @@ function EditForm({ patent, onClose, phone }: { patent: AnnuityPatentDto; onClos
 }
 
 /** The edit patent modal (spec "Edit patent modal"): read-only fields on the left, the four editable ones on the right. */
-export function EditPatentModal({ patent, fileName, onClose }: { patent: AnnuityPatentDto | null; fileName?: string | undefined; onClose: () => void }) {
+export function EditPatentModal({ patent: opened, fileName, onClose }: { patent: AnnuityPatentDto | null; fileName?: string | undefined; onClose: () => void }) {
   const { t } = useTranslation('annuities');
   const phone = useMediaQuery('(max-width: 40em)');
+  // While closing, the modal still shows the patent it had.
+  const patent = useLastNonNull(opened);
   return (
     <Modal
-      opened={patent !== null}
+      opened={opened !== null}
       onClose={onClose}
       title={patent ? t('edit.title', { name: patentLabel(patent) }) : ''}
       size="xl"

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Select, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFileSpreadsheet, IconFiles, IconUpload } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper, type SortingState } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { LazyPatentsModal } from './LazyPatentsModal.tsx';
 import type { AnnuityFileDto } from '@portal/contracts';
 import { ApiError } from '../../lib/api.ts';
 import { isAdmin, LOGGED_OUT } from '../../lib/access.ts';
@@ -33,7 +34,6 @@ import {
 } from './filesModel.ts';
 import classes from './files.module.css';
 
-const PatentsModal = lazy(() => import('./PatentsModal.tsx'));
 const col = createColumnHelper<AnnuityFileDto>();
 const STATUS_COLOUR = { done: 'green', running: 'orange', error: 'red' } as const;
 /** The portal's phone width (the navigation bar's burger menu starts there too). */
@@ -340,7 +340,7 @@ export function FileListPage() {
           )}
         </Stack>
       </Paper>
-      <Suspense fallback={null}>{opened && <PatentsModal file={opened} onClose={() => setOpened(null)} />}</Suspense>
+      <LazyPatentsModal file={opened} onClose={() => setOpened(null)} />
     </Stack>
   );
 }

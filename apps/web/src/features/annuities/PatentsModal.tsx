@@ -4,6 +4,7 @@ import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useLastNonNull } from '../../lib/useLastNonNull.ts';
 import type { AnnuityColour, AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { Loader } from '../../components/Loader.tsx';
 import { SearchInput } from '../../components/SearchInput.tsx';
@@ -254,15 +255,17 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
  * and by the research screen; `file` null means closed. The edit patent modal is its sibling, not
  * its child, and Escape closes only the top one (Mantine closes every open modal on Escape).
  */
-export default function PatentsModal({ file, onClose }: { file: AnnuityFileDto | null; onClose: () => void }) {
+export default function PatentsModal({ file: opened, onClose }: { file: AnnuityFileDto | null; onClose: () => void }) {
   const { t } = useTranslation('annuities');
   const phone = useMediaQuery('(max-width: 40em)');
   const [editing, setEditing] = useState<AnnuityPatentDto | null>(null);
+  // While closing, the modal still shows the file it had.
+  const file = useLastNonNull(opened);
   const title = file ? (file.title ?? file.name_file_import) : '';
   return (
     <>
       <Modal
-        opened={file !== null}
+        opened={opened !== null}
         onClose={() => {
           setEditing(null);
           onClose();

@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Group, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconFileSpreadsheet, IconPencil } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { LazyPatentsModal } from './LazyPatentsModal.tsx';
 import type { AnnuityFileDto, AnnuityPatentDto, AnnuityResearchResponse } from '@portal/contracts';
 import { Loader } from '../../components/Loader.tsx';
 import { SearchInput } from '../../components/SearchInput.tsx';
@@ -17,7 +18,6 @@ import { DEFAULT_PATENT_PAGE, patentPageQuery, researchQuery } from './patentsAp
 import { formatDay, PAGE_SIBLINGS, PAGINATION_DEBOUNCE_MS, patentLabel, SEARCH_DEBOUNCE_MS } from './patentsModel.ts';
 
 // The patents modal (and its virtualized table) loads when a file is first opened.
-const PatentsModal = lazy(() => import('./PatentsModal.tsx'));
 
 type Hit = AnnuityResearchResponse['data'][number];
 
@@ -230,11 +230,7 @@ export function ResearchPage() {
         </Stack>
       </Paper>
       <EditPatentModal patent={editing?.patent ?? null} fileName={editing?.file} onClose={() => setEditing(null)} />
-      {openFile && (
-        <Suspense fallback={null}>
-          <PatentsModal file={openFile} onClose={() => setOpenFile(null)} />
-        </Suspense>
-      )}
+      <LazyPatentsModal file={openFile} onClose={() => setOpenFile(null)} />
     </Stack>
   );
 }

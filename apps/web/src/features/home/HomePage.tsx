@@ -1,12 +1,17 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowRight, IconCertificate, IconFileInvoice, IconMail, IconLogin } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { sessionQuery } from '../../lib/auth.ts';
 import { LOGGED_OUT, menusFor } from '../../lib/access.ts';
 import classes from './HomePage.module.css';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+
+/** Spec §9: a user with the annuities menu is taken from home to the verify screen after 100 ms. */
+export const HOME_TO_VERIFY_MS = 100;
+export const VERIFY_PATH = '/annuites/verify';
 
 export function HomePage() {
   const { t } = useTranslation();
@@ -15,6 +20,18 @@ export function HomePage() {
   const { data: session = { ...LOGGED_OUT, user: null } } = useQuery(sessionQuery);
   const menus = menusFor(session);
   const first = (id: string) => menus.find((m) => m.id === id)?.items[0]?.to;
+  const forwardToVerify = menus.some((m) => m.id === 'annuities');
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (!forwardToVerify) return undefined;
+    // replace: Back from the verify screen must not land on home and be forwarded again.
+    const timer = window.setTimeout(() => {
+      // Only from home: a user who chose another screen within the 100 ms (while it loads, home may still be mounted) stays there.
+      if (window.location.pathname === '/') navigate(VERIFY_PATH, { replace: true });
+    }, HOME_TO_VERIFY_MS);
+    return () => window.clearTimeout(timer);
+  }, [forwardToVerify, navigate]);
 
   const areas = [
     { key: 'annuities', icon: IconCertificate, to: first('annuities') ?? first('patentAnnuities') },
