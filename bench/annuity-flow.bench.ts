@@ -4,6 +4,7 @@
  * `annuities:file:updated` events over socket.io. Measures upload → Done, progress events per second,
  * the API's p95 for GET /api/annuite/files during the run, then GET /api/brevets/file/{id} for
  * search, sort, colour filter and page 500. Needs PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432).
+ * BENCH_ROWS sets the rows (100,000), BENCH_QUERY_RUNS the requests per query (30), BENCH_KEEP_DB=1 keeps the database.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -131,6 +132,8 @@ try {
   await worker.stop();
   await api.stop();
   await redis.stop();
-  await database.drop();
+  // BENCH_KEEP_DB=1 keeps the 100,000 patents to look at the plans (EXPLAIN) afterwards.
+  if (process.env.BENCH_KEEP_DB) console.log(`\nDatabase kept: ${database.url}`);
+  else await database.drop();
   rmSync(dataDir, { recursive: true, force: true });
 }

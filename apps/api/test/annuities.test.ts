@@ -109,7 +109,7 @@ describe.each(databaseKinds())('annuities flow (%s)', (kind) => {
         const { client } = session;
         const rows: Cell[][] = group.map((c, i) => [null, null, `CASE-${i}`, c.name, c.office, null, c.filing, c.grant ?? null, c.lastPaid ?? null, null, c.origin]);
         const file = await checked(client, `cases-${today}.xlsx`, await xlsxBuffer([{ name: 'Cases', headers: HEADERS, rows }]));
-        expect(file).toMatchObject({ is_done: 'Done', reference_date: today, rows_total: group.length });
+        expect(file, JSON.stringify(file)).toMatchObject({ is_done: 'Done', reference_date: today, rows_total: group.length });
         const patents = await allPatents(client, file._id);
         expect(patents).toHaveLength(group.length);
         group.forEach((c, i) => {

@@ -17,6 +17,18 @@ export interface Inspection {
    * (xlsx; an upper bound when a sheet has no header or empty rows); null when unknown (xls).
    */
   readonly expectedRows: number | null;
+  /**
+   * xlsx: each part's bytes in the file (local header to the end of its data), in file order, and where
+   * the central directory starts; they tile the file exactly (checked). Empty for xls.
+   */
+  readonly parts: readonly ZipPart[];
+  readonly centralDirectoryAt: number;
+}
+
+export interface ZipPart {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
 }
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
@@ -51,7 +63,7 @@ export async function inspectSpreadsheet(bytes: Buffer, fileName: string, limits
     if (!ole.ok) return ole;
     // An OLE2 file named .xlsx is never parsed as xls (UP-08): the name and the content disagree.
     if (extension !== 'xls') return fail('type_mismatch', 'xls content in a .xlsx file');
-    return ok({ format: 'xls', date1904: false, expectedRows: null });
+    return ok({ format: 'xls', date1904: false, expectedRows: null, parts: [], centralDirectoryAt: 0 });
   }
   if (startsWith(bytes, ZIP_MAGIC)) {
     if (extension !== 'xlsx') return fail('type_mismatch', 'zip content in a .xls file');
@@ -127,8 +139,9 @@ function readCentralDirectory(zip: yauzl.ZipFile, limits: SpreadsheetLimits): Pr
  * The streaming reader (unzipper) walks local headers, not the central directory. Requiring the
  * local headers to tile the file exactly, with the central names, means it sees what we checked.
  */
-function checkLocalHeaders(bytes: Buffer, entries: readonly CentralEntry[]): void {
+function checkLocalHeaders(bytes: Buffer, entries: readonly CentralEntry[]): { parts: ZipPart[]; centralDirectoryAt: number } {
   const sorted = [...entries].sort((a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader);
+  const parts: ZipPart[] = [];
   let expected = 0;
   for (const { entry, name } of sorted) {
     const at = entry.relativeOffsetOfLocalHeader;
@@ -140,9 +153,11 @@ function checkLocalHeaders(bytes: Buffer, entries: readonly CentralEntry[]): voi
     }
     let end = at + 30 + nameLength + extraLength + entry.compressedSize;
     if ((entry.generalPurposeBitFlag & 0x8) !== 0) end += end + 4 <= bytes.length && bytes.readUInt32LE(end) === 0x08074b50 ? 16 : 12;
+    parts.push({ name, start: at, end });
     expected = end;
   }
   if (bytes.length < expected + 4 || bytes.readUInt32LE(expected) !== 0x02014b50) throw new Refused('malformed_workbook', 'data between entries and central directory');
+  return { parts, centralDirectoryAt: expected };
 }
 
 const LT = 0x3c;
@@ -220,7 +235,7 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
     const entries = await readCentralDirectory(zip, limits);
     const names = new Set(entries.map((e) => e.name));
     if (!names.has('[Content_Types].xml') || !names.has('xl/workbook.xml')) throw new Refused('type_mismatch', 'zip without a workbook part');
-    checkLocalHeaders(bytes, entries);
+    const { parts, centralDirectoryAt } = checkLocalHeaders(bytes, entries);
 
     let inflatedTotal = 0;
     let rows = 0;
@@ -273,7 +288,7 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
         date1904 ||= scanner.date1904;
       }
     }
-    return { format: 'xlsx', date1904, expectedRows: Math.max(0, rows - worksheets) };
+    return { format: 'xlsx', date1904, expectedRows: Math.max(0, rows - worksheets), parts, centralDirectoryAt };
   } finally {
     zip.close();
   }

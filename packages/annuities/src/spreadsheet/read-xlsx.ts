@@ -20,12 +20,32 @@ function fromExcelJs(value: unknown): CellValue {
   return null;
 }
 
+/** Parts exceljs must have read before any worksheet, in this order (its reader takes them as they come). */
+const FIRST_PARTS = ['[Content_Types].xml', '_rels/.rels', 'xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml'];
+
+/**
+ * The workbook's parts as exceljs' streaming reader should meet them: relations, workbook and shared
+ * strings first, then the rest in file order, then the central directory (which that reader does not
+ * read). Excel and most writers put the worksheets before the shared strings; exceljs then spools
+ * each worksheet to a temporary file and reads it back after the archive, and in the engine's worker
+ * thread that path sometimes gave no rows at all, so a valid workbook was refused as
+ * `headers_not_found`. The parts are whole local entries (header, data, descriptor), moved as they are.
+ */
+export function reorderedForStreaming(bytes: Buffer, inspection: Pick<Inspection, 'parts' | 'centralDirectoryAt'>): Buffer {
+  const rank = (name: string) => {
+    const i = FIRST_PARTS.indexOf(name);
+    return i === -1 ? FIRST_PARTS.length : i;
+  };
+  const ordered = inspection.parts.map((part, index) => ({ part, index })).sort((a, b) => rank(a.part.name) - rank(b.part.name) || a.index - b.index);
+  return Buffer.concat([...ordered.map(({ part }) => bytes.subarray(part.start, part.end)), bytes.subarray(inspection.centralDirectoryAt)]);
+}
+
 /**
  * Streams every worksheet of an inspected xlsx through the visitor with exceljs' WorkbookReader.
  * Only call after `inspectSpreadsheet` accepted the bytes.
  */
 export async function readXlsx(bytes: Buffer, inspection: Inspection, limits: SpreadsheetLimits, visitor: RowVisitor): Promise<Result<ReadStats>> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([reorderedForStreaming(bytes, inspection)]), {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',

@@ -25,6 +25,8 @@ import { serializeError } from '../ledes/engine-protocol.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
 const OUTPUT_WINDOW = 4 * 1024 * 1024;
+/** Row batches of a check the main thread may still be storing while this thread reads on. */
+const ROWS_WINDOW = 4;
 
 const iso = (d: Day | null | undefined) => (d === null || d === undefined ? null : formatIsoDate(d));
 
@@ -116,14 +118,14 @@ function applyOverride(row: SheetRow, ev: RowEvaluation, o: PatentOverride): Row
 /** One run, on its own message port: rows go out in acked batches, export bytes within a byte window. */
 async function serve(port: MessagePort, data: AnnuityThreadData): Promise<void> {
   const post = (message: FromAnnuityThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
-  let rowsAck: ((overrides: Array<PatentOverride | null> | undefined) => void) | null = null;
+  /** Waiters of the batches sent, in order: the main thread stores (and acks) them one after another. */
+  const rowsAcks: Array<{ resolve(overrides: Array<PatentOverride | null> | undefined): void; reject(error: Error): void }> = [];
+  let abandoned: Error | null = null;
   let inFlight = 0;
-  let blocked: (() => void) | null = null;
+  let blocked: ((error?: Error) => void) | null = null;
   port.on('message', (message: ToAnnuityThread) => {
     if (message.type === 'rows-ack') {
-      const waiter = rowsAck;
-      rowsAck = null;
-      waiter?.(message.overrides);
+      rowsAcks.shift()?.resolve(message.overrides);
     } else {
       inFlight -= message.bytes;
       if (inFlight < OUTPUT_WINDOW && blocked) {
@@ -139,12 +141,22 @@ async function serve(port: MessagePort, data: AnnuityThreadData): Promise<void> 
       inFlight += copy.length;
       post({ type: 'xlsx', chunk: copy }, [copy.buffer]);
       if (inFlight < OUTPUT_WINDOW) callback();
-      else blocked = () => callback();
+      else blocked = (error) => callback(error);
     },
+  });
+  // The main thread gave the run up (a batch it could not store, a crash of its caller): stop here rather
+  // than wait for answers that will not come, holding the workbook in this shared thread.
+  port.once('close', () => {
+    abandoned = new Error('annuity run abandoned by the main thread');
+    for (const waiter of rowsAcks.splice(0)) waiter.reject(abandoned);
+    const waiter = blocked;
+    blocked = null;
+    waiter?.(abandoned);
   });
   try {
     await check(data, out, post, (rows) => {
-      const acked = new Promise<Array<PatentOverride | null> | undefined>((resolve) => (rowsAck = resolve));
+      if (abandoned) return Promise.reject(abandoned);
+      const acked = new Promise<Array<PatentOverride | null> | undefined>((resolve, reject) => rowsAcks.push({ resolve, reject }));
       post({ type: 'rows', rows });
       return acked;
     });
@@ -172,13 +184,25 @@ async function check(
   let commentIndex = -1;
   const exporting = data.mode === 'export';
 
+  /** Check mode: batches sent and not yet stored, oldest first (the export needs no answer from them). */
+  const unacked: Array<Promise<unknown>> = [];
   const flush = async () => {
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
-    const overrides = await sendRows(rows);
     const written = pending;
     pending = [];
+    let overrides: Array<PatentOverride | null> | undefined;
+    if (exporting) {
+      // A rewrite writes each row with the edits stored for it: wait for them.
+      overrides = await sendRows(rows);
+    } else {
+      // A check goes on reading while the database stores up to ROWS_WINDOW batches (backpressure past that).
+      const acked = sendRows(rows);
+      acked.catch(() => {}); // awaited below; a failure also fails the run on the main side
+      unacked.push(acked);
+      if (unacked.length >= ROWS_WINDOW) await unacked.shift();
+    }
     for (let i = 0; i < written.length; i++) {
       let { row, ev } = written[i]!;
       const o = overrides?.[i] ?? null;
@@ -215,6 +239,7 @@ async function check(
     return;
   }
   await flush();
+  for (const acked of unacked.splice(0)) await acked;
   if (index === 0) {
     post({ type: 'refused', reason: 'no_rows' });
     return;

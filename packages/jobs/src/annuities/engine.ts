@@ -17,7 +17,10 @@ export interface AnnuityEngineOptions {
   out: Writable;
   /** The rows the workbook should hold, known before the first one (xlsx only): the progress total. */
   onExpected?(rows: number): void;
-  /** One batch of rows; the thread waits for it (backpressure). May return the stored edits of those rows. */
+  /**
+   * One batch of rows, called for one batch at a time in order. A rewrite waits for each (it returns the
+   * stored edits of those rows); a check reads on while a few batches are being stored (backpressure past that).
+   */
   onRows(rows: PatentRecord[]): Promise<Array<PatentOverride | null> | undefined>;
 }
 
@@ -55,6 +58,8 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
       };
       const fail = (error: Error) => finish(error);
       active.add(fail);
+      /** The batches' storage, one after another; a failure fails the run (and stops the chain). */
+      let stored: Promise<void> = Promise.resolve();
       const send = (message: ToAnnuityThread) => {
         if (!settled) port.postMessage(message);
       };
@@ -64,9 +69,13 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
           case 'expected':
             options.onExpected?.(message.rows);
             break;
-          case 'rows':
-            options.onRows(message.rows).then((overrides) => send({ type: 'rows-ack', overrides }), fail);
+          case 'rows': {
+            // A check sends several batches ahead: they are stored one after another, in order.
+            const { rows } = message;
+            stored = stored.then(() => (settled ? undefined : options.onRows(rows).then((overrides) => send({ type: 'rows-ack', overrides }))));
+            stored.catch(fail);
             break;
+          }
           case 'xlsx': {
             const size = message.chunk.length;
             if (options.out.write(message.chunk)) send({ type: 'xlsx-ack', bytes: size });

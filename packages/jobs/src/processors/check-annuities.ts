@@ -10,6 +10,7 @@ import type { Storage } from '@portal/storage';
 import { runAnnuityEngine, type AnnuityEngine } from '../annuities/engine.ts';
 import { loadAnnuityFile, publishFile, type AnnuityFileRow } from '../annuities/files.ts';
 import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
+import { storePatents } from '../annuities/patents.ts';
 
 export interface CheckAnnuitiesDeps {
   db: Database;
@@ -21,8 +22,10 @@ export interface CheckAnnuitiesDeps {
   annuityEngine?: AnnuityEngine;
 }
 
-/** Rows per insert (35 parameters each, far below PostgreSQL's 65,535). */
+/** Rows per batch: one insert statement each, and what the engine thread sends at a time. */
 export const PATENT_BATCH = 1000;
+/** A file of at least this many rows refreshes the patents' planner statistics once stored. */
+export const ANALYZE_FROM_ROWS = 10_000;
 /** Progress goes to the owner and touches the row (the heartbeat) at least this often while rows come in. */
 export const ANNUITY_PROGRESS_MS = 500;
 /** An import is read whole by the engine; past this it was never accepted by the upload. */
@@ -48,26 +51,6 @@ async function readAll(stream: Readable): Promise<Buffer> {
  */
 export function exportKeyFor(importKey: string): string {
   return importKey.replace(/^annuities\/import\//, 'annuities/export/').replace(/\.[^./]*$/, '') + '.xlsx';
-}
-
-function patentValues(fileId: string, rows: PatentRecord[]): Array<typeof annuityPatents.$inferInsert> {
-  return rows.map((r) => ({ fileId, ...r }));
-}
-
-/** Upsert on (file, row): a row stored twice (two executions of one job) stays one row. */
-async function storePatents(db: Executor, fileId: string, rows: PatentRecord[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insert(annuityPatents)
-    .values(patentValues(fileId, rows))
-    .onConflictDoUpdate({
-      target: [annuityPatents.fileId, annuityPatents.rowIndex],
-      set: Object.fromEntries(
-        Object.keys(rows[0]!)
-          .filter((k) => k !== 'rowIndex')
-          .map((k) => [k, sql.raw(`excluded."${(annuityPatents as unknown as Record<string, { name: string }>)[k]!.name}"`)]),
-      ),
-    });
 }
 
 /** After the last attempt of an infrastructure failure (or a refusal): the file ends as Error, and the user sees it. */
@@ -185,6 +168,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     });
     if (!started) return;
 
+    const begun = performance.now();
     const bytes = await readAll(await deps.storage.get(file.importKey));
     let rowsDone = 0;
     // The rows the workbook should hold, from the engine's inspection: the progress bar's total.
@@ -250,8 +234,14 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
       return updated;
     });
     if (!finished) return;
-    deps.logger.info({ event: 'annuity_file_checked', fileId: file.id, rows: counts.rows, attempt: job.attempt }, 'annuity file done');
+    deps.logger.info({ event: 'annuity_file_checked', fileId: file.id, rows: counts.rows, attempt: job.attempt, ms: Math.round(performance.now() - begun) }, 'annuity file done');
     await publishFile(deps.db, deps.realtime, finished, { admins: true });
+    if (counts.rows >= ANALYZE_FROM_ROWS) {
+      // Until autovacuum's next ANALYZE the planner takes the new file for a small one (the statistics
+      // predate it) and filters its rows one by one instead of using the search index (a search of a
+      // 100,000-row file: 74 ms → 5 ms). After Done: the user has the file, the worker pays the ~0.7 s.
+      await deps.db.execute(sql`analyze annuity_patents`).catch((error: unknown) => deps.logger.warn({ err: error, fileId: file.id }, 'annuity patents analyze failed'));
+    }
   };
 }
 
