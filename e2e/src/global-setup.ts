@@ -96,6 +96,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ADMIN_EMAIL: portal.adminEmail,
       ADMIN_PASSWORD: portal.adminPassword,
       NODE_ENV: 'test',
+      // Small result pages, so the LEDES result's paging is reached with a few hundred refused lines.
+      LEDES_RESULT_PAGE_FINDINGS: '100',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

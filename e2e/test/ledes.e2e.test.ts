@@ -64,11 +64,13 @@ async function runStates(page: Page): Promise<Record<string, string[]>> {
 }
 
 let bigFileSeq = 0;
+/** Refused lines of the paging test: a few pages of the e2e portal's LEDES_RESULT_PAGE_FINDINGS (global-setup). */
+const BAD_LINES = 250;
 /** A generated file of `lines` invoice lines (from the valid sample's first line), long enough to show progress. */
-function bigFile(lines: number): string {
+function bigFile(lines: number, change: (line: string) => string = (line) => line): string {
   const [format = '', header = '', first = ''] = readFileSync(VALID, 'utf8').split(/\r?\n/);
   const invoice = `${Date.now() % 1_000_000}${++bigFileSeq}`;
-  const body = Array.from({ length: lines }, (_, i) => first.replace(/^(\d{8})\|96542\|/, `$1|${invoice}|`).replace(/\|1\|F\|/, `|${i + 1}|F|`));
+  const body = Array.from({ length: lines }, (_, i) => change(first.replace(/^(\d{8})\|96542\|/, `$1|${invoice}|`).replace(/\|1\|F\|/, `|${i + 1}|F|`)));
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'ledes-e2e-')), `ledes-progress-${lines}.txt`);
   writeFileSync(file, [format, header, ...body].join('\r\n'));
   return file;
@@ -389,6 +391,62 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     }
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     expect(await page.getByTestId('live-interrupted').count()).toBe(0);
+    await context.close();
+  }, 90_000);
+
+  it('pages through a result with more findings than a page; the counts are the whole file\'s on every page', async () => {
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await login(page, agent.email, agent.password);
+    await page.getByTestId('logout-button').waitFor();
+    await page.goto('/ledes/upload');
+    // Each line refused (an impossible invoice date): more findings than the e2e portal's page of E2E_RESULT_PAGE_FINDINGS.
+    await page.getByTestId('ledes-file-input').setInputFiles(bigFile(BAD_LINES, (line) => line.replace(/^\d{8}\|/, '20241345|')));
+    await page.getByTestId('type-patent').click();
+    await page.getByTestId('office-PAR').click();
+    await page.getByTestId('ledes-submit').click();
+    await page.getByRole('dialog').getByRole('radio').first().click();
+    await page.getByTestId('client-confirm').click();
+    await page.waitForURL((u) => u.pathname === '/result-ledes', { timeout: 30_000 });
+    await waitAllFinished(page, 1);
+    const card = page.getByTestId('run-card');
+    const counts = async () => ({
+      refused: await card.getByTestId('count-refused').textContent(),
+      errors: await card.getByTestId('count-errors').textContent(),
+    });
+    // The lines of the findings table's first 50 rows (the table pages on screen too), 1-based as displayed.
+    const lines = async () => (await card.getByTestId('finding-line').allTextContents()).map(Number).filter((n) => !Number.isNaN(n));
+    const range = card.getByTestId('result-page-range');
+    const bounds = async () => ((await range.textContent()) ?? '').match(/\d+/g)!.map(Number);
+    await range.waitFor();
+    const whole = await counts();
+    expect(Number(whole.refused!.replace(/\D/g, ''))).toBe(BAD_LINES);
+    expect(await range.textContent()).toMatch(lang === 'en' ? /^Findings up to line \d+; the file has more\.$/ : /^Anomalies jusqu’à la ligne \d+\u202f; le fichier en contient d’autres\.$/);
+    let [to] = await bounds();
+    expect(Math.min(...(await lines()))).toBe(1);
+    let pages = 1;
+    while ((await card.getByTestId('result-next-page').count()) > 0) {
+      const before = await range.textContent();
+      await card.getByTestId('result-next-page').click();
+      await expect.poll(() => range.textContent(), { timeout: 10_000 }).not.toBe(before);
+      const [from, next] = await bounds();
+      // Each page starts on the line after the previous one ended, and shows its own lines.
+      expect(from).toBe(to! + 1);
+      expect(Math.min(...(await lines()))).toBeGreaterThanOrEqual(from!);
+      if (next !== undefined) expect(Math.max(...(await lines()))).toBeLessThanOrEqual(next);
+      to = next;
+      pages++;
+      // The figures stay the whole file's.
+      expect(await counts()).toEqual(whole);
+    }
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(await range.textContent()).toMatch(lang === 'en' ? /^Findings from line \d+ to the end of the file\.$/ : /^Anomalies de la ligne \d+ à la fin du fichier\.$/);
+    expect(to).toBeUndefined();
+    await card.getByTestId('result-first-page').click();
+    await expect.poll(async () => Math.min(...(await lines()))).toBe(1);
+    expect(await range.textContent()).toMatch(lang === 'en' ? /^Findings up to line/ : /^Anomalies jusqu’à la ligne/);
+    expect(await card.getByTestId('result-first-page').count()).toBe(0);
+    await screenshot(page, 'ledes-result-pages', lang);
     await context.close();
   }, 90_000);
 });

@@ -88,12 +88,12 @@ describe.each(databaseKinds())('LEDES at scale: history, invoices, duplicates (%
     expect(selects).toBe(2);
   });
 
-  it('#8 the run detail is paged: at most 50,000 findings a page, cut on a line, pages chained by next_line', async () => {
+  it('#8 the run detail is paged: at most 50,000 findings a page, cut on a line, pages chained by next_line, the run\'s totals on each', async () => {
     const [run] = await t.portal.ctx.db
       .insert(ledesRuns)
       .values({
         ownerId: agentB.id, name: 'paged-run', originalName: 'paged.txt', originalKey: `ledes/original/paged-${kind}.txt`, size: 1, sha256: 'x',
-        office: 'PAR', type: 'patent', state: 'Done', accepted: false, linesChecked: 60_000, refusedLineCount: 54_000, errorLineCount: 54_000,
+        office: 'PAR', type: 'patent', state: 'Done', accepted: false, linesChecked: 60_000, refusedLineCount: 54_000, errorLineCount: 54_000, warningCount: 60_000,
       })
       .returning();
     // A warning on every line, an error on every line but each tenth: 114,000 findings.
@@ -123,6 +123,8 @@ describe.each(databaseKinds())('LEDES at scale: history, invoices, duplicates (%
       }
       okLines.push(...result.format_ok.map((l: { line: number }) => l.line));
       expect(result.format_ok_total).toBe(6000);
+      // Every page gives the whole run's counts (the screen's figures), not its own.
+      expect(result.totals).toEqual({ errors: 54_000, warnings: 60_000, refused_lines: 54_000 });
       fromLine = result.page.next_line;
     }
     expect(pages).toBeGreaterThanOrEqual(3);

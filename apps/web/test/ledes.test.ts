@@ -3,7 +3,6 @@ import type { HistoryItem, LedesRunDto } from '@portal/contracts';
 import {
   addFiles,
   clientDecision,
-  countItems,
   displayLine,
   filenameFromDisposition,
   firstUploadError,
@@ -60,7 +59,6 @@ describe('line numbers', () => {
       [3, 'A'],
       [3, 'B'],
     ]);
-    expect(countItems([{ items: [1, 2] }, { items: [3] }])).toBe(3);
   });
 });
 

@@ -53,6 +53,8 @@ export const envSchema = z.object({
 
   /** Per file. 64 MiB holds a 200,000-line LEDES file (30–45 MB), a normal customer file. */
   UPLOAD_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
+  /** Findings one page of a LEDES result holds at most (a page ends on a whole line). */
+  LEDES_RESULT_PAGE_FINDINGS: z.coerce.number().int().min(10).max(1_000_000).default(50_000),
   /** Upload requests per user per 10 minutes; past it, 429. */
   UPLOAD_RATE_LIMIT: positiveInt.default(120),
   /** Admin sessions end after this long without a request (SESS-05)... */

@@ -137,6 +137,8 @@ export const ledesResultSchema = z.strictObject({
   format_ok_total: z.number().int().min(0),
   /** Where this page of findings starts, and where the next one does (null: the last page). */
   page: z.strictObject({ from_line: z.number().int(), next_line: z.number().int().nullable() }),
+  /** The whole run's counts, whatever the page: error and warning findings, refused data lines. */
+  totals: z.strictObject({ errors: z.number().int().min(0), warnings: z.number().int().min(0), refused_lines: z.number().int().min(0) }),
 });
 export type LedesResultDto = z.infer<typeof ledesResultSchema>;
 

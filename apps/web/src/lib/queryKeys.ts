@@ -37,6 +37,8 @@ export const queryKeys = {
     agents: () => ['ledes', 'agents'] as const,
     clientName: (idClient: string) => ['ledes', 'client-name', idClient] as const,
     run: (id: string) => ['ledes', 'run', id] as const,
+    /** A later page of a finished run's findings (the first page is `run`). */
+    runPage: (id: string, fromLine: number) => ['ledes', 'run', id, 'from', fromLine] as const,
     /** Prefix of every history page, the user's and the admin log's. */
     histories: () => ['ledes', 'history'] as const,
     history: (params: PageParams) => ['ledes', 'history', 'user', params] as const,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray } from 'drizzle-orm';
 import { FIRST_RESULT_LINE, type LedesRunDto } from '@portal/contracts';
 import { ledesFindings, ledesRuns, type Executor } from '@portal/db';
 import { ResultBuilder, type LedesFileResult, type LineRef, type ResolvedFinding, type RuleCode } from '@portal/ledes';
@@ -36,6 +36,13 @@ export const FORMAT_OK_LIMIT = 10_000;
 /** Finding rows one result page reads at most; a page always ends on a whole line. */
 export const RESULT_PAGE_FINDINGS = 50_000;
 
+/** The whole run's counts, the same on every page. */
+export interface ResultTotals {
+  errors: number;
+  warnings: number;
+  refused_lines: number;
+}
+
 /** Where a result page starts, and where the next one does (null: this page ends the file). */
 export interface ResultPage {
   from_line: number;
@@ -52,21 +59,29 @@ export async function loadResult(
   db: Executor,
   run: LedesRunRow,
   fromLine = FIRST_RESULT_LINE,
-): Promise<LedesFileResult & { format_ok_total: number; page: ResultPage }> {
+  pageFindings = RESULT_PAGE_FINDINGS,
+): Promise<LedesFileResult & { format_ok_total: number; page: ResultPage; totals: ResultTotals }> {
   const rows = await db
     .select()
     .from(ledesFindings)
     .where(and(eq(ledesFindings.runId, run.id), gte(ledesFindings.line, fromLine)))
     .orderBy(asc(ledesFindings.line), asc(ledesFindings.code), asc(ledesFindings.champ))
-    .limit(RESULT_PAGE_FINDINGS + 1);
+    .limit(pageFindings + 1);
   let shown = rows;
   let nextLine: number | null = null;
-  if (rows.length > RESULT_PAGE_FINDINGS) {
-    nextLine = rows[RESULT_PAGE_FINDINGS]!.line;
+  if (rows.length > pageFindings) {
+    nextLine = rows[pageFindings]!.line;
     shown = rows.filter((r) => r.line < nextLine!);
     // A single line with more findings than a page (not seen in practice) still moves the pages on.
-    if (shown.length === 0) [shown, nextLine] = [rows.slice(0, RESULT_PAGE_FINDINGS), nextLine + 1];
+    if (shown.length === 0) [shown, nextLine] = [rows.slice(0, pageFindings), nextLine + 1];
   }
+  // The page holds the whole run: count its rows. Otherwise count the run's error findings (its
+  // warnings and refused lines are on the run row, written when it finished).
+  const whole = fromLine <= FIRST_RESULT_LINE && nextLine === null;
+  const errors = whole
+    ? shown.filter((r) => r.severity === 'error').length
+    : ((await db.select({ n: count() }).from(ledesFindings).where(and(eq(ledesFindings.runId, run.id), eq(ledesFindings.severity, 'error'))))[0]?.n ?? 0);
+  const totals: ResultTotals = { errors, warnings: run.warningCount, refused_lines: run.refusedLineCount };
   const builder = new ResultBuilder();
   const refused = new Set<number>();
   for (const row of shown) {
@@ -85,6 +100,7 @@ export async function loadResult(
     format_ok,
     format_ok_total: Math.max(0, run.linesChecked - run.refusedLineCount),
     page: { from_line: fromLine, next_line: nextLine },
+    totals,
   };
 }
 

@@ -112,7 +112,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
         return {
           success: true,
           runs: finished.map(toRunDto),
-          ...(done ? { ledes: await Promise.all(finished.map((r) => loadResult(ctx.db, r))) } : {}),
+          ...(done ? { ledes: await Promise.all(finished.map((r) => loadResult(ctx.db, r, undefined, ctx.config.ledes.resultPageFindings))) } : {}),
         };
       },
     }),
@@ -126,7 +126,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       async handler({ params, query }, http) {
         const run = await loadRun(ctx.db, params.id);
         if (!run || !canRead(http.actor(), run)) throw new AppError('not_found');
-        return { success: true, run: toRunDto(run), result: run.state === 'Done' ? await loadResult(ctx.db, run, query.from_line) : null };
+        return { success: true, run: toRunDto(run), result: run.state === 'Done' ? await loadResult(ctx.db, run, query.from_line, ctx.config.ledes.resultPageFindings) : null };
       },
     }),
     defineRoute({

@@ -1,17 +1,19 @@
 import { Alert, Badge, Button, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconFileText, IconHistory, IconInfoCircle, IconUpload } from '@tabler/icons-react';
-import { useQueries } from '@tanstack/react-query';
+import { useState } from 'react';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { FIRST_RESULT_LINE } from '@portal/contracts/constants';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { runQuery, type LedesRunDetail } from './api.ts';
+import { runPageQuery, runQuery, type LedesResultDto, type LedesRunDetail } from './api.ts';
 import { FindingsTable } from './FindingsTable.tsx';
 import { useOfficeLabel } from './labels.ts';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
-import { countItems, lineRanges, parseRunIds, POLL_INTERVAL_MS, runStatus } from './model.ts';
+import { lineRanges, parseRunIds, POLL_INTERVAL_MS, runStatus } from './model.ts';
 import { StateBadge } from './StateBadge.tsx';
 import classes from './ledes.module.css';
 
@@ -29,17 +31,60 @@ function Stat({ label, value, color, testId }: { label: string; value: number; c
   );
 }
 
+/**
+ * Where this page of findings sits in the file, and the way to the next page or back to the first: a
+ * result page holds at most the server's page of findings (50,000 by default), cut on a whole line.
+ */
+function ResultPages({ page, fetching, onPage }: { page: LedesResultDto['page']; fetching: boolean; onPage: (fromLine: number | null) => void }) {
+  const { t } = useTranslation('ledes');
+  const first = page.from_line <= FIRST_RESULT_LINE;
+  if (first && page.next_line === null) return null;
+  // Lines are 0-based on the wire and 1-based on screen; a page ends just before `next_line`.
+  const text =
+    page.next_line === null
+      ? t('result.pages.toEnd', { from: page.from_line + 1 })
+      : first
+        ? t('result.pages.upTo', { to: page.next_line })
+        : t('result.pages.range', { from: page.from_line + 1, to: page.next_line });
+  return (
+    <Group justify="space-between" gap="xs" wrap="wrap" data-testid="result-pages">
+      <Text size="sm" c="dimmed" aria-live="polite" data-testid="result-page-range">
+        {text}
+      </Text>
+      <Group gap="xs">
+        {!first && (
+          <Button variant="default" size="xs" onClick={() => onPage(null)} data-testid="result-first-page">
+            {t('result.pages.first')}
+          </Button>
+        )}
+        {page.next_line !== null && (
+          <Button size="xs" loading={fetching} onClick={() => onPage(page.next_line)} data-testid="result-next-page">
+            {t('result.pages.next')}
+          </Button>
+        )}
+      </Group>
+    </Group>
+  );
+}
+
 function RunCard({ detail }: { detail: LedesRunDetail }) {
   const { t } = useTranslation('ledes');
   const officeLabel = useOfficeLabel();
-  const { run, result } = detail;
+  const { run, result: firstPage } = detail;
   const status = runStatus(run);
+  // null: the first page, the one the live updates fill; a number: a later page, fetched on demand.
+  const [fromLine, setFromLine] = useState<number | null>(null);
+  // The page on screen stays while the next one loads (the button shows the wait).
+  const later = useQuery({ ...runPageQuery(run._id, fromLine ?? FIRST_RESULT_LINE), enabled: fromLine !== null && run.state === 'Done', placeholderData: keepPreviousData });
+  const result = fromLine === null ? firstPage : (later.data?.result ?? null);
 
   const numericOk = result?.format_ok.map((l) => l.line).filter((l): l is number => typeof l === 'number') ?? [];
   const ranges = lineRanges(numericOk);
-  const errorItems = result ? countItems(result.errors) : 0;
-  const warningItems = result ? countItems(result.warnings) : 0;
-  const refusedLines = result ? result.errors.filter((l) => typeof l.line === 'number').length : 0;
+  // The whole run's counts, the same on every page.
+  const totals = firstPage?.totals ?? result?.totals;
+  const errorItems = totals?.errors ?? 0;
+  const warningItems = totals?.warnings ?? 0;
+  const refusedLines = totals?.refused_lines ?? 0;
 
   return (
     <Paper withBorder shadow="xs" p={{ base: 'md', sm: 'lg' }} data-testid="run-card" data-run-id={run._id} data-run-state={status}>
@@ -97,6 +142,7 @@ function RunCard({ detail }: { detail: LedesRunDetail }) {
               <Stat label={t('result.stats.errors')} value={errorItems} color={errorItems ? 'red.8' : undefined} testId="count-errors" />
               <Stat label={t('result.stats.warnings')} value={warningItems} color={warningItems ? 'orange.8' : undefined} testId="count-warnings" />
             </SimpleGrid>
+            <ResultPages page={result.page} fetching={later.isFetching} onPage={setFromLine} />
             <Tabs defaultValue={errorItems > 0 || warningItems === 0 ? 'errors' : 'warnings'} keepMounted={false}>
               <Tabs.List>
                 <Tabs.Tab value="errors" data-testid="tab-errors" rightSection={<Badge size="sm" variant="light" color={errorItems ? 'red' : 'gray'} circle={errorItems < 10}>{errorItems}</Badge>}>

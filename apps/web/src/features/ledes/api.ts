@@ -65,6 +65,18 @@ export function runQuery(id: string) {
   });
 }
 
+/** A later page of a finished run's findings, from `fromLine` (the previous page's `page.next_line`). */
+export function runPageQuery(id: string, fromLine: number) {
+  return queryOptions({
+    queryKey: queryKeys.ledes.runPage(id, fromLine),
+    queryFn: ({ signal }) =>
+      api<LedesRunResponse>(apiPath`/ledes/runs/${id}`, { signal, query: { from_line: fromLine } }).then(
+        (r): LedesRunDetail => ({ run: r.run, result: r.result }),
+      ),
+    staleTime: 60_000,
+  });
+}
+
 const EMPTY_META = (page: number, limit: number): PaginationMeta => ({ currentPage: page, totalPages: 1, pageSize: limit, total: 0 });
 
 /** The history calls answer 204 when there is nothing: an empty page. */

@@ -241,7 +241,3 @@ export function flattenFindings(lines: readonly { line: LineRef; items: readonly
   return rows.sort((a, b) => a.rank - b.rank);
 }
 
-/** Number of findings (items) over all lines. */
-export function countItems(lines: readonly { items: readonly unknown[] }[]): number {
-  return lines.reduce((n, l) => n + l.items.length, 0);
-}
