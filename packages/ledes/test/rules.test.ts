@@ -180,6 +180,39 @@ describe('rule catalogue: every rule has a triggering and a clean generated file
   });
 });
 
+describe('issue 12: rules checked against files written by others', () => {
+  it('FLD-004: more than 4 decimals is an error (the formats allow 4); more than the profile\'s but at most 4 stays a warning', async () => {
+    const six = await findings({ edit: setAll({ INVOICE_TOTAL: '705.000000' }) });
+    expect(six.flat.filter((f) => f.code === 'FLD-004').map((f) => f.severity)).toContain('error');
+    expect(six.summary.accepted).toBe(false);
+    const four = await findings({ edit: setAll({ INVOICE_TOTAL: '705.0000' }) });
+    const fourSeverities = four.flat.filter((f) => f.code === 'FLD-004').map((f) => f.severity);
+    expect(fourSeverities.length).toBeGreaterThan(0);
+    expect(fourSeverities.every((s) => s === 'warning')).toBe(true);
+    expect(four.summary.accepted, JSON.stringify(four.flat)).toBe(true);
+  });
+
+  it('CON-005 does not depend on INVOICE_NUMBER: an invoice date before the end of the period is flagged without one', async () => {
+    const r = await findings({ edit: setAll({ INVOICE_DATE: '20250130', INVOICE_NUMBER: '' }) });
+    expect(r.codes.has('FLD-001')).toBe(true); // the missing number itself
+    expect(r.codes.has('CON-005'), JSON.stringify(r.flat)).toBe(true);
+    const clean = await findings({ edit: setAll({ INVOICE_DATE: '20250131', INVOICE_NUMBER: '' }) });
+    expect(clean.codes.has('CON-005')).toBe(false);
+  });
+
+  it('98BI LAW_FIRM_ID: up to three identifiers of at most 20 characters each, separated by ~', async () => {
+    const long = 'F'.repeat(21);
+    for (const id of [long, `AB~${long}`, 'A~B~C~D']) {
+      const r = await findings({ format: '98BI', edit: setAll({ LAW_FIRM_ID: id }) });
+      expect(r.flat.filter((f) => f.code === 'FLD-005' && f.champ === 'LAW_FIRM_ID').length, id).toBeGreaterThan(0);
+    }
+    for (const id of ['F'.repeat(20), `${'A'.repeat(20)}~${'B'.repeat(20)}~${'C'.repeat(20)}`]) {
+      const r = await findings({ format: '98BI', edit: setAll({ LAW_FIRM_ID: id }) });
+      expect(r.flat.filter((f) => f.code === 'FLD-005'), id).toEqual([]);
+    }
+  });
+});
+
 describe('E/W rules take the alternate severity where the reference says so', () => {
   it('FMT-006: control character is an error, non-ASCII a warning', async () => {
     const r = await findings({ edit: set(0, { LINE_ITEM_DESCRIPTION: 'Research\x07bell' }) });

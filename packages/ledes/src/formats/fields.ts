@@ -15,4 +15,6 @@ export interface FieldSpec {
   readonly required: 'always' | 'not-adjustment' | 'no';
   /** Repeated on every line of an invoice; compared with the invoice's first line (CON-001). */
   readonly invoiceLevel?: boolean;
+  /** A list of values in one field (98BI LAW_FIRM_ID): `maxLength` then applies to each item. */
+  readonly list?: { readonly separator: string; readonly maxItems: number };
 }

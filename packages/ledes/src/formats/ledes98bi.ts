@@ -8,8 +8,8 @@ export const LEDES98BI_ALT_TOKENS: readonly string[] = ['LEDES1998BI V2'];
 
 export const LEDES98BI_FIELDS: readonly FieldSpec[] = [
   ...LEDES1998B_FIELDS.map((f) =>
-    // 98BI allows up to three firm identifiers separated by "~".
-    f.name === 'LAW_FIRM_ID' ? { ...f, maxLength: 62 } : f,
+    // 98BI allows up to three firm identifiers separated by "~", each of 98B's length (ledes.md §2.2).
+    f.name === 'LAW_FIRM_ID' ? { ...f, list: { separator: '~', maxItems: 3 } } : f,
   ),
   { name: 'PO_NUMBER', kind: 'text', maxLength: 100, lengthSure: true, required: 'no', invoiceLevel: true },
   { name: 'CLIENT_TAX_ID', kind: 'text', maxLength: 20, lengthSure: true, required: 'always', invoiceLevel: true },

@@ -29,6 +29,8 @@ export interface PipeFormat {
   readonly lengthSure: Uint8Array;
   /** `required`: REQUIRED_NO, REQUIRED_ALWAYS or REQUIRED_NOT_ADJUSTMENT. */
   readonly required: Uint8Array;
+  /** Columns holding a list of values (`FieldSpec.list`): their length is checked item by item. */
+  readonly lists: ReadonlyArray<{ readonly column: number; readonly separator: string; readonly maxItems: number }>;
   /** TK-001: the timekeeper columns a fee line must fill, and their names (parallel arrays). */
   readonly timekeeperColumns: Int32Array;
   readonly timekeeperNames: readonly string[];
@@ -134,6 +136,7 @@ function define(id: PipeFormatId, token: string, altTokens: readonly string[], f
     maxLengths: Int32Array.from(fields, (f) => f.maxLength ?? -1),
     lengthSure: Uint8Array.from(fields, (f) => (f.lengthSure ? 1 : 0)),
     required: Uint8Array.from(fields, (f) => (f.required === 'always' ? REQUIRED_ALWAYS : f.required === 'not-adjustment' ? REQUIRED_NOT_ADJUSTMENT : REQUIRED_NO)),
+    lists: fields.flatMap((f, i) => (f.list ? [{ column: i, separator: f.list.separator, maxItems: f.list.maxItems }] : [])),
     timekeeperColumns: Int32Array.from(TIMEKEEPER_REQUIRED.filter((n) => index.has(n)), (n) => index.get(n)!),
     timekeeperNames: TIMEKEEPER_REQUIRED.filter((n) => index.has(n)),
   };

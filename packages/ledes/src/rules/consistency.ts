@@ -16,7 +16,11 @@ export function trackInvoice(ctx: RecordContext): void {
   const { file, format, fields } = ctx;
   const { cols } = format;
   const number = at(ctx, cols.invoiceNumber);
-  if (number === '') return;
+  if (number === '') {
+    // No invoice to group the line with (FLD-001 says so): its dates are still checked, on the line itself.
+    checkInvoiceDates(ctx);
+    return;
+  }
   const last = file.lastInvoice;
   let inv = last !== undefined && last.number === number ? last : file.invoices.get(number);
   if (!inv) {
@@ -67,7 +71,7 @@ function validDate(ctx: RecordContext, i: number): string | undefined {
   return v === '' || ctx.invalid.has(i) ? undefined : v;
 }
 
-/** CON-003, CON-005 and CON-006 on the invoice date: once per invoice, on its first line. */
+/** CON-003, CON-005 and CON-006 on the invoice date: once per invoice, on its first line (on every line without an invoice number). */
 function checkInvoiceDates(ctx: RecordContext): void {
   const { cols } = ctx.format;
   const start = validDate(ctx, cols.billingStart);

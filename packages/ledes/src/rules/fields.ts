@@ -4,7 +4,7 @@ import { parseDecimalCached, POW10_NUMBER, type ParsedNumber } from '../money.ts
 import { at, report, type LineType, type RecordContext } from './context.ts';
 import { isValidDate } from './dates.ts';
 
-/** Units and rates: the format allows 4 decimals on numbers; rates are fractions with more. */
+/** Amounts and numbers: the formats allow 4 decimals; rates are fractions with more. */
 const NUMBER_DECIMALS = 4;
 
 /** F, E, IF, IE as the interned literals (fast to compare later), undefined for anything else. */
@@ -46,7 +46,8 @@ export function checkFieldSyntax(ctx: RecordContext): void {
     const kind = kinds[i]!;
     if (kind === KIND_TEXT) {
       const max = maxLengths[i]!;
-      if (max >= 0 && v.length > max && i !== lengthExempt) report(ctx, 'FLD-005', names[i]!, format.lengthSure[i] ? undefined : 'warning');
+      // A list field is measured item by item, after the loop (one column, 98BI's LAW_FIRM_ID).
+      if (max >= 0 && v.length > max && i !== lengthExempt && !isList(format, i)) report(ctx, 'FLD-005', names[i]!, format.lengthSure[i] ? undefined : 'warning');
     } else if (kind === KIND_DATE) {
       let ok: boolean;
       if (v === previous.values[i]) ok = previous.dates[i]!;
@@ -75,10 +76,25 @@ export function checkFieldSyntax(ctx: RecordContext): void {
       // A leading "+" is not in Legal Tracker's list but is seen in generators ([?]).
       if (n.leadingPlus) report(ctx, 'FLD-003', names[i]!, 'warning');
       numbers[i] = n.value;
-      if (kind === KIND_CURRENCY && n.decimals > profile.decimals) report(ctx, 'FLD-004', names[i]!);
-      else if (kind === KIND_NUMBER && n.decimals > NUMBER_DECIMALS) report(ctx, 'FLD-004', names[i]!, 'error');
+      // The formats allow 4 decimals on amounts and numbers: past that the value is wrong (error); past the
+      // client profile's decimals but within 4, the client may round it (warning).
+      if ((kind === KIND_CURRENCY || kind === KIND_NUMBER) && n.decimals > NUMBER_DECIMALS) report(ctx, 'FLD-004', names[i]!, 'error');
+      else if (kind === KIND_CURRENCY && n.decimals > profile.decimals) report(ctx, 'FLD-004', names[i]!);
     }
   }
+  for (const { column, separator, maxItems } of format.lists) {
+    const v = fields[column]!;
+    if (v === '') continue;
+    const items = v.split(separator);
+    const max = maxLengths[column]!;
+    if (items.length > maxItems || (max >= 0 && items.some((item) => item.length > max))) {
+      report(ctx, 'FLD-005', names[column]!, format.lengthSure[column] ? undefined : 'warning');
+    }
+  }
+}
+
+function isList(format: RecordContext['format'], column: number): boolean {
+  return format.lists.length > 0 && format.lists.some((l) => l.column === column);
 }
 
 const ALPHA2 = /^[A-Z]{2}$/;
