@@ -265,7 +265,10 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     noSurchargeEnd = maxDay(noSurchargeEnd, ctx.unitaryWindowEnd);
   }
   if (ctx.itPendingUntil !== null && due <= (ctx.grant as Day)) {
+    // §2.3 IT line 84, Ministerial Decree of 2 April 2007 art. 4: fees that fell due while the application
+    // was pending are paid within 4 months of the grant, or in the following 6 months with the late fee.
     noSurchargeEnd = maxDay(noSurchargeEnd, ctx.itPendingUntil);
+    graceEnd = maxDay(graceEnd, addMonths(ctx.itPendingUntil, 6));
   }
   if (profile.weekendExtension) {
     // §2.3 line 77: payment on the next working day is valid, the due date itself does not move.
