@@ -57,7 +57,9 @@ export type ScheduleFlag =
   | 'se_month_end_filing'
   | 'replaced_by_unitary'
   | 'gb_late_grant'
-  | 'it_pending_application';
+  | 'it_pending_application'
+  /** The grant (or its mention) is dated on a filing anniversary: the sources disagree on its patent year. */
+  | 'grant_on_anniversary';
 
 export interface Schedule {
   /** Office whose rules were applied (UP when a unitary patent replaces a national row). */
@@ -136,6 +138,9 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   let first = profile.firstYear;
   let last = LAST_YEAR;
   const grantYear = grant === null ? 0 : patentYear(filing, grant);
+  // annuities.md §2.1 line 62: patent year n starts on the (n-1)th anniversary, so a grant on the anniversary
+  // opens the new year (the reading kept); some sources count that day in the old year: a person checks.
+  if (grant !== null && grant !== filing && addYears(filing, grantYear - 1) === grant) flags = addFlag(flags, 'grant_on_anniversary');
   if (origin === 'ep_application') {
     // §2.2 line 59: the EPO collects up to the patent year in which the grant mention is published.
     if (grant !== null) last = Math.min(LAST_YEAR, grantYear);

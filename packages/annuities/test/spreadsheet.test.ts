@@ -193,6 +193,25 @@ describe('round trips', () => {
   });
 });
 
+describe('review flags in the export', () => {
+  it('a grant on the filing anniversary is flagged in the Reasons column, and the legend says what the flag means', async () => {
+    const input = await xlsxBuffer([
+      { name: 'Flags', headers: [...ENGLISH_HEADERS, 'Origin'], rows: [[null, null, 'ANNIV', 'On the anniversary', 'FR', null, '15/03/2018', '15/03/2023', null, null, 'ep_validated']] },
+    ]);
+    const { out, summary } = await exportBytes(input, 'flags.xlsx');
+    expect(summary.ok).toBe(true);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(out as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0] as ExcelJS.Worksheet;
+    const reasonsColumn = ENGLISH_HEADERS.length + 1 + COMPUTED_COLUMNS.length;
+    expect(String(sheet.getRow(2).getCell(reasonsColumn).value)).toContain('grant_on_anniversary');
+    const legend = wb.worksheets[1] as ExcelJS.Worksheet;
+    const line = legend.getRows(1, legend.rowCount)?.find((r) => r.getCell(1).value === 'grant_on_anniversary');
+    expect(String(line?.getCell(2).value)).toMatch(/anniversaire/);
+    expect(String(line?.getCell(3).value)).toMatch(/anniversary/);
+  });
+});
+
 describe('xlsx parts in the order the streaming reader needs', () => {
   it('a workbook with its worksheets before its shared strings (as Excel writes them) reaches exceljs shared strings first, byte for byte', async () => {
     const input = await xlsxBuffer([{ name: 'Cases', headers: ENGLISH_HEADERS, rows: rowsFrom(0, 50) }]);

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { ymdFromDay, type Day } from '../calendar.ts';
 import type { RowEvaluation } from '../evaluate.ts';
 import { formatMinor } from '../fees.ts';
+import type { ScheduleFlag } from '../schedule.ts';
 import type { Colour } from '../types.ts';
 import type { CellValue } from './columns.ts';
 import type { SheetInfo, SheetRow } from './rows.ts';
@@ -58,6 +59,19 @@ function sheetName(wanted: string, used: Set<string>): string {
   used.add(name.toLowerCase());
   return name;
 }
+
+/** What each review flag of the Reasons column means, in French and English: every flag, checked by the compiler. */
+const FLAG_TEXTS = {
+  grant_on_anniversary: ['Délivrance (ou sa mention) datée d’un anniversaire du dépôt : ce jour est compté dans la nouvelle année de brevet, certaines sources le comptent dans l’ancienne ; à vérifier', 'Grant (or its mention) dated on a filing anniversary: that day is counted in the new patent year, some sources count it in the old one; to be checked'],
+  grant_date_missing: ['Date de délivrance absente : calcul comme si la délivrance était intervenue à temps', 'No grant date: computed as if granted in time'],
+  gb_late_grant: ['GB, délivrance tardive : les annuités échues sont dues à la fin du 3e mois après la délivrance', 'GB late grant: the annuities already due fall due at the end of the 3rd month after grant'],
+  it_pending_application: ['IT, demande encore en cours à la fin de la 4e année : annuités payables dans les 4 mois de la délivrance, puis 6 mois avec surtaxe', 'IT application still pending at the end of year 4: annuities payable within 4 months of grant, then 6 months with the late fee'],
+  se_month_end_filing: ['SE, dépôt en fin de mois : le mois de dépôt est retenu ; à vérifier', 'SE filing at a month end: the filing month is used; to be checked'],
+  replaced_by_unitary: ['Remplacé par le brevet unitaire pour cet État', 'Replaced by the unitary patent for this state'],
+} satisfies Record<ScheduleFlag, readonly [string, string]>;
+
+/** The legend's lines for the flags: code, French, English. */
+export const FLAG_LEGEND: ReadonlyArray<readonly [string, string, string]> = Object.entries(FLAG_TEXTS).map(([code, [fr, en]]) => [code, fr, en] as const);
 
 /**
  * Streams the annotated export: per input sheet, the original columns plus the computed ones,
@@ -140,6 +154,8 @@ export class ExportWriter {
       ['Limite d’instruction / Instruction limit', 'Échéance moins 7 jours', 'Due date minus 7 days'],
       ['limite_date_prochaine_annuite', 'Dernier jour pour payer avant la perte du droit (fin du délai de grâce)', 'Last day to pay before the right is lost (grace end)'],
       ['Texte commençant par = + - @', 'Préfixé d’une apostrophe, jamais évalué', 'Prefixed with an apostrophe, never evaluated'],
+      // The review flags of the Reasons column: computed, but a person should look.
+      ...FLAG_LEGEND,
     ]) {
       await this.xlsx.row(line, 0);
     }

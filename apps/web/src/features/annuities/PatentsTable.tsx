@@ -48,7 +48,13 @@ function SelectCell({ patent }: { patent: AnnuityPatentDto }) {
 function StatusCell({ patent }: { patent: AnnuityPatentDto }) {
   const { t } = useTranslation('annuities');
   const { expanded, onToggleReasons } = useRowState();
-  const reasons = [...patent.reasons.map((code) => t(`reason.${code}`, { defaultValue: code })), ...(patent.in_grace_with_surcharge ? [t('patents.grace')] : []), ...(patent.expired ? [t('patents.expired')] : [])];
+  const reasons = [
+    ...patent.reasons.map((code) => t(`reason.${code}`, { defaultValue: code })),
+    // The engine's review flags: computed, but a person should look (the export's legend says the same).
+    ...patent.flags.map((code) => t(`flag.${code}`, { defaultValue: code })),
+    ...(patent.in_grace_with_surcharge ? [t('patents.grace')] : []),
+    ...(patent.expired ? [t('patents.expired')] : []),
+  ];
   const open = expanded.has(patent._id);
   const listId = `reasons-${patent._id}`;
   return (
