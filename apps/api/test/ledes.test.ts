@@ -63,6 +63,11 @@ describe.each(databaseKinds())('LEDES flow (%s)', (kind) => {
     expect(res.body.runs[0]).toMatchObject({ state: 'Done', accepted: false, delivered: false });
     const [entity] = res.body.ledes;
     expect(entity.errors.some((l: { items: Array<{ code_ledes: string; champ: string }> }) => l.items.some((i) => i.code_ledes === 'CON-001' && i.champ === 'INVOICE_TOTAL'))).toBe(true);
+    // Issue 12: a finding keeps the value that decided it through the database (the unknown classification).
+    const stored = await agent.client.get(`/api/ledes/runs/${res.body.runs[0]._id}`);
+    const classification = stored.body.result.warnings.flatMap((l: { items: Array<Record<string, unknown>> }) => l.items).find((i: Record<string, unknown>) => i.code_ledes === 'TK-003');
+    expect(classification).toMatchObject({ champ: 'TIMEKEEPER_CLASSIFICATION', found: 'PT' });
+    expect(classification).not.toHaveProperty('expected');
     const history = await agent.client.get('/api/historique?page=1&limit=500');
     const item = history.body.data.find((h: { _id: string }) => h._id === res.body.runs[0]._id);
     const original = await agent.client.post('/api/ledes/file/download', { file_path: item.path });

@@ -7,6 +7,7 @@ import {
   filenameFromDisposition,
   firstUploadError,
   flattenFindings,
+  formatFindingValue,
   hasLedesExtension,
   lastSegment,
   lineRanges,
@@ -166,5 +167,17 @@ describe('live updates', () => {
     expect(rows[0]).toMatchObject({ state: 'Done', accepted: false });
     expect(rows[1]).toBe(other);
     expect(patchHistoryRows([other], run({})).found).toBe(false);
+  });
+});
+
+describe('finding values on screen', () => {
+  it('amounts and counts in the reader\'s number format with exactly their decimals; codes as they are', () => {
+    expect(formatFindingValue('715.50', 'en')).toEqual({ kind: 'number', text: '715.50' });
+    expect(formatFindingValue('1234.5', 'fr').text.replace(/\s/g, ' ')).toBe('1 234,5');
+    expect(formatFindingValue('-10.50', 'fr').text).toMatch(/^-10,50$/);
+    expect(formatFindingValue('24', 'en')).toEqual({ kind: 'number', text: '24' });
+    expect(formatFindingValue('P210', 'en')).toEqual({ kind: 'text', text: 'P210' });
+    // Too many digits to show exactly as a number: kept as written.
+    expect(formatFindingValue('12345678901234567.5', 'en')).toEqual({ kind: 'text', text: '12345678901234567.5' });
   });
 });

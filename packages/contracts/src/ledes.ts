@@ -123,6 +123,10 @@ export const ledesItemSchema = z.strictObject({
   libelle_en: z.string(),
   libelle_fr: z.string(),
   champ: z.string(),
+  /** The values that decided the finding, when one did: what the file holds, what was expected, found − expected. */
+  found: z.string().optional(),
+  expected: z.string().optional(),
+  difference: z.string().optional(),
 });
 export type LedesItemDto = z.infer<typeof ledesItemSchema>;
 export const ledesLineSchema = z.strictObject({ line: lineRefSchema, items: z.array(ledesItemSchema) });

@@ -200,6 +200,10 @@ export const ledesFindings = pgTable(
     code: text('code').notNull(),
     champ: text('champ').notNull(),
     severity: text('severity', { enum: ['error', 'warning'] }).notNull(),
+    /** The values that decided the finding, when one did: found, expected, difference (found − expected). */
+    found: text('found'),
+    expected: text('expected'),
+    difference: text('difference'),
   },
   (t) => [primaryKey({ columns: [t.runId, t.line, t.code, t.champ] })],
 );

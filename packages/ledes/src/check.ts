@@ -1,4 +1,4 @@
-import { resolveSeverity, type Finding, type ResolvedFinding } from './findings.ts';
+import { quoted, resolveSeverity, type Finding, type ResolvedFinding } from './findings.ts';
 import { formatFromFieldCount, formatFromHeader, formatFromToken, type FormatId, type PipeFormat } from './formats/pipe.ts';
 import { checkXml } from './formats/xml.ts';
 import { toString, type Decimal } from './money.ts';
@@ -187,7 +187,7 @@ class PipeChecker {
     const { body, terminated } = stripTerminator(raw.text);
     const known = raw.tooLong ? undefined : formatFromToken(body.trim());
     if (!known) {
-      this.run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)' });
+      this.run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)', values: { found: quoted(raw.tooLong ? '' : body.trim()) } });
       return;
     }
     this.format = known.format;
@@ -255,7 +255,7 @@ class PipeChecker {
     this.publishFormat();
     const format = this.format;
     if (!format || fields.length !== format.fields.length) {
-      out.push({ line, code: 'FMT-004', champ: '(line)' });
+      out.push({ line, code: 'FMT-004', champ: '(line)', values: { found: String(fields.length), ...(format ? { expected: String(format.fields.length) } : {}) } });
       this.unreadable = true;
       this.run.line(line, fields, out);
       return;

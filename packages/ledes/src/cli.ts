@@ -68,7 +68,10 @@ async function main(argv: string[]): Promise<number> {
     for (const [kind, lines] of [['E', result.errors], ['W', result.warnings]] as const) {
       for (const l of lines) {
         const where = typeof l.line === 'number' ? `line ${l.line + 1}` : l.line;
-        for (const i of l.items) process.stdout.write(`  ${kind} ${where}: ${i.code_ledes} [${i.champ}] ${i.libelle_en}\n`);
+        for (const i of l.items) {
+          const values = [i.found === undefined ? null : `found ${i.found}`, i.expected === undefined ? null : `expected ${i.expected}`, i.difference === undefined ? null : `difference ${i.difference}`].filter((v) => v !== null);
+          process.stdout.write(`  ${kind} ${where}: ${i.code_ledes} [${i.champ}] ${i.libelle_en}${values.length > 0 ? ` (${values.join(', ')})` : ''}\n`);
+        }
       }
     }
   }

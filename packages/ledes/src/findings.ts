@@ -7,6 +7,16 @@ import { ruleOf, type RuleCode, type Severity } from './rules/catalogue.ts';
  */
 export type LineRef = number | 'file' | 'header';
 
+/**
+ * The values that decided a finding, as text (amounts exactly as computed, codes and tokens as found):
+ * what the file holds, what was expected, and for amounts the difference (found − expected).
+ */
+export interface FindingValues {
+  readonly found?: string;
+  readonly expected?: string;
+  readonly difference?: string;
+}
+
 export interface Finding {
   readonly line: LineRef;
   readonly code: RuleCode;
@@ -14,6 +24,15 @@ export interface Finding {
   readonly champ: string;
   /** Only for E/W rules whose instance takes the rule's alternate severity. */
   readonly severity?: Severity;
+  /** Only where a value decides (totals, counts, lengths, unknown codes and tokens). */
+  readonly values?: FindingValues;
+}
+
+/** Longest value a finding quotes; a longer one is cut (with …): a finding explains, it does not copy the file. */
+export const QUOTED_VALUE_MAX = 80;
+
+export function quoted(value: string): string {
+  return value.length > QUOTED_VALUE_MAX ? `${value.slice(0, QUOTED_VALUE_MAX - 1)}…` : value;
 }
 
 export interface ResolvedFinding extends Finding {

@@ -1,6 +1,6 @@
 export { checkLedes, DEFAULT_MAX_LINE_BYTES } from './check.ts';
 export type { CheckOptions, CheckOutcome, LedesSummary, LineSink } from './check.ts';
-export type { Finding, LineRef, ResolvedFinding } from './findings.ts';
+export type { Finding, FindingValues, LineRef, ResolvedFinding } from './findings.ts';
 export type { LedesFileResult, LedesItem, LedesLine } from './result.ts';
 // The workers rebuild a stored run's entity from its findings with the engine's own builder.
 export { ResultBuilder } from './result.ts';

@@ -11,6 +11,10 @@ export interface LedesItem {
   readonly libelle_en: string;
   readonly libelle_fr: string;
   readonly champ: string;
+  /** The values that decided the finding, when one did (see `FindingValues`). */
+  readonly found?: string;
+  readonly expected?: string;
+  readonly difference?: string;
 }
 
 export interface LedesLine {
@@ -42,6 +46,7 @@ function toItem(f: ResolvedFinding, created: string): LedesItem {
     libelle_en: rule.en,
     libelle_fr: rule.fr,
     champ: f.champ,
+    ...f.values,
   };
 }
 

@@ -292,7 +292,12 @@ export async function goldenCases(): Promise<GoldenCase[]> {
 }
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
-const f = (x: ResolvedFinding): string => `${x.code}:${x.champ}:${x.severity === 'error' ? 'E' : 'W'}`;
+/** CODE:FIELD:E|W, then the values that decided it, if any: [found→expected Δdifference]. */
+const f = (x: ResolvedFinding): string => {
+  const v = x.values;
+  const values = v ? `[${v.found ?? ''}${v.expected === undefined ? '' : `→${v.expected}`}${v.difference === undefined ? '' : ` Δ${v.difference}`}]` : '';
+  return `${x.code}:${x.champ}:${x.severity === 'error' ? 'E' : 'W'}${values}`;
+};
 
 async function* chunks(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   // Fresh copies: the engine must not depend on the producer keeping its buffers.

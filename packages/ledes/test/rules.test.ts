@@ -200,6 +200,19 @@ describe('issue 12: rules checked against files written by others', () => {
     expect(clean.codes.has('CON-005')).toBe(false);
   });
 
+  it('findings carry the values that decide them: amounts (declared, computed, difference), counts, lengths, codes and tokens', async () => {
+    const valuesOf = async (input: Input, code: string) => {
+      const r = await run(build(input), { type: input.type, ...input.options });
+      return r.result.errors.concat(r.result.warnings).flatMap((l) => l.items).filter((i) => i.code_ledes === code).map(({ found, expected, difference }) => ({ found, expected, difference }));
+    };
+    // The base invoice's lines add up to 705.
+    expect(await valuesOf({ edit: setAll({ INVOICE_TOTAL: '715.50' }) }, 'MTH-002')).toEqual([{ found: '715.50', expected: '705', difference: '10.50' }]);
+    expect(await valuesOf({ text: fileText(baseRecords()).replace('Copies|', 'Copies|extra|') }, 'FMT-004')).toEqual([{ found: '25', expected: '24', difference: undefined }]);
+    expect(await valuesOf({ token: 'LEDES1998Z' }, 'FMT-001')).toEqual([{ found: 'LEDES1998Z', expected: undefined, difference: undefined }]);
+    expect(await valuesOf({ edit: set(0, { CLIENT_ID: 'C'.repeat(23) }) }, 'FLD-005')).toEqual([{ found: '23', expected: '20', difference: undefined }]);
+    expect(await valuesOf({ edit: set(0, { LINE_ITEM_TASK_CODE: 'P210' }) }, 'COD-002')).toEqual([{ found: 'P210', expected: undefined, difference: undefined }]);
+  });
+
   it('98BI LAW_FIRM_ID: up to three identifiers of at most 20 characters each, separated by ~', async () => {
     const long = 'F'.repeat(21);
     for (const id of [long, `AB~${long}`, 'A~B~C~D']) {

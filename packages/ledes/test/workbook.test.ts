@@ -39,6 +39,8 @@ describe('treated workbook', () => {
     expect(first.getCell(1).value).toBe(1);
     expect(first.getCell(2).value).toBe('Erreur');
     expect(String(first.getCell(3).value)).toContain('MTH-001 [LINE_ITEM_TOTAL] Total de ligne');
+    // The values that decided it, in the workbook's language.
+    expect(String(first.getCell(3).value)).toMatch(/\(trouvé [\d.]+, attendu [\d.]+, écart -?[\d.]+\)/);
     const description = first.getCell(3 + 19);
     expect(description.value).toBe(`'=HYPERLINK("http://x","y")`);
     expect(description.type).toBe(ExcelJS.ValueType.String);
@@ -90,7 +92,12 @@ describe('treated workbook', () => {
     expect(seen.length).toBe(2);
     seen.forEach(({ line, fields, findings }, i) => {
       const status = findings.length === 0 ? 'OK' : findings.some((f) => f.severity === 'error') ? 'Error' : 'Warning';
-      const described = findings.map((f) => `${f.code} [${f.champ}] ${ruleOf(f.code).en}`).join('\n');
+      const valuesText = (f: ResolvedFinding) => {
+        const v = f.values;
+        const parts = v ? [v.found === undefined ? null : `found ${v.found}`, v.expected === undefined ? null : `expected ${v.expected}`, v.difference === undefined ? null : `difference ${v.difference}`].filter((p) => p !== null) : [];
+        return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+      };
+      const described = findings.map((f) => `${f.code} [${f.champ}] ${ruleOf(f.code).en}${valuesText(f)}`).join('\n');
       const cells = (fields ?? []).map((f) => (f === '' ? null : neutralise(f)));
       expect(trimmed(values(lines.getRow(i + 2)))).toEqual(trimmed([line + 1, status, described === '' ? null : described, ...cells]));
     });
@@ -99,11 +106,18 @@ describe('treated workbook', () => {
     expect(lines.rowCount).toBe(3);
     const file = book.getWorksheet('File and invoices')!;
     expect(values(file.getRow(1))).toEqual(['Verdict', 'Refused']);
-    expect(values(file.getRow(2))).toEqual(['Line', 'Code', 'Severity', 'champ', 'Label']);
+    expect(values(file.getRow(2))).toEqual(['Line', 'Code', 'Severity', 'champ', 'Label', 'Found', 'Expected', 'Difference']);
     expect(late.length).toBeGreaterThan(0);
+    // The invoice total (MTH-002) carries its declared and computed amounts and their difference, in columns.
+    expect(late.some((f) => f.code === 'MTH-002' && f.values?.difference !== undefined)).toBe(true);
     late.forEach((f, i) => {
       const label = f.line === 'file' ? 'file' : f.line === 'header' ? 'header' : f.line + 1;
-      expect(values(file.getRow(i + 3))).toEqual([label, f.code, f.severity === 'error' ? 'Error' : 'Warning', neutralise(f.champ), ruleOf(f.code).en]);
+      const v = f.values ?? {};
+      // Amounts and counts are number cells; other values text.
+      const cell = (s: string | undefined) => (s === undefined ? null : /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : neutralise(s));
+      expect(trimmed(values(file.getRow(i + 3)))).toEqual(
+        trimmed([label, f.code, f.severity === 'error' ? 'Error' : 'Warning', neutralise(f.champ), ruleOf(f.code).en, cell(v.found), cell(v.expected), cell(v.difference)]),
+      );
     });
     expect(file.rowCount).toBe(2 + late.length);
   });

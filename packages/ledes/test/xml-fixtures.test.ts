@@ -32,6 +32,15 @@ describe('LEDES XML fixtures', () => {
     const r = await check('wrong-totals.xml');
     expect(r.accepted).toBe(false);
     expect(r.flat).toEqual(EXPECTED_WRONG_TOTALS);
+    // Each carries the declared amount, the computed one and the difference.
+    const items = (await run(fixture('wrong-totals.xml'))).result.errors.flatMap((l) => l.items.map((i) => [l.line, i.code_ledes, i.champ, i.found, i.expected, i.difference]));
+    expect(items).toEqual([
+      ['file', 'XML-005', 'inv_total_fees', '970', '980', '-10'],
+      ['file', 'XML-005', 'inv_total_net_due', '1150', '1160', '-10'],
+      [0, 'MTH-001', 'base_amount', '750', '700', '50'],
+      [0, 'MTH-001', 'total_amount', '700', '750', '-50'],
+      [1, 'MTH-001', 'total_amount', '280', '270', '10'],
+    ]);
   });
 
   it('missing elements: an invoice without its date, an item without its total', async () => {

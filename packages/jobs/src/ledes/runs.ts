@@ -1,9 +1,18 @@
 import { and, asc, count, eq, gte, inArray } from 'drizzle-orm';
 import { FIRST_RESULT_LINE, type LedesRunDto } from '@portal/contracts';
 import { ledesFindings, ledesRuns, type Executor } from '@portal/db';
-import { ResultBuilder, type LedesFileResult, type LineRef, type ResolvedFinding, type RuleCode } from '@portal/ledes';
+import { ResultBuilder, type FindingValues, type LedesFileResult, type LineRef, type ResolvedFinding, type RuleCode } from '@portal/ledes';
 
 export type LedesRunRow = typeof ledesRuns.$inferSelect;
+
+/** A stored finding's values, without the ones it has not. */
+function valuesOf(row: { found: string | null; expected: string | null; difference: string | null }): FindingValues {
+  return {
+    ...(row.found === null ? {} : { found: row.found }),
+    ...(row.expected === null ? {} : { expected: row.expected }),
+    ...(row.difference === null ? {} : { difference: row.difference }),
+  };
+}
 
 /** Lines -2 and -1 in the database are the engine's 'file' and 'header'. */
 export function lineToDb(line: LineRef): number {
@@ -85,7 +94,8 @@ export async function loadResult(
   const builder = new ResultBuilder();
   const refused = new Set<number>();
   for (const row of shown) {
-    builder.add({ line: lineFromDb(row.line), code: row.code as RuleCode, champ: row.champ, severity: row.severity } satisfies ResolvedFinding);
+    const values = row.found === null && row.expected === null && row.difference === null ? undefined : valuesOf(row);
+    builder.add({ line: lineFromDb(row.line), code: row.code as RuleCode, champ: row.champ, severity: row.severity, ...(values ? { values } : {}) } satisfies ResolvedFinding);
     if (row.severity === 'error' && row.line >= 0) refused.add(row.line);
   }
   const created = (run.finishedAt ?? run.createdAt).toISOString();

@@ -96,7 +96,16 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     const record = (findings: readonly ResolvedFinding[]) => {
       for (const f of findings) {
         if (f.severity !== 'error' && f.severity !== 'warning') continue;
-        batch.push({ runId: run.id, line: lineToDb(f.line), code: f.code, champ: f.champ, severity: f.severity });
+        batch.push({
+          runId: run.id,
+          line: lineToDb(f.line),
+          code: f.code,
+          champ: f.champ,
+          severity: f.severity,
+          found: f.values?.found ?? null,
+          expected: f.values?.expected ?? null,
+          difference: f.values?.difference ?? null,
+        });
       }
       if (batch.length >= FINDINGS_BATCH) flush();
     };

@@ -2,7 +2,7 @@ import { SaxesParser } from 'saxes';
 import type { Finding } from '../findings.ts';
 import { add, mul, parseDecimal, sub, ZERO, type Decimal } from '../money.ts';
 import type { LedesProfile } from '../profiles.ts';
-import { verdict } from '../rules/math.ts';
+import { amountValues, verdict } from '../rules/math.ts';
 import type { FormatId } from './pipe.ts';
 
 /**
@@ -111,10 +111,10 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
     const total = amount(seg, 'total_amount');
     const tax = amount(seg, 'tax_amount') ?? ZERO;
     if (units && rate && base && verdict(base, mul(units, rate), options.profile) === 'mismatch') {
-      out.push({ line, code: 'MTH-001', champ: 'base_amount' });
+      out.push({ line, code: 'MTH-001', champ: 'base_amount', values: amountValues(base, mul(units, rate)) });
     }
     if (base && total && verdict(total, sub(base, discount), options.profile) === 'mismatch') {
-      out.push({ line, code: 'MTH-001', champ: 'total_amount' });
+      out.push({ line, code: 'MTH-001', champ: 'total_amount', values: amountValues(total, sub(base, discount)) });
     }
     if (total) {
       if (seg.name === 'fee') sums.fees = add(sums.fees, total);
@@ -140,7 +140,7 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
     const net = declared(XML_INVOICE_TOTALS.net);
     if (!sums.bad) {
       const check = (d: Decimal | undefined, exact: Decimal, champ: string): void => {
-        if (d && verdict(d, exact, options.profile) === 'mismatch') late.push({ line: 'file', code: 'XML-005', champ });
+        if (d && verdict(d, exact, options.profile) === 'mismatch') late.push({ line: 'file', code: 'XML-005', champ, values: amountValues(d, exact) });
       };
       check(fees, sums.fees, XML_INVOICE_TOTALS.fees[0]!);
       check(expenses, sums.expenses, XML_INVOICE_TOTALS.expenses[0]!);

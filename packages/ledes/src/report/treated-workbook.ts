@@ -6,16 +6,20 @@ import { ruleOf } from '../rules/catalogue.ts';
 
 export type Lang = 'fr' | 'en';
 
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
 const TEXT = {
   en: {
     lines: 'Lines', file: 'File and invoices', line: 'Line', status: 'Status', findings: 'Findings', fields: 'Fields',
     code: 'Code', severity: 'Severity', label: 'Label', ok: 'OK', error: 'Error', warning: 'Warning',
     fileLine: 'file', headerLine: 'header', verdict: 'Verdict', accepted: 'Accepted', refused: 'Refused',
+    found: 'Found', expected: 'Expected', difference: 'Difference',
   },
   fr: {
     lines: 'Lignes', file: 'Fichier et factures', line: 'Ligne', status: 'Statut', findings: 'Anomalies', fields: 'Champs',
     code: 'Code', severity: 'Gravité', label: 'Libellé', ok: 'Conforme', error: 'Erreur', warning: 'Avertissement',
     fileLine: 'fichier', headerLine: 'en-tête', verdict: 'Verdict', accepted: 'Accepté', refused: 'Refusé',
+    found: 'Trouvé', expected: 'Attendu', difference: 'Écart',
   },
 } as const;
 
@@ -67,13 +71,30 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
   };
   enqueue(() => xlsx.startSheet(t.lines, { freezeHeader: true }));
 
+  /** The finding's values in words: "found 715.50, expected 705, difference 10.50". */
+  const valuesText = (f: ResolvedFinding): string => {
+    const v = f.values;
+    if (!v) return '';
+    const parts = [
+      v.found === undefined ? null : `${t.found.toLowerCase()} ${v.found}`,
+      v.expected === undefined ? null : `${t.expected.toLowerCase()} ${v.expected}`,
+      v.difference === undefined ? null : `${t.difference.toLowerCase()} ${v.difference}`,
+    ].filter((p) => p !== null);
+    return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+  };
   const describe = (f: ResolvedFinding): string => {
     const rule = ruleOf(f.code);
-    return `${f.code} [${f.champ}] ${lang === 'fr' ? rule.fr : rule.en}`;
+    return `${f.code} [${f.champ}] ${lang === 'fr' ? rule.fr : rule.en}${valuesText(f)}`;
   };
   const lineLabel = (line: LineRef): string | number =>
     line === 'file' ? t.fileLine : line === 'header' ? t.headerLine : line + 1;
   const text = (value: string): string | null => (value === '' ? null : neutralise(value));
+  /** Amounts and counts as numbers (a column a reader can sum and sort), anything else as text. */
+  const valueCell = (value: string | undefined): OutCell => {
+    if (value === undefined) return null;
+    const n = NUMBER.test(value) ? Number(value) : Number.NaN;
+    return Number.isFinite(n) && String(n).replace(/^-/, '').length <= 15 ? n : text(value);
+  };
   const add = (cells: readonly OutCell[]) => {
     if (xlsx.addRow(cells)) enqueue(() => xlsx.flush());
   };
@@ -100,10 +121,20 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
         await drained();
         await xlsx.startSheet(t.file, { freezeHeader: false });
         await xlsx.row([t.verdict, summary.accepted ? t.accepted : t.refused]);
-        await xlsx.row([t.line, t.code, t.severity, 'champ', t.label]);
+        await xlsx.row([t.line, t.code, t.severity, 'champ', t.label, t.found, t.expected, t.difference]);
         for (const f of late) {
           const rule = ruleOf(f.code);
-          await xlsx.row([lineLabel(f.line), f.code, f.severity === 'error' ? t.error : t.warning, text(f.champ), lang === 'fr' ? rule.fr : rule.en]);
+          const v = f.values;
+          await xlsx.row([
+            lineLabel(f.line),
+            f.code,
+            f.severity === 'error' ? t.error : t.warning,
+            text(f.champ),
+            lang === 'fr' ? rule.fr : rule.en,
+            valueCell(v?.found),
+            valueCell(v?.expected),
+            valueCell(v?.difference),
+          ]);
         }
         await xlsx.finish();
         await new Promise<void>((resolve, reject) => {

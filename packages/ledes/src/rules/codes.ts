@@ -1,3 +1,4 @@
+import { quoted } from '../findings.ts';
 import { CODE_SETS, type CodeSetId } from '../codesets.ts';
 import type { LedesProfile } from '../profiles.ts';
 import { at, report, type RecordContext } from './context.ts';
@@ -38,19 +39,20 @@ export function checkCodes(ctx: RecordContext, codes: AllowedCodes): void {
         if (profile.requireTaskCode) report(ctx, 'COD-001', 'LINE_ITEM_TASK_CODE');
       } else if (codes.taskPhases.has(task)) {
         // Phase headings are valid codes but normally not billed ([?]).
-        report(ctx, 'COD-002', 'LINE_ITEM_TASK_CODE', 'warning');
+        report(ctx, 'COD-002', 'LINE_ITEM_TASK_CODE', 'warning', { found: quoted(task) });
       } else if (!codes.tasks.has(task)) {
-        report(ctx, 'COD-002', 'LINE_ITEM_TASK_CODE');
+        report(ctx, 'COD-002', 'LINE_ITEM_TASK_CODE', undefined, { found: quoted(task) });
       }
       if (activity === '') {
         if (profile.requireActivityCode) report(ctx, 'COD-003', 'LINE_ITEM_ACTIVITY_CODE');
       } else if (!codes.activities.has(activity)) {
-        report(ctx, 'COD-003', 'LINE_ITEM_ACTIVITY_CODE', codes.knownActivities.has(activity) ? 'warning' : undefined);
+        report(ctx, 'COD-003', 'LINE_ITEM_ACTIVITY_CODE', codes.knownActivities.has(activity) ? 'warning' : undefined, { found: quoted(activity) });
       }
       if (expense !== '') report(ctx, 'COD-006', 'LINE_ITEM_EXPENSE_CODE');
       break;
     case 'E':
-      if (expense === '' || !codes.expenses.has(expense)) report(ctx, 'COD-005', 'LINE_ITEM_EXPENSE_CODE');
+      if (expense === '') report(ctx, 'COD-005', 'LINE_ITEM_EXPENSE_CODE');
+      else if (!codes.expenses.has(expense)) report(ctx, 'COD-005', 'LINE_ITEM_EXPENSE_CODE', undefined, { found: quoted(expense) });
       if (task !== '') report(ctx, 'COD-006', 'LINE_ITEM_TASK_CODE');
       if (activity !== '') report(ctx, 'COD-006', 'LINE_ITEM_ACTIVITY_CODE');
       break;

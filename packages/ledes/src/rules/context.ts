@@ -1,4 +1,4 @@
-import type { Finding } from '../findings.ts';
+import type { Finding, FindingValues } from '../findings.ts';
 import type { PipeFormat } from '../formats/pipe.ts';
 import type { Decimal, DecimalSum, ParsedNumber } from '../money.ts';
 import type { LedesProfile } from '../profiles.ts';
@@ -97,6 +97,7 @@ export function numAt(ctx: RecordContext, column: number): Decimal | undefined {
   return column < 0 ? undefined : ctx.numbers[column];
 }
 
-export function report(ctx: RecordContext, code: RuleCode, champ: string, severity?: Severity): void {
-  ctx.out.push(severity === undefined ? { line: ctx.line, code, champ } : { line: ctx.line, code, champ, severity });
+export function report(ctx: RecordContext, code: RuleCode, champ: string, severity?: Severity, values?: FindingValues): void {
+  const finding: Finding = severity === undefined ? { line: ctx.line, code, champ } : { line: ctx.line, code, champ, severity };
+  ctx.out.push(values === undefined ? finding : { ...finding, values });
 }

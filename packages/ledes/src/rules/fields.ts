@@ -1,3 +1,4 @@
+import { quoted } from '../findings.ts';
 import { ISO_4217 } from '../codesets.ts';
 import { KIND_CURRENCY, KIND_DATE, KIND_NUMBER, KIND_TEXT, REQUIRED_ALWAYS, REQUIRED_NOT_ADJUSTMENT } from '../formats/pipe.ts';
 import { parseDecimalCached, POW10_NUMBER, type ParsedNumber } from '../money.ts';
@@ -28,7 +29,7 @@ export function checkFieldSyntax(ctx: RecordContext): void {
   const { fields, format, profile } = ctx;
   const type = at(ctx, format.cols.type);
   ctx.lineType = lineTypeOf(type);
-  if (!ctx.lineType && type !== '') report(ctx, 'FLD-006', 'EXP/FEE/INV_ADJ_TYPE');
+  if (!ctx.lineType && type !== '') report(ctx, 'FLD-006', 'EXP/FEE/INV_ADJ_TYPE', undefined, { found: quoted(type) });
   const adjustment = ctx.lineType === 'IF' || ctx.lineType === 'IE';
   const annuites = profile.type === 'annuites';
   // ANN-003 owns the length of the annuity CLIENT_MATTER_ID.
@@ -47,7 +48,9 @@ export function checkFieldSyntax(ctx: RecordContext): void {
     if (kind === KIND_TEXT) {
       const max = maxLengths[i]!;
       // A list field is measured item by item, after the loop (one column, 98BI's LAW_FIRM_ID).
-      if (max >= 0 && v.length > max && i !== lengthExempt && !isList(format, i)) report(ctx, 'FLD-005', names[i]!, format.lengthSure[i] ? undefined : 'warning');
+      if (max >= 0 && v.length > max && i !== lengthExempt && !isList(format, i)) {
+        report(ctx, 'FLD-005', names[i]!, format.lengthSure[i] ? undefined : 'warning', { found: String(v.length), expected: String(max) });
+      }
     } else if (kind === KIND_DATE) {
       let ok: boolean;
       if (v === previous.values[i]) ok = previous.dates[i]!;
@@ -87,9 +90,11 @@ export function checkFieldSyntax(ctx: RecordContext): void {
     if (v === '') continue;
     const items = v.split(separator);
     const max = maxLengths[column]!;
-    if (items.length > maxItems || (max >= 0 && items.some((item) => item.length > max))) {
-      report(ctx, 'FLD-005', names[column]!, format.lengthSure[column] ? undefined : 'warning');
-    }
+    const longest = Math.max(...items.map((item) => item.length));
+    const severity = format.lengthSure[column] ? undefined : 'warning';
+    // Too many items: their count against the most allowed; else the longest item against the length.
+    if (items.length > maxItems) report(ctx, 'FLD-005', names[column]!, severity, { found: String(items.length), expected: String(maxItems) });
+    else if (max >= 0 && longest > max) report(ctx, 'FLD-005', names[column]!, severity, { found: String(longest), expected: String(max) });
   }
 }
 
@@ -109,16 +114,16 @@ export function checkFieldValues(ctx: RecordContext): void {
   const { format, profile } = ctx;
   const { cols } = format;
   const currency = at(ctx, cols.currency);
-  if (currency !== '' && !ISO_4217.has(currency)) report(ctx, 'FLD-007', 'INVOICE_CURRENCY');
+  if (currency !== '' && !ISO_4217.has(currency)) report(ctx, 'FLD-007', 'INVOICE_CURRENCY', undefined, { found: quoted(currency) });
   const taxCurrency = at(ctx, cols.taxCurrency);
-  if (taxCurrency !== '' && !ISO_4217.has(taxCurrency)) report(ctx, 'FLD-007', 'INVOICE_TAX_CURRENCY');
+  if (taxCurrency !== '' && !ISO_4217.has(taxCurrency)) report(ctx, 'FLD-007', 'INVOICE_TAX_CURRENCY', undefined, { found: quoted(taxCurrency) });
   const firmCountry = at(ctx, cols.firmCountry);
   if (firmCountry !== '' && !countryOk(firmCountry, profile.countryCodeStyle)) report(ctx, 'FLD-008', 'LAW_FIRM_COUNTRY');
   const clientCountry = at(ctx, cols.clientCountry);
   if (clientCountry !== '' && !countryOk(clientCountry, profile.countryCodeStyle)) report(ctx, 'FLD-008', 'CLIENT_COUNTRY');
   if (cols.accountType >= 0) {
     const v = ctx.fields[cols.accountType]!;
-    if (v !== '' && v !== 'O' && v !== 'T') report(ctx, 'FLD-009', 'ACCOUNT_TYPE');
+    if (v !== '' && v !== 'O' && v !== 'T') report(ctx, 'FLD-009', 'ACCOUNT_TYPE', undefined, { found: quoted(v) });
   }
   const units = ctx.numbers[cols.units];
   if (units === undefined) return;

@@ -1,5 +1,5 @@
-import type { Finding } from '../findings.ts';
-import { add, mul, ONE, POW10_NUMBER, pow10, sub, ZERO, type Decimal } from '../money.ts';
+import type { Finding, FindingValues } from '../findings.ts';
+import { add, mul, ONE, POW10_NUMBER, pow10, sub, toString, ZERO, type Decimal } from '../money.ts';
 import type { LedesProfile } from '../profiles.ts';
 import type { RuleCode } from './catalogue.ts';
 import { numAt, report, type InvoiceState, type RecordContext } from './context.ts';
@@ -25,10 +25,15 @@ export function verdict(declared: Decimal, exact: Decimal, profile: LedesProfile
   return gap <= BigInt(profile.totalsToleranceMinor) ? 'tolerance' : 'mismatch';
 }
 
+/** The declared amount, the computed one and their difference: what a reader needs to correct it. */
+export function amountValues(declared: Decimal, exact: Decimal): FindingValues {
+  return { found: toString(declared), expected: toString(exact), difference: toString(sub(declared, exact)) };
+}
+
 function judge(ctx: RecordContext, declared: Decimal, exact: Decimal, code: RuleCode, champ: string): void {
   const v = verdict(declared, exact, ctx.profile);
-  if (v === 'mismatch') report(ctx, code, champ);
-  else if (v === 'tolerance') report(ctx, 'MTH-003', champ);
+  if (v === 'mismatch') report(ctx, code, champ, undefined, amountValues(declared, exact));
+  else if (v === 'tolerance') report(ctx, 'MTH-003', champ, undefined, amountValues(declared, exact));
 }
 
 /** `d.units` as a safe-integer number, or NaN (values built by the BigInt helpers carry no `n`). */
@@ -132,7 +137,7 @@ function lineMathExact(ctx: RecordContext, units: Decimal, cost: Decimal, adj: D
   const base = add(mul(cost, units), adj);
   if (hasTax) {
     if (rate !== undefined) {
-      if (rate.units < 0n || rate.units > pow10(rate.scale)) report(ctx, 'MTH-007', 'LINE_ITEM_TAX_RATE');
+      if (rate.units < 0n || rate.units > pow10(rate.scale)) report(ctx, 'MTH-007', 'LINE_ITEM_TAX_RATE', undefined, { found: toString(rate) });
       if (tax !== undefined) judge(ctx, tax, mul(base, rate), 'MTH-004', 'LINE_ITEM_TAX_TOTAL');
     }
   }
@@ -141,8 +146,8 @@ function lineMathExact(ctx: RecordContext, units: Decimal, cost: Decimal, adj: D
 
 function invoiceFinding(inv: InvoiceState, declared: Decimal, exact: Decimal, code: RuleCode, champ: string, profile: LedesProfile, out: Finding[]): void {
   const v = verdict(declared, exact, profile);
-  if (v === 'mismatch') out.push({ line: inv.firstLine, code, champ });
-  else if (v === 'tolerance') out.push({ line: inv.firstLine, code: 'MTH-003', champ });
+  if (v === 'mismatch') out.push({ line: inv.firstLine, code, champ, values: amountValues(declared, exact) });
+  else if (v === 'tolerance') out.push({ line: inv.firstLine, code: 'MTH-003', champ, values: amountValues(declared, exact) });
 }
 
 /** MTH-002, MTH-005, MTH-006, once the whole file is read (an invoice's lines may be anywhere). */

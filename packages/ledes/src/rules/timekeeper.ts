@@ -1,3 +1,4 @@
+import { quoted } from '../findings.ts';
 import { TIMEKEEPER_CLASSIFICATIONS_2014, TIMEKEEPER_CLASSIFICATIONS_LEGACY } from '../codesets.ts';
 import { compare, POW10_NUMBER, type Decimal } from '../money.ts';
 import type { LedesProfile } from '../profiles.ts';
@@ -43,7 +44,7 @@ export function checkTimekeeper(ctx: RecordContext, known: ReadonlySet<string>):
   const { cols } = format;
   const classification = at(ctx, cols.classification);
   if (classification !== '' && !known.has(classification)) {
-    report(ctx, 'TK-003', 'TIMEKEEPER_CLASSIFICATION', LEGACY.has(classification) ? 'warning' : undefined);
+    report(ctx, 'TK-003', 'TIMEKEEPER_CLASSIFICATION', LEGACY.has(classification) ? 'warning' : undefined, { found: quoted(classification) });
   }
   if (ctx.lineType !== 'F') return;
   const { timekeeperColumns } = format;

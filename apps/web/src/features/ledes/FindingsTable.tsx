@@ -6,12 +6,30 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import type { LedesLineDto } from './api.ts';
 import { useItemLabel, useLineLabel } from './labels.ts';
-import { flattenFindings, PAGE_SIBLINGS, type Finding } from './model.ts';
+import { flattenFindings, formatFindingValue, PAGE_SIBLINGS, type Finding } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import classes from './ledes.module.css';
 
 const FINDINGS_PAGE_SIZE = 50;
 const col = createColumnHelper<Finding>();
+
+/** What decided the finding, under its message: "Found 715.50 · Expected 705 · Difference 10.50" in the UI language. */
+function FindingValues({ finding }: { finding: Finding }) {
+  const { t, i18n } = useTranslation('ledes');
+  const locale = i18n.resolvedLanguage ?? i18n.language;
+  const parts = (['found', 'expected', 'difference'] as const).flatMap((key) => {
+    const raw = finding[key];
+    if (raw === undefined) return [];
+    const value = formatFindingValue(raw, locale);
+    return [t(`result.values.${key}`, { value: value.kind === 'number' ? value.text : t('result.values.quoted', { value: value.text }) })];
+  });
+  if (parts.length === 0) return null;
+  return (
+    <Text size="xs" c="dimmed" className="portal-break" data-testid="finding-values">
+      {parts.join(' · ')}
+    </Text>
+  );
+}
 
 /** Errors or warnings of one file: displayed line, field, code and the label in the UI language. */
 export function FindingsTable({ lines, kind }: { lines: LedesLineDto[]; kind: 'errors' | 'warnings' }) {
@@ -47,6 +65,7 @@ export function FindingsTable({ lines, kind }: { lines: LedesLineDto[]; kind: 'e
                   <Text size="sm" data-testid="finding-label" className="portal-break">
                     {c.getValue()}
                   </Text>
+                  <FindingValues finding={c.row.original} />
                   <Group gap={6} wrap="wrap">
                     <Text className={classes.code} data-testid="finding-field">
                       {c.row.original.champ}
@@ -81,9 +100,12 @@ export function FindingsTable({ lines, kind }: { lines: LedesLineDto[]; kind: 'e
             id: 'label',
             header: () => t('result.columns.message'),
             cell: (c) => (
-              <Text size="sm" data-testid="finding-label">
-                {c.getValue()}
-              </Text>
+              <Stack gap={2}>
+                <Text size="sm" data-testid="finding-label">
+                  {c.getValue()}
+                </Text>
+                <FindingValues finding={c.row.original} />
+              </Stack>
             ),
           }),
           ];

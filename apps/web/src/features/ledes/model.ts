@@ -224,7 +224,21 @@ export function patchHistoryRows(rows: readonly HistoryItem[], run: LedesRunDto)
 
 /* ------------------------------------------------------------------ findings */
 
-export type FindingItem = Pick<LedesItemDto, '_id' | 'code_ledes' | 'champ' | 'libelle_en' | 'libelle_fr'>;
+export type FindingItem = Pick<LedesItemDto, '_id' | 'code_ledes' | 'champ' | 'libelle_en' | 'libelle_fr' | 'found' | 'expected' | 'difference'>;
+
+const PLAIN_NUMBER = /^-?(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A finding's value for the screen: an amount or a count in the reader's number format with exactly its
+ * decimals (705.50 → "705,50" in French); anything else (a code, a token) as it is, or null for a number
+ * too long to show exactly.
+ */
+export function formatFindingValue(value: string, locale: string): { kind: 'number' | 'text'; text: string } {
+  const m = PLAIN_NUMBER.exec(value);
+  if (!m || m[1]!.length + (m[2]?.length ?? 0) > 15) return { kind: 'text', text: value };
+  const decimals = m[2]?.length ?? 0;
+  return { kind: 'number', text: new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(Number(value)) };
+}
 
 /** One row per item of a line, with a sort rank that puts file and header findings first. */
 export interface Finding extends FindingItem {
