@@ -78,6 +78,9 @@ describe('public samples, type patent, first seeded office (PAR)', () => {
       libelle_en: "Invoice-level value differs from the invoice's first line",
       libelle_fr: 'Valeur d’en-tête différente de la 1re ligne de la facture',
       champ: 'INVOICE_TOTAL',
+      // Issue 12: this line's total, and the invoice's first line's, which it should repeat.
+      found: '1250',
+      expected: '2934.45',
     });
   });
 });

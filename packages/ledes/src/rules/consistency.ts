@@ -1,3 +1,4 @@
+import { quoted } from '../findings.ts';
 import type { Finding } from '../findings.ts';
 import { compare, DecimalSum, parseDecimal } from '../money.ts';
 import { at, numAt, report, type InvoiceState, type RecordContext } from './context.ts';
@@ -46,7 +47,10 @@ export function trackInvoice(ctx: RecordContext): void {
     for (let k = 0; k < firstColumns.length; k++) {
       const i = firstColumns[k]!;
       const v = fields[i]!;
-      if (v !== firstValues[k] && !sameValue(format.fields[i]!.kind, v, firstValues[k]!)) report(ctx, 'CON-001', format.fields[i]!.name);
+      if (v !== firstValues[k] && !sameValue(format.fields[i]!.kind, v, firstValues[k]!)) {
+        // This line's value, and the invoice's first line's, which it should repeat.
+        report(ctx, 'CON-001', format.fields[i]!.name, undefined, { found: quoted(v), expected: quoted(firstValues[k]!) });
+      }
     }
   }
   inv.lines++;
