@@ -132,6 +132,11 @@ function stripTerminator(text: string): { body: string; terminated: boolean } {
   return t.endsWith(TERMINATOR) ? { body: t.slice(0, -2), terminated: true } : { body: t, terminated: false };
 }
 
+/** Empty, or spaces and control characters only. */
+function isBlank(text: string): boolean {
+  return text === '' || (text.charCodeAt(0) <= 32 && text.trim() === '');
+}
+
 /** The 98B / 98BI line-by-line checker. */
 class PipeChecker {
   private format: PipeFormat | undefined;
@@ -169,10 +174,34 @@ class PipeChecker {
     return this.file.invoices;
   }
 
+  /** Blank lines before the format token (FMT-014): skipped, and the lines count from the token. */
+  private leadingBlankLines = 0;
+  private started = false;
+
+  /** Lines of the file from its format token on (the blank lines before it left out). */
+  linesFromToken(stats: LineStats): number {
+    return stats.lines - this.leadingBlankLines;
+  }
+
+  get hasToken(): boolean {
+    return this.started;
+  }
+
   accept(raw: RawLine): void {
-    if (raw.index === 0) this.token(raw);
-    else if (raw.index === 1) this.header(raw);
-    else this.data(raw);
+    if (!this.started) {
+      if (!raw.tooLong && isBlank(raw.text)) {
+        this.leadingBlankLines++;
+        return;
+      }
+      this.started = true;
+      if (this.leadingBlankLines > 0) {
+        this.run.fileFinding({ line: 'file', code: 'FMT-014', champ: '(file)', values: { found: String(this.leadingBlankLines) } });
+      }
+    }
+    const index = raw.index - this.leadingBlankLines;
+    if (index === 0) this.token(raw);
+    else if (index === 1) this.header(raw);
+    else this.data(raw, index - 2);
   }
 
   /** The format may be settled by the token, the header or (failing both) the first record. */
@@ -213,9 +242,8 @@ class PipeChecker {
     this.publishFormat();
   }
 
-  private data(raw: RawLine): void {
-    const line = raw.index - 2;
-    if (!raw.tooLong && (raw.text === '' || (raw.text.charCodeAt(0) <= 32 && raw.text.trim() === ''))) {
+  private data(raw: RawLine, line: number): void {
+    if (!raw.tooLong && isBlank(raw.text)) {
       // Blank lines are fine at the end of the file; only a record after them makes them an error.
       if (this.blankCount++ === 0) this.blankStart = line;
       return;
@@ -373,7 +401,9 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
       (raw) => pipe.accept(raw),
       () => run.progress(),
     );
-    if (stats.lines < 2) run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
+    // Only blank lines: no format token at all.
+    if (!pipe.hasToken) run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)' });
+    if (pipe.linesFromToken(stats) < 2) run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
     if (run.linesChecked === 0) run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });
     await pipe.finish();
     format = pipe.formatId;
