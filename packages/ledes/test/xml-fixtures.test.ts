@@ -35,11 +35,12 @@ describe('LEDES XML fixtures', () => {
     // Each carries the declared amount, the computed one and the difference.
     const items = (await run(fixture('wrong-totals.xml'))).result.errors.flatMap((l) => l.items.map((i) => [l.line, i.code_ledes, i.champ, i.found, i.expected, i.difference]));
     expect(items).toEqual([
-      ['file', 'XML-005', 'inv_total_fees', '970', '980', '-10'],
-      ['file', 'XML-005', 'inv_total_net_due', '1150', '1160', '-10'],
       [0, 'MTH-001', 'base_amount', '750', '700', '50'],
       [0, 'MTH-001', 'total_amount', '700', '750', '-50'],
+      [0, 'XML-005', 'inv_total_fees', '970', '980', '-10'],
+      [0, 'XML-005', 'inv_total_net_due', '1150', '1160', '-10'],
       [1, 'MTH-001', 'total_amount', '280', '270', '10'],
+      [3, 'XML-005', 'inv_total_net_due', '1100.25', '1120.25', '-20.00'],
     ]);
   });
 
@@ -82,14 +83,17 @@ const E = 'error' as const;
 /**
  * Item 10's base is 750 for 2 × 350 (so its total of 700 no longer matches 750 − 0 either); item 11's
  * total is 280 for 300 − 30; invoice 1's fees are then 980 against 970 declared and its net due 1,160
- * against 1,150; invoice 2's net due is 1,100.25 against 1,120.25 (the same file-level finding).
+ * against 1,150; invoice 2's net due is 1,100.25 against 1,120.25. An invoice's totals sit on its first
+ * item (line 0 for invoice 1, line 3 for invoice 2), as a pipe invoice's do on its first line: two
+ * invoices' findings stay two.
  */
 const EXPECTED_WRONG_TOTALS = [
-  { line: 'file', code: 'XML-005', champ: 'inv_total_fees', severity: E },
-  { line: 'file', code: 'XML-005', champ: 'inv_total_net_due', severity: E },
   { line: 0, code: 'MTH-001', champ: 'base_amount', severity: E },
   { line: 0, code: 'MTH-001', champ: 'total_amount', severity: E },
+  { line: 0, code: 'XML-005', champ: 'inv_total_fees', severity: E },
+  { line: 0, code: 'XML-005', champ: 'inv_total_net_due', severity: E },
   { line: 1, code: 'MTH-001', champ: 'total_amount', severity: E },
+  { line: 3, code: 'XML-005', champ: 'inv_total_net_due', severity: E },
 ];
 /** The invoice without its date is a file-level finding; the fee without its total is on its item (and its invoice's totals are not compared). */
 const EXPECTED_MISSING_ELEMENTS = [

@@ -81,6 +81,8 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
   let text = '';
   let clientId = '';
   let sums: InvoiceSums = { fees: ZERO, expenses: ZERO, tax: ZERO, bad: false };
+  /** The current invoice's first item line: its totals' findings go there, as a pipe invoice's do. */
+  let invoiceFirstItem: number | null = null;
 
   const amount = (seg: Segment, name: string): Decimal | undefined => {
     const v = seg.values.get(name);
@@ -91,6 +93,7 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
 
   const closeItem = (seg: Segment): void => {
     const line = items++;
+    if (stack.some((s) => s.name === 'invoice')) invoiceFirstItem ??= line;
     const out: Finding[] = [];
     for (const required of XML_REQUIRED_ELEMENTS[seg.name] ?? []) {
       if (!seg.children.has(required)) out.push({ line, code: 'XML-004', champ: `${seg.name}/${required}` });
@@ -140,7 +143,8 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
     const net = declared(XML_INVOICE_TOTALS.net);
     if (!sums.bad) {
       const check = (d: Decimal | undefined, exact: Decimal, champ: string): void => {
-        if (d && verdict(d, exact, options.profile) === 'mismatch') late.push({ line: 'file', code: 'XML-005', champ, values: amountValues(d, exact) });
+        // On the invoice's first item (the file when it has none): two invoices' totals never merge into one finding.
+        if (d && verdict(d, exact, options.profile) === 'mismatch') late.push({ line: invoiceFirstItem ?? 'file', code: 'XML-005', champ, values: amountValues(d, exact) });
       };
       check(fees, sums.fees, XML_INVOICE_TOTALS.fees[0]!);
       check(expenses, sums.expenses, XML_INVOICE_TOTALS.expenses[0]!);
@@ -150,6 +154,7 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
     }
     invoices.push({ invoice_number: seg.values.get('inv_id') ?? '', client_id: clientId, total: net ? (seg.values.get(XML_INVOICE_TOTALS.net[0]!) ?? null) : null });
     sums = { fees: ZERO, expenses: ZERO, tax: ZERO, bad: false };
+    invoiceFirstItem = null;
   };
 
   parser.on('doctype', () => {
