@@ -212,6 +212,9 @@ describe('issue 12: rules checked against files written by others', () => {
     expect(await valuesOf({ token: 'LEDES1998Z' }, 'FMT-001')).toEqual([{ found: 'LEDES1998Z', expected: undefined, difference: undefined }]);
     expect(await valuesOf({ edit: set(0, { CLIENT_ID: 'C'.repeat(23) }) }, 'FLD-005')).toEqual([{ found: '23', expected: '20', difference: undefined }]);
     expect(await valuesOf({ edit: set(0, { LINE_ITEM_TASK_CODE: 'P210' }) }, 'COD-002')).toEqual([{ found: 'P210', expected: undefined, difference: undefined }]);
+    // The first character at fault, with its code point (a control character by its code point alone).
+    expect(await valuesOf({ edit: set(0, { LINE_ITEM_DESCRIPTION: 'Recherche d’antériorités' }) }, 'FMT-006')).toEqual([{ found: '’ (U+2019)', expected: undefined, difference: undefined }]);
+    expect(await valuesOf({ edit: set(0, { LINE_ITEM_DESCRIPTION: 'Research\x07bell' }) }, 'FMT-006')).toEqual([{ found: 'U+0007', expected: undefined, difference: undefined }]);
   });
 
   it('98BI LAW_FIRM_ID: up to three identifiers of at most 20 characters each, separated by ~', async () => {

@@ -17,6 +17,13 @@ export function checkCharacters(ctx: RecordContext, scan: boolean): void {
     if (!scan) continue;
     // NUL has its own finding (FMT-013) on the line.
     const text = v.includes('\0') ? v.replaceAll('\0', '') : v;
-    if (NOT_PRINTABLE_ASCII.test(text)) report(ctx, 'FMT-006', format.fields[i]!.name, CONTROL.test(text) ? 'error' : undefined);
+    const at = text.search(NOT_PRINTABLE_ASCII);
+    if (at >= 0) {
+      const control = CONTROL.test(text);
+      // The first character at fault, as its code point (a control character has no glyph to show).
+      const bad = control ? text[text.search(CONTROL)]! : String.fromCodePoint(text.codePointAt(at)!);
+      const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      report(ctx, 'FMT-006', format.fields[i]!.name, control ? 'error' : undefined, { found: control ? code : `${bad} (${code})` });
+    }
   }
 }
