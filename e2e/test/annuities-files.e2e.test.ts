@@ -26,8 +26,12 @@ const TEXTS = { en, fr } as const;
 const COMMON = { en: enCommon, fr: frCommon } as const;
 const STAMP = Date.now().toString(36).toUpperCase();
 const ROWS = 60;
-/** Held in front of the screen's upload in the (one-at-a-time) annuities queue, so 'in progress' is seen for sure. */
-const BLOCKER_ROWS = 12_000;
+/**
+ * Held in front of the screen's upload in the (one-at-a-time) annuities queue, so 'in progress' is seen for
+ * sure. Sized for the checks' speed: since rows are stored while the engine reads on (decision 79), 12,000 rows
+ * were done before the list showed the screen's file; 60,000 take several seconds even on a fast machine.
+ */
+const BLOCKER_ROWS = 60_000;
 
 let browser: Browser;
 const users = {} as Record<Lang, AnnuityUser>;
