@@ -1,5 +1,5 @@
-import type { Page } from 'playwright-core';
-import { portal, uniqueEmail } from './browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import { loginAsAdmin, newContext, portal, uniqueEmail } from './browser.ts';
 
 export type Lang = 'en' | 'fr';
 
@@ -81,4 +81,16 @@ export async function createLedesAgent(adminPage: Page, tag: string, langue: Lan
   }
   const user = await createUser(adminPage, { role: 'user_agent_ledes', tag: `ledes-${tag}`, company: `Cabinet Ledes ${stamp}`, langue, idClient: clients });
   return { ...user, clients, recipients };
+}
+
+/** Runs `work` on a page of the logged-in admin, in a browser context of its own, closed afterwards. */
+export async function asAdmin<T>(browser: Browser, work: (adminPage: Page) => Promise<T>): Promise<T> {
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    return await work(page);
+  } finally {
+    await context.close();
+  }
 }

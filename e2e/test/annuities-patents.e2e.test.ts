@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { AnnuityColour, AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
-import { launchBrowser, login, loginAsAdmin, newContext, screenshot } from '../src/browser.ts';
+import { launchBrowser, login, newContext, screenshot } from '../src/browser.ts';
+import { asAdmin } from '../src/users.ts';
 import {
   createAnnuityUser,
   exportDay,
@@ -48,11 +49,9 @@ let big: { file: AnnuityFileDto; tag: string };
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const adminContext = await newContext(browser);
-  const adminPage = await adminContext.newPage();
-  await loginAsAdmin(adminPage);
-  for (const lang of ['en', 'fr'] as const) users[lang] = await createAnnuityUser(adminPage, `patents-${lang}`, lang);
-  await adminContext.close();
+  await asAdmin(browser, async (adminPage) => {
+    for (const lang of ['en', 'fr'] as const) users[lang] = await createAnnuityUser(adminPage, `patents-${lang}`, lang);
+  });
 
   for (const lang of ['en', 'fr'] as const) {
     const context = await newContext(browser, { lang });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ANNUITIES_LANDING, launchBrowser, login, loginAsAdmin, newContext, portal, uniqueEmail } from '../src/browser.ts';
-import { createLedesAgent } from '../src/users.ts';
+import { asAdmin, createLedesAgent } from '../src/users.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -135,11 +135,7 @@ describe('navigation guard', () => {
   });
 
   it('keeps a user without the annuities menu on home (a LEDES agent is not forwarded)', async () => {
-    const admin = await newContext(browser);
-    const adminPage = await admin.newPage();
-    await loginAsAdmin(adminPage);
-    const agent = await createLedesAgent(adminPage, 'home');
-    await admin.close();
+    const agent = await asAdmin(browser, (adminPage) => createLedesAgent(adminPage, 'home'));
 
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -15,7 +15,7 @@ import {
   writeReport,
   type Finding,
 } from '../src/a11y.ts';
-import { createLedesAgent, type Lang, type LedesAgent } from '../src/users.ts';
+import { asAdmin, createLedesAgent, type Lang, type LedesAgent } from '../src/users.ts';
 import { portfolioRows, uploadChecked, workbook } from '../src/annuities.ts';
 
 /**
@@ -394,11 +394,7 @@ describe.concurrent('axe matrix: 0 critical, 0 serious on every route and state'
   }, 300_000);
 
   it('LEDES agent', async () => {
-    const adminContext = await newContext(browser);
-    const adminPage = await adminContext.newPage();
-    await loginAsAdmin(adminPage);
-    const agent: LedesAgent = await createLedesAgent(adminPage, 'axe');
-    await adminContext.close();
+    const agent: LedesAgent = await asAdmin(browser, (adminPage) => createLedesAgent(adminPage, 'axe'));
 
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal } from '../src/browser.ts';
-import { apiHeaders, createUser } from '../src/users.ts';
+import { apiHeaders, asAdmin, createUser } from '../src/users.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -18,11 +18,7 @@ async function switchTo(page: Page, lang: 'en' | 'fr') {
 }
 
 async function createAnnuitiesUser(langue: 'en' | 'fr'): Promise<{ email: string; password: string }> {
-  const admin = await newContext(browser);
-  const page = await admin.newPage();
-  await loginAsAdmin(page);
-  const user = await createUser(page, { role: 'user_annuites', tag: 'langue', company: 'Cabinet Langue', langue });
-  await admin.close();
+  const user = await asAdmin(browser, (page) => createUser(page, { role: 'user_annuites', tag: 'langue', company: 'Cabinet Langue', langue }));
   return user;
 }
 

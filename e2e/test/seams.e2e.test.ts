@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ANNUITIES_LANDING, chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal } from '../src/browser.ts';
-import { createUser } from '../src/users.ts';
+import { asAdmin, createUser } from '../src/users.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(ROOT, 'packages/ledes/test/fixtures/samples/travisbashor-ledes-parser_tests-data-ledes_98B.txt');
@@ -29,11 +29,7 @@ async function focusedName(page: Page): Promise<string | null> {
 
 describe('LEDES screens and roles', () => {
   it('keeps the LEDES screens for the roles with the LEDES menu: a user_annuites is sent away from each', async () => {
-    const admin = await newContext(browser);
-    const adminPage = await admin.newPage();
-    await loginAsAdmin(adminPage);
-    const user = await createUser(adminPage, { role: 'user_annuites', tag: 'seams-annuites' });
-    await admin.close();
+    const user = await asAdmin(browser, (adminPage) => createUser(adminPage, { role: 'user_annuites', tag: 'seams-annuites' }));
 
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { ledesRuns, openDatabase, users, type DatabaseHandle } from '../src/index.ts';
-import { createScratchDatabase, testDatabaseBaseUrl } from '../src/testing.ts';
+import { ledesRuns, users, type DatabaseHandle } from '../src/index.ts';
+import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
 
-const baseUrl = testDatabaseBaseUrl();
-const kinds = ['pglite', ...(baseUrl ? ['postgres'] : [])] as const;
+const kinds = testDatabaseKinds();
 
 /**
  * `ledes_run_counts` gives a history page its total without counting the user's runs: it must equal
@@ -12,22 +11,13 @@ const kinds = ['pglite', ...(baseUrl ? ['postgres'] : [])] as const;
  */
 describe.each(kinds)('per-user run counts kept by triggers (%s)', (kind) => {
   let handle: DatabaseHandle;
-  let drop: (() => Promise<void>) | undefined;
   let seq = 0;
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      const scratch = await createScratchDatabase(baseUrl!);
-      drop = scratch.drop;
-      handle = openDatabase({ driver: 'postgres', url: scratch.url });
-    } else {
-      handle = openDatabase({ driver: 'pglite', dataDir: 'memory://' });
-    }
-    await handle.migrate();
+    handle = await openTestDatabase(kind);
   });
   afterAll(async () => {
     await handle?.close();
-    await drop?.();
   });
 
   const run = (ownerId: string, sendHistory = true) => {

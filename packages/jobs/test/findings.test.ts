@@ -1,14 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledesRuns, openDatabase, users, type DatabaseHandle } from '@portal/db';
-import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
+import { ledesRuns, users, type DatabaseHandle } from '@portal/db';
+import { openTestDatabase, testDatabaseKinds } from '@portal/db/testing';
 import { HISTORY_LINE_LIST, insertFindings, storeFindingsSummary } from '../src/ledes/findings.ts';
 
-const kinds = testDatabaseBaseUrl() ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
+const kinds = testDatabaseKinds();
 
 describe.each(kinds)('findings summary on the run row (%s)', (kind) => {
   let handle: DatabaseHandle;
-  let drop: (() => Promise<void>) | undefined;
   let ownerId: string;
   const newRun = async () => {
     const [run] = await handle.db
@@ -23,16 +22,12 @@ describe.each(kinds)('findings summary on the run row (%s)', (kind) => {
   };
 
   beforeAll(async () => {
-    let url = '';
-    if (kind === 'postgres') ({ url, drop } = await createScratchDatabase(testDatabaseBaseUrl()!));
-    handle = openDatabase(kind === 'postgres' ? { driver: 'postgres', url } : { driver: 'pglite', dataDir: 'memory://' });
-    await handle.migrate();
+    handle = await openTestDatabase(kind);
     const [owner] = await handle.db.insert(users).values({ companyAgent: 'Firm', email: `findings-${kind}@portal.test` }).returning();
     ownerId = owner!.id;
   });
   afterAll(async () => {
     await handle.close();
-    await drop?.();
   });
 
   it('counts and lists error and OK lines, the first OK lines found past a run of errors', async () => {

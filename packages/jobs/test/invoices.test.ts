@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledesRuns, openDatabase, users, type Database, type DatabaseHandle } from '@portal/db';
-import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
+import { ledesRuns, users, type Database, type DatabaseHandle } from '@portal/db';
+import { openTestDatabase, testDatabaseKinds } from '@portal/db/testing';
 import { checkLedes, defaultProfile } from '@portal/ledes';
 import { manyInvoices } from '../../ledes/test/generate.ts';
 import { acceptedInvoiceLookup, DuplicateInvoiceRaceError, storeAcceptedInvoices } from '../src/ledes/invoices.ts';
 
-const kinds = testDatabaseBaseUrl() ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
+const kinds = testDatabaseKinds();
 
 /** The same database, counting the queries started through it (select and execute). */
 function counting(db: Database) {
@@ -22,7 +22,6 @@ function counting(db: Database) {
 
 describe.each(kinds)('accepted invoices and CON-007 (%s)', (kind) => {
   let handle: DatabaseHandle;
-  let drop: (() => Promise<void>) | undefined;
   let ownerId: string;
   const runFor = async (idClient: string | null) => {
     const [run] = await handle.db
@@ -42,16 +41,12 @@ describe.each(kinds)('accepted invoices and CON-007 (%s)', (kind) => {
   };
 
   beforeAll(async () => {
-    let url = '';
-    if (kind === 'postgres') ({ url, drop } = await createScratchDatabase(testDatabaseBaseUrl()!));
-    handle = openDatabase(kind === 'postgres' ? { driver: 'postgres', url } : { driver: 'pglite', dataDir: 'memory://' });
-    await handle.migrate();
+    handle = await openTestDatabase(kind);
     const [owner] = await handle.db.insert(users).values({ companyAgent: 'Firm', email: `owner-${kind}@portal.test` }).returning();
     ownerId = owner!.id;
   });
   afterAll(async () => {
     await handle.close();
-    await drop?.();
   });
 
   it('#8 stores 20,000 accepted invoice numbers in bounded statements', async () => {

@@ -1,11 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { annuityFiles, annuityPatents, openDatabase, users, type DatabaseHandle } from '@portal/db';
-import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
+import { annuityFiles, annuityPatents, users, type DatabaseHandle } from '@portal/db';
+import { openTestDatabase, testDatabaseKinds } from '@portal/db/testing';
 import { storePatents } from '../src/annuities/patents.ts';
 import type { PatentRecord } from '../src/annuities/protocol.ts';
 
-const kinds = testDatabaseBaseUrl() ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
+const kinds = testDatabaseKinds();
 
 function record(rowIndex: number, overrides: Partial<PatentRecord> = {}): PatentRecord {
   return {
@@ -46,14 +46,10 @@ function record(rowIndex: number, overrides: Partial<PatentRecord> = {}): Patent
 
 describe.each(kinds)('storing annuity patents (%s)', (kind) => {
   let handle: DatabaseHandle;
-  let drop: (() => Promise<void>) | undefined;
   let fileId: string;
 
   beforeAll(async () => {
-    let url = '';
-    if (kind === 'postgres') ({ url, drop } = await createScratchDatabase(testDatabaseBaseUrl()!));
-    handle = openDatabase(kind === 'postgres' ? { driver: 'postgres', url } : { driver: 'pglite', dataDir: 'memory://' });
-    await handle.migrate();
+    handle = await openTestDatabase(kind);
     const [owner] = await handle.db.insert(users).values({ companyAgent: 'Firm', email: `patents-${kind}@portal.test` }).returning();
     const [file] = await handle.db
       .insert(annuityFiles)
@@ -63,7 +59,6 @@ describe.each(kinds)('storing annuity patents (%s)', (kind) => {
   });
   afterAll(async () => {
     await handle.close();
-    await drop?.();
   });
 
   const stored = () => handle.db.select().from(annuityPatents).where(eq(annuityPatents.fileId, fileId)).orderBy(asc(annuityPatents.rowIndex));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '@portal/config';
 import { roles, userRoles, users } from '@portal/db';
-import { createScratchDatabase, testDatabaseBaseUrl } from '@portal/db/testing';
+import { createScratchDatabase, testDatabaseBaseUrl, testDatabaseKinds } from '@portal/db/testing';
 import { createLogger } from '@portal/logger';
 import type { RoleSlug } from '@portal/contracts';
 import { createPortal, type Portal } from '../../src/bootstrap.ts';
@@ -16,7 +16,7 @@ export type DatabaseKind = 'pglite' | 'postgres';
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL points at a server (CI does). */
 export function databaseKinds(): DatabaseKind[] {
-  return testDatabaseBaseUrl() ? ['pglite', 'postgres'] : ['pglite'];
+  return testDatabaseKinds();
 }
 
 export class FakeClock implements Clock {
