@@ -260,10 +260,10 @@ export class XlsxStreamWriter {
       this.buffer = Buffer.allocUnsafe(FLUSH_AT);
       this.buffered = 0;
     }
-    if (this.full.length === 0) return;
-    const chunk = this.full.length === 1 ? this.full[0]! : Buffer.concat(this.full);
+    // Each buffer goes over as it is: joining them would copy every byte of the sheet once more.
+    const full = this.full;
     this.full = [];
-    await this.zip.write(chunk);
+    for (const chunk of full) await this.zip.write(chunk);
   }
 
   async endSheet(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { constants, crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
+import { constants, crc32, createDeflateRaw, type DeflateRaw, type ZlibOptions } from 'node:zlib';
 
 interface CentralRecord {
   readonly name: Buffer;
@@ -15,6 +15,8 @@ const DOS_TIME = 0;
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 const FLAGS = 0x0808; // bit 3: sizes in a data descriptor; bit 11: UTF-8 names
 const LIMIT = 0xffff_ffff;
+/** Bytes an entry's writer may hand over before it waits for the deflater. */
+const WRITE_AHEAD = 4 << 20;
 
 function outputError(out: Writable): Error {
   return out.errored ?? new Error('output stream closed before the end of the zip');
@@ -81,7 +83,12 @@ export class ZipWriter {
     const start = this.offset;
     await this.emit(Buffer.concat([header, name]));
     // 64 KiB output pieces (16 KiB by default): fewer callbacks and downstream writes for big sheets.
-    const deflate = createDeflateRaw({ level: this.level, chunkSize: 64 * 1024 });
+    // Up to 4 MiB may wait for the deflater (16 KiB by default): with the default, every write of a
+    // 256 KiB buffer waited until deflate had read all of it, so building rows and compressing them
+    // took turns instead of running side by side (deflate runs on libuv's pool). zlib passes the
+    // option on to its Transform; Node's types do not list it.
+    const options: ZlibOptions & { writableHighWaterMark: number } = { level: this.level, chunkSize: 64 * 1024, writableHighWaterMark: WRITE_AHEAD };
+    const deflate = createDeflateRaw(options);
     const entry = { name, start, crc: 0, size: 0, compressed: 0, deflate, done: Promise.resolve() as Promise<unknown> };
     // An output that fails or closes mid-entry fails the deflater, and with it every pending write
     // and endEntry(): the caller sees the error instead of waiting for a 'drain' that never comes.
