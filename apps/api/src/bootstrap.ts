@@ -1,11 +1,10 @@
 import http from 'node:http';
-import { Redis } from 'ioredis';
 import type { Config } from '@portal/config';
 import { openDatabase } from '@portal/db';
 import { createLogger, type Logger } from '@portal/logger';
 import { createMailTransport } from '@portal/mail';
-import { createBullmqQueue, createInlineQueue, type QueuePort } from '@portal/queue';
-import { attachRealtimeServer, createInProcessPublisher, createRedisPublisher, type RealtimePublisher } from '@portal/realtime';
+import { createInlineQueue, type QueuePort } from '@portal/queue';
+import { attachRealtimeServer, createInProcessPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
 import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine, sweepJobs } from '@portal/jobs';
 import { systemClock, type Clock } from './clock.ts';
@@ -45,17 +44,22 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   await database.migrate();
   const admin = await seedBaseData(database.db, config.admin);
 
-  const storage = createStorage(config.storage);
+  const storage = await createStorage(config.storage);
   await storage.ensureReady();
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : undefined;
+  // Production only: the embedded portal never loads ioredis, BullMQ, the socket.io Redis adapter and
+  // emitter, or the S3 client (their modules alone took some 60 MB of its resident memory).
+  const production = config.redisUrl
+    ? await Promise.all([import('ioredis'), import('@portal/queue/redis'), import('@portal/realtime/redis')]).then(([ioredis, queue, realtime]) => ({ Redis: ioredis.Redis, ...queue, ...realtime }))
+    : undefined;
+  const redis = production && config.redisUrl ? new production.Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : undefined;
   // Without a listener ioredis prints every failed reconnection as an unhandled error; requests see
   // the outage as a 503 (http/errors.ts), readiness as 'down'.
   redis?.on('error', (error: Error) => logger.debug({ err: error }, 'counter store: redis unavailable'));
   const counters: CounterStore = redis ? new RedisCounterStore(redis) : new MemoryCounterStore(clock);
 
   const inProcess = config.redisUrl ? undefined : createInProcessPublisher();
-  const realtime: RealtimePublisher = inProcess ?? createRedisPublisher(config.redisUrl!);
+  const realtime: RealtimePublisher = inProcess ?? production!.createRedisPublisher(config.redisUrl!);
 
   const mailTransport = config.redisUrl ? undefined : createMailTransport(config.mail);
   const ctxRef: { current?: AppContext } = {};
@@ -63,8 +67,8 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   let onQueueReconnect = () => {};
   // The job registry is the one list of queues: the inline driver runs its handlers, the BullMQ
   // producer takes its retry policies, and nothing else can be enqueued (no consumer would take it).
-  const queue: QueuePort = config.redisUrl
-    ? createBullmqQueue({ redisUrl: config.redisUrl, queues: REGISTERED_QUEUES, retry: retryPolicies(), onReconnect: () => onQueueReconnect() })
+  const queue: QueuePort = production && config.redisUrl
+    ? production.createBullmqQueue({ redisUrl: config.redisUrl, queues: REGISTERED_QUEUES, retry: retryPolicies(), onReconnect: () => onQueueReconnect() })
     : createInlineQueue(
         consumedQueues(
           bindJobs(
@@ -113,7 +117,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
 
   const { app, policy } = createHttpApp(ctx);
   const server = http.createServer(app);
-  const sockets = attachRealtimeServer(server, {
+  const sockets = await attachRealtimeServer(server, {
     allowedOrigins: config.security.allowedOrigins,
     authenticate: async (cookieHeader) => {
       const auth = await resolveSession(ctx, readSessionToken(ctx, cookieHeader));

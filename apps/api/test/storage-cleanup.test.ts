@@ -24,7 +24,7 @@ const BACKENDS: Array<[string, () => Promise<Backend>]> = [
     async () => {
       const root = await mkdtemp(path.join(tmpdir(), 'portal-cleanup-local-'));
       return {
-        storage: createStorage({ driver: 'local', root }),
+        storage: await createStorage({ driver: 'local', root }),
         writtenAt: (key, when) => utimes(path.join(root, key), when, when),
         stop: () => rm(root, { recursive: true, force: true }),
       };
@@ -38,7 +38,7 @@ const BACKENDS: Array<[string, () => Promise<Backend>]> = [
       const { port } = await server.run();
       const bucket = 'portal-cleanup-test';
       return {
-        storage: createStorage({ driver: 's3', endPoint: '127.0.0.1', port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket, spoolDir: directory }),
+        storage: await createStorage({ driver: 's3', endPoint: '127.0.0.1', port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket, spoolDir: directory }),
         // s3rver reports the modification time of the file holding the object's bytes.
         writtenAt: (key, when) => utimes(server.store.getResourcePath(bucket, key, 'object'), when, when),
         stop: async () => {
@@ -130,7 +130,7 @@ describe('storage clean-up schedule', () => {
     const database = openDatabase({ driver: 'pglite', dataDir: 'memory://' });
     try {
       await database.migrate();
-      const storage = createStorage({ driver: 'local', root });
+      const storage = await createStorage({ driver: 'local', root });
       const orphan = generateKey('ledes/original', 'client-secret-name.txt');
       await storage.put(orphan, Buffer.from('x'));
       const clock = new FakeClock(new Date(Date.now() + STORAGE_GRACE_MS + 60_000));

@@ -4,14 +4,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledesRuns, mails } from '@portal/db';
 import {
   bindJob,
-  createBullmqQueue,
   createInlineQueue,
-  startBullmqWorker,
   type JobDefinition,
   type JobHandlers,
   type QueuePort,
   type RetryPolicy,
 } from '@portal/queue';
+import { createBullmqQueue, startBullmqWorker } from '@portal/queue/redis';
 import { startRedisServer, type TestRedis } from '@portal/queue/test-support';
 import { LEDES_ERROR_CODES, ledesJob, mailJob, sweepJobs, type JobPorts } from '../src/index.ts';
 import { createWorld, waitFor, type World } from './world.ts';

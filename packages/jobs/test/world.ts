@@ -140,7 +140,7 @@ export async function createWorld(): Promise<World> {
     .onConflictDoNothing();
   const [owner] = await db.insert(users).values({ companyAgent: 'Agent', email: `agent-${randomUUID()}@example.com`, passwordHash: 'x', langue: 'en' }).returning();
   const root = mkdtempSync(path.join(tmpdir(), 'jobs-test-'));
-  const storage = new FaultyStorage(createStorage({ driver: 'local', root }));
+  const storage = new FaultyStorage(await createStorage({ driver: 'local', root }));
   await storage.ensureReady();
   const realtime = createInProcessPublisher();
   const events: LedesRunDto[] = [];

@@ -17,15 +17,5 @@ export { defineJob, bindJob, isFinalFailure, runFinalFailure, type JobDefinition
 export { UnrecoverableJobError, InvalidJobPayloadError, QueueUnavailableError, ShutdownTimeoutError } from './errors.ts';
 export { parsePayload } from './payloads.ts';
 export { createInlineQueue, type InlineQueue, type InlineQueueOptions } from './inline.ts';
-export {
-  createBullmqQueue,
-  startBullmqWorker,
-  startSandboxedBullmqWorker,
-  toBullmqProcessor,
-  DEFAULT_PREFIX,
-  type BullmqQueueOptions,
-  type BullmqWorkerOptions,
-  type RunningWorker,
-} from './bullmq.ts';
-export { checkRedisForQueues, type RedisQueueCheck } from './health.ts';
+// BullMQ and the Redis check: `@portal/queue/redis` (not loaded by the embedded portal).
 export { closeGracefully } from './shutdown.ts';

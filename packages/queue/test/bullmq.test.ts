@@ -6,16 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { jobIdFor, type QueueName } from '@portal/contracts';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_RETRY,
-  QueueUnavailableError,
-  checkRedisForQueues,
-  createBullmqQueue,
-  startBullmqWorker,
-  startSandboxedBullmqWorker,
-  type QueuePort,
-  type RunningWorker,
-} from '../src/index.ts';
+import { DEFAULT_RETRY, QueueUnavailableError, type QueuePort } from '../src/index.ts';
+import { checkRedisForQueues, createBullmqQueue, startBullmqWorker, startSandboxedBullmqWorker, type RunningWorker } from '../src/redis.ts';
 import { startRedisServer, type TestRedis } from '../test-support/redis-server.ts';
 import { handlersFor, queueContract } from './contract.ts';
 

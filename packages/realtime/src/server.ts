@@ -1,11 +1,10 @@
 import type { Server as HttpServer } from 'node:http';
 import { REALTIME_PATH, type ServerToClientEvents } from '@portal/contracts';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { originGuard } from './origins.ts';
 import { BUS_EVENT, createServerPublisher } from './publishers.ts';
 import { roomsFor, sessionRoom } from './rooms.ts';
+import type { RedisClients } from './redis.ts';
 import type { BusMessage, InProcessPublisher, RealtimePublisher, SocketIdentity } from './types.ts';
 
 /** Clients send nothing the server listens to: every client → server event is ignored (WS-04). */
@@ -57,7 +56,7 @@ export const UNAUTHORIZED = 'unauthorized';
  * Socket.io on `REALTIME_PATH` for live job status. Sockets are server-to-client only: rooms are
  * joined from the authenticated session (user, admins, session) and never from client messages.
  */
-export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServerOptions): AttachedRealtimeServer {
+export async function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServerOptions): Promise<AttachedRealtimeServer> {
   const onError = opts.onError ?? ((error: Error) => console.error('[realtime]', error.message));
   const io: RealtimeServer = new Server(httpServer, {
     path: REALTIME_PATH,
@@ -68,19 +67,8 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
     cors: { origin: opts.allowedOrigins, credentials: true }, // polling only; upgrades rely on allowRequest
   });
 
-  const redisClients: Redis[] = [];
-  if (opts.redisUrl) {
-    // Events are fire-and-forget (the database is the truth, clients refetch): during an outage a
-    // PUBLISH fails after one retry instead of queueing, and the subscriber waits for Redis to return.
-    const pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1 });
-    const sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
-    for (const client of [pub, sub]) {
-      client.on('error', onError);
-      redisClients.push(client);
-    }
-    // Closed while Redis is away, the dropped subscriber fails the adapter's (UN)SUBSCRIBEs: nothing to report.
-    io.adapter(createAdapter(withGuarded(pub, ['publish'], onError), withGuarded(sub, ['psubscribe', 'subscribe', 'punsubscribe', 'unsubscribe'], () => undefined)));
-  }
+  // Loaded only with Redis: the embedded portal never loads ioredis and the adapter.
+  const redisClients: RedisClients = opts.redisUrl ? (await import('./redis.ts')).attachRedisAdapter(io, opts.redisUrl, onError) : [];
 
   io.use((socket, next) => {
     opts.authenticate(socket.request.headers.cookie).then(
@@ -137,33 +125,6 @@ export function attachRealtimeServer(httpServer: HttpServer, opts: RealtimeServe
       await Promise.all(connected.map((client) => client.quit().catch(() => client.disconnect())));
     },
   };
-}
-
-/**
- * The Redis adapter ignores the promises some commands return: PUBLISH on every emit and
- * disconnectSockets, (UN)SUBSCRIBE when it starts and closes. While Redis is down each one would be an unhandled
- * rejection. Hand it a client whose `methods` report their failure to `onError` instead; everything
- * else goes to the real client.
- */
-function withGuarded(client: Redis, methods: ReadonlyArray<'publish' | 'psubscribe' | 'subscribe' | 'punsubscribe' | 'unsubscribe'>, onError: (error: Error) => void): Redis {
-  const guarded = new Map<PropertyKey, (...args: unknown[]) => Promise<unknown>>(
-    methods.map((name) => [
-      name,
-      (...args: unknown[]) =>
-        (client[name] as (...a: unknown[]) => Promise<unknown>).apply(client, args).catch((error: unknown) => {
-          onError(error as Error);
-          return 0;
-        }),
-    ]),
-  );
-  return new Proxy(client, {
-    get(target, property) {
-      const replacement = guarded.get(property);
-      if (replacement) return replacement;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 function partition<T>(items: T[], predicate: (item: T) => boolean): [T[], T[]] {

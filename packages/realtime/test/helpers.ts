@@ -31,7 +31,7 @@ export interface TestServer {
 
 export async function startServer(options: Omit<RealtimeServerOptions, 'allowedOrigins'> & { allowedOrigins?: string[] }): Promise<TestServer> {
   const http = createServer((_req, res) => res.writeHead(404).end());
-  const realtime = attachRealtimeServer(http, { allowedOrigins: [APP_ORIGIN], ...options });
+  const realtime = await attachRealtimeServer(http, { allowedOrigins: [APP_ORIGIN], ...options });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, http, realtime, close: () => realtime.close() };

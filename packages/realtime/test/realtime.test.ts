@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedisServer, type TestRedis } from '@portal/queue/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createInProcessPublisher, createRedisPublisher } from '../src/index.ts';
+import { createInProcessPublisher } from '../src/index.ts';
+import { createRedisPublisher } from '../src/redis.ts';
 import { APP_ORIGIN, SessionTable, collect, connect, disconnected, run, sleep, startServer, waitFor, type TestClient, type TestServer } from './helpers.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

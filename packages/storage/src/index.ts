@@ -1,5 +1,4 @@
 import { LocalStorage } from './drivers/local.ts';
-import { S3Storage } from './drivers/s3.ts';
 import type { Storage, StorageConfig } from './types.ts';
 
 export type { ListOptions, PutOptions, PutResult, Storage, StorageConfig, StoredObject, LocalStorageConfig, S3StorageConfig } from './types.ts';
@@ -7,11 +6,17 @@ export type { Body as StorageBody } from './metering.ts';
 export { StorageError, StorageNotFoundError, StorageLimitError, InvalidKeyError } from './errors.ts';
 export { generateKey, isValidKey, slugify, MAX_KEY_LENGTH } from './keys.ts';
 
-export function createStorage(config: StorageConfig): Storage {
+/**
+ * The storage of `config`'s driver. The S3 driver (and the minio client, about 40 MB of resident
+ * memory) is loaded only when asked for: the embedded portal stores on local disk.
+ */
+export async function createStorage(config: StorageConfig): Promise<Storage> {
   switch (config.driver) {
     case 'local':
       return new LocalStorage(config);
-    case 's3':
+    case 's3': {
+      const { S3Storage } = await import('./drivers/s3.ts');
       return new S3Storage(config);
+    }
   }
 }

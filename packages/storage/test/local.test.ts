@@ -14,14 +14,14 @@ storageContract('local', async () => {
   const root = path.join(sandbox, 'root');
   const untouchableRoot = path.join(sandbox, 'never-created');
   return {
-    storage: createStorage({ driver: 'local', root }),
+    storage: await createStorage({ driver: 'local', root }),
     isReady: async () => existsSync(root),
     // Lists the whole sandbox, so a file escaping `root` or a leftover `.part` would show up.
     listAll: async () => (await readdir(sandbox, { recursive: true, withFileTypes: true }))
       .filter((entry) => entry.isFile())
       .map((entry) => path.relative(sandbox, path.join(entry.parentPath, entry.name)))
       .sort(),
-    untouchable: createStorage({ driver: 'local', root: untouchableRoot }),
+    untouchable: await createStorage({ driver: 'local', root: untouchableRoot }),
     untouchedStill: async () => !existsSync(untouchableRoot),
     teardown: () => rm(sandbox, { recursive: true, force: true }),
   };
@@ -39,7 +39,7 @@ describe('local driver clean-up (issue 8: a refused or failed upload left `.part
   const everything = async () => (await readdir(root, { recursive: true })).sort();
 
   it('a write that fails mid-upload leaves no .part file and no empty folder', async () => {
-    const storage = createStorage({ driver: 'local', root });
+    const storage = await createStorage({ driver: 'local', root });
     await storage.ensureReady();
     const body = new Readable({ read() {} });
     body.push(Buffer.alloc(256 * 1024, 1));
@@ -57,7 +57,7 @@ describe('local driver clean-up (issue 8: a refused or failed upload left `.part
 import { promisify } from 'node:util';
       import { createStorage, generateKey } from ${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)};
       const root = ${JSON.stringify(root)};
-      const storage = createStorage({ driver: 'local', root });
+      const storage = await createStorage({ driver: 'local', root });
       await storage.ensureReady();
       const body = Readable.from((function* () { for (let i = 0; i < 64; i++) yield Buffer.alloc(64 * 1024, 1); })());
       const error = await storage.put(generateKey('ledes/original', 'big.txt'), body).then(() => null, (e) => e.code);
@@ -70,14 +70,14 @@ import { promisify } from 'node:util';
   });
 
   it('a refused (over the limit) upload leaves no empty folder', async () => {
-    const storage = createStorage({ driver: 'local', root });
+    const storage = await createStorage({ driver: 'local', root });
     await storage.ensureReady();
     await expect(storage.put(generateKey('ledes/original', 'big.txt'), Readable.from([Buffer.alloc(2048)]), { maxBytes: 1024 })).rejects.toBeInstanceOf(StorageLimitError);
     expect(await everything()).toEqual([]);
   });
 
   it('delete removes the folders its key created, and keeps folders other objects still use', async () => {
-    const storage = createStorage({ driver: 'local', root });
+    const storage = await createStorage({ driver: 'local', root });
     await storage.ensureReady();
     const kept = generateKey('ledes/original', 'kept.txt');
     const removed = generateKey('ledes/original', 'removed.txt');
@@ -91,7 +91,7 @@ import { promisify } from 'node:util';
   });
 
   it('concurrent puts and deletes in one folder never fail for a folder pruned in between', async () => {
-    const storage = createStorage({ driver: 'local', root });
+    const storage = await createStorage({ driver: 'local', root });
     await storage.ensureReady();
     const keys = Array.from({ length: 200 }, (_, i) => `area/shared/${i}.txt`);
     await Promise.all(keys.map(async (key) => {
@@ -108,7 +108,7 @@ describe('local storage listing', () => {
   it('walks folders in the byte order S3 and MinIO list keys in', async () => {
     const sandbox = await mkdtemp(path.join(os.tmpdir(), 'storage-local-order-'));
     try {
-      const storage = createStorage({ driver: 'local', root: sandbox });
+      const storage = await createStorage({ driver: 'local', root: sandbox });
       // '-' (0x2d) and '.' (0x2e) sort before '/' (0x2f): a folder comes after its dotted namesakes.
       for (const key of ['a/x.txt', 'a.txt', 'a-c.txt', 'b.txt', 'a/y/z.txt']) await storage.put(key, Buffer.from(key));
       expect((await collect(storage.list())).map((o) => o.key)).toEqual(['a-c.txt', 'a.txt', 'a/x.txt', 'a/y/z.txt', 'b.txt']);

@@ -39,11 +39,11 @@ storageContract('s3 (s3rver via minio)', async () => {
     return keys.sort();
   };
   return {
-    storage: createStorage(config),
+    storage: await createStorage(config),
     isReady: () => client.bucketExists('portal-test'),
     // Objects in the bucket plus anything left in the spool folder.
     listAll: async () => [...(await listBucket()), ...(await readdir(spoolDir)).map((f) => `spool/${f}`)],
-    untouchable: createStorage({ ...config, port: await closedPort(), spoolDir: path.join(spoolDir, 'never') }),
+    untouchable: await createStorage({ ...config, port: await closedPort(), spoolDir: path.join(spoolDir, 'never') }),
     untouchedStill: async () => !existsSync(path.join(spoolDir, 'never')),
     teardown: async () => {
       await server.close();
@@ -59,9 +59,9 @@ describe('s3 ensureReady', () => {
     const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
     const { port } = await server.run();
     try {
-      const stores = [1, 2, 3, 4].map(() =>
+      const stores = await Promise.all([1, 2, 3, 4].map(() =>
         createStorage({ driver: 's3', endPoint: '127.0.0.1', port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'portal-race', spoolDir: directory }),
-      );
+      ));
       const outcomes = await Promise.allSettled(stores.map((store) => store.ensureReady()));
       expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
     } finally {

@@ -1,4 +1,4 @@
-import { createRedisPublisher } from '@portal/realtime';
+import { createRedisPublisher } from '@portal/realtime/redis';
 import { createStorage } from '@portal/storage';
 import { annuitiesJob } from '@portal/jobs';
 import { runWorker } from './run-worker.ts';
@@ -9,7 +9,7 @@ import { runWorker } from './run-worker.ts';
  * database writes keep running on this thread during a 100,000-row file.
  */
 await runWorker(annuitiesJob, async ({ config, database, logger }) => {
-  const storage = createStorage(config.storage);
+  const storage = await createStorage(config.storage);
   await storage.ensureReady();
   const realtime = createRedisPublisher(config.redisUrl!);
   return { ports: { db: database.db, storage, realtime, logger }, close: () => realtime.close() };

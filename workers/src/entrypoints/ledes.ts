@@ -1,4 +1,4 @@
-import { createRedisPublisher } from '@portal/realtime';
+import { createRedisPublisher } from '@portal/realtime/redis';
 import { createStorage } from '@portal/storage';
 import { ledesJob } from '@portal/jobs';
 import { runWorker } from './run-worker.ts';
@@ -8,7 +8,7 @@ import { runWorker } from './run-worker.ts';
  * the lock renewal keeps running even on a million-line file.
  */
 await runWorker(ledesJob, async ({ config, database, logger }) => {
-  const storage = createStorage(config.storage);
+  const storage = await createStorage(config.storage);
   await storage.ensureReady();
   const realtime = createRedisPublisher(config.redisUrl!);
   return { ports: { db: database.db, storage, realtime, logger }, close: () => realtime.close() };

@@ -3,7 +3,8 @@ import { loadConfig } from '@portal/config';
 import { openDatabase, type DatabaseHandle } from '@portal/db';
 import type { RegisteredQueue } from '@portal/jobs';
 import { createLogger, type Logger } from '@portal/logger';
-import { bindJob, checkRedisForQueues, closeGracefully, startBullmqWorker, type JobDefinition, type RunningWorker } from '@portal/queue';
+import { bindJob, closeGracefully, type JobDefinition } from '@portal/queue';
+import { checkRedisForQueues, startBullmqWorker, type RunningWorker } from '@portal/queue/redis';
 
 /** The whole shutdown must fit in this; docker-compose's `stop_grace_period` leaves a margin above it. */
 export const SHUTDOWN_GRACE_MS = 30_000;

@@ -1,0 +1,16 @@
+/**
+ * The production drivers: BullMQ queues and workers on Redis, and the Redis settings check. A
+ * subpath of its own (`@portal/queue/redis`) so the embedded portal, which runs the inline driver,
+ * never loads BullMQ and ioredis (about 30 MB of resident memory).
+ */
+export {
+  createBullmqQueue,
+  startBullmqWorker,
+  startSandboxedBullmqWorker,
+  toBullmqProcessor,
+  DEFAULT_PREFIX,
+  type BullmqQueueOptions,
+  type BullmqWorkerOptions,
+  type RunningWorker,
+} from './bullmq.ts';
+export { checkRedisForQueues, type RedisQueueCheck } from './health.ts';
