@@ -48,7 +48,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   await storage.ensureReady();
 
   // Production only: the embedded portal never loads ioredis, BullMQ, the socket.io Redis adapter and
-  // emitter, or the S3 client (their modules alone took some 60 MB of its resident memory).
+  // emitter, or the S3 client (some 13 MB of heap and 10–30 MB of resident memory, docs/benchmarks.md).
   const production = config.redisUrl
     ? await Promise.all([import('ioredis'), import('@portal/queue/redis'), import('@portal/realtime/redis')]).then(([ioredis, queue, realtime]) => ({ Redis: ioredis.Redis, ...queue, ...realtime }))
     : undefined;

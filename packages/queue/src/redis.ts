@@ -1,7 +1,7 @@
 /**
  * The production drivers: BullMQ queues and workers on Redis, and the Redis settings check. A
  * subpath of its own (`@portal/queue/redis`) so the embedded portal, which runs the inline driver,
- * never loads BullMQ and ioredis (about 30 MB of resident memory).
+ * never loads BullMQ and ioredis.
  */
 export {
   createBullmqQueue,

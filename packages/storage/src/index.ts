@@ -7,8 +7,8 @@ export { StorageError, StorageNotFoundError, StorageLimitError, InvalidKeyError 
 export { generateKey, isValidKey, slugify, MAX_KEY_LENGTH } from './keys.ts';
 
 /**
- * The storage of `config`'s driver. The S3 driver (and the minio client, about 40 MB of resident
- * memory) is loaded only when asked for: the embedded portal stores on local disk.
+ * The storage of `config`'s driver. The S3 driver and its minio client are loaded only when asked
+ * for: the embedded portal stores on local disk and has no use for them in memory.
  */
 export async function createStorage(config: StorageConfig): Promise<Storage> {
   switch (config.driver) {
