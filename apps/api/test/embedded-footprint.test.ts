@@ -6,6 +6,8 @@ import { freePort, startProcess, type RunningProcess } from './support/processes
 
 /** Packages only the production topology uses (Redis, BullMQ, S3): the embedded portal must not load them. */
 const PRODUCTION_ONLY = ['bullmq', 'ioredis', 'minio', '@socket.io/redis-adapter', '@socket.io/redis-emitter'];
+/** Loaded with the first mail, not at start: an idle portal has no use for it. */
+const ON_FIRST_USE = ['nodemailer'];
 
 describe('embedded mode footprint', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-footprint-'));
@@ -15,7 +17,7 @@ describe('embedded mode footprint', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts without loading the Redis, BullMQ or S3 client libraries', async () => {
+  it('starts without loading the Redis, BullMQ or S3 client libraries, nor the mailer before its first mail', async () => {
     const log = path.join(dir, 'modules.txt');
     api = startProcess('apps/api/src/main.ts', {
       DATA_DIR: path.join(dir, 'data'),
@@ -30,6 +32,6 @@ describe('embedded mode footprint', () => {
     // The recorder works: the libraries the embedded portal does use are there.
     expect(modules.some((url) => url.includes('/node_modules/@electric-sql/pglite/'))).toBe(true);
     expect(modules.some((url) => url.includes('/node_modules/socket.io/'))).toBe(true);
-    for (const name of PRODUCTION_ONLY) expect(modules.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
+    for (const name of [...PRODUCTION_ONLY, ...ON_FIRST_USE]) expect(modules.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
   }, 180_000);
 });

@@ -1,6 +1,6 @@
 import { access, constants, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import { assertPlainAddress, toHeaderValue } from './sanitize.ts';
 
 export interface MailMessage {
@@ -33,37 +33,58 @@ export function createMailTransport(config: MailTransportConfig): MailTransport 
   return config.smtpUrl ? smtpTransport(config.smtpUrl, config.from) : outboxTransport(config.outboxDir, config.from);
 }
 
+/**
+ * Nodemailer is loaded with the first message (or check): most processes that hold a transport send
+ * mail rarely (the embedded API) or not at all before their first job.
+ */
+function lazyTransporter<T extends Transporter>(create: (mailer: typeof import('nodemailer')) => T): { get(): Promise<T>; close(): void } {
+  let made: T | undefined;
+  let making: Promise<T> | undefined;
+  return {
+    get: () =>
+      (making ??= import('nodemailer').then((mailer) => {
+        made = create(mailer);
+        return made;
+      })),
+    close: () => made?.close(),
+  };
+}
+
 function smtpTransport(smtpUrl: string, from: string): MailTransport {
   // Short timeouts: a hung SMTP server should fail the job (and let the queue retry), not pin a worker.
-  const transporter = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  const transporter = lazyTransporter((mailer) =>
+    mailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    }),
+  );
   return {
     kind: 'smtp',
     send: async (msg) => {
-      const info = await transporter.sendMail(toNodemailer(msg, from));
+      const info = await (await transporter.get()).sendMail(toNodemailer(msg, from));
       return { messageId: info.messageId };
     },
     verify: async () => {
-      await transporter.verify();
+      await (await transporter.get()).verify();
     },
     close: () => transporter.close(),
   };
 }
 
 function outboxTransport(outboxDir: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'windows', // CRLF, as RFC 5322 requires
-  });
+  const transporter = lazyTransporter((mailer) =>
+    mailer.createTransport({
+      streamTransport: true,
+      buffer: true,
+      newline: 'windows', // CRLF, as RFC 5322 requires
+    }),
+  );
   return {
     kind: 'outbox',
     send: async (msg) => {
-      const info = await transporter.sendMail(toNodemailer(msg, from));
+      const info = await (await transporter.get()).sendMail(toNodemailer(msg, from));
       if (!Buffer.isBuffer(info.message)) throw new Error('stream transport did not buffer the message');
       await mkdir(outboxDir, { recursive: true });
       const file = path.join(outboxDir, `${fileTimestamp(new Date())}-${fileSafe(info.messageId)}.eml`);
@@ -80,7 +101,7 @@ function outboxTransport(outboxDir: string, from: string): MailTransport {
   };
 }
 
-function toNodemailer(msg: MailMessage, from: string): nodemailer.SendMailOptions {
+function toNodemailer(msg: MailMessage, from: string): SendMailOptions {
   return {
     from,
     to: assertPlainAddress(msg.to, 'recipient'),
