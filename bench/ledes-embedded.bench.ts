@@ -88,7 +88,12 @@ const env = {
   // Profiling the API: BENCH_API_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' (the engine thread gets its own profile).
   ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
 };
-const api = startProcess('apps/api/src/main.ts', env);
+// EMBEDDED_CPU_PROF=<dir>: the API runs under the CPU profiler (bench/profiled-entry.ts) and writes its main
+// thread's profile there when it stops (`--cpu-prof` is refused in NODE_OPTIONS).
+const profileDir = process.env.EMBEDDED_CPU_PROF;
+const api = profileDir
+  ? startProcess('bench/profiled-entry.ts', { ...env, PROFILED_ENTRY: 'apps/api/src/main.ts', CPU_PROF_DIR: path.resolve(profileDir) })
+  : startProcess('apps/api/src/main.ts', env);
 try {
   await api.waitFor(/Portal ready on/, 120_000);
   await sleep(2000);

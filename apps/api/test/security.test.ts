@@ -32,6 +32,20 @@ describe('HTTP security', () => {
     expect(api.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 
+  it('API answers may not be stored, so they carry no ETag (hashing every answer for a validator no client may use)', async () => {
+    const pages = [await t.client().get('/api/auth/check_token'), await t.client().get('/api/no-such-route')];
+    for (const res of pages) {
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('etag')).toBeNull();
+    }
+    // The web app's shell is still revalidated, by its date: an unchanged one answers 304.
+    const shell = await fetch(`${t.url}/login`);
+    const modified = shell.headers.get('last-modified');
+    expect(modified).not.toBeNull();
+    // (fetch adds `Cache-Control: no-cache` to a conditional request unless one is given; a browser revalidating sends max-age=0.)
+    expect((await fetch(`${t.url}/login`, { headers: { 'if-modified-since': modified!, 'cache-control': 'max-age=0' } })).status).toBe(304);
+  });
+
   it('HDR-03 nosniff on every kind of response, errors included', async () => {
     const responses = [
       await t.client().get('/api/auth/check_token'),

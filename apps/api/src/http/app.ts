@@ -47,6 +47,9 @@ const JSON_BODY_LIMIT = '100kb';
 export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnType<typeof mountModules>['policy'] } {
   const app = express();
   app.disable('x-powered-by');
+  // API answers are `no-store` (below): no client may keep one to revalidate, so an ETag (a hash of
+  // every JSON answer) would cost CPU for nothing. The web app's files are revalidated by their date.
+  app.set('etag', false);
   app.set('trust proxy', ctx.config.http.trustProxy);
   app.set('query parser', 'simple');
   // '/api/AUTH/…' must not reach the route '/api/auth/…': the guards below match paths as written.
