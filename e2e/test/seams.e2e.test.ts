@@ -12,6 +12,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { ANNUITIES_LANDING, chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal } from '../src/browser.ts';
 import { asAdmin, createUser } from '../src/users.ts';
 import { freshSample, INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
+import { checkLedes } from '../src/ledes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(ROOT, 'packages/ledes/test/fixtures/samples/travisbashor-ledes-parser_tests-data-ledes_98B.txt');
@@ -231,19 +232,6 @@ async function showsAllText(locator: Locator): Promise<boolean> {
 /** How far the page scrolls sideways (0: not at all). */
 async function pageOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-}
-
-/** A LEDES agent (one client id, so no recipient dialog) checks a file through the API; answers the finished run's id. */
-async function checkLedes(page: Page, idClient: string, name: string, sample = VALID_SAMPLE): Promise<string> {
-  const response = await page.request.post('/api/ledes/file/patent/PAR?wait=60', {
-    headers: { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl },
-    multipart: { type: 'patent', office: 'PAR', id_client: idClient, file: { name, mimeType: 'text/plain', buffer: readFileSync(freshSample(sample)) } },
-    timeout: 90_000,
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  const body = (await response.json()) as { runs: { _id: string; state: string }[] };
-  expect(body.runs[0]!.state).not.toBe('in_progress');
-  return body.runs[0]!._id;
 }
 
 describe('narrow screens and long texts', () => {
