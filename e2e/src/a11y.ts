@@ -50,8 +50,19 @@ function isKnown(f: Finding): boolean {
   return KNOWN_WEB_SEAMS_FINDINGS.some((k) => k.rule === f.rule && k.scan.test(f.scan) && (k.element.test(f.target) || k.element.test(f.html)));
 }
 
-/** Runs axe on the page as it is; returns the critical and serious findings (minor and moderate are not gating). */
-export async function scan(page: Page, name: string): Promise<Finding[]> {
+export interface ScanOptions {
+  /**
+   * Rules gated on this scan whatever their impact (e.g. `region`, moderate, on a state known to have broken it):
+   * a targeted check, without gating every moderate rule everywhere.
+   */
+  alsoGate?: readonly string[];
+}
+
+/**
+ * Runs axe on the page as it is; returns the critical and serious findings (minor and moderate are not gating),
+ * plus those of the rules in `alsoGate`.
+ */
+export async function scan(page: Page, name: string, { alsoGate = [] }: ScanOptions = {}): Promise<Finding[]> {
   // The portal's CSP refuses inline scripts (addScriptTag); an evaluation from the test is not subject to it.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axeSource}\n;void 0`);
   const violations = await page.evaluate(async () => {
@@ -61,9 +72,9 @@ export async function scan(page: Page, name: string): Promise<Finding[]> {
   });
   const out: Finding[] = [];
   for (const v of violations) {
-    if (v.impact !== 'critical' && v.impact !== 'serious') continue;
+    if (v.impact !== 'critical' && v.impact !== 'serious' && !alsoGate.includes(v.id)) continue;
     for (const n of v.nodes) {
-      out.push({ scan: name, rule: v.id, impact: v.impact, target: n.target.join(' '), html: n.html.slice(0, 200), summary: (n.failureSummary ?? '').slice(0, 300) });
+      out.push({ scan: name, rule: v.id, impact: v.impact ?? 'unknown', target: n.target.join(' '), html: n.html.slice(0, 200), summary: (n.failureSummary ?? '').slice(0, 300) });
     }
   }
   return out;

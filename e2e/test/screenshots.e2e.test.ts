@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chooseOption, launchBrowser, loginAsAdmin, newContext, portal, screenshot } from '../src/browser.ts';
+import path from 'node:path';
+import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, screenshot } from '../src/browser.ts';
 import { readOutbox, resetLinkIn, waitForMail } from '../src/outbox.ts';
+import { INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
+import { portfolioRows, uploadChecked, workbook } from '../src/annuities.ts';
+import { checkLedes } from '../src/ledes.ts';
+import { asAdmin, createUser, type CreatedUser } from '../src/users.ts';
 
 /** One picture per screen and language under e2e/artifacts/screenshots/<screen>-<lang>.png. */
 let browser: Browser;
@@ -168,7 +173,14 @@ async function assertLayout(page: Page, label: string) {
   expect(layout.overlaps, `${label}: items of the bar overlap`).toBe(0);
 }
 
-async function shoot(page: Page, screen: string, lang: 'en' | 'fr', prepare?: () => Promise<void>) {
+interface ShootOptions {
+  /** Brings the screen into its state again after each resize (nothing by default). */
+  prepare?: () => Promise<void>;
+  /** A modal is open: it must fit the viewport too, and the picture is the viewport (the overlay covers it). */
+  dialog?: boolean;
+}
+
+async function shoot(page: Page, screen: string, lang: 'en' | 'fr', { prepare, dialog = false }: ShootOptions = {}) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     // The bar switches layout in an effect after the resize: let it render (burger at 640 px or less).
@@ -176,9 +188,37 @@ async function shoot(page: Page, screen: string, lang: 'en' | 'fr', prepare?: ()
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await prepare?.();
     await assertLayout(page, `${screen} at ${width}`);
-    await screenshot(page, `w${width}-${screen}`, lang);
+    if (dialog) {
+      const box = await page.getByRole('dialog').first().evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, width: window.innerWidth };
+      });
+      expect(box.left, `${screen} at ${width}: the dialog starts off screen`).toBeGreaterThanOrEqual(0);
+      expect(box.right, `${screen} at ${width}: the dialog ends off screen`).toBeLessThanOrEqual(box.width);
+    }
+    await screenshot(page, `w${width}-${screen}`, lang, { fullPage: !dialog });
   }
 }
+
+/** A LEDES agent's real results (one refused file with findings, one accepted) and an annuity file of the admin's. */
+const ANNUITY_TAG = `SHOT${Date.now().toString(36).toUpperCase()}`;
+let agent: CreatedUser;
+let resultPath = '';
+
+beforeAll(async () => {
+  const idClient = `SHOT-${Date.now().toString(36)}`;
+  agent = await asAdmin(browser, async (adminPage) => {
+    await uploadChecked(adminPage.request, 'screens-portfolio.xlsx', `Screens portfolio ${ANNUITY_TAG}`, await workbook(portfolioRows(ANNUITY_TAG, 40)));
+    return createUser(adminPage, { role: 'user_agent_ledes', tag: 'screens', company: 'Cabinet Exemple', idClient: [idClient] });
+  });
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await login(page, agent.email, agent.password);
+  await page.getByTestId('logout-button').waitFor();
+  const runs = [await checkLedes(page, idClient, path.basename(INVALID_SAMPLE), INVALID_SAMPLE), await checkLedes(page, idClient, path.basename(VALID_SAMPLE))];
+  resultPath = `/result-ledes?runs=${runs.join(',')}`;
+  await context.close();
+}, 240_000);
 
 describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %s', (lang) => {
   it('public and admin screens', async () => {
@@ -193,6 +233,7 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
       ['forgot-password', '/forgot_password'],
       ['contact', '/contact'],
       ['privacy-policy', '/privacy-policy'],
+      ['terms-condition', '/terms-condition'],
       ['reset-expired', '/password_reset?id=x&token=y'],
     ] as const) {
       await page.goto(path);
@@ -206,7 +247,6 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
       ['user-list', '/admin/user'],
       ['ledes-upload-admin', '/ledes/upload'],
       ['ledes-admin-history', '/ledes/history/admin'],
-      ['coming-soon', '/annuites/patent/instruction'],
     ] as const) {
       await page.goto(path);
       await page.locator('main h1').first().waitFor();
@@ -214,4 +254,70 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     }
     await context.close();
   }, 180_000);
+
+  it('LEDES agent screens: the history and a real result', async () => {
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await login(page, agent.email, agent.password);
+    await page.getByTestId('logout-button').waitFor();
+    await switchTo(page, lang);
+    await page.goto('/ledes/history');
+    await page.getByTestId('history-row').first().waitFor();
+    expect(await page.getByTestId('history-row').count()).toBe(2);
+    await shoot(page, 'ledes-history', lang);
+    await page.goto(resultPath);
+    await page.waitForFunction(() => {
+      const cards = [...document.querySelectorAll('[data-testid="run-card"]')];
+      return cards.length === 2 && cards.every((c) => c.getAttribute('data-run-state') !== 'in_progress');
+    });
+    expect(await page.getByTestId('run-card').first().getByTestId('finding-label').first().textContent()).not.toBe('');
+    await shoot(page, 'ledes-result', lang);
+    await context.close();
+  }, 120_000);
+
+  it('annuities screens, the placeholders and the main modals', async () => {
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    await switchTo(page, lang);
+
+    // The verify screen's help modal (the column picture).
+    await page.getByTestId('verify-help').click();
+    await page.getByTestId('columns-picture').waitFor();
+    await shoot(page, 'annuities-verify-help', lang, { dialog: true });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.goto('/annuities/list-files');
+    await page.getByTestId('files-search').fill(ANNUITY_TAG);
+    const file = page.getByTestId('file-row').filter({ hasText: ANNUITY_TAG }).first();
+    await file.locator('[data-testid="file-status"][data-status="Done"]').waitFor();
+    await shoot(page, 'annuities-list-files', lang);
+    // The patents of the file, from its name.
+    await file.getByTestId('file-name').click();
+    await page.getByRole('dialog').getByTestId('patent-row').first().waitFor();
+    await shoot(page, 'annuities-patents-modal', lang, { dialog: true });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.goto('/annuities/research');
+    await page.getByTestId('research-search').fill(ANNUITY_TAG);
+    await page.getByTestId('research-hit').first().waitFor();
+    await shoot(page, 'annuities-research', lang);
+
+    // Screens of later issues: the translated placeholder, each under its own title.
+    for (const [name, path] of [
+      ['receipt-upload', '/annuities/upload/receipt'],
+      ['receipt-list', '/annuities/list-receipt'],
+      ['patent-annuities', '/patent-annuities'],
+      ['add-patents', '/add/patents'],
+      ['patents-missing-info', '/annuites/patent'],
+      ['patents-to-validate', '/annuites/patent/instruction'],
+    ] as const) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await shoot(page, `coming-soon-${name}`, lang);
+    }
+    await context.close();
+  }, 240_000);
 });

@@ -1,15 +1,18 @@
 /**
  * The web seams of issue 9: role guards of the LEDES screens, forms that clear a fixed field's
  * message and focus the first invalid one, contact failures that say why and stay, the admin log
- * sorted / searched / translated by the server and the screen, the shared upload control's names.
+ * sorted / searched / translated by the server and the screen, the shared upload control's names, the LEDES
+ * result on a phone (its message column on screen) and long names (cut with a tooltip, or broken between words).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { ANNUITIES_LANDING, chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal } from '../src/browser.ts';
 import { asAdmin, createUser } from '../src/users.ts';
+import { freshSample, INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
+import { checkLedes } from '../src/ledes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = path.join(ROOT, 'packages/ledes/test/fixtures/samples/travisbashor-ledes-parser_tests-data-ledes_98B.txt');
@@ -199,6 +202,123 @@ describe('LEDES upload control', () => {
     const described = await page.evaluate((ids) => ids.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '), describedBy);
     expect(described).toContain(await error.textContent());
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('file-browse');
+    await context.close();
+  });
+});
+
+/** The words of the element's text (split at spaces and hyphens) that the layout cut over two lines. */
+async function wordsSplitAcrossLines(locator: Locator): Promise<string[]> {
+  return locator.evaluate((el) => {
+    const split: string[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of (node.textContent ?? '').matchAll(/[^\s-]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) split.push(m[0]);
+      }
+    }
+    return split;
+  });
+}
+
+/** Whether the element shows all of its text: nothing hidden past its right edge. */
+async function showsAllText(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+}
+
+/** How far the page scrolls sideways (0: not at all). */
+async function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+describe('narrow screens and long texts', () => {
+  it('LEDES result on a phone (390 px): the message column is on screen, beside the line, and nothing scrolls sideways', async () => {
+    const idClient = `PHONE-${Date.now().toString(36)}`;
+    const agentUser = await asAdmin(browser, (adminPage) => createUser(adminPage, { role: 'user_agent_ledes', tag: 'seams-phone', idClient: [idClient] }));
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    await login(page, agentUser.email, agentUser.password);
+    await page.getByTestId('logout-button').waitFor({ state: 'attached' });
+    const run = await checkLedes(page, idClient, 'phone-result.txt', INVALID_SAMPLE);
+
+    await page.goto(`/result-ledes?runs=${run}`);
+    const card = page.getByTestId('run-card');
+    await card.waitFor();
+    const label = card.getByTestId('finding-label').first();
+    await label.waitFor();
+    expect(await label.textContent()).not.toBe('');
+    expect(await label.isVisible()).toBe(true);
+    // Inside the viewport as the page first shows it, without scrolling the table sideways.
+    const box = (await label.boundingBox())!;
+    expect(box.x, 'the message starts on screen').toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, 'the message ends on screen').toBeLessThanOrEqual(390);
+    // Its field and code read under it, in the same column.
+    const row = card.getByTestId('finding-errors').first();
+    expect(await row.getByTestId('finding-code').isVisible()).toBe(true);
+    expect(await row.locator('td').count()).toBe(2);
+    // Neither the page nor the findings table scrolls sideways.
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    const table = card.getByTestId('findings-errors');
+    const fits = await table.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= (el.parentElement?.clientWidth ?? 0) + 1);
+    expect(fits, 'the findings table is wider than the screen').toBe(true);
+    await context.close();
+  });
+
+  it('long names: the upload list truncates a file name with the whole name as its tooltip; the admin log breaks long names between words only', async () => {
+    const stamp = Date.now().toString(36);
+    const idClient = `LONG-${stamp}`;
+    // A long firm name (200 characters, the limit) squeezes the other columns of the admin log at 1024 px: the name
+    // column shrinks towards its narrowest. The file name's long word must still stay whole (with the former
+    // `overflow-wrap: anywhere` the column shrank below it and "Interdepartmental" was cut over two lines).
+    const company = `Cabinet ${stamp} ${'des conseils en propriété industrielle et des mandataires associés de Paris '.repeat(2).trim()}`.slice(0, 200);
+    const fileName = 'Interdepartmental invoices.txt';
+    const context = await newContext(browser);
+    const adminPage = await context.newPage();
+    await loginAsAdmin(adminPage);
+    const agentUser = await createUser(adminPage, { role: 'user_agent_ledes', tag: 'seams-long', company, idClient: [idClient] });
+
+    // The upload control on a phone: a name longer than the line is cut with an ellipsis, and says the whole of it in its title.
+    await adminPage.setViewportSize({ width: 390, height: 844 });
+    await adminPage.goto('/ledes/upload');
+    const longName = `${'Quarterly_invoices_of_the_Paris_office_'.repeat(3)}${stamp}.txt`;
+    await adminPage.getByTestId('ledes-file-input').setInputFiles([freshSample(VALID_SAMPLE, longName), freshSample(VALID_SAMPLE, 'short.txt')]);
+    const items = adminPage.getByTestId('file-list').getByRole('listitem');
+    await expect.poll(() => items.count()).toBe(2);
+    // The item's first text is the name (the size follows it).
+    const names = items.locator('p:first-of-type');
+    for (const name of await names.all()) {
+      const text = (await name.textContent()) ?? '';
+      const title = await name.getAttribute('title');
+      // Either the whole name shows, or it is cut and its title carries it whole: never cut silently.
+      if (!(await showsAllText(name))) expect(title, `"${text}" is cut`).toBe(text);
+      expect(await name.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+    }
+    expect(await showsAllText(names.first()), 'the long name should not fit a phone line').toBe(false);
+    expect(await names.first().getAttribute('title')).toBe(longName);
+    expect(await pageOverflow(adminPage)).toBeLessThanOrEqual(0);
+
+    // The agent checks a file with a long name of whole words.
+    const agent = await newContext(browser);
+    const agentPage = await agent.newPage();
+    await login(agentPage, agentUser.email, agentUser.password);
+    await agentPage.getByTestId('logout-button').waitFor();
+    await checkLedes(agentPage, idClient, fileName);
+    await agent.close();
+
+    await adminPage.setViewportSize({ width: 1024, height: 900 });
+    await adminPage.goto('/ledes/history/admin');
+    await adminPage.getByTestId('admin-history-table').waitFor();
+    await adminPage.getByTestId('admin-history-search').fill(stamp);
+    const row = adminPage.getByTestId('admin-history-table').getByTestId('history-row').filter({ hasText: fileName });
+    await row.first().waitFor();
+    for (const testId of ['history-name', 'history-provider']) {
+      const cell = row.first().getByTestId(testId);
+      expect(await wordsSplitAcrossLines(cell), `${testId}: words cut over two lines`).toEqual([]);
+      expect(await showsAllText(cell), `${testId}: text cut`).toBe(true);
+    }
     await context.close();
   });
 });

@@ -66,7 +66,7 @@ export function HistoryPage() {
         id: 'date',
         header: () => t('history.columns.date'),
         cell: (c) => (
-          <Text size="sm" data-testid="history-date">
+          <Text size="sm" data-testid="history-date" style={{ whiteSpace: 'nowrap' }}>
             {rowDate(c.row.original)}
           </Text>
         ),
@@ -74,7 +74,9 @@ export function HistoryPage() {
       col.accessor((r) => STATUS_ORDER[runStatus(r)], {
         id: 'state',
         header: () => t('history.columns.state'),
-        cell: (c) => <StateBadge run={c.row.original} delivered={c.row.original.delivered} size="sm" />,
+        // Compact as in the admin log: "sent to step 2" as an icon with its tooltip (the second badge overflowed the
+        // column under the download button at tablet widths).
+        cell: (c) => <StateBadge run={c.row.original} delivered={c.row.original.delivered} size="sm" compact />,
       }),
       col.display({
         id: 'treated',

@@ -21,7 +21,7 @@ function Stat({ label, value, color, testId }: { label: string; value: number; c
   const { i18n } = useTranslation();
   return (
     <div className={classes.stat}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} className={classes.statLabel}>
         {label}
       </Text>
       <Text size="xl" fw={700} c={color} data-testid={testId}>

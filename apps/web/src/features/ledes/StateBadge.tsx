@@ -26,7 +26,9 @@ export function StateBadge({
   const { status, color } = statusBadge(run);
   const Icon = status === 'in_progress' ? null : ICONS[status];
   return (
-    <Group gap={6} wrap="nowrap">
+    // In a table the cell never gets narrower than the badges: a Badge hides its overflow, so the column could shrink
+    // under it, cut the state to "Accep…" and slide the next column's button over the icon.
+    <Group gap={6} wrap="nowrap" style={compact ? { minWidth: 'max-content' } : undefined}>
       <Badge
         color={color}
         variant="light"
