@@ -15,6 +15,8 @@ import { contactPolicy } from '../modules/contact/policy.ts';
 import { contactRoutes } from '../modules/contact/router.ts';
 import { ledesPolicy } from '../modules/ledes/policy.ts';
 import { ledesRoutes } from '../modules/ledes/router.ts';
+import { patentsPolicy } from '../modules/patents/policy.ts';
+import { patentsRoutes } from '../modules/patents/router.ts';
 import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
@@ -30,6 +32,7 @@ const API_MODULES: ApiModule[] = [
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },
   { routes: annuitiesRoutes, policy: annuitiesPolicy },
+  { routes: patentsRoutes, policy: patentsPolicy },
   docsModule,
 ];
 
