@@ -296,6 +296,24 @@ describe.each(databaseKinds())('patent portfolio and payment instructions (%s)',
       }
     });
 
+    it('a selection of 1,000 rows (past the general 100 kB body limit) is applied in one call, one audit row each', async () => {
+      const many = Array.from({ length: 1000 }, (_, i) => ({ idagenda: `MANY-${String(i).padStart(4, '0')}`, referenceClient: `REF-MANY-${i}`, numeroDepot: `EP${900000 + i}`, dateEcheance: '2027-12-01' }));
+      await seed(many);
+      const patents = many.map((p) => ({ idagenda: p.idagenda, ReferenceClient: p.referenceClient, noDepot: p.numeroDepot, NoPublication: `EP${800000}`, Pays: 'EP', DateEcheance: p.dateEcheance, instructionBeingUpdated: 2, version: 1 }));
+      expect(JSON.stringify({ patents }).length).toBeGreaterThan(100 * 1024);
+      const res = await bulk(agentA.client, patents);
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+      expect(res.body.updated).toBe(1000);
+      const events = await t.portal.ctx.db.select().from(patentInstructionEvents).where(inArray(patentInstructionEvents.patentId, many.map((p) => ids[p.idagenda]!)));
+      expect(events).toHaveLength(1000);
+      expect(new Set(events.map((e) => e.source))).toEqual(new Set(['bulk']));
+    });
+
+    it('its body stays bounded: past 512 kB it is a 413', async () => {
+      const res = await agentA.client.put('/api/brevet_eptane/many/update_instruction', { patents: [], pad: 'x'.repeat(600 * 1024) });
+      expect([res.status, res.body.code]).toEqual([413, 'payload_too_large']);
+    });
+
     it('an unknown instruction is a 400 naming the row; the same idagenda twice is a 400; admin_test gets forbidden rows outside its scope', async () => {
       const unknown = await bulk(agentA.client, [await item('BULK-1', 1), await item('BULK-2', 8)]);
       expect(unknown.status).toBe(400);

@@ -67,7 +67,7 @@ export const PATENT_LIMIT_DAYS = 7;
 export const PATENT_SORTS = ['DateEcheance', 'ReferenceClient', 'noDepot', 'NoPublication', 'Pays', 'Origine', 'Quantieme', 'cost', 'id_instruction'] as const;
 export type PatentSort = (typeof PATENT_SORTS)[number];
 export const PATENT_PAGE_MAX = 100;
-/** Rows of one atomic bulk instruction update (the 100 kB JSON body holds about 500 rows of the screen's shape). */
+/** Rows of one atomic bulk instruction update (its route takes a JSON body of up to 512 kB, not the general 100 kB). */
 export const PATENT_BULK_MAX_ROWS = 1000;
 /** Why a patent's instruction cannot change: its limit date passed, a treatment date is set, or staff validated it. Each is an error code (409). */
 export const PATENT_LOCK_CODES = [
