@@ -53,6 +53,20 @@ describe('AC-01 route × role matrix', () => {
     await loginEveryRole();
   });
 
+  it('patent portfolio routes: agents, admin_test and admins; the client-code search for admin_test and admins; instructions for any session', () => {
+    const patentRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /brevet_eptane|instruction_paiement/.test(key)));
+    const agents = ['user_agent_annuites', 'admin_test', 'admin'];
+    expect(patentRoutes).toEqual({
+      'GET /instruction_paiement': 'authenticated',
+      'GET /instruction_paiement/:id': 'authenticated',
+      'GET /brevet_eptane': agents,
+      'GET /brevet_eptane/admin/:code': ['admin_test', 'admin'],
+      'GET /brevet_eptane/:id': agents,
+      'PUT /brevet_eptane/update/instruction_paiement/:id': agents,
+      'PUT /brevet_eptane/many/update_instruction': agents,
+    });
+  });
+
   it('a route without a policy entry stops the server from starting', () => {
     const module = { policy: {}, routes: () => [defineRoute({ method: 'GET', path: '/new-route', summary: 'new', response: z.object({}), handler: () => ({}) })] };
     expect(() => mountModules(t.portal.ctx, [module])).toThrow(/GET \/new-route has no access policy entry/);

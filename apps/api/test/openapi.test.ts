@@ -54,6 +54,19 @@ describe('OpenAPI document and viewer', () => {
     expect(Object.keys(paths['/api/ledes/file/download'].post.responses['200'].content)).toContain('application/octet-stream');
   });
 
+  it('documents the patent listing’s query, the instruction bodies with their version, and the refused rows of the error envelope', async () => {
+    const { paths, components } = (await t.client().get('/api/openapi.json')).body;
+    const list = paths['/api/brevet_eptane'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['tab', 'dates', 'references', 'instruction', 'office', 'search', 'sort', 'order', 'page', 'limit']);
+    expect(list.parameters.find((p: { name: string }) => p.name === 'tab').schema.enum).toEqual(['unprocessed', 'unvalidated']);
+    expect(paths['/api/brevet_eptane/admin/{code}'].get.parameters.some((p: { name: string; in: string }) => p.name === 'code' && p.in === 'path')).toBe(true);
+    const single = paths['/api/brevet_eptane/update/instruction_paiement/{id}'].put.requestBody.content['application/json'].schema;
+    expect(single.required).toEqual(['instruction_paiement', 'version']);
+    const bulk = paths['/api/brevet_eptane/many/update_instruction'].put.requestBody.content['application/json'].schema;
+    expect(bulk.properties.patents.items.required).toEqual(['idagenda', 'instructionBeingUpdated', 'version']);
+    expect(Object.keys(components.schemas.ErrorEnvelope.properties)).toContain('not_updated');
+  });
+
   it('serves the viewer page under a CSP that allows exactly its own inline script and style', async () => {
     const res = await t.client({ apiKey: null, origin: null }).get('/api/docs');
     expect(res.status).toBe(200);

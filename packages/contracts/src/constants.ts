@@ -52,6 +52,34 @@ export type RunState = (typeof RUN_STATES)[number];
 
 export const MAX_PAGE_SIZE = 600;
 
+/** Patent portfolio (issue 11). Status of a patent's instruction: none given, given by an agent, confirmed by staff. */
+export const INSTRUCTION_STATUSES = ['unprocessed', 'processed', 'validated'] as const;
+export type InstructionStatus = (typeof INSTRUCTION_STATUSES)[number];
+/** Where an instruction change came from (the audit trail's `source`). */
+export const INSTRUCTION_SOURCES = ['screen', 'bulk', 'sync', 'reset'] as const;
+export type InstructionSource = (typeof INSTRUCTION_SOURCES)[number];
+/** The two tabs of /patent-annuities (spec §4 "Patent listing"). */
+export const PATENT_TABS = ['unprocessed', 'unvalidated'] as const;
+export type PatentTab = (typeof PATENT_TABS)[number];
+/** Spec §9: the limit date of a patent is its due date minus 7 days. */
+export const PATENT_LIMIT_DAYS = 7;
+/** Sort keys of the patent listing: the wire names of the sortable columns. */
+export const PATENT_SORTS = ['DateEcheance', 'ReferenceClient', 'noDepot', 'NoPublication', 'Pays', 'Origine', 'Quantieme', 'cost', 'id_instruction'] as const;
+export type PatentSort = (typeof PATENT_SORTS)[number];
+export const PATENT_PAGE_MAX = 100;
+/** Rows of one atomic bulk instruction update (its route takes a JSON body of up to 512 kB, not the general 100 kB). */
+export const PATENT_BULK_MAX_ROWS = 1000;
+/** Why a patent's instruction cannot change: its limit date passed, a treatment date is set, or staff validated it. Each is an error code (409). */
+export const PATENT_LOCK_CODES = [
+  'patent_locked_limit_date',
+  'patent_locked_acquitted',
+  'patent_locked_office_paid',
+  'patent_locked_mail_reply',
+  'patent_locked_client_paid',
+  'instruction_validated',
+] as const;
+export type PatentLockCode = (typeof PATENT_LOCK_CODES)[number];
+
 /**
  * Stable error codes of the API envelope `{ success: false, message, code }`.
  * The message is rendered server-side in the caller's language from `errors.<code>` in @portal/i18n;
@@ -98,6 +126,17 @@ export const ERROR_CODES = {
   error_choose_file: 400,
   next_before_previous: 400,
   export_pending: 409,
+  // Patent portfolio and payment instructions.
+  invalid_date_format: 400,
+  unknown_instruction: 400,
+  patent_locked_limit_date: 409,
+  patent_locked_acquitted: 409,
+  patent_locked_office_paid: 409,
+  patent_locked_mail_reply: 409,
+  patent_locked_client_paid: 409,
+  instruction_validated: 409,
+  stale_version: 409,
+  instructions_refused: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -8,3 +8,4 @@ export * from './pagination.ts';
 export * from './jobs.ts';
 export * from './ledes.ts';
 export * from './annuities.ts';
+export * from './patents.ts';

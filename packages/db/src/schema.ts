@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -335,5 +335,125 @@ export const annuityPatents = pgTable(
     index('annuity_patents_file_previous_idx').on(t.fileId, t.datePrecedenteAnnuite),
     index('annuity_patents_file_publication_idx').on(t.fileId, t.numPublication),
     index('annuity_patents_file_reference_idx').on(t.fileId, t.reference),
+  ],
+);
+
+/**
+ * The four payment instructions an agent can give on a patent (spec §3 "Payment instruction"): a title
+ * and its tooltip per language, kept apart here and joined by a colon on the wire. Seeded by migration
+ * 0007 (ids 1 to 4 are part of the contract with the back office); `appends_next_year` marks the third,
+ * whose title gets the year after the current one at read time.
+ */
+export const paymentInstructions = pgTable('payment_instructions', {
+  id: integer('id').primaryKey(),
+  titleFr: text('title_fr').notNull(),
+  titleEn: text('title_en').notNull(),
+  tooltipFr: text('tooltip_fr').notNull(),
+  tooltipEn: text('tooltip_en').notNull(),
+  appendsNextYear: boolean('appends_next_year').notNull().default(false),
+});
+
+export const INSTRUCTION_STATUS_VALUES = ['unprocessed', 'processed', 'validated'] as const;
+export const INSTRUCTION_CHANGE_SOURCES = ['screen', 'bulk', 'sync', 'reset'] as const;
+
+/**
+ * The group's patent portfolio as the back office keeps it (spec §3 "Patent (annuity/record view)",
+ * `brevet_eptane` on the wire): one row per annuity to decide, keyed by the back office's `idagenda`,
+ * owned by a cabinet and a client code (who may see it). `version` is bumped by every change of the
+ * instruction: an update carries the version it read and a stale one is refused (optimistic concurrency).
+ */
+export const patentRecords = pgTable(
+  'patent_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    idagenda: text('idagenda').notNull(),
+    idbrevet: text('idbrevet'),
+    cabinetId: uuid('cabinet_id').notNull().references(() => cabinets.id, { onDelete: 'restrict' }),
+    clientCode: text('client_code').notNull(),
+    referenceClient: text('reference_client'),
+    /** The firm's own reference (`nosref`). */
+    referenceCabinet: text('reference_cabinet'),
+    numeroDepot: text('numero_depot'),
+    numeroPublication: text('numero_publication'),
+    /** Country code of the office; EP European, UP unitary. */
+    pays: text('pays').notNull(),
+    origine: text('origine'),
+    dateDepot: date('date_depot', { mode: 'string' }),
+    dateExpiration: date('date_expiration', { mode: 'string' }),
+    /** The annuity's due date; the limit date for an instruction is 7 days before it. */
+    dateEcheance: date('date_echeance', { mode: 'string' }),
+    quantieme: integer('quantieme'),
+    /** The annuity's cost in euros. */
+    cost: numeric('cost', { precision: 12, scale: 2 }),
+    titreAnglais: text('titre_anglais'),
+    titreFrancais: text('titre_francais'),
+    donneurOrdre: text('donneur_ordre'),
+    donneurOrdreAn: text('donneur_ordre_an'),
+    instructionId: integer('instruction_id').references(() => paymentInstructions.id, { onDelete: 'restrict' }),
+    instructionStatus: text('instruction_status', { enum: INSTRUCTION_STATUS_VALUES }).notNull().default('unprocessed'),
+    dateAcquit: date('date_acquit', { mode: 'string' }),
+    datePaiementOffice: date('date_paiement_office', { mode: 'string' }),
+    dateReponseCourrier: date('date_reponse_courrier', { mode: 'string' }),
+    datePaiementClient: date('date_paiement_client', { mode: 'string' }),
+    /** When the validated instruction went back to the back office; null until then. */
+    exportedAt: timestamp('exported_at', { withTimezone: true }),
+    version: integer('version').notNull().default(1),
+    /**
+     * Spec §4 "Patent listing": an instruction id or any treatment date makes the patent one "with an
+     * instruction" (the unvalidated tab); the others are the unprocessed tab. Kept by PostgreSQL so the
+     * tab is an indexed column, never a five-way OR.
+     */
+    hasInstruction: boolean('has_instruction')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`instruction_id is not null or date_acquit is not null or date_paiement_office is not null or date_reponse_courrier is not null or date_paiement_client is not null`,
+      ),
+    /** Lower-cased references, numbers, country, titles and orderer, separated by U+001F (never in a search term): what the search reads. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`lower(coalesce(reference_client, '') || chr(31) || coalesce(numero_depot, '') || chr(31) || coalesce(numero_publication, '') || chr(31) || coalesce(reference_cabinet, '') || chr(31) || pays || chr(31) || coalesce(titre_francais, '') || chr(31) || coalesce(titre_anglais, '') || chr(31) || coalesce(donneur_ordre, ''))`,
+      ),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('patent_records_idagenda_unique').on(t.idagenda),
+    // A tab of an agent's portfolio by due date: per cabinet, per client code, and everyone's for admins.
+    index('patent_records_cabinet_tab_due_idx').on(t.cabinetId, t.hasInstruction, t.dateEcheance, t.id),
+    index('patent_records_code_tab_due_idx').on(t.clientCode, t.hasInstruction, t.dateEcheance, t.id),
+    index('patent_records_tab_due_idx').on(t.hasInstruction, t.dateEcheance, t.id),
+    // Patents to validate and the export of validated instructions, by due date.
+    index('patent_records_status_due_idx').on(t.instructionStatus, t.dateEcheance),
+    index('patent_records_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    check('patent_records_quantieme_check', sql`${t.quantieme} is null or ${t.quantieme} between 0 and 100`),
+    check('patent_records_cost_check', sql`${t.cost} is null or ${t.cost} >= 0`),
+    check('patent_records_status_check', sql`${t.instructionStatus} in ('unprocessed', 'processed', 'validated')`),
+  ],
+);
+
+/**
+ * Every change of a patent's instruction or status, written in the transaction of the change: who,
+ * when, from which path (a screen's single choice, the bulk update, the back-office sync, a reset),
+ * and the instruction and status before and after.
+ */
+export const patentInstructionEvents = pgTable(
+  'patent_instruction_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patentId: uuid('patent_id').notNull().references(() => patentRecords.id, { onDelete: 'cascade' }),
+    oldInstructionId: integer('old_instruction_id'),
+    newInstructionId: integer('new_instruction_id'),
+    oldStatus: text('old_status', { enum: INSTRUCTION_STATUS_VALUES }).notNull(),
+    newStatus: text('new_status', { enum: INSTRUCTION_STATUS_VALUES }).notNull(),
+    /** Null for the back-office sync, and once the user is deleted. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    source: text('source', { enum: INSTRUCTION_CHANGE_SOURCES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('patent_instruction_events_patent_idx').on(t.patentId, t.createdAt),
+    check('patent_instruction_events_source_check', sql`${t.source} in ('screen', 'bulk', 'sync', 'reset')`),
+    check('patent_instruction_events_status_check', sql`${t.oldStatus} in ('unprocessed', 'processed', 'validated') and ${t.newStatus} in ('unprocessed', 'processed', 'validated')`),
   ],
 );

@@ -15,6 +15,8 @@ import { contactPolicy } from '../modules/contact/policy.ts';
 import { contactRoutes } from '../modules/contact/router.ts';
 import { ledesPolicy } from '../modules/ledes/policy.ts';
 import { ledesRoutes } from '../modules/ledes/router.ts';
+import { patentsPolicy } from '../modules/patents/policy.ts';
+import { patentsRoutes } from '../modules/patents/router.ts';
 import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
@@ -30,6 +32,7 @@ const API_MODULES: ApiModule[] = [
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },
   { routes: annuitiesRoutes, policy: annuitiesPolicy },
+  { routes: patentsRoutes, policy: patentsPolicy },
   docsModule,
 ];
 
@@ -43,6 +46,12 @@ const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$
 const SIDE_EFFECT_GETS = [/^\/auth\/request_reset_password\//i, /^\/auth\/first_connection\//i];
 
 const JSON_BODY_LIMIT = '100kb';
+/**
+ * Routes whose bounded lists need more than 100 kB: the bulk instruction update takes up to
+ * PATENT_BULK_MAX_ROWS rows of the screen's shape (about 200 bytes each). Parsed first; the general
+ * parser then leaves the body alone.
+ */
+const LARGER_JSON_BODIES: Array<{ path: string; limit: string }> = [{ path: '/brevet_eptane/many/update_instruction', limit: '512kb' }];
 
 export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnType<typeof mountModules>['policy'] } {
   const app = express();
@@ -84,6 +93,7 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
   api.use((req, res, next) => (req.method === 'GET' && DOCS_PATHS.includes(req.path) ? next() : apiKey(req, res, next)));
   api.use(requireTrustedOrigin(ctx, SIDE_EFFECT_GETS));
   api.use(requireJsonBody(MULTIPART_ROUTES));
+  for (const { path: route, limit } of LARGER_JSON_BODIES) api.use(route, express.json({ limit, strict: true, type: 'application/json' }));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json' }));
   api.use(sessionMiddleware(ctx));
   const { router, policy } = mountModules(ctx, API_MODULES);

@@ -7,22 +7,29 @@ import {
   PASSWORD_MIN_LENGTH,
   type ErrorCode,
   type ErrorEnvelope,
+  type RefusedInstructionRow,
 } from '@portal/contracts';
 import { localeFromAcceptLanguage, serverT, type Locale } from '@portal/i18n';
+
+/** A row a bulk update refused; its reason is translated when the envelope is rendered. */
+export type RefusedRow = Omit<RefusedInstructionRow, 'code' | 'reason'> & { code: ErrorCode };
 
 /** An expected failure: it becomes the spec's envelope with a translated message and never a stack trace. */
 export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    options: { status?: number; fields?: Record<string, string>; detail?: string; retryAfterSeconds?: number } = {},
+    options: { status?: number; fields?: Record<string, string>; detail?: string; retryAfterSeconds?: number; notUpdated?: RefusedRow[] } = {},
   ) {
     super(options.detail ?? code);
     this.status = options.status ?? ERROR_CODES[code];
     this.fields = options.fields;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.notUpdated = options.notUpdated;
   }
   readonly fields: Record<string, string> | undefined;
+  /** The refused rows of a bulk instruction update (`instructions_refused`), each with its reason's code. */
+  readonly notUpdated: RefusedRow[] | undefined;
   /** When a refusal for rate (429) lifts: sent as Retry-After. */
   readonly retryAfterSeconds: number | undefined;
 }
@@ -46,8 +53,14 @@ function errorMessage(code: ErrorCode, locale: Locale): string {
   return serverT(locale)(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code] });
 }
 
-export function envelope(code: ErrorCode, locale: Locale, fields?: Record<string, string>): ErrorEnvelope {
-  return { success: false, message: errorMessage(code, locale), code, ...(fields ? { fields } : {}) };
+export function envelope(code: ErrorCode, locale: Locale, fields?: Record<string, string>, notUpdated?: RefusedRow[]): ErrorEnvelope {
+  return {
+    success: false,
+    message: errorMessage(code, locale),
+    code,
+    ...(fields ? { fields } : {}),
+    ...(notUpdated ? { not_updated: notUpdated.map((row) => ({ ...row, reason: errorMessage(row.code, locale) })) } : {}),
+  };
 }
 
 /** Maps body-parser and other library errors that carry an HTTP status to our codes. */
@@ -105,7 +118,7 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
     if (known.status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     // A 429 says when to come back (RFC 6585): the limiter's remaining window, else a minute.
     if (known.status === 429) res.set('Retry-After', String(Math.max(1, Math.ceil(known.retryAfterSeconds ?? 60))));
-    res.status(known.status).json(envelope(known.code, locale, known.fields));
+    res.status(known.status).json(envelope(known.code, locale, known.fields, known.notUpdated));
     return;
   }
   req.log?.error({ err }, 'unexpected error');

@@ -1,0 +1,104 @@
+import {
+  bulkInstructionBody,
+  bulkInstructionResponse,
+  instructionIdParams,
+  patentClientCodeParams,
+  patentIdParams,
+  patentInstructionBody,
+  patentListQuery,
+  patentListResponse,
+  patentResponse,
+  paymentInstructionResponse,
+  paymentInstructionsResponse,
+} from '@portal/contracts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute, type Route } from '../../http/routes.ts';
+import { bulkUpdateInstructions, listInstructions, listPatents, readInstruction, readPatent, readScope, updateInstruction } from './service.ts';
+
+/*
+ * Declared before any later `/brevet_eptane/<word>` route would be: `/brevet_eptane/:id` takes a UUID,
+ * so a new fixed path (to_validate, missing-information) must come first in this list.
+ */
+export function patentsRoutes(ctx: AppContext): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/instruction_paiement',
+      summary: 'The payment instructions 1 to 4, titles in French and English with their tooltip after a colon; the third ends with next year',
+      response: paymentInstructionsResponse,
+      async handler() {
+        return { success: true as const, instruction_paiement: await listInstructions(ctx) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/instruction_paiement/:id',
+      summary: 'One payment instruction by its number; an unknown one is a 404',
+      params: instructionIdParams,
+      response: paymentInstructionResponse,
+      async handler({ params }) {
+        return { success: true as const, instruction_paiement: await readInstruction(ctx, params.id) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/brevet_eptane',
+      summary: "The caller's portfolio (its cabinets and client codes; everyone's for an admin): one tab, due-date range, ';' references, instruction and office filters, search, sort and paging, all in the database",
+      query: patentListQuery,
+      response: patentListResponse,
+      async handler({ query }, http) {
+        const actor = http.actor();
+        return { success: true as const, ...(await listPatents(ctx, await readScope(ctx, actor), query)) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/brevet_eptane/admin/:code',
+      summary: 'The patents of one client code, whoever holds it (admin_test and admins): the same tab, filters, search, sort and paging',
+      params: patentClientCodeParams,
+      query: patentListQuery,
+      response: patentListResponse,
+      async handler({ params, query }) {
+        return { success: true as const, ...(await listPatents(ctx, { kind: 'all' }, query, params.code)) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/brevet_eptane/:id',
+      summary: 'One patent the caller may read, with why its instruction is locked if it is; another cabinet’s patent is a 404',
+      params: patentIdParams,
+      response: patentResponse,
+      async handler({ params }, http) {
+        return { success: true as const, brevet_eptane: await readPatent(ctx, http.actor(), params.id) };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/brevet_eptane/update/instruction_paiement/:id',
+      summary:
+        'Gives a patent its payment instruction with the version read: unknown instruction 400, locked or validated 409 with the reason, changed meanwhile 409 stale_version; the status becomes processed and the change is audited',
+      params: patentIdParams,
+      body: patentInstructionBody,
+      response: patentResponse,
+      async handler({ params, body }, http) {
+        const patent = await updateInstruction(ctx, http.actor(), params.id, body.instruction_paiement, body.version);
+        http.log.info({ event: 'patent_instruction_updated', patentId: patent._id, instruction: patent.id_instruction, by: http.actor().userId }, 'instruction updated');
+        return { success: true as const, brevet_eptane: patent };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/brevet_eptane/many/update_instruction',
+      summary:
+        'Gives several patents (by idagenda) their instruction, all or nothing: any refused row (unknown or unreadable, locked, validated, stale version) makes it a 409 listing every refused row and why',
+      body: bulkInstructionBody,
+      response: bulkInstructionResponse,
+      async handler({ body }, http) {
+        const actor = http.actor();
+        const patents = await bulkUpdateInstructions(ctx, actor, body.patents);
+        http.log.info({ event: 'patent_instructions_bulk_updated', rows: patents.length, by: actor.userId }, 'instructions updated');
+        return { success: true as const, updated: patents.length, brevet_eptane: patents };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,315 @@
+import { and, asc, count, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  PATENT_LIMIT_DAYS,
+  paginationMeta,
+  type BulkInstructionRow,
+  type InstructionSource,
+  type InstructionStatus,
+  type PatentListQuery,
+  type PatentLockCode,
+  type PatentRecordDto,
+  type PatentSort,
+  type PaymentInstructionDto,
+} from '@portal/contracts';
+import { cabinets, patentInstructionEvents, patentRecords, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
+import type { AppContext } from '../../context.ts';
+import { AppError, type RefusedRow } from '../../http/errors.ts';
+import type { AuthState } from '../../http/session.ts';
+
+type PatentRow = typeof patentRecords.$inferSelect;
+type InstructionRow = typeof paymentInstructions.$inferSelect;
+
+/** Which patents a caller reaches: everything, or the patents of some cabinets and client codes. */
+export type PatentScope = { kind: 'all' } | { kind: 'owned'; cabinetIds: string[]; codes: string[] };
+
+const NBSP = '\u00A0';
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const today = (ctx: AppContext) => ctx.clock.now().toISOString().slice(0, 10);
+
+/** An agent's cabinets and client codes, read fresh on every request (an admin's change applies at once). */
+async function ownedScope(ctx: AppContext, userId: string): Promise<PatentScope> {
+  const [user] = await ctx.db.select({ code: users.code }).from(users).where(eq(users.id, userId));
+  const rows = await ctx.db.select({ cabinetId: userCabinets.cabinetId }).from(userCabinets).where(eq(userCabinets.userId, userId));
+  return { kind: 'owned', cabinetIds: rows.map((r) => r.cabinetId), codes: user?.code ?? [] };
+}
+
+/** What the caller may read by itself: everything for an admin, else its cabinets and codes (admin_test reaches other codes only through /brevet_eptane/admin/{code}). */
+export async function readScope(ctx: AppContext, actor: AuthState): Promise<PatentScope> {
+  return actor.isAdmin ? { kind: 'all' } : ownedScope(ctx, actor.userId);
+}
+
+/** What the caller may change: everything for an admin, its own cabinets and codes for anyone else (admin_test included). */
+const writeScope = readScope;
+
+/** True when a patent is readable by `actor` without a client-code search: admin_test reads any patent (it may search any code). */
+const readsEverything = (actor: AuthState) => actor.isAdmin || actor.roles.includes('admin_test');
+
+function inScope(scope: PatentScope, row: Pick<PatentRow, 'cabinetId' | 'clientCode'>): boolean {
+  return scope.kind === 'all' || scope.cabinetIds.includes(row.cabinetId) || scope.codes.includes(row.clientCode);
+}
+
+function scopeCondition(scope: PatentScope): SQL | undefined {
+  if (scope.kind === 'all') return undefined;
+  const parts: SQL[] = [];
+  if (scope.cabinetIds.length > 0) parts.push(inArray(patentRecords.cabinetId, scope.cabinetIds));
+  if (scope.codes.length > 0) parts.push(inArray(patentRecords.clientCode, scope.codes));
+  return parts.length > 0 ? or(...parts) : sql`false`;
+}
+
+/** The instruction's titles on the wire: title, next year for the third, then the tooltip after a colon (French: a no-break space before it). */
+export function toInstructionDto(row: InstructionRow, now: Date): PaymentInstructionDto {
+  const year = row.appendsNextYear ? ` ${now.getUTCFullYear() + 1}` : '';
+  return { _id: row.id, titre_fr: `${row.titleFr}${year}${NBSP}: ${row.tooltipFr}`, titre_en: `${row.titleEn}${year}: ${row.tooltipEn}` };
+}
+
+export async function listInstructions(ctx: AppContext): Promise<PaymentInstructionDto[]> {
+  const rows = await ctx.db.select().from(paymentInstructions).orderBy(asc(paymentInstructions.id));
+  const now = ctx.clock.now();
+  return rows.map((row) => toInstructionDto(row, now));
+}
+
+export async function readInstruction(ctx: AppContext, id: number): Promise<PaymentInstructionDto> {
+  const [row] = await ctx.db.select().from(paymentInstructions).where(eq(paymentInstructions.id, id));
+  if (!row) throw new AppError('not_found');
+  return toInstructionDto(row, ctx.clock.now());
+}
+
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const limitDate = (row: Pick<PatentRow, 'dateEcheance'>) => (row.dateEcheance ? addDays(row.dateEcheance, -PATENT_LIMIT_DAYS) : null);
+
+/**
+ * Why a patent's instruction cannot change (spec §4 "Row locked", "Instruction status values"), or
+ * null: validated by staff, a treatment date set (acquittal, office payment, mail reply, client
+ * payment), or its limit date (due date − 7 days) before today.
+ */
+export function lockReason(row: PatentRow, day: string): PatentLockCode | null {
+  if (row.instructionStatus === 'validated') return 'instruction_validated';
+  if (row.dateAcquit) return 'patent_locked_acquitted';
+  if (row.datePaiementOffice) return 'patent_locked_office_paid';
+  if (row.dateReponseCourrier) return 'patent_locked_mail_reply';
+  if (row.datePaiementClient) return 'patent_locked_client_paid';
+  const limit = limitDate(row);
+  if (limit !== null && limit < day) return 'patent_locked_limit_date';
+  return null;
+}
+
+export function toPatentDto(row: PatentRow, cabinetName: string, day: string): PatentRecordDto {
+  return {
+    _id: row.id,
+    idagenda: row.idagenda,
+    idbrevet: row.idbrevet,
+    code_client: row.clientCode,
+    cabinet: { _id: row.cabinetId, name: cabinetName },
+    ReferenceClient: row.referenceClient,
+    nosref: row.referenceCabinet,
+    noDepot: row.numeroDepot,
+    NoPublication: row.numeroPublication,
+    Pays: row.pays,
+    Origine: row.origine,
+    Depot: row.dateDepot,
+    Expiration: row.dateExpiration,
+    DateEcheance: row.dateEcheance,
+    DateLimite: limitDate(row),
+    Quantieme: row.quantieme,
+    cost: row.cost === null ? null : Number(row.cost),
+    TitreAnglais: row.titreAnglais,
+    TitreFrancais: row.titreFrancais,
+    DonneurOrdre: row.donneurOrdre,
+    DonneurOrdreAn: row.donneurOrdreAn,
+    id_instruction: row.instructionId,
+    instruction: { id_instruction: row.instructionId, traitement_instruction: row.instructionStatus },
+    DateAcquit: row.dateAcquit,
+    DatePaiementOffice: row.datePaiementOffice,
+    DateReponseACourrier: row.dateReponseCourrier,
+    DatePaiementClient: row.datePaiementClient,
+    exported_at: row.exportedAt?.toISOString() ?? null,
+    locked: lockReason(row, day),
+    version: row.version,
+    created: row.createdAt.toISOString(),
+    updated: row.updatedAt.toISOString(),
+  };
+}
+
+const SORT_COLUMNS: Record<PatentSort, (typeof patentRecords)[keyof typeof patentRecords]> = {
+  DateEcheance: patentRecords.dateEcheance,
+  ReferenceClient: patentRecords.referenceClient,
+  noDepot: patentRecords.numeroDepot,
+  NoPublication: patentRecords.numeroPublication,
+  Pays: patentRecords.pays,
+  Origine: patentRecords.origine,
+  Quantieme: patentRecords.quantieme,
+  cost: patentRecords.cost,
+  id_instruction: patentRecords.instructionId,
+};
+
+/** One page of a tab: scope, filters, search, sort (rows without the value last, ties by id) and paging, all in SQL. */
+export async function listPatents(ctx: AppContext, scope: PatentScope, query: PatentListQuery, clientCode?: string) {
+  const conditions: SQL[] = [eq(patentRecords.hasInstruction, query.tab === 'unvalidated')];
+  const owned = scopeCondition(scope);
+  if (owned) conditions.push(owned);
+  if (clientCode !== undefined) conditions.push(eq(patentRecords.clientCode, clientCode));
+  if (query.dates) {
+    const [from, to = from] = query.dates as [string, string?];
+    conditions.push(from === to ? eq(patentRecords.dateEcheance, from) : sql`${patentRecords.dateEcheance} between ${from} and ${to}`);
+  }
+  if (query.references && query.references.length > 0) {
+    conditions.push(
+      or(
+        ...query.references.flatMap((reference) => {
+          const pattern = likePattern(reference);
+          return [ilike(patentRecords.referenceClient, pattern), ilike(patentRecords.numeroDepot, pattern), ilike(patentRecords.numeroPublication, pattern)];
+        }),
+      )!,
+    );
+  }
+  if (query.instruction && query.instruction.length > 0) conditions.push(inArray(patentRecords.instructionId, query.instruction));
+  if (query.office && query.office.length > 0) conditions.push(inArray(patentRecords.pays, query.office));
+  if (query.search) conditions.push(sql`${patentRecords.searchText} like ${likePattern(query.search)}`);
+  const where = and(...conditions);
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(patentRecords).where(where);
+  const column = SORT_COLUMNS[query.sort];
+  const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
+  const rows = await ctx.db
+    .select({ patent: getTableColumns(patentRecords), cabinetName: cabinets.name })
+    .from(patentRecords)
+    .innerJoin(cabinets, eq(cabinets.id, patentRecords.cabinetId))
+    .where(where)
+    .orderBy(sql`${column} ${direction} nulls last`, sql`${patentRecords.id} ${direction}`)
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  const day = today(ctx);
+  return { brevet_eptane: rows.map((r) => toPatentDto(r.patent, r.cabinetName, day)), meta: paginationMeta(query.page, query.limit, total) };
+}
+
+async function loadPatent(db: Executor, where: SQL, lock: boolean) {
+  const select = db
+    .select({ patent: getTableColumns(patentRecords), cabinetName: cabinets.name })
+    .from(patentRecords)
+    .innerJoin(cabinets, eq(cabinets.id, patentRecords.cabinetId))
+    .where(where)
+    .orderBy(asc(patentRecords.id));
+  return lock ? select.for('update', { of: patentRecords }) : select;
+}
+
+/** A patent the caller may read, else 404 (another cabinet's patent is not found, not forbidden). */
+export async function readPatent(ctx: AppContext, actor: AuthState, id: string): Promise<PatentRecordDto> {
+  const [row] = await loadPatent(ctx.db, eq(patentRecords.id, id), false);
+  if (!row || (!readsEverything(actor) && !inScope(await readScope(ctx, actor), row.patent))) throw new AppError('not_found');
+  return toPatentDto(row.patent, row.cabinetName, today(ctx));
+}
+
+async function knownInstructionIds(ctx: AppContext): Promise<Set<number>> {
+  return new Set((await ctx.db.select({ id: paymentInstructions.id }).from(paymentInstructions)).map((r) => r.id));
+}
+
+interface Change {
+  patent: PatentRow;
+  instructionId: number;
+}
+
+/** The status once an instruction is given (validated rows never get here): unprocessed → processed. */
+const GIVEN: InstructionStatus = 'processed';
+
+/**
+ * Applies instruction changes inside `tx`: one UPDATE for all rows (version + 1, status processed)
+ * and one audit row each. Rows whose instruction and status would not change are left as they are.
+ */
+async function applyChanges(tx: Executor, changes: Change[], userId: string, source: InstructionSource, now: Date): Promise<void> {
+  const real = changes.filter((c) => c.patent.instructionId !== c.instructionId || c.patent.instructionStatus !== GIVEN);
+  if (real.length === 0) return;
+  const ids = real.map((c) => c.patent.id);
+  const instructions = real.map((c) => c.instructionId);
+  await tx.execute(sql`
+    update ${patentRecords} as p
+    set instruction_id = v.instruction_id, instruction_status = ${GIVEN}, version = p.version + 1, updated_at = ${now.toISOString()}::timestamptz
+    from unnest(${sql.param(ids)}::uuid[], ${sql.param(instructions)}::integer[]) as v(id, instruction_id)
+    where p.id = v.id`);
+  await tx.insert(patentInstructionEvents).values(
+    real.map((c) => ({
+      patentId: c.patent.id,
+      oldInstructionId: c.patent.instructionId,
+      newInstructionId: c.instructionId,
+      oldStatus: c.patent.instructionStatus,
+      newStatus: GIVEN,
+      userId,
+      source,
+      createdAt: now,
+    })),
+  );
+}
+
+/** PUT /brevet_eptane/update/instruction_paiement/{id}: one patent, from the screen. */
+export async function updateInstruction(ctx: AppContext, actor: AuthState, id: string, instructionId: number, version: number): Promise<PatentRecordDto> {
+  if (!(await knownInstructionIds(ctx)).has(instructionId)) throw new AppError('unknown_instruction', { fields: { instruction_paiement: 'unknown_instruction' } });
+  const scope = await writeScope(ctx, actor);
+  const now = ctx.clock.now();
+  const day = now.toISOString().slice(0, 10);
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await loadPatent(tx, eq(patentRecords.id, id), true);
+    if (!row) throw new AppError('not_found');
+    if (!inScope(scope, row.patent)) throw new AppError(readsEverything(actor) ? 'forbidden' : 'not_found');
+    const locked = lockReason(row.patent, day);
+    if (locked) throw new AppError(locked);
+    if (row.patent.version !== version) throw new AppError('stale_version');
+    await applyChanges(tx, [{ patent: row.patent, instructionId }], actor.userId, 'screen', now);
+  });
+  const [row] = await loadPatent(ctx.db, eq(patentRecords.id, id), false);
+  return toPatentDto(row!.patent, row!.cabinetName, day);
+}
+
+/**
+ * PUT /brevet_eptane/many/update_instruction: every row or none. Rows are found by idagenda and
+ * locked (FOR UPDATE, in id order) in one transaction; any refused row (unknown or out of scope,
+ * locked, validated, stale) aborts it with the 409 `instructions_refused` listing every refused row.
+ */
+export async function bulkUpdateInstructions(ctx: AppContext, actor: AuthState, items: BulkInstructionRow[]): Promise<PatentRecordDto[]> {
+  const known = await knownInstructionIds(ctx);
+  const fields: Record<string, string> = {};
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    if (!known.has(item.instructionBeingUpdated)) fields[`patents.${i}.instructionBeingUpdated`] = 'unknown_instruction';
+    if (seen.has(item.idagenda)) fields[`patents.${i}.idagenda`] = 'validation_failed';
+    seen.add(item.idagenda);
+  });
+  if (Object.values(fields).includes('unknown_instruction')) throw new AppError('unknown_instruction', { fields });
+  if (Object.keys(fields).length > 0) throw new AppError('validation_failed', { fields });
+
+  const scope = await writeScope(ctx, actor);
+  const now = ctx.clock.now();
+  const day = now.toISOString().slice(0, 10);
+  const ids = await ctx.db.transaction(async (tx) => {
+    const rows = await loadPatent(tx, inArray(patentRecords.idagenda, [...seen]), true);
+    const byAgenda = new Map(rows.map((r) => [r.patent.idagenda, r.patent]));
+    const refused: RefusedRow[] = [];
+    const changes: Change[] = [];
+    for (const item of items) {
+      const patent = byAgenda.get(item.idagenda);
+      const code = !patent
+        ? 'not_found'
+        : !inScope(scope, patent)
+          ? readsEverything(actor)
+            ? 'forbidden'
+            : 'not_found'
+          : (lockReason(patent, day) ?? (patent.version !== item.version ? 'stale_version' : null));
+      if (code) refused.push({ ...echo(item), code });
+      else changes.push({ patent: patent!, instructionId: item.instructionBeingUpdated });
+    }
+    if (refused.length > 0) throw new AppError('instructions_refused', { notUpdated: refused });
+    await applyChanges(tx, changes, actor.userId, 'bulk', now);
+    return changes.map((c) => c.patent.id);
+  });
+  const rows = await loadPatent(ctx.db, inArray(patentRecords.id, ids), false);
+  const byId = new Map(rows.map((r) => [r.patent.id, r]));
+  return ids.map((id) => toPatentDto(byId.get(id)!.patent, byId.get(id)!.cabinetName, day));
+}
+
+/** A refused row as the screen sent it. */
+const echo = (item: BulkInstructionRow) => ({
+  idagenda: item.idagenda,
+  ReferenceClient: item.ReferenceClient ?? null,
+  noDepot: item.noDepot ?? null,
+  NoPublication: item.NoPublication ?? null,
+  Pays: item.Pays ?? null,
+  DateEcheance: item.DateEcheance ?? null,
+  instructionBeingUpdated: item.instructionBeingUpdated,
+});
