@@ -168,6 +168,15 @@ async function coldLoad(browser: Browser, url: string, selector: string): Promis
       requests++;
       transferred += e.encodedDataLength;
     });
+    // BENCH_WEB_WATERFALL=1: prints when each request started and finished (ms after the first), to see the chains.
+    const waterfall = new Map<string, { url: string; start: number; end?: number }>();
+    if (process.env.BENCH_WEB_WATERFALL) {
+      cdp.on('Network.requestWillBeSent', (e: { requestId: string; timestamp: number; request: { url: string } }) => void waterfall.set(e.requestId, { url: e.request.url, start: e.timestamp }));
+      cdp.on('Network.loadingFinished', (e: { requestId: string; timestamp: number }) => {
+        const entry = waterfall.get(e.requestId);
+        if (entry) entry.end = e.timestamp;
+      });
+    }
     const encodings: ColdLoad['encodings'] = [];
     page.on('response', (res) => {
       const headers = res.headers();
@@ -179,6 +188,12 @@ async function coldLoad(browser: Browser, url: string, selector: string): Promis
     const value = Number(await usable.jsonValue());
     // Let the last answers finish so the byte count covers the whole first load.
     await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
+    if (waterfall.size > 0) {
+      const first = Math.min(...[...waterfall.values()].map((w) => w.start));
+      const ms = (t: number | undefined) => (t === undefined ? '   –' : String(Math.round((t - first) * 1000)).padStart(5));
+      console.log(`\nwaterfall of ${url} (usable at ${Math.round(value)} ms after navigation start)`);
+      for (const w of [...waterfall.values()].sort((a, b) => a.start - b.start)) console.log(`  ${ms(w.start)} → ${ms(w.end)}  ${new URL(w.url).pathname}`);
+    }
     return { ms: value, requests, transferred, encodings };
   } finally {
     await context.close();
