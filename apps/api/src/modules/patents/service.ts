@@ -24,7 +24,9 @@ export type PatentScope = { kind: 'all' } | { kind: 'owned'; cabinetIds: string[
 
 const NBSP = '\u00A0';
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const today = (ctx: AppContext) => ctx.clock.now().toISOString().slice(0, 10);
+/** The calendar day (UTC, decision 91) against which limit dates are compared. */
+const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
+const today = (ctx: AppContext) => dayOf(ctx.clock.now());
 
 /** An agent's cabinets and client codes, read fresh on every request (an admin's change applies at once). */
 async function ownedScope(ctx: AppContext, userId: string): Promise<PatentScope> {
@@ -243,7 +245,7 @@ export async function updateInstruction(ctx: AppContext, actor: AuthState, id: s
   if (!(await knownInstructionIds(ctx)).has(instructionId)) throw new AppError('unknown_instruction', { fields: { instruction_paiement: 'unknown_instruction' } });
   const scope = await writeScope(ctx, actor);
   const now = ctx.clock.now();
-  const day = now.toISOString().slice(0, 10);
+  const day = dayOf(now);
   await ctx.db.transaction(async (tx) => {
     const [row] = await loadPatent(tx, eq(patentRecords.id, id), true);
     if (!row) throw new AppError('not_found');
@@ -276,7 +278,7 @@ export async function bulkUpdateInstructions(ctx: AppContext, actor: AuthState, 
 
   const scope = await writeScope(ctx, actor);
   const now = ctx.clock.now();
-  const day = now.toISOString().slice(0, 10);
+  const day = dayOf(now);
   const ids = await ctx.db.transaction(async (tx) => {
     const rows = await loadPatent(tx, inArray(patentRecords.idagenda, [...seen]), true);
     const byAgenda = new Map(rows.map((r) => [r.patent.idagenda, r.patent]));
