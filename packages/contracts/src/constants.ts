@@ -56,7 +56,7 @@ export const MAX_PAGE_SIZE = 600;
 export const INSTRUCTION_STATUSES = ['unprocessed', 'processed', 'validated'] as const;
 export type InstructionStatus = (typeof INSTRUCTION_STATUSES)[number];
 /** Where an instruction change came from (the audit trail's `source`). */
-export const INSTRUCTION_SOURCES = ['screen', 'bulk', 'sync', 'reset'] as const;
+export const INSTRUCTION_SOURCES = ['screen', 'bulk', 'sync', 'reset', 'validation', 'import', 'submission', 'edit'] as const;
 export type InstructionSource = (typeof INSTRUCTION_SOURCES)[number];
 /** The two tabs of /patent-annuities (spec §4 "Patent listing"). */
 export const PATENT_TABS = ['unprocessed', 'unvalidated'] as const;

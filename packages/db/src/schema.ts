@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -90,6 +90,16 @@ export const agentAddresses = pgTable('agent_addresses', {
   createdAt: createdAt(),
 });
 
+export const MAIL_TEMPLATE_VALUES = [
+  'reset_password',
+  'first_connection',
+  'contact',
+  'new_case',
+  'patent_instructions_confirmation',
+  'patent_reminder',
+  'patent_submission_rejected',
+] as const;
+
 /**
  * Outgoing mail: the row is written in the same transaction as the action that causes it, the queue
  * carries only its id, and `sent_at` makes the mail worker idempotent.
@@ -99,7 +109,7 @@ export const mails = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     recipient: text('recipient').notNull(),
-    template: text('template', { enum: ['reset_password', 'first_connection', 'contact'] }).notNull(),
+    template: text('template', { enum: MAIL_TEMPLATE_VALUES }).notNull(),
     locale: text('locale', { enum: ['en', 'fr'] }).notNull(),
     params: jsonb('params').$type<Record<string, string>>().notNull(),
     replyTo: text('reply_to'),
@@ -108,6 +118,20 @@ export const mails = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('mails_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null`)],
+);
+
+/** A file from storage sent with a mail (the new-case file), written with the mail's row. */
+export const mailAttachments = pgTable(
+  'mail_attachments',
+  {
+    mailId: uuid('mail_id').notNull().references(() => mails.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    storageKey: text('storage_key').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.mailId, t.position] }), index('mail_attachments_key_idx').on(t.storageKey)],
 );
 
 /** The three offices of the LEDES screen; labels in both languages. */
@@ -354,7 +378,7 @@ export const paymentInstructions = pgTable('payment_instructions', {
 });
 
 export const INSTRUCTION_STATUS_VALUES = ['unprocessed', 'processed', 'validated'] as const;
-export const INSTRUCTION_CHANGE_SOURCES = ['screen', 'bulk', 'sync', 'reset'] as const;
+export const INSTRUCTION_CHANGE_SOURCES = ['screen', 'bulk', 'sync', 'reset', 'validation', 'import', 'submission', 'edit'] as const;
 
 /**
  * The group's patent portfolio as the back office keeps it (spec §3 "Patent (annuity/record view)",
@@ -397,6 +421,8 @@ export const patentRecords = pgTable(
     datePaiementClient: date('date_paiement_client', { mode: 'string' }),
     /** When the validated instruction went back to the back office; null until then. */
     exportedAt: timestamp('exported_at', { withTimezone: true }),
+    /** The export batch that carried the validated instruction (set with `exported_at`). */
+    exportBatchId: uuid('export_batch_id').references((): AnyPgColumn => patentExportBatches.id, { onDelete: 'set null' }),
     version: integer('version').notNull().default(1),
     /**
      * Spec §4 "Patent listing": an instruction id or any treatment date makes the patent one "with an
@@ -425,6 +451,8 @@ export const patentRecords = pgTable(
     index('patent_records_tab_due_idx').on(t.hasInstruction, t.dateEcheance, t.id),
     // Patents to validate and the export of validated instructions, by due date.
     index('patent_records_status_due_idx').on(t.instructionStatus, t.dateEcheance),
+    // The next export batch: validated and not exported yet.
+    index('patent_records_to_export_idx').on(t.dateEcheance, t.id).where(sql`${t.instructionStatus} = 'validated' and ${t.exportedAt} is null`),
     index('patent_records_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     check('patent_records_quantieme_check', sql`${t.quantieme} is null or ${t.quantieme} between 0 and 100`),
     check('patent_records_cost_check', sql`${t.cost} is null or ${t.cost} >= 0`),
@@ -453,7 +481,131 @@ export const patentInstructionEvents = pgTable(
   },
   (t) => [
     index('patent_instruction_events_patent_idx').on(t.patentId, t.createdAt),
-    check('patent_instruction_events_source_check', sql`${t.source} in ('screen', 'bulk', 'sync', 'reset')`),
+    check('patent_instruction_events_source_check', sql`${t.source} in ('screen', 'bulk', 'sync', 'reset', 'validation', 'import', 'submission', 'edit')`),
     check('patent_instruction_events_status_check', sql`${t.oldStatus} in ('unprocessed', 'processed', 'validated') and ${t.newStatus} in ('unprocessed', 'processed', 'validated')`),
+  ],
+);
+
+export const PATENT_SUBMISSION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+
+/**
+ * A patent a user entered on the add-patent form (spec "Add patent form", POST /brevet_eptane/create):
+ * it waits for an admin's review. Accepting it creates the patent record (`patent_id`) in the cabinet
+ * and client code the admin confirms; rejecting it keeps the reason, which is mailed to the submitter.
+ */
+export const patentSubmissions = pgTable(
+  'patent_submissions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    submittedBy: uuid('submitted_by').references(() => users.id, { onDelete: 'set null' }),
+    numeroDepot: text('numero_depot'),
+    numeroPublication: text('numero_publication'),
+    dateDepot: date('date_depot', { mode: 'string' }),
+    referenceClient: text('reference_client'),
+    referenceCabinet: text('reference_cabinet'),
+    dateEcheance: date('date_echeance', { mode: 'string' }),
+    pays: text('pays'),
+    origine: text('origine'),
+    instructionId: integer('instruction_id').references(() => paymentInstructions.id, { onDelete: 'restrict' }),
+    quantieme: integer('quantieme'),
+    cost: numeric('cost', { precision: 12, scale: 2 }),
+    status: text('status', { enum: PATENT_SUBMISSION_STATUSES }).notNull().default('pending'),
+    reason: text('reason'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    patentId: uuid('patent_id').references(() => patentRecords.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('patent_submissions_status_created_idx').on(t.status, t.createdAt),
+    index('patent_submissions_submitter_idx').on(t.submittedBy, t.createdAt),
+    check('patent_submissions_status_check', sql`${t.status} in ('pending', 'accepted', 'rejected')`),
+    check('patent_submissions_quantieme_check', sql`${t.quantieme} is null or ${t.quantieme} between 0 and 100`),
+    check('patent_submissions_cost_check', sql`${t.cost} is null or ${t.cost} >= 0`),
+  ],
+);
+
+/**
+ * One upload of the back office's portfolio export (xlsx or CSV), upserted by `idagenda` by the
+ * `patent-import` job. The worker owns the state (in_progress → Done | Error) and the counts, which
+ * it updates as it goes (live progress); the same file twice gives `unchanged` for every row.
+ */
+export const patentImports = pgTable(
+  'patent_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    originalName: text('original_name').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
+    errorCode: text('error_code'),
+    rowsTotal: integer('rows_total'),
+    rowsDone: integer('rows_done').notNull().default(0),
+    inserted: integer('inserted').notNull().default(0),
+    updated: integer('updated').notNull().default(0),
+    unchanged: integer('unchanged').notNull().default(0),
+    rejected: integer('rejected').notNull().default(0),
+    /** The first refused rows: `{ row, code, field? }`, at most a hundred. */
+    rejections: jsonb('rejections').$type<{ row: number; code: string; field?: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('patent_imports_created_idx').on(t.createdAt, t.id), index('patent_imports_state_idx').on(t.state, t.updatedAt)],
+);
+
+/**
+ * One export of validated instructions to the back office: a dated xlsx and CSV in the outbound
+ * storage prefix. The job writes the files, then in one transaction inserts this row and stamps the
+ * exported patents (`patent_records.export_batch_id`, `exported_at`), so nothing is exported twice.
+ */
+export const patentExportBatches = pgTable(
+  'patent_export_batches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    xlsxKey: text('xlsx_key').notNull().unique(),
+    csvKey: text('csv_key').notNull().unique(),
+    patentCount: integer('patent_count').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('patent_export_batches_created_idx').on(t.createdAt, t.id)],
+);
+
+/** Euros per unit of a currency from a day on (the back office's fees in other currencies are converted with the rate of their day). */
+export const currencyRates = pgTable(
+  'currency_rates',
+  {
+    currency: text('currency').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    eurPerUnit: numeric('eur_per_unit', { precision: 18, scale: 8 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.validFrom] }), check('currency_rates_positive_check', sql`${t.eurPerUnit} > 0`)],
+);
+
+export const PATENT_REMINDER_STEPS = ['first_call', 'reminder', 'last_call'] as const;
+
+/**
+ * The reminders sent: one row per (agent, patent, step, due date), written in the transaction that
+ * queues the grouped mail, so a reminder is never sent twice (the unique index) and a new due date
+ * (the next annuity) starts its own steps.
+ */
+export const patentReminders = pgTable(
+  'patent_reminders',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    patentId: uuid('patent_id').notNull().references(() => patentRecords.id, { onDelete: 'cascade' }),
+    step: text('step', { enum: PATENT_REMINDER_STEPS }).notNull(),
+    dateEcheance: date('date_echeance', { mode: 'string' }).notNull(),
+    mailId: uuid('mail_id').references(() => mails.id, { onDelete: 'set null' }),
+    sentAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.patentId, t.step, t.dateEcheance] }),
+    check('patent_reminders_step_check', sql`${t.step} in ('first_call', 'reminder', 'last_call')`),
   ],
 );

@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { Executor } from './client.ts';
-import { annuityFiles, ledesRuns } from './schema.ts';
+import { annuityFiles, ledesRuns, mailAttachments, patentExportBatches, patentImports } from './schema.ts';
 
 /**
  * Every column that holds a storage key, in one place. The storage clean-up deletes objects that no
@@ -8,7 +8,17 @@ import { annuityFiles, ledesRuns } from './schema.ts';
  * failed before committing its row), so a table that stores keys (annuities, receipts…) MUST list
  * its key columns here, or its files are deleted.
  */
-export const STORAGE_KEY_COLUMNS = [ledesRuns.originalKey, ledesRuns.treatedKey, ledesRuns.deliveredKey, annuityFiles.importKey, annuityFiles.exportKey] as const;
+export const STORAGE_KEY_COLUMNS = [
+  ledesRuns.originalKey,
+  ledesRuns.treatedKey,
+  ledesRuns.deliveredKey,
+  annuityFiles.importKey,
+  annuityFiles.exportKey,
+  mailAttachments.storageKey,
+  patentImports.storageKey,
+  patentExportBatches.xlsxKey,
+  patentExportBatches.csvKey,
+] as const;
 
 /** The subset of `keys` that some row of STORAGE_KEY_COLUMNS points to. */
 export async function referencedStorageKeys(db: Executor, keys: readonly string[]): Promise<Set<string>> {
