@@ -29,6 +29,7 @@ const screens = {
   annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
   annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
   annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),
+  patentAnnuities: () => import('../features/patents/PatentAnnuitiesPage.tsx').then((m) => m.PatentAnnuitiesPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -46,7 +47,6 @@ interface PortalRoute {
 const comingSoon: [string, Access, string][] = [
   ['/annuities/upload/receipt', 'connected', 'receiptUpload'],
   ['/annuities/list-receipt', 'connected', 'receiptList'],
-  ['/patent-annuities', 'connected', 'patentAnnuities'],
   ['/add/patents', 'connected', 'addPatent'],
   // No guard in the original; login is now required (security fix), role checks stay server-side.
   ['/annuites/patent', 'connected', 'patentsMissingInfo'],
@@ -114,6 +114,7 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuites/verify', access: 'connected', screen: screens.annuitiesVerify },
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },
   { path: '/annuities/research', access: 'connected', screen: screens.annuitiesResearch },
+  { path: '/patent-annuities', access: 'patents', screen: screens.patentAnnuities },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

@@ -32,10 +32,12 @@ interface Props<T> {
   minWidth?: number;
   testId?: string;
   getRowId?: (row: T) => string;
+  /** Extra attributes of a row (a state class, data-* for styles and tests). */
+  rowProps?: (row: T) => { className?: string | undefined; [data: `data-${string}`]: string | undefined };
 }
 
 /** A TanStack table with clickable sort headers (aria-sort), optional client paging and keyboard-reachable clickable rows. */
-export function SortableTable<T>({ data, columns, initialSorting = [], manualSorting, pagination, onRowClick, rowTestId, empty, minWidth, testId, getRowId }: Props<T>) {
+export function SortableTable<T>({ data, columns, initialSorting = [], manualSorting, pagination, onRowClick, rowTestId, empty, minWidth, testId, getRowId, rowProps }: Props<T>) {
   const [localSorting, setLocalSorting] = useState<SortingState>(initialSorting);
   const sorting = manualSorting?.sorting ?? localSorting;
   const table = useReactTable({
@@ -90,7 +92,8 @@ export function SortableTable<T>({ data, columns, initialSorting = [], manualSor
         {table.getRowModel().rows.map((row) => (
           <Table.Tr
             key={row.id}
-            className={onRowClick ? classes.clickRow : undefined}
+            {...rowProps?.(row.original)}
+            className={[onRowClick ? classes.clickRow : undefined, rowProps?.(row.original).className].filter(Boolean).join(' ') || undefined}
             onClick={onRowClick ? () => open(row) : undefined}
             onKeyDown={
               onRowClick

@@ -3,9 +3,10 @@ import type { RoleSlug } from '@portal/contracts';
 /**
  * open: anyone; guest: only when logged out (a logged-in user goes home);
  * connected: login required; admin: admin role required; ledes: the LEDES screens, for the roles
- * that see the LEDES menu (admin, user_agent_ledes).
+ * that see the LEDES menu (admin, user_agent_ledes); patents: the portfolio, for the roles that see
+ * the patent menu (user_agent_annuites, admin_test, admin); patentStaff: patents to validate (admin_test, admin).
  */
-export type Access = 'open' | 'guest' | 'connected' | 'admin' | 'ledes';
+export type Access = 'open' | 'guest' | 'connected' | 'admin' | 'ledes' | 'patents' | 'patentStaff';
 
 export interface SessionSnapshot {
   isAuthenticated: boolean;
@@ -33,9 +34,13 @@ export function decideAccess(access: Access, session: SessionSnapshot, wanted: s
     case 'connected':
     case 'admin':
     case 'ledes':
+    case 'patents':
+    case 'patentStaff':
       if (!session.isAuthenticated) return { kind: 'redirect', to: loginPathFor(wanted) };
       if (access === 'admin' && !isAdmin(session)) return { kind: 'redirect', to: UNAUTHORIZED_PATH };
       if (access === 'ledes' && !canUseLedes(session)) return { kind: 'redirect', to: UNAUTHORIZED_PATH };
+      if (access === 'patents' && !canUsePatents(session)) return { kind: 'redirect', to: UNAUTHORIZED_PATH };
+      if (access === 'patentStaff' && !canValidatePatents(session)) return { kind: 'redirect', to: UNAUTHORIZED_PATH };
       return { kind: 'allow' };
   }
 }
@@ -43,6 +48,16 @@ export function decideAccess(access: Access, session: SessionSnapshot, wanted: s
 /** The LEDES screens and menu: admins and LEDES agents (spec, "Navigation menus by role"). */
 export function canUseLedes(session: SessionSnapshot): boolean {
   return session.isAuthenticated && (isAdmin(session) || session.roles.includes('user_agent_ledes'));
+}
+
+/** The patent portfolio and its menu: annuities agents, admin_test and admins (spec §6). */
+export function canUsePatents(session: SessionSnapshot): boolean {
+  return session.isAuthenticated && (isAdmin(session) || session.roles.includes('admin_test') || session.roles.includes('user_agent_annuites'));
+}
+
+/** Patents to validate: admin_test and admins (spec §6). */
+export function canValidatePatents(session: SessionSnapshot): boolean {
+  return session.isAuthenticated && (isAdmin(session) || session.roles.includes('admin_test'));
 }
 
 export function loginPathFor(wanted: string): string {

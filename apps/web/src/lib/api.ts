@@ -19,6 +19,8 @@ export class ApiError extends Error {
   readonly fields: Record<string, string>;
   /** Seconds to wait before trying again (Retry-After of a 429 or 503), when the server said. */
   readonly retryAfter: number | undefined;
+  /** `instructions_refused` (409): the refused rows of a bulk instruction update and why. */
+  readonly notUpdated: NonNullable<ErrorEnvelope['not_updated']>;
 
   constructor(opts: {
     status: number;
@@ -26,6 +28,7 @@ export class ApiError extends Error {
     message: string;
     fields?: Record<string, string> | undefined;
     retryAfter?: number | undefined;
+    notUpdated?: ErrorEnvelope['not_updated'];
   }) {
     super(opts.message);
     this.name = 'ApiError';
@@ -33,6 +36,7 @@ export class ApiError extends Error {
     this.code = opts.code;
     this.fields = opts.fields ?? {};
     this.retryAfter = opts.retryAfter;
+    this.notUpdated = opts.notUpdated ?? [];
   }
 
   /** No answer, or a server-side failure: the screens show their generic "server error" text. */
@@ -117,6 +121,7 @@ export function errorFromResponse(status: number, payload: Envelope | undefined,
     message: typeof payload?.message === 'string' ? payload.message : '',
     fields: payload?.fields,
     retryAfter,
+    notUpdated: Array.isArray(payload?.not_updated) ? payload.not_updated : undefined,
   });
 }
 

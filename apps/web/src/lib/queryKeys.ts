@@ -56,7 +56,30 @@ export const queryKeys = {
     researches: () => ['annuities', 'research'] as const,
     research: (params: AnnuityResearchKeyParams) => ['annuities', 'research', params] as const,
   },
+  patents: {
+    all: () => ['patents'] as const,
+    instructions: () => ['patents', 'instructions'] as const,
+    /** Prefix of every page of the portfolio (both tabs, any client code). */
+    lists: () => ['patents', 'list'] as const,
+    list: (params: PatentListKeyParams) => ['patents', 'list', params] as const,
+    detail: (id: string) => ['patents', 'detail', id] as const,
+    schedule: (id: string) => ['patents', 'schedule', id] as const,
+    events: (id: string) => ['patents', 'events', id] as const,
+    toValidate: (params: Record<string, string | number>) => ['patents', 'to-validate', params] as const,
+    missingInfo: (params: Record<string, string | number>) => ['patents', 'missing-info', params] as const,
+    submissions: (params: Record<string, string | number>) => ['patents', 'submissions', params] as const,
+  },
 } as const;
+
+export interface PatentListKeyParams extends PageParams, SortParams {
+  tab: string;
+  /** '' for the caller's own portfolio, else the client code an admin_test / admin searched. */
+  code: string;
+  dates: string;
+  references: string;
+  instruction: string;
+  office: string;
+}
 
 export interface AnnuityFileListKeyParams extends PageParams, SortParams {
   search: string;

@@ -6,5 +6,6 @@ import users from '@portal/i18n/locales/fr/users.json';
 import contact from '@portal/i18n/locales/fr/contact.json';
 import ledes from '@portal/i18n/locales/fr/ledes.json';
 import annuities from '@portal/i18n/locales/fr/annuities.json';
+import patents from '@portal/i18n/locales/fr/patents.json';
 
-export default { common, auth, users, contact, ledes, annuities };
+export default { common, auth, users, contact, ledes, annuities, patents };

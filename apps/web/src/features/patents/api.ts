@@ -1,0 +1,81 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { BulkInstructionResponse, PatentListResponse, PatentSort, PaymentInstructionDto } from '@portal/contracts';
+import type { PatentRecordDto } from '@portal/contracts';
+import { api, apiPath, apiUpload } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { bulkBody, type PatentPageSize, type Selection } from './model.ts';
+
+export type PatentTab = 'unprocessed' | 'unvalidated';
+
+/** What the filter panel applied (texts already checked: dates well formed, references joined by `;`). */
+export interface PatentFilters {
+  dates: string;
+  references: string;
+  /** `;`-separated instruction ids. */
+  instruction: string;
+  /** `;`-separated office codes. */
+  office: string;
+}
+export const NO_FILTERS: PatentFilters = { dates: '', references: '', instruction: '', office: '' };
+
+export interface PatentListParams extends PatentFilters {
+  tab: PatentTab;
+  /** '' for the caller's portfolio, else an admin's client-code search. */
+  code: string;
+  sort: PatentSort;
+  order: 'asc' | 'desc';
+  page: number;
+  limit: PatentPageSize;
+}
+
+/** GET /instruction_paiement: the four instructions (titles with their tooltip after a colon). */
+export const instructionsQuery = queryOptions({
+  queryKey: queryKeys.patents.instructions(),
+  queryFn: ({ signal }) => api<{ success: true; instruction_paiement: PaymentInstructionDto[] }>('/instruction_paiement', { signal }).then((r) => r.instruction_paiement),
+  staleTime: 60 * 60_000,
+});
+
+/** GET /brevet_eptane (or /brevet_eptane/admin/{code}): one server page of a tab, filtered and sorted by the server. */
+export function patentListQuery(params: PatentListParams) {
+  const code = params.code.trim();
+  return queryOptions({
+    queryKey: queryKeys.patents.list({ ...params, code }),
+    queryFn: ({ signal }) =>
+      api<PatentListResponse>(code ? apiPath`/brevet_eptane/admin/${code}` : '/brevet_eptane', {
+        query: {
+          tab: params.tab,
+          dates: params.dates,
+          references: params.references,
+          instruction: params.instruction,
+          office: params.office,
+          sort: params.sort,
+          order: params.order,
+          page: params.page,
+          limit: params.limit,
+        },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /brevet_eptane/{id}: the patent as it is now (the modal opens on the row and refreshes). */
+export function patentDetailQuery(id: string, initial?: PatentRecordDto) {
+  return queryOptions({
+    queryKey: queryKeys.patents.detail(id),
+    queryFn: ({ signal }) => api<{ success: true; brevet_eptane: PatentRecordDto }>(apiPath`/brevet_eptane/${id}`, { signal }).then((r) => r.brevet_eptane),
+    ...(initial ? { placeholderData: initial } : {}),
+  });
+}
+
+/** PUT /brevet_eptane/many/update_instruction: all the chosen rows at once, or none (a 409 lists the refused ones). */
+export function sendInstructions(selection: Selection): Promise<BulkInstructionResponse> {
+  return api<BulkInstructionResponse>('/brevet_eptane/many/update_instruction', { method: 'PUT', body: bulkBody(selection) });
+}
+
+/** POST /file/send_email_for_new_case: the file mailed to support (with a copy to the sender). */
+export function sendNewCase(file: File, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return apiUpload<unknown>('/file/send_email_for_new_case', form, { ...options, timeoutMs: 5 * 60_000 });
+}

@@ -1,0 +1,195 @@
+import { useMemo, type ReactNode } from 'react';
+import { ActionIcon, Badge, Group, Paper, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import type { PatentRecordDto } from '@portal/contracts';
+import { SortableTable } from '../../../components/SortableTable.tsx';
+import { formatDay, formatEuros, rowTone, type InstructionLabel, type RowTone, type Selection } from '../model.ts';
+import { InstructionChoice, patentRef } from './InstructionChoice.tsx';
+import classes from '../patents.module.css';
+
+const col = createColumnHelper<PatentRecordDto>();
+
+export interface PortfolioTableProps {
+  rows: PatentRecordDto[];
+  labels: InstructionLabel[];
+  selection: Selection;
+  today: string;
+  onChoose: (row: PatentRecordDto, instruction: number | null) => void;
+  onDetails: (row: PatentRecordDto) => void;
+  sorting: SortingState;
+  onSortingChange: (sorting: SortingState) => void;
+  empty: ReactNode;
+  phone: boolean;
+}
+
+/** The tone in words, next to the reference: colour is never the only cue (WCAG 1.4.1). */
+function ToneBadge({ tone }: { tone: RowTone }) {
+  const { t } = useTranslation('patents');
+  if (tone === 'none') return null;
+  const colour = tone === 'treated' ? 'green' : tone === 'grace' ? 'orange' : 'yellow';
+  return (
+    <Badge size="sm" variant="light" color={colour} c={`${colour}.9`} radius="sm" tt="none" data-testid="row-tone">
+      {t(`tone.${tone}`)}
+    </Badge>
+  );
+}
+
+function DetailsButton({ row, onDetails }: { row: PatentRecordDto; onDetails: (row: PatentRecordDto) => void }) {
+  const { t } = useTranslation('patents');
+  const label = t('detail.open', { ref: patentRef(row) });
+  return (
+    <Tooltip label={label} withArrow>
+      <ActionIcon variant="subtle" size={36} aria-label={label} onClick={() => onDetails(row)} data-testid="patent-details">
+        <IconInfoCircle size={20} aria-hidden="true" />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+function DueCell({ row }: { row: PatentRecordDto }) {
+  const { t } = useTranslation('patents');
+  return (
+    <Stack gap={0}>
+      <Text size="sm" className={classes.nowrap} data-testid="due-date">
+        {formatDay(row.DateEcheance)}
+      </Text>
+      {row.DateLimite && (
+        <Text size="xs" c="dark.4" className={classes.nowrap}>
+          {t('columns.limitDate')} {formatDay(row.DateLimite)}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The portfolio page: a table on a desktop, one card per patent on a phone. Sorting is the server's. */
+export function PortfolioTable({ rows, labels, selection, today, onChoose, onDetails, sorting, onSortingChange, empty, phone }: PortfolioTableProps) {
+  const { t, i18n } = useTranslation('patents');
+  const lang = i18n.language;
+  const columns = useMemo(
+    () => [
+      col.display({
+        id: 'instruction',
+        header: () => t('columns.instruction'),
+        cell: (c) => <InstructionChoice row={c.row.original} labels={labels} chosen={selection.get(c.row.original.idagenda)} onChoose={onChoose} />,
+      }),
+      col.accessor('ReferenceClient', {
+        id: 'ReferenceClient',
+        header: () => t('columns.reference'),
+        cell: (c) => (
+          <Stack gap={4} align="flex-start">
+            <Text size="sm" fw={600} className="portal-break" data-testid="patent-ref">
+              {c.row.original.ReferenceClient ?? ''}
+            </Text>
+            <ToneBadge tone={rowTone(c.row.original, today)} />
+          </Stack>
+        ),
+      }),
+      col.accessor('noDepot', { id: 'noDepot', header: () => t('columns.noDepot'), cell: (c) => <span className={classes.nowrap}>{c.getValue() ?? ''}</span> }),
+      col.accessor('NoPublication', { id: 'NoPublication', header: () => t('columns.noPublication'), cell: (c) => <span className={classes.nowrap}>{c.getValue() ?? ''}</span> }),
+      col.accessor('Pays', { id: 'Pays', header: () => t('columns.office') }),
+      col.accessor('Quantieme', { id: 'Quantieme', header: () => t('columns.quantieme'), cell: (c) => c.getValue() ?? '' }),
+      col.accessor('DateEcheance', { id: 'DateEcheance', header: () => t('columns.dueDate'), cell: (c) => <DueCell row={c.row.original} /> }),
+      col.accessor('cost', { id: 'cost', header: () => t('columns.cost'), cell: (c) => <span className={classes.nowrap}>{formatEuros(c.getValue(), lang)}</span> }),
+      col.display({
+        id: 'title',
+        header: () => t('columns.title'),
+        cell: (c) => (
+          <Text size="xs" lineClamp={2} maw={260}>
+            {(lang.startsWith('fr') ? c.row.original.TitreFrancais : c.row.original.TitreAnglais) ?? c.row.original.TitreAnglais ?? c.row.original.TitreFrancais ?? ''}
+          </Text>
+        ),
+      }),
+      col.display({ id: 'details', header: () => t('columns.details'), cell: (c) => <DetailsButton row={c.row.original} onDetails={onDetails} /> }),
+    ],
+    [t, lang, labels, selection, onChoose, onDetails, today],
+  );
+
+  if (phone) {
+    if (rows.length === 0) return <>{empty}</>;
+    return (
+      <Stack gap="sm" component="ul" className={classes.cards} data-testid="patents-table">
+        {rows.map((row) => {
+          const tone = rowTone(row, today);
+          return (
+            <Paper
+              key={row._id}
+              component="li"
+              withBorder
+              p="sm"
+              radius="md"
+              className={classes.card}
+              data-tone={tone}
+              data-selected={selection.has(row.idagenda) || undefined}
+              data-testid="patent-row"
+              data-idagenda={row.idagenda}
+            >
+              <Stack gap="xs">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Stack gap={2}>
+                    <Text fw={650} size="sm" className="portal-break" data-testid="patent-ref">
+                      {row.ReferenceClient ?? ''}
+                    </Text>
+                    <Text size="xs" c="dark.4">
+                      {[row.Pays, row.noDepot, row.NoPublication].filter(Boolean).join(' · ')}
+                    </Text>
+                  </Stack>
+                  <DetailsButton row={row} onDetails={onDetails} />
+                </Group>
+                <Group gap="md" wrap="wrap">
+                  <Stack gap={0}>
+                    <Text size="xs" c="dark.4">
+                      {t('columns.dueDate')}
+                    </Text>
+                    <DueCell row={row} />
+                  </Stack>
+                  {row.Quantieme !== null && (
+                    <Stack gap={0}>
+                      <Text size="xs" c="dark.4">
+                        {t('columns.quantieme')}
+                      </Text>
+                      <Text size="sm">{row.Quantieme}</Text>
+                    </Stack>
+                  )}
+                  {row.cost !== null && (
+                    <Stack gap={0}>
+                      <Text size="xs" c="dark.4">
+                        {t('columns.cost')}
+                      </Text>
+                      <Text size="sm">{formatEuros(row.cost, lang)}</Text>
+                    </Stack>
+                  )}
+                </Group>
+                <ToneBadge tone={tone} />
+                <InstructionChoice row={row} labels={labels} chosen={selection.get(row.idagenda)} onChoose={onChoose} />
+              </Stack>
+            </Paper>
+          );
+        })}
+      </Stack>
+    );
+  }
+
+  return (
+    <ScrollArea type="auto">
+      <SortableTable
+        data={rows}
+        columns={columns}
+        manualSorting={{ sorting, onSortingChange }}
+        rowTestId="patent-row"
+        testId="patents-table"
+        empty={empty}
+        minWidth={1120}
+        getRowId={(r) => r._id}
+        rowProps={(r) => ({
+          className: classes.row,
+          'data-tone': rowTone(r, today),
+          'data-selected': selection.has(r.idagenda) ? 'true' : undefined,
+          'data-idagenda': r.idagenda,
+        })}
+      />
+    </ScrollArea>
+  );
+}

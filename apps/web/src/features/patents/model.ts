@@ -1,0 +1,173 @@
+import { isIsoDay, type PatentRecordDto, type PatentSort, type PaymentInstructionDto } from '@portal/contracts';
+
+/** Pure rules of the patent screens (spec §4, §5, §9): filters, the per-row instruction choice, row states. */
+
+export const PATENT_PAGE_SIZES = [10, 20, 50, 100] as const;
+export type PatentPageSize = (typeof PATENT_PAGE_SIZES)[number];
+export const DEFAULT_PATENT_PAGE_SIZE: PatentPageSize = 20;
+/** Spec §9: the client-code search waits 500 ms after the last key. */
+export const CODE_SEARCH_DEBOUNCE_MS = 500;
+/** While live updates are interrupted, the lists are read again this often. */
+export const PATENT_POLL_MS = 30_000;
+/** Offices the filter proposes (the annuity engine's offices). */
+export const OFFICES = ['BE', 'DE', 'EP', 'ES', 'FR', 'GB', 'IT', 'NL', 'SE', 'UP'] as const;
+export const DEFAULT_SORT: PatentSort = 'DateEcheance';
+/** Months after the due date during which a late payment is still accepted with a surcharge (most offices, annuities.md §1). */
+export const GRACE_MONTHS = 6;
+
+/**
+ * Spec §5 date filter: one YYYY-MM-DD day or two separated by `;` (from;to, either order). Spaces
+ * around the parts are ignored; an empty text is "no filter". Answers the value to send, or null when the format is wrong.
+ */
+export function parseDateFilter(text: string): { ok: true; value: string | undefined } | { ok: false } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true, value: undefined };
+  const parts = trimmed.split(';').map((p) => p.trim());
+  if (parts.length > 2 || !parts.every(isIsoDay)) return { ok: false };
+  return { ok: true, value: [...parts].sort().join(';') };
+}
+
+/** Spec §5 reference filter: values separated by `;`, trimmed, empty ones dropped; undefined when none. */
+export function parseReferences(text: string): string | undefined {
+  const parts = text.split(';').map((p) => p.trim()).filter((p) => p !== '');
+  return parts.length > 0 ? parts.join(';') : undefined;
+}
+
+/** One chosen instruction on a row, with what the bulk update sends back (spec §7) and the version read. */
+export interface ChosenRow {
+  idagenda: string;
+  _id: string;
+  ReferenceClient: string | null;
+  noDepot: string | null;
+  NoPublication: string | null;
+  Pays: string;
+  DateEcheance: string | null;
+  instructionBeingUpdated: number;
+  version: number;
+}
+export type Selection = ReadonlyMap<string, ChosenRow>;
+export const EMPTY_SELECTION: Selection = new Map();
+
+/**
+ * Spec §4 per-patent choice: choosing an instruction selects the row and marks it being updated;
+ * the same one again (or null, a cleared choice) deselects; another replaces it. A locked row never enters.
+ */
+export function choose(selection: Selection, row: PatentRecordDto, instruction: number | null): Selection {
+  const next = new Map(selection);
+  const current = selection.get(row.idagenda);
+  if (row.locked !== null || instruction === null || current?.instructionBeingUpdated === instruction) {
+    next.delete(row.idagenda);
+    return next;
+  }
+  next.set(row.idagenda, {
+    idagenda: row.idagenda,
+    _id: row._id,
+    ReferenceClient: row.ReferenceClient,
+    noDepot: row.noDepot,
+    NoPublication: row.NoPublication,
+    Pays: row.Pays,
+    DateEcheance: row.DateEcheance,
+    instructionBeingUpdated: instruction,
+    version: row.version,
+  });
+  return next;
+}
+
+/** The selection without the given rows (the ones a 409 refused). */
+export function withoutRows(selection: Selection, idagendas: Iterable<string>): Selection {
+  const next = new Map(selection);
+  for (const id of idagendas) next.delete(id);
+  return next;
+}
+
+/** A row changed by someone else (a newer version): its pending choice carries the new version only if the row can still change. */
+export function refreshSelection(selection: Selection, rows: readonly PatentRecordDto[]): Selection {
+  let changed = false;
+  const next = new Map(selection);
+  for (const row of rows) {
+    const chosen = selection.get(row.idagenda);
+    if (!chosen) continue;
+    if (row.locked !== null) {
+      next.delete(row.idagenda);
+      changed = true;
+    }
+  }
+  return changed ? next : selection;
+}
+
+/** The body of PUT /brevet_eptane/many/update_instruction. */
+export function bulkBody(selection: Selection) {
+  return {
+    patents: [...selection.values()].map(({ _id: _ignored, ...row }) => row),
+    not_updated: [],
+  };
+}
+
+/** An instruction's title split at its first colon: the title, and the tooltip description after it. */
+export function splitTitle(title: string): { title: string; description: string } {
+  const at = title.indexOf(':');
+  if (at < 0) return { title: title.trim(), description: '' };
+  return { title: title.slice(0, at).replace(/[\s\u00a0\u202f]+$/u, ''), description: title.slice(at + 1).trim() };
+}
+
+export interface InstructionLabel {
+  id: number;
+  title: string;
+  description: string;
+}
+
+/** The instructions in the screen's language (French for fr, English otherwise). */
+export function instructionLabels(instructions: readonly PaymentInstructionDto[], lang: string): InstructionLabel[] {
+  return instructions.map((i) => ({ id: i._id, ...splitTitle(lang.startsWith('fr') ? i.titre_fr : i.titre_en) }));
+}
+
+const addMonths = (day: string, months: number): string => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const target = new Date(Date.UTC(y, m - 1 + months, 1));
+  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d, last));
+  return target.toISOString().slice(0, 10);
+};
+
+/** Today as YYYY-MM-DD (UTC, the calendar day the server compares limit dates with, decision 91). */
+export function todayIso(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export type RowTone = 'treated' | 'grace' | 'pastLimit' | 'none';
+
+/** True when an instruction was given or a treatment date recorded (spec §4 "Patent listing"). */
+export function isTreated(row: PatentRecordDto): boolean {
+  return row.id_instruction !== null || row.instruction.traitement_instruction !== 'unprocessed' || !!(row.DateAcquit ?? row.DatePaiementOffice ?? row.DateReponseACourrier ?? row.DatePaiementClient);
+}
+
+/** The due date has passed but the grace period (with surcharge) still runs. */
+export function inGrace(row: PatentRecordDto, today: string): boolean {
+  return row.DateEcheance !== null && row.DateEcheance < today && today <= addMonths(row.DateEcheance, GRACE_MONTHS);
+}
+
+/** The limit date (due date − 7 days) has passed. */
+export function pastLimit(row: PatentRecordDto, today: string): boolean {
+  return row.DateLimite !== null && row.DateLimite < today;
+}
+
+/** Spec §4 row colours: treated green, then entering grace (highlighted), then past the limit date yellow. */
+export function rowTone(row: PatentRecordDto, today: string): RowTone {
+  if (isTreated(row)) return 'treated';
+  if (inGrace(row, today)) return 'grace';
+  if (pastLimit(row, today)) return 'pastLimit';
+  return 'none';
+}
+
+/** YYYY-MM-DD shown as DD-MM-YYYY (spec §9), without a time zone shifting the day; '' for none. */
+export function formatDay(day: string | null | undefined): string {
+  if (!day) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : '';
+}
+
+/** A euro amount in the screen's language. */
+export function formatEuros(value: number | null, lang: string): string {
+  if (value === null) return '';
+  return new Intl.NumberFormat(lang.startsWith('fr') ? 'fr-FR' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(value);
+}
