@@ -64,6 +64,10 @@ describe('AC-01 route × role matrix', () => {
       'GET /brevet_eptane/:id': agents,
       'PUT /brevet_eptane/update/instruction_paiement/:id': agents,
       'PUT /brevet_eptane/many/update_instruction': agents,
+      'GET /brevet_eptane/missing-information': ['admin'],
+      'PUT /brevet_eptane/update-missing-info/:idagenda': ['admin'],
+      'GET /brevet_eptane/to_validate': ['admin_test', 'admin'],
+      'PUT /brevet_eptane/validate-instruction': ['admin_test', 'admin'],
     });
   });
 

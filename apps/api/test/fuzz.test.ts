@@ -62,6 +62,8 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
     patents: [{ idagenda: 'FUZZ-1', ReferenceClient: 'R', noDepot: 'EP1', NoPublication: null, Pays: 'EP', DateEcheance: '2027-01-01', instructionBeingUpdated: 1, version: 1 }],
     not_updated: [],
   },
+  'PUT /brevet_eptane/update-missing-info/:idagenda': { noDepot: 'EP1', version: 1 },
+  'PUT /brevet_eptane/validate-instruction': { patents: [{ _id: UUID, version: 1 }] },
 };
 const GOOD_FIELDS: Record<string, string> = { type: 'patent', office: 'EP', user_id: UUID };
 

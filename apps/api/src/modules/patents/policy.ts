@@ -17,4 +17,8 @@ export const patentsPolicy = {
   'GET /brevet_eptane/:id': PATENT_USERS,
   'PUT /brevet_eptane/update/instruction_paiement/:id': PATENT_USERS,
   'PUT /brevet_eptane/many/update_instruction': PATENT_USERS,
+  'GET /brevet_eptane/missing-information': ['admin'],
+  'PUT /brevet_eptane/update-missing-info/:idagenda': ['admin'],
+  'GET /brevet_eptane/to_validate': ['admin_test', 'admin'],
+  'PUT /brevet_eptane/validate-instruction': ['admin_test', 'admin'],
 } satisfies PolicyTable;

@@ -1,4 +1,12 @@
 import {
+  missingInfoBody,
+  missingInformationQuery,
+  missingInformationResponse,
+  patentAgendaParams,
+  toValidateQuery,
+  toValidateResponse,
+  validateInstructionBody,
+  validateInstructionResponse,
   bulkInstructionBody,
   bulkInstructionResponse,
   instructionIdParams,
@@ -14,6 +22,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { bulkUpdateInstructions, listInstructions, listPatents, readInstruction, readPatent, readScope, updateInstruction } from './service.ts';
+import { listMissingInformation, listToValidate, updateMissingInfo, validateInstructions, validateScope } from './staff.ts';
 
 /*
  * Declared before any later `/brevet_eptane/<word>` route would be: `/brevet_eptane/:id` takes a UUID,
@@ -64,6 +73,26 @@ export function patentsRoutes(ctx: AppContext): Route[] {
     }),
     defineRoute({
       method: 'GET',
+      path: '/brevet_eptane/missing-information',
+      summary: 'Patents with an empty application number, publication number or client reference (admins): search, sort (default ReferenceClient) and pages of 25',
+      query: missingInformationQuery,
+      response: missingInformationResponse,
+      async handler({ query }) {
+        return { success: true as const, ...(await listMissingInformation(ctx, query)) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/brevet_eptane/to_validate',
+      summary: "Instructions given and not validated yet (status processed) in the caller's validation scope: search, sort (default noDepot) and pages of 10",
+      query: toValidateQuery,
+      response: toValidateResponse,
+      async handler({ query }, http) {
+        return { success: true as const, ...(await listToValidate(ctx, await validateScope(ctx, http.actor()), query)) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
       path: '/brevet_eptane/:id',
       summary: 'One patent the caller may read, with why its instruction is locked if it is; another cabinet’s patent is a 404',
       params: patentIdParams,
@@ -98,6 +127,34 @@ export function patentsRoutes(ctx: AppContext): Route[] {
         const patents = await bulkUpdateInstructions(ctx, actor, body.patents);
         http.log.info({ event: 'patent_instructions_bulk_updated', rows: patents.length, by: actor.userId }, 'instructions updated');
         return { success: true as const, updated: patents.length, brevet_eptane: patents };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/brevet_eptane/update-missing-info/:idagenda',
+      summary:
+        'Fills the empty application number, publication number, client reference or country of a patent (admins) with the version read: a cell filled meanwhile 409 patent_field_filled, changed meanwhile 409 stale_version',
+      params: patentAgendaParams,
+      body: missingInfoBody,
+      response: patentResponse,
+      async handler({ params, body }, http) {
+        const patent = await updateMissingInfo(ctx, params.idagenda, body);
+        http.log.info({ event: 'patent_missing_info_updated', patentId: patent._id, by: http.actor().userId }, 'missing information updated');
+        return { success: true as const, brevet_eptane: patent };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/brevet_eptane/validate-instruction',
+      summary:
+        'Validates given instructions (processed → validated), all or nothing: a row not processed any more, changed meanwhile or outside the caller’s scope makes it a 409 listing every refused row by _id; each validation is audited',
+      body: validateInstructionBody,
+      response: validateInstructionResponse,
+      async handler({ body }, http) {
+        const actor = http.actor();
+        const { patents } = await validateInstructions(ctx, actor, body.patents);
+        http.log.info({ event: 'patent_instructions_validated', rows: patents.length, by: actor.userId }, 'instructions validated');
+        return { success: true as const, validated: patents.length, brevet_eptane: patents };
       },
     }),
   ];

@@ -16,17 +16,17 @@ import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
 
-type PatentRow = typeof patentRecords.$inferSelect;
+export type PatentRow = typeof patentRecords.$inferSelect;
 type InstructionRow = typeof paymentInstructions.$inferSelect;
 
 /** Which patents a caller reaches: everything, or the patents of some cabinets and client codes. */
 export type PatentScope = { kind: 'all' } | { kind: 'owned'; cabinetIds: string[]; codes: string[] };
 
 const NBSP = '\u00A0';
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** The calendar day (UTC, decision 91) against which limit dates are compared. */
-const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
-const today = (ctx: AppContext) => dayOf(ctx.clock.now());
+export const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
+export const today = (ctx: AppContext) => dayOf(ctx.clock.now());
 
 /** An agent's cabinets and client codes, read fresh on every request (an admin's change applies at once). */
 async function ownedScope(ctx: AppContext, userId: string): Promise<PatentScope> {
@@ -41,16 +41,16 @@ export async function readScope(ctx: AppContext, actor: AuthState): Promise<Pate
 }
 
 /** What the caller may change: everything for an admin, its own cabinets and codes for anyone else (admin_test included). */
-const writeScope = readScope;
+export const writeScope = readScope;
 
 /** True when a patent is readable by `actor` without a client-code search: admin_test reads any patent (it may search any code). */
-const readsEverything = (actor: AuthState) => actor.isAdmin || actor.roles.includes('admin_test');
+export const readsEverything = (actor: AuthState) => actor.isAdmin || actor.roles.includes('admin_test');
 
-function inScope(scope: PatentScope, row: Pick<PatentRow, 'cabinetId' | 'clientCode'>): boolean {
+export function inScope(scope: PatentScope, row: Pick<PatentRow, 'cabinetId' | 'clientCode'>): boolean {
   return scope.kind === 'all' || scope.cabinetIds.includes(row.cabinetId) || scope.codes.includes(row.clientCode);
 }
 
-function scopeCondition(scope: PatentScope): SQL | undefined {
+export function scopeCondition(scope: PatentScope): SQL | undefined {
   if (scope.kind === 'all') return undefined;
   const parts: SQL[] = [];
   if (scope.cabinetIds.length > 0) parts.push(inArray(patentRecords.cabinetId, scope.cabinetIds));
@@ -183,7 +183,7 @@ export async function listPatents(ctx: AppContext, scope: PatentScope, query: Pa
   return { brevet_eptane: rows.map((r) => toPatentDto(r.patent, r.cabinetName, day)), meta: paginationMeta(query.page, query.limit, total) };
 }
 
-async function loadPatent(db: Executor, where: SQL, lock: boolean) {
+export async function loadPatent(db: Executor, where: SQL, lock: boolean) {
   const select = db
     .select({ patent: getTableColumns(patentRecords), cabinetName: cabinets.name })
     .from(patentRecords)
