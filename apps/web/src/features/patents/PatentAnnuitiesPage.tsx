@@ -256,7 +256,7 @@ export function PatentAnnuitiesPage() {
               }
             }}
           >
-            <Tabs.List aria-label={t('annuities.tabsLabel')}>
+            <Tabs.List aria-label={t('annuities.tabsLabel')} grow={!!phone}>
               <Tabs.Tab value="unprocessed" data-testid="tab-unprocessed">
                 {t('annuities.tabs.unprocessed')}
               </Tabs.Tab>
@@ -266,10 +266,23 @@ export function PatentAnnuitiesPage() {
             </Tabs.List>
           </Tabs>
           <Group justify="space-between" gap="sm" wrap="wrap">
-            <Text size="sm" c="dark.5" aria-live="polite" data-testid="patents-count">
-              {meta ? t('annuities.count', { count: meta.total }) : ''}
-            </Text>
-            <ColourLegend />
+            <Stack gap={4}>
+              <Text size="sm" c="dark.5" aria-live="polite" data-testid="patents-count">
+                {meta ? t('annuities.count', { count: meta.total }) : ''}
+              </Text>
+              <ColourLegend />
+            </Stack>
+            <Group justify="flex-end" gap="sm" wrap="wrap" className={classes.updateBar}>
+              <Text id="patent-selected-count" size="sm" c="dark.5" aria-live="polite" data-testid="selected-count">
+                {t('update.selected', { count: selection.size })}
+              </Text>
+              {selection.size > 0 && (
+                <Button variant="subtle" onClick={() => setSelection(EMPTY_SELECTION)} data-testid="clear-selection">
+                  {t('update.clear')}
+                </Button>
+              )}
+              {updateButton}
+            </Group>
           </Group>
           {list.isPending ? (
             <Loader loading />
@@ -305,7 +318,7 @@ export function PatentAnnuitiesPage() {
                 }
               }}
               allowDeselect={false}
-              w={140}
+              w={180}
               data-testid="patents-page-size"
             />
             {meta && meta.totalPages > 1 && (
@@ -314,19 +327,6 @@ export function PatentAnnuitiesPage() {
           </Group>
         </Stack>
       </Paper>
-      <div className={classes.updateBar}>
-        <Group justify="flex-end" gap="sm" wrap="wrap">
-          <Text id="patent-selected-count" size="sm" c="dark.5" aria-live="polite" data-testid="selected-count">
-            {t('update.selected', { count: selection.size })}
-          </Text>
-          {selection.size > 0 && (
-            <Button variant="subtle" onClick={() => setSelection(EMPTY_SELECTION)} data-testid="clear-selection">
-              {t('update.clear')}
-            </Button>
-          )}
-          {updateButton}
-        </Group>
-      </div>
       <Modal opened={confirming} onClose={closeConfirm} title={t('update.confirmTitle')} size="lg" fullScreen={!!phone} {...overlayProps()} data-testid="update-confirm">
         <Stack gap="md">
           <Text size="sm">{t('update.confirmText', { count: chosen.length })}</Text>

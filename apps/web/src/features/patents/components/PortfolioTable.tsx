@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { ActionIcon, Badge, Group, Paper, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Paper, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { createColumnHelper, type SortingState } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
@@ -30,9 +30,9 @@ function ToneBadge({ tone }: { tone: RowTone }) {
   if (tone === 'none') return null;
   const colour = tone === 'treated' ? 'green' : tone === 'grace' ? 'orange' : 'yellow';
   return (
-    <Badge size="sm" variant="light" color={colour} c={`${colour}.9`} radius="sm" tt="none" data-testid="row-tone">
+    <Text size="xs" fw={600} c={`${colour}.9`} data-testid="row-tone" data-tone={tone}>
       {t(`tone.${tone}`)}
-    </Badge>
+    </Text>
   );
 }
 
@@ -87,21 +87,24 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
           </Stack>
         ),
       }),
-      col.accessor('noDepot', { id: 'noDepot', header: () => t('columns.noDepot'), cell: (c) => <span className={classes.nowrap}>{c.getValue() ?? ''}</span> }),
-      col.accessor('NoPublication', { id: 'NoPublication', header: () => t('columns.noPublication'), cell: (c) => <span className={classes.nowrap}>{c.getValue() ?? ''}</span> }),
+      col.accessor('noDepot', {
+        id: 'noDepot',
+        header: () => t('columns.numbers'),
+        cell: (c) => (
+          <Stack gap={0}>
+            <Text size="sm" className={classes.nowrap}>
+              {c.row.original.noDepot ?? ''}
+            </Text>
+            <Text size="xs" c="dark.4" className={classes.nowrap}>
+              {c.row.original.NoPublication ?? ''}
+            </Text>
+          </Stack>
+        ),
+      }),
       col.accessor('Pays', { id: 'Pays', header: () => t('columns.office') }),
       col.accessor('Quantieme', { id: 'Quantieme', header: () => t('columns.quantieme'), cell: (c) => c.getValue() ?? '' }),
       col.accessor('DateEcheance', { id: 'DateEcheance', header: () => t('columns.dueDate'), cell: (c) => <DueCell row={c.row.original} /> }),
       col.accessor('cost', { id: 'cost', header: () => t('columns.cost'), cell: (c) => <span className={classes.nowrap}>{formatEuros(c.getValue(), lang)}</span> }),
-      col.display({
-        id: 'title',
-        header: () => t('columns.title'),
-        cell: (c) => (
-          <Text size="xs" lineClamp={2} maw={260}>
-            {(lang.startsWith('fr') ? c.row.original.TitreFrancais : c.row.original.TitreAnglais) ?? c.row.original.TitreAnglais ?? c.row.original.TitreFrancais ?? ''}
-          </Text>
-        ),
-      }),
       col.display({ id: 'details', header: () => t('columns.details'), cell: (c) => <DetailsButton row={c.row.original} onDetails={onDetails} /> }),
     ],
     [t, lang, labels, selection, onChoose, onDetails, today],
@@ -181,7 +184,7 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
         rowTestId="patent-row"
         testId="patents-table"
         empty={empty}
-        minWidth={1120}
+        minWidth={980}
         getRowId={(r) => r._id}
         rowProps={(r) => ({
           className: classes.row,
