@@ -1,6 +1,13 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { BulkInstructionResponse, PatentListResponse, PatentSort, PaymentInstructionDto } from '@portal/contracts';
-import type { PatentRecordDto } from '@portal/contracts';
+import type {
+  BulkInstructionResponse,
+  PatentEventDto,
+  PatentListResponse,
+  PatentRecordDto,
+  PatentScheduleResponse,
+  PatentSort,
+  PaymentInstructionDto,
+} from '@portal/contracts';
 import { api, apiPath, apiUpload } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { bulkBody, type PatentPageSize, type Selection } from './model.ts';
@@ -78,4 +85,22 @@ export function sendNewCase(file: File, options: { signal?: AbortSignal } = {}):
   const form = new FormData();
   form.append('file', file, file.name);
   return apiUpload<unknown>('/file/send_email_for_new_case', form, { ...options, timeoutMs: 5 * 60_000 });
+}
+
+/** GET /brevet_eptane/{id}/schedule: the engine's annuities with their fees in euros. */
+export function patentScheduleQuery(id: string) {
+  return queryOptions({
+    queryKey: queryKeys.patents.schedule(id),
+    queryFn: ({ signal }) => api<PatentScheduleResponse>(apiPath`/brevet_eptane/${id}/schedule`, { signal }),
+    retry: false,
+  });
+}
+
+/** GET /brevet_eptane/{id}/events: the instruction's audit trail, newest first. */
+export function patentEventsQuery(id: string) {
+  return queryOptions({
+    queryKey: queryKeys.patents.events(id),
+    queryFn: ({ signal }) => api<{ success: true; events: PatentEventDto[] }>(apiPath`/brevet_eptane/${id}/events`, { signal }).then((r) => r.events),
+    retry: false,
+  });
 }
