@@ -30,6 +30,7 @@ const screens = {
   annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
   annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),
   patentAnnuities: () => import('../features/patents/PatentAnnuitiesPage.tsx').then((m) => m.PatentAnnuitiesPage),
+  patentsToValidate: () => import('../features/patents/ToValidatePage.tsx').then((m) => m.ToValidatePage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -50,7 +51,6 @@ const comingSoon: [string, Access, string][] = [
   ['/add/patents', 'connected', 'addPatent'],
   // No guard in the original; login is now required (security fix), role checks stay server-side.
   ['/annuites/patent', 'connected', 'patentsMissingInfo'],
-  ['/annuites/patent/instruction', 'connected', 'patentsToValidate'],
 ];
 
 const resetLoader = async (args: LoaderFunctionArgs): Promise<null> => {
@@ -115,6 +115,7 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },
   { path: '/annuities/research', access: 'connected', screen: screens.annuitiesResearch },
   { path: '/patent-annuities', access: 'patents', screen: screens.patentAnnuities },
+  { path: '/annuites/patent/instruction', access: 'patentStaff', screen: screens.patentsToValidate },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

@@ -104,3 +104,46 @@ export function patentEventsQuery(id: string) {
     retry: false,
   });
 }
+
+export interface StaffListParams {
+  search: string;
+  sort: string;
+  order: 'asc' | 'desc';
+  page: number;
+  limit: number;
+}
+
+function staffQuery(params: StaffListParams) {
+  const search = params.search.trim();
+  return { search, sort: params.sort, order: params.order, page: params.page, limit: params.limit };
+}
+
+/** GET /brevet_eptane/to_validate: instructions given and waiting for staff, searched, sorted and paged by the server. */
+export function toValidateQuery(params: StaffListParams) {
+  const query = staffQuery(params);
+  return queryOptions({
+    queryKey: queryKeys.patents.toValidate(query),
+    queryFn: ({ signal }) => api<PatentListResponse>('/brevet_eptane/to_validate', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** PUT /brevet_eptane/validate-instruction: the checked rows with the versions read; all or none (409 lists the refused). */
+export function validateInstructions(rows: { _id: string; version: number }[]): Promise<{ success: true; validated: number }> {
+  return api<{ success: true; validated: number }>('/brevet_eptane/validate-instruction', { method: 'PUT', body: { patents: rows } });
+}
+
+/** GET /brevet_eptane/missing-information: patents with an empty application number, publication number, client reference or office. */
+export function missingInfoQuery(params: StaffListParams) {
+  const query = staffQuery(params);
+  return queryOptions({
+    queryKey: queryKeys.patents.missingInfo(query),
+    queryFn: ({ signal }) => api<PatentListResponse>('/brevet_eptane/missing-information', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** PUT /brevet_eptane/update-missing-info/{idagenda}: the filled cells and the version read. */
+export function fillMissingInfo(idagenda: string, body: Record<string, string | number>): Promise<{ success: true; brevet_eptane: PatentRecordDto }> {
+  return api<{ success: true; brevet_eptane: PatentRecordDto }>(apiPath`/brevet_eptane/update-missing-info/${idagenda}`, { method: 'PUT', body });
+}
