@@ -31,6 +31,7 @@ const screens = {
   annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),
   patentAnnuities: () => import('../features/patents/PatentAnnuitiesPage.tsx').then((m) => m.PatentAnnuitiesPage),
   patentsToValidate: () => import('../features/patents/ToValidatePage.tsx').then((m) => m.ToValidatePage),
+  patentsMissingInfo: () => import('../features/patents/MissingInfoPage.tsx').then((m) => m.MissingInfoPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -49,8 +50,6 @@ const comingSoon: [string, Access, string][] = [
   ['/annuities/upload/receipt', 'connected', 'receiptUpload'],
   ['/annuities/list-receipt', 'connected', 'receiptList'],
   ['/add/patents', 'connected', 'addPatent'],
-  // No guard in the original; login is now required (security fix), role checks stay server-side.
-  ['/annuites/patent', 'connected', 'patentsMissingInfo'],
 ];
 
 const resetLoader = async (args: LoaderFunctionArgs): Promise<null> => {
@@ -116,6 +115,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuities/research', access: 'connected', screen: screens.annuitiesResearch },
   { path: '/patent-annuities', access: 'patents', screen: screens.patentAnnuities },
   { path: '/annuites/patent/instruction', access: 'patentStaff', screen: screens.patentsToValidate },
+  // No guard in the original: admins only now (the menu shows it to them; the API refuses others).
+  { path: '/annuites/patent', access: 'admin', screen: screens.patentsMissingInfo },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

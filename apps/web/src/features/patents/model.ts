@@ -171,3 +171,26 @@ export function formatEuros(value: number | null, lang: string): string {
   if (value === null) return '';
   return new Intl.NumberFormat(lang.startsWith('fr') ? 'fr-FR' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(value);
 }
+
+/** The cells the missing-information screen edits (spec: application number, publication number, client reference, country). */
+export const MISSING_FIELDS = ['noDepot', 'NoPublication', 'ReferenceClient', 'Pays'] as const;
+export type MissingField = (typeof MISSING_FIELDS)[number];
+export type RowEdits = Partial<Record<MissingField, string>>;
+
+/** The body of one row's fill: the non-blank edited cells that are empty on the row, trimmed (country in capitals); null when nothing to send. */
+export function fillBody(row: Pick<PatentRecordDto, MissingField | 'version'>, edits: RowEdits | undefined): Record<string, string | number> | null {
+  const body: Record<string, string | number> = {};
+  for (const field of MISSING_FIELDS) {
+    const value = edits?.[field]?.trim();
+    if (!value || (row[field] ?? '') !== '') continue;
+    body[field] = field === 'Pays' ? value.toUpperCase() : value;
+  }
+  return Object.keys(body).length > 0 ? { ...body, version: row.version } : null;
+}
+
+/** Rows with at least one non-blank edit (what leaving the page would lose). */
+export function dirtyRows(edits: ReadonlyMap<string, RowEdits>): number {
+  let n = 0;
+  for (const e of edits.values()) if (Object.values(e).some((v) => v.trim() !== '')) n++;
+  return n;
+}
