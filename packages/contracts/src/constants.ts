@@ -103,6 +103,8 @@ export const PATENT_SUBMISSION_STATUSES = ['pending', 'accepted', 'rejected'] as
 export type PatentSubmissionStatus = (typeof PATENT_SUBMISSION_STATUSES)[number];
 /** The new-case file (POST /file/send_email_for_new_case): one file, at most 10 MB. */
 export const NEW_CASE_MAX_BYTES = 10 * 1024 * 1024;
+/** The new-case file's accepted types (by extension; anything else is a 415 wrong_extension). */
+export const NEW_CASE_EXTENSIONS = ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv', 'txt', 'jpg', 'jpeg', 'png'] as const;
 
 /**
  * Stable error codes of the API envelope `{ success: false, message, code }`.
@@ -168,6 +170,7 @@ export const ERROR_CODES = {
   submission_reviewed: 409,
   reason_required: 400,
   country_required: 400,
+  client_code_required: 400,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -363,6 +363,7 @@ export const rejectSubmissionResponse = patentCreateResponse;
 
 /* ---------- Admin edit of a record ---------- */
 
+export const patentEditParams = z.strictObject({ _id: z.uuid() });
 /** PUT /brevet_eptane/update/{_id} (admins): the fields to change (absent: unchanged, null: cleared) and the version read. */
 export const patentEditBody = z
   .strictObject({
@@ -392,7 +393,8 @@ export type PatentEditBody = z.output<typeof patentEditBody>;
 
 /* ---------- New case (contact-us banner) ---------- */
 
-/** POST /file/send_email_for_new_case: multipart `file`; mailed to support with the file, and a copy to the sender. */
+/** POST /file/send_email_for_new_case: multipart `file` (NEW_CASE_EXTENSIONS, at most NEW_CASE_MAX_BYTES) and no text field; mailed to support with the file, and a copy to the sender. */
+export const newCaseFields = z.strictObject({});
 export const newCaseResponse = z.strictObject({ success: z.literal(true) });
 
 /* ---------- Live updates ---------- */

@@ -15,6 +15,7 @@ import { cabinets, patentInstructionEvents, patentRecords, paymentInstructions, 
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
+import { recordInstructionConfirmation, sendCommitted } from './notify.ts';
 
 export type PatentRow = typeof patentRecords.$inferSelect;
 type InstructionRow = typeof paymentInstructions.$inferSelect;
@@ -246,15 +247,18 @@ export async function updateInstruction(ctx: AppContext, actor: AuthState, id: s
   const scope = await writeScope(ctx, actor);
   const now = ctx.clock.now();
   const day = dayOf(now);
-  await ctx.db.transaction(async (tx) => {
+  const mailId = await ctx.db.transaction(async (tx) => {
     const [row] = await loadPatent(tx, eq(patentRecords.id, id), true);
     if (!row) throw new AppError('not_found');
     if (!inScope(scope, row.patent)) throw new AppError(readsEverything(actor) ? 'forbidden' : 'not_found');
     const locked = lockReason(row.patent, day);
     if (locked) throw new AppError(locked);
     if (row.patent.version !== version) throw new AppError('stale_version');
-    await applyChanges(tx, [{ patent: row.patent, instructionId }], actor.userId, 'screen', now);
+    const changes = [{ patent: row.patent, instructionId }];
+    await applyChanges(tx, changes, actor.userId, 'screen', now);
+    return recordInstructionConfirmation(tx, actor, changes, now);
   });
+  await sendCommitted(ctx, [mailId]);
   const [row] = await loadPatent(ctx.db, eq(patentRecords.id, id), false);
   return toPatentDto(row!.patent, row!.cabinetName, day);
 }
@@ -279,7 +283,7 @@ export async function bulkUpdateInstructions(ctx: AppContext, actor: AuthState, 
   const scope = await writeScope(ctx, actor);
   const now = ctx.clock.now();
   const day = dayOf(now);
-  const ids = await ctx.db.transaction(async (tx) => {
+  const { ids, mailId } = await ctx.db.transaction(async (tx) => {
     const rows = await loadPatent(tx, inArray(patentRecords.idagenda, [...seen]), true);
     const byAgenda = new Map(rows.map((r) => [r.patent.idagenda, r.patent]));
     const refused: RefusedRow[] = [];
@@ -298,8 +302,9 @@ export async function bulkUpdateInstructions(ctx: AppContext, actor: AuthState, 
     }
     if (refused.length > 0) throw new AppError('instructions_refused', { notUpdated: refused });
     await applyChanges(tx, changes, actor.userId, 'bulk', now);
-    return changes.map((c) => c.patent.id);
+    return { ids: changes.map((c) => c.patent.id), mailId: await recordInstructionConfirmation(tx, actor, changes, now) };
   });
+  await sendCommitted(ctx, [mailId]);
   const rows = await loadPatent(ctx.db, inArray(patentRecords.id, ids), false);
   const byId = new Map(rows.map((r) => [r.patent.id, r]));
   return ids.map((id) => toPatentDto(byId.get(id)!.patent, byId.get(id)!.cabinetName, day));
