@@ -32,6 +32,7 @@ const screens = {
   patentAnnuities: () => import('../features/patents/PatentAnnuitiesPage.tsx').then((m) => m.PatentAnnuitiesPage),
   patentsToValidate: () => import('../features/patents/ToValidatePage.tsx').then((m) => m.ToValidatePage),
   patentsMissingInfo: () => import('../features/patents/MissingInfoPage.tsx').then((m) => m.MissingInfoPage),
+  addPatent: () => import('../features/patents/AddPatentPage.tsx').then((m) => m.AddPatentPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -49,7 +50,6 @@ interface PortalRoute {
 const comingSoon: [string, Access, string][] = [
   ['/annuities/upload/receipt', 'connected', 'receiptUpload'],
   ['/annuities/list-receipt', 'connected', 'receiptList'],
-  ['/add/patents', 'connected', 'addPatent'],
 ];
 
 const resetLoader = async (args: LoaderFunctionArgs): Promise<null> => {
@@ -114,6 +114,7 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },
   { path: '/annuities/research', access: 'connected', screen: screens.annuitiesResearch },
   { path: '/patent-annuities', access: 'patents', screen: screens.patentAnnuities },
+  { path: '/add/patents', access: 'patents', screen: screens.addPatent },
   { path: '/annuites/patent/instruction', access: 'patentStaff', screen: screens.patentsToValidate },
   // No guard in the original: admins only now (the menu shows it to them; the API refuses others).
   { path: '/annuites/patent', access: 'admin', screen: screens.patentsMissingInfo },

@@ -1,11 +1,13 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type {
   BulkInstructionResponse,
+  PatentCreateBody,
   PatentEventDto,
   PatentListResponse,
   PatentRecordDto,
   PatentScheduleResponse,
   PatentSort,
+  PatentSubmissionDto,
   PaymentInstructionDto,
 } from '@portal/contracts';
 import { api, apiPath, apiUpload } from '../../lib/api.ts';
@@ -146,4 +148,26 @@ export function missingInfoQuery(params: StaffListParams) {
 /** PUT /brevet_eptane/update-missing-info/{idagenda}: the filled cells and the version read. */
 export function fillMissingInfo(idagenda: string, body: Record<string, string | number>): Promise<{ success: true; brevet_eptane: PatentRecordDto }> {
   return api<{ success: true; brevet_eptane: PatentRecordDto }>(apiPath`/brevet_eptane/update-missing-info/${idagenda}`, { method: 'PUT', body });
+}
+
+/** POST /brevet_eptane/create: the patent is submitted for an admin's review. */
+export function createPatent(body: PatentCreateBody): Promise<{ success: true; submission: PatentSubmissionDto }> {
+  return api<{ success: true; submission: PatentSubmissionDto }>('/brevet_eptane/create', { method: 'POST', body });
+}
+
+/** GET /patent_submissions: the submissions of one status (admins). */
+export function submissionsQuery(params: { status: string; page: number; limit: number }) {
+  return queryOptions({
+    queryKey: queryKeys.patents.submissions(params),
+    queryFn: ({ signal }) => api<{ success: true; patent_submissions: PatentSubmissionDto[]; meta: PatentListResponse['meta'] }>('/patent_submissions', { query: params, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function acceptSubmission(id: string): Promise<unknown> {
+  return api<unknown>(apiPath`/patent_submissions/${id}/accept`, { method: 'PUT', body: {} });
+}
+
+export function rejectSubmission(id: string, reason: string): Promise<unknown> {
+  return api<unknown>(apiPath`/patent_submissions/${id}/reject`, { method: 'PUT', body: { reason } });
 }

@@ -11,6 +11,8 @@ export const CODE_SEARCH_DEBOUNCE_MS = 500;
 export const PATENT_POLL_MS = 30_000;
 /** Offices the filter proposes (the annuity engine's offices). */
 export const OFFICES = ['BE', 'DE', 'EP', 'ES', 'FR', 'GB', 'IT', 'NL', 'SE', 'UP'] as const;
+/** Origins of a right as the annuity engine knows them. */
+export const ORIGINS = ['national', 'ep_validated', 'ep_application', 'unitary'] as const;
 export const DEFAULT_SORT: PatentSort = 'DateEcheance';
 /** Months after the due date during which a late payment is still accepted with a surcharge (most offices, annuities.md §1). */
 export const GRACE_MONTHS = 6;

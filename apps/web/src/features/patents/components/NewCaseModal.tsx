@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
+import { NEW_CASE_EXTENSIONS, NEW_CASE_MAX_BYTES } from '@portal/contracts';
 import { overlayProps } from '../../../app/theme.ts';
 import { FileUpload } from '../../../components/FileUpload.tsx';
 import { formatBytes, type FileRules } from '../../../lib/files.ts';
@@ -10,11 +11,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { sendNewCase } from '../api.ts';
 
 /** What the new-case mail accepts (the API bounds it the same way). */
-export const NEW_CASE_RULES: FileRules = {
-  extensions: ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv', 'png', 'jpg', 'jpeg', 'txt'],
-  maxFiles: 1,
-  maxBytes: 10 * 1024 * 1024,
-};
+export const NEW_CASE_RULES: FileRules = { extensions: NEW_CASE_EXTENSIONS, maxFiles: 1, maxBytes: NEW_CASE_MAX_BYTES };
 
 /** The contact-us banner's modal: one file, mailed to support with a copy to the sender. */
 export function NewCaseModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {

@@ -1,0 +1,142 @@
+import { useMemo } from 'react';
+import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { patentCreateBody, type PatentCreateBody } from '@portal/contracts';
+import { FormErrorSummary } from '../../components/FormErrorSummary.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { msg } from '../../lib/message.tsx';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { createPatent, instructionsQuery } from './api.ts';
+import { instructionLabels, OFFICES, ORIGINS } from './model.ts';
+
+export const PORTFOLIO_PATH = '/patent-annuities';
+
+interface AddValues extends Record<string, unknown> {
+  numero_depot: string;
+  numero_publication: string;
+  date_depot: string;
+  reference_client: string;
+  reference_cabinet: string;
+  date_echeance_annuites: string;
+  pays: string;
+  origine: string;
+  instruction_paiement: string;
+  quantieme: number | string;
+  cout: number | string;
+}
+
+const EMPTY: AddValues = {
+  numero_depot: '',
+  numero_publication: '',
+  date_depot: '',
+  reference_client: '',
+  reference_cabinet: '',
+  date_echeance_annuites: '',
+  pays: '',
+  origine: '',
+  instruction_paiement: '',
+  quantieme: '',
+  cout: '',
+};
+
+/** The form's values as POST /brevet_eptane/create takes them: numbers as numbers, empty as null. */
+export function toCreateBody(v: AddValues): Record<string, unknown> {
+  const num = (x: number | string) => (x === '' || x === null ? null : Number(x));
+  return { ...v, instruction_paiement: v.instruction_paiement ? Number(v.instruction_paiement) : null, quantieme: num(v.quantieme), cout: num(v.cout) };
+}
+
+const ERROR_KEYS = new Set(['country_required', 'invalid_date_format']);
+
+/** Spec "Add patent form": submitted for an agent's review; back to the portfolio after adding or cancelling. */
+export function AddPatentPage() {
+  const { t, i18n } = useTranslation('patents');
+  const navigate = useNavigate();
+  const instructions = useQuery(instructionsQuery);
+  const labels = useMemo(() => instructionLabels(instructions.data ?? [], i18n.language), [instructions.data, i18n.language]);
+  const { form, onSubmit, setField, showServerErrors, invalidCount, errorOf, ref } = useSchemaForm<AddValues, PatentCreateBody>({
+    initialValues: EMPTY,
+    schema: patentCreateBody,
+    prepare: toCreateBody,
+    translate: (code) => t(`add.errors.${ERROR_KEYS.has(code) ? code : 'invalid'}`),
+  });
+  const create = useMutation({
+    mutationFn: createPatent,
+    onSuccess: async () => {
+      notifySuccess(msg('patents:add.successTitle'), msg('patents:add.success'));
+      await navigate(PORTFOLIO_PATH);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && Object.keys(error.fields).length > 0) showServerErrors(error.fields);
+      notifyError(msg('patents:add.errorTitle'), msg('patents:add.error'));
+    },
+  });
+  const values = form.getValues();
+  const field = (name: keyof AddValues & string) => ({ label: t(`add.fields.${name}`), name, 'data-testid': `add-${name}`, ...form.getInputProps(name) });
+
+  return (
+    <Stack gap="md" maw={900} mx="auto" w="100%">
+      <PageHeader title={t('add.title')} description={t('add.description')} />
+      <Paper withBorder shadow="xs" p={{ base: 'md', sm: 'xl' }}>
+        <form ref={ref} onSubmit={onSubmit((body) => create.mutate(body))} noValidate data-testid="add-patent-form">
+          <Stack gap="md">
+            <FormErrorSummary count={invalidCount} testId="add-summary" />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <TextInput {...field('numero_depot')} maxLength={100} autoComplete="off" />
+              <TextInput {...field('numero_publication')} maxLength={100} autoComplete="off" />
+              <TextInput {...field('reference_client')} maxLength={200} autoComplete="off" />
+              <TextInput {...field('reference_cabinet')} maxLength={200} autoComplete="off" />
+              <TextInput type="date" {...field('date_depot')} />
+              <TextInput type="date" {...field('date_echeance_annuites')} />
+              <Select
+                label={t('add.fields.pays')}
+                placeholder={t('add.choose')}
+                required
+                data={[...OFFICES]}
+                searchable
+                value={values.pays || null}
+                onChange={(v) => setField('pays', v ?? '')}
+                error={errorOf('pays')}
+                data-path="pays"
+                data-testid="add-pays"
+              />
+              <Select
+                label={t('add.fields.origine')}
+                placeholder={t('add.choose')}
+                data={ORIGINS.map((o) => ({ value: o, label: t(`add.origins.${o}`) }))}
+                value={values.origine || null}
+                onChange={(v) => setField('origine', v ?? '')}
+                error={errorOf('origine')}
+                data-path="origine"
+                data-testid="add-origine"
+              />
+              <Select
+                label={t('add.fields.instruction_paiement')}
+                placeholder={t('add.choose')}
+                data={labels.map((l) => ({ value: String(l.id), label: l.title }))}
+                value={values.instruction_paiement || null}
+                onChange={(v) => setField('instruction_paiement', v ?? '')}
+                error={errorOf('instruction_paiement')}
+                data-path="instruction_paiement"
+                data-testid="add-instruction_paiement"
+              />
+              <NumberInput {...field('quantieme')} min={0} max={100} allowDecimal={false} allowNegative={false} />
+              <NumberInput {...field('cout')} min={0} decimalScale={2} allowNegative={false} suffix=" €" />
+            </SimpleGrid>
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" component={Link} to={PORTFOLIO_PATH} data-testid="add-cancel">
+                {t('add.cancel')}
+              </Button>
+              <Button type="submit" loading={create.isPending} data-testid="add-submit">
+                {t('add.submit')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}
