@@ -33,6 +33,7 @@ const screens = {
   patentsToValidate: () => import('../features/patents/ToValidatePage.tsx').then((m) => m.ToValidatePage),
   patentsMissingInfo: () => import('../features/patents/MissingInfoPage.tsx').then((m) => m.MissingInfoPage),
   addPatent: () => import('../features/patents/AddPatentPage.tsx').then((m) => m.AddPatentPage),
+  patentSubmissions: () => import('../features/patents/SubmissionsPage.tsx').then((m) => m.SubmissionsPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -118,6 +119,7 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuites/patent/instruction', access: 'patentStaff', screen: screens.patentsToValidate },
   // No guard in the original: admins only now (the menu shows it to them; the API refuses others).
   { path: '/annuites/patent', access: 'admin', screen: screens.patentsMissingInfo },
+  { path: '/annuites/patent/submissions', access: 'admin', screen: screens.patentSubmissions },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

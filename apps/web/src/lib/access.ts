@@ -129,6 +129,7 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
     const items: MenuItem[] = [{ labelKey: 'nav.patents', to: '/patent-annuities' }];
     if (admin) items.push({ labelKey: 'nav.patentsMissingInfo', to: '/annuites/patent' });
     if (admin || adminTest) items.push({ labelKey: 'nav.patentsToValidate', to: '/annuites/patent/instruction' });
+    if (admin) items.push({ labelKey: 'nav.patentSubmissions', to: '/annuites/patent/submissions' });
     menus.push({ id: 'patentAnnuities', labelKey: 'nav.patentAnnuities', items });
   }
   return menus;
