@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import type { PatentRecordDto } from '@portal/contracts';
+import { decideAccess, menusFor, type SessionSnapshot } from '../src/lib/access.ts';
+import {
+  bulkBody,
+  choose,
+  dirtyRows,
+  EMPTY_SELECTION,
+  fillBody,
+  formatDay,
+  inGrace,
+  instructionLabels,
+  parseDateFilter,
+  parseReferences,
+  rowTone,
+  splitTitle,
+  withoutRows,
+} from '../src/features/patents/model.ts';
+
+function patent(over: Partial<PatentRecordDto> = {}): PatentRecordDto {
+  return {
+    _id: '00000000-0000-4000-8000-000000000001',
+    idagenda: 'AG-1',
+    idbrevet: null,
+    code_client: 'CL-1',
+    cabinet: { _id: '00000000-0000-4000-8000-0000000000c1', name: 'Cabinet' },
+    ReferenceClient: 'REF-1',
+    nosref: null,
+    noDepot: 'EP1',
+    NoPublication: 'EP2',
+    Pays: 'EP',
+    Origine: null,
+    Depot: null,
+    Expiration: null,
+    DateEcheance: '2027-06-01',
+    DateLimite: '2027-05-25',
+    Quantieme: 5,
+    cost: 100,
+    TitreAnglais: null,
+    TitreFrancais: null,
+    DonneurOrdre: null,
+    DonneurOrdreAn: null,
+    id_instruction: null,
+    instruction: { id_instruction: null, traitement_instruction: 'unprocessed' },
+    DateAcquit: null,
+    DatePaiementOffice: null,
+    DateReponseACourrier: null,
+    DatePaiementClient: null,
+    exported_at: null,
+    locked: null,
+    version: 3,
+    created: '2026-01-01T00:00:00.000Z',
+    updated: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+describe('date filter (spec §5)', () => {
+  it('takes one day or two separated by ;, in either order, spaces ignored', () => {
+    expect(parseDateFilter('')).toEqual({ ok: true, value: undefined });
+    expect(parseDateFilter('  ')).toEqual({ ok: true, value: undefined });
+    expect(parseDateFilter('2027-01-31')).toEqual({ ok: true, value: '2027-01-31' });
+    expect(parseDateFilter('2027-03-01 ; 2027-01-01')).toEqual({ ok: true, value: '2027-01-01;2027-03-01' });
+  });
+  it('refuses any other format, impossible days and more than two dates', () => {
+    for (const bad of ['2027-1-1', '01-02-2027', '2027-02-30', '2027-01-01;', 'x', '2027-01-01;2027-02-01;2027-03-01', '2027/01/01']) {
+      expect(parseDateFilter(bad), bad).toEqual({ ok: false });
+    }
+  });
+});
+
+describe('reference filter (spec §5)', () => {
+  it('splits on ;, trims and drops empty values', () => {
+    expect(parseReferences(' REF-1 ;; EP123 ; ')).toBe('REF-1;EP123');
+    expect(parseReferences(' ; ')).toBeUndefined();
+  });
+});
+
+describe('per-patent instruction choice (spec §4)', () => {
+  const a = patent();
+  const b = patent({ _id: '00000000-0000-4000-8000-000000000002', idagenda: 'AG-2', version: 7 });
+  it('choosing selects the row and marks the instruction being updated, with the version read', () => {
+    const s = choose(EMPTY_SELECTION, a, 2);
+    expect(s.get('AG-1')).toMatchObject({ idagenda: 'AG-1', instructionBeingUpdated: 2, version: 3, ReferenceClient: 'REF-1' });
+  });
+  it('the same instruction again deselects; another replaces; a cleared choice deselects', () => {
+    let s = choose(EMPTY_SELECTION, a, 2);
+    expect(choose(s, a, 2).has('AG-1')).toBe(false);
+    s = choose(s, a, 4);
+    expect(s.get('AG-1')?.instructionBeingUpdated).toBe(4);
+    expect(s.size).toBe(1);
+    expect(choose(s, a, null).size).toBe(0);
+  });
+  it('a locked row is never selected', () => {
+    expect(choose(EMPTY_SELECTION, patent({ locked: 'patent_locked_limit_date' }), 1).size).toBe(0);
+  });
+  it('the bulk body carries every chosen row with its version, nothing locked in not_updated', () => {
+    const s = choose(choose(EMPTY_SELECTION, a, 1), b, 3);
+    const body = bulkBody(s);
+    expect(body.not_updated).toEqual([]);
+    expect(body.patents.map((p) => [p.idagenda, p.instructionBeingUpdated, p.version])).toEqual([
+      ['AG-1', 1, 3],
+      ['AG-2', 3, 7],
+    ]);
+    expect(body.patents[0]).not.toHaveProperty('_id');
+    expect(withoutRows(s, ['AG-2']).size).toBe(1);
+  });
+  it('the selection is immutable (React state)', () => {
+    const s = choose(EMPTY_SELECTION, a, 1);
+    choose(s, b, 2);
+    expect(s.size).toBe(1);
+  });
+});
+
+describe('instruction titles', () => {
+  it('the text after the first colon is the tooltip, in the screen language', () => {
+    expect(splitTitle('Payer\u00a0: Payer l’annuité')).toEqual({ title: 'Payer', description: 'Payer l’annuité' });
+    expect(splitTitle('Wait')).toEqual({ title: 'Wait', description: '' });
+    const labels = instructionLabels([{ _id: 3, titre_fr: 'Paiement par un tiers seulement pour 2027\u00a0: un tiers paie', titre_en: 'Payment by a third party only for 2027: a third party pays' }], 'fr');
+    expect(labels).toEqual([{ id: 3, title: 'Paiement par un tiers seulement pour 2027', description: 'un tiers paie' }]);
+    expect(instructionLabels([{ _id: 1, titre_fr: 'Payer\u00a0: x', titre_en: 'Pay: y' }], 'en')[0]?.title).toBe('Pay');
+  });
+});
+
+describe('row colours (spec §4)', () => {
+  const today = '2027-05-20';
+  it('an instruction or a treatment date is treated (green)', () => {
+    expect(rowTone(patent({ id_instruction: 1, instruction: { id_instruction: 1, traitement_instruction: 'processed' } }), today)).toBe('treated');
+    expect(rowTone(patent({ DateAcquit: '2027-01-01' }), today)).toBe('treated');
+  });
+  it('past the limit date is yellow; past the due date, within the grace period, is highlighted', () => {
+    expect(rowTone(patent({ DateLimite: '2027-05-19', DateEcheance: '2027-05-26' }), today)).toBe('pastLimit');
+    expect(rowTone(patent({ DateLimite: '2027-05-13', DateEcheance: '2027-05-19' }), today)).toBe('grace');
+    expect(rowTone(patent(), today)).toBe('none');
+    expect(inGrace(patent({ DateEcheance: '2026-11-21' }), today)).toBe(true);
+    expect(inGrace(patent({ DateEcheance: '2026-11-21' }), '2027-05-22')).toBe(false);
+  });
+  it('dates show as DD-MM-YYYY without a time zone shift', () => {
+    expect(formatDay('2027-01-01')).toBe('01-01-2027');
+    expect(formatDay(null)).toBe('');
+  });
+});
+
+describe('missing information', () => {
+  it('sends only the non-blank edits of cells empty on the row, with the version', () => {
+    const row = patent({ noDepot: null, Pays: 'EP', ReferenceClient: null });
+    expect(fillBody(row, { noDepot: ' FR123 ', ReferenceClient: '  ', Pays: 'fr' })).toEqual({ noDepot: 'FR123', version: 3 });
+    expect(fillBody(patent({ Pays: '' }), { Pays: 'de' })).toEqual({ Pays: 'DE', version: 3 });
+    expect(fillBody(row, {})).toBeNull();
+    expect(dirtyRows(new Map([['a', { noDepot: ' ' }], ['b', { Pays: 'FR' }]]))).toBe(1);
+  });
+});
+
+describe('patent screens by role (spec §6)', () => {
+  const session = (roles: string[], is_admin = false): SessionSnapshot => ({ isAuthenticated: true, is_admin, roles });
+  it('the portfolio is for agents, admin_test and admins; validation for admin_test and admins', () => {
+    expect(decideAccess('patents', session(['user_agent_annuites']), '/patent-annuities')).toEqual({ kind: 'allow' });
+    expect(decideAccess('patents', session(['user_annuites']), '/patent-annuities')).toEqual({ kind: 'redirect', to: '/unauthorized' });
+    expect(decideAccess('patentStaff', session(['user_agent_annuites']), '/x')).toEqual({ kind: 'redirect', to: '/unauthorized' });
+    expect(decideAccess('patentStaff', session(['admin_test']), '/x')).toEqual({ kind: 'allow' });
+    expect(decideAccess('patents', { isAuthenticated: false, is_admin: false, roles: [] }, '/patent-annuities').kind).toBe('redirect');
+  });
+  it('menus: agent patents; admin_test patents and to validate; admin everything', () => {
+    const items = (roles: string[], admin = false) => menusFor(session(roles, admin)).find((m) => m.id === 'patentAnnuities')?.items.map((i) => i.to);
+    expect(items(['user_agent_annuites'])).toEqual(['/patent-annuities']);
+    expect(items(['admin_test'])).toEqual(['/patent-annuities', '/annuites/patent/instruction']);
+    expect(items(['admin'], true)).toEqual(['/patent-annuities', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/submissions']);
+    expect(items(['user_annuites'])).toBeUndefined();
+  });
+});
