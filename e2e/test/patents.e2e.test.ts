@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchBrowser, login, loginAsAdmin, newContext, screenshot } from '../src/browser.ts';
+import { asAdmin } from '../src/users.ts';
+import { apiLogin, createPatentUser, seedPatents, type PatentAgent } from '../src/patents.ts';
+import en from '../../packages/i18n/locales/en/patents.json' with { type: 'json' };
+import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json' };
+
+/**
+ * Issue 11, /patent-annuities and /annuites/patent/instruction in both languages: an annuities agent
+ * (its account in the language) filters its portfolio (a bad date format first), gives instructions on
+ * several rows (choosing the same again deselects, another replaces; the locked row offers no choice and
+ * says why on focus), confirms, finds them in the unvalidated tab; the admin validates them after
+ * "Are you sure?"; the agent then sees them validated and locked.
+ */
+
+type Lang = 'en' | 'fr';
+const TEXTS = { en, fr } as const;
+const TITLES = { en: { pay: 'Pay', noPay: 'Do not pay', wait: 'Wait' }, fr: { pay: 'Payer', noPay: 'Ne pas payer', wait: 'Attendre' } } as const;
+const STAMP = Date.now().toString(36).toUpperCase();
+const fill = (text: string, params: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k]));
+
+let browser: Browser;
+const agents = {} as Record<Lang, PatentAgent>;
+const refs = (lang: Lang) => ({ a: `PT${lang}${STAMP}-A`, b: `PT${lang}${STAMP}-B`, c: `PT${lang}${STAMP}-C`, locked: `PT${lang}${STAMP}-L` });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  await asAdmin(browser, async (adminPage) => {
+    for (const lang of ['en', 'fr'] as const) {
+      const agent = await createPatentUser(adminPage, 'user_agent_annuites', `patents-${lang}`, lang);
+      agents[lang] = agent;
+      const context = await newContext(browser);
+      try {
+        const agentPage = await context.newPage();
+        await agentPage.goto('/');
+        await apiLogin(agentPage, agent);
+        const r = refs(lang);
+        await seedPatents(agentPage, adminPage, agent, [
+          { reference: r.a, dueIn: 60, pays: 'FR' },
+          { reference: r.b, dueIn: 90, pays: 'DE' },
+          { reference: r.c, dueIn: 120, pays: 'EP' },
+          // Due in 3 days: its limit date (due − 7 days) has passed.
+          { reference: r.locked, dueIn: 3, pays: 'GB' },
+        ]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+function row(page: Page, ref: string): Locator {
+  return page.getByTestId('patent-row').filter({ has: page.getByTestId('patent-ref').getByText(ref, { exact: true }) });
+}
+
+async function chooseInstruction(page: Page, ref: string, title: string) {
+  await row(page, ref).getByTestId('instruction-choice').click();
+  await page.getByRole('option', { name: new RegExp(`^${title}(?![A-Za-zé])`) }).click();
+  await page.getByRole('listbox').waitFor({ state: 'hidden' });
+}
+
+describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
+  const T = TEXTS[lang];
+  const titles = TITLES[lang];
+
+  it('an agent gives instructions on several rows, a locked row cannot be chosen, confirms, finds them unvalidated; the admin validates them', async () => {
+    const r = refs(lang);
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await login(page, agents[lang].email, agents[lang].password);
+    await page.getByTestId('logout-button').waitFor();
+    await page.goto('/patent-annuities');
+    await expect.poll(() => page.locator('main h1').textContent()).toBe(T.annuities.title);
+    // No client-code search for an agent.
+    expect(await page.getByTestId('client-code-search').count()).toBe(0);
+
+    // Filters: a bad date format shows the spec's alert and changes nothing; then the agent's references.
+    await page.getByTestId('filters-toggle').click();
+    await page.getByTestId('filter-dates').fill('2027-13-01');
+    await page.getByTestId('filters-apply').click();
+    await expect.poll(() => page.getByTestId('date-filter-error').textContent()).toBe(fill(T.filters.datesInvalid, { format: 'YYYY-MM-DD;YYYY-MM-DD' }));
+    await page.getByTestId('filter-dates').fill('');
+    await page.getByTestId('filter-references').fill(`${r.a};${r.b} ; ${r.c};${r.locked}`);
+    await page.getByTestId('filters-apply').click();
+    await expect.poll(() => page.getByTestId('patent-row').count()).toBe(4);
+    expect(await page.getByTestId('patents-count').textContent()).toBe(fill(T.annuities.count_other, { count: 4 }));
+
+    // The locked row: no choice, its reason on focus.
+    const locked = row(page, r.locked);
+    expect(await locked.getByTestId('instruction-choice').count()).toBe(0);
+    expect(await locked.getAttribute('data-tone')).toBe('pastLimit');
+    // Read with the lock (screen readers, keyboard), and shown on hover.
+    expect(await locked.getByTestId('instruction-locked').textContent()).toContain(T.lock.patent_locked_limit_date);
+    expect(await locked.getByTestId('instruction-locked').getAttribute('tabindex')).toBe('0');
+    await locked.getByTestId('instruction-locked').hover();
+    await expect.poll(() => page.getByRole('tooltip').textContent()).toBe(T.lock.patent_locked_limit_date);
+    await page.mouse.move(0, 0);
+
+    // Nothing chosen: the button is disabled.
+    const update = page.getByTestId('update-instructions');
+    expect(await update.isDisabled()).toBe(true);
+    await chooseInstruction(page, r.a, titles.pay);
+    expect(await row(page, r.a).getAttribute('data-selected')).toBe('true');
+    expect(await row(page, r.a).getByTestId('instruction-being').count()).toBe(1);
+    // The same again deselects.
+    await chooseInstruction(page, r.a, titles.pay);
+    expect(await row(page, r.a).getAttribute('data-selected')).toBeNull();
+    expect(await update.isDisabled()).toBe(true);
+    await chooseInstruction(page, r.a, titles.pay);
+    await chooseInstruction(page, r.b, titles.noPay);
+    // Another replaces.
+    await chooseInstruction(page, r.c, titles.wait);
+    await chooseInstruction(page, r.c, titles.pay);
+    expect(await row(page, r.c).getByTestId('instruction-choice').inputValue()).toBe(titles.pay);
+    expect(await page.getByTestId('update-count').textContent()).toBe('3');
+    expect(await page.getByTestId('selected-count').textContent()).toBe(fill(T.update.selected_other, { count: 3 }));
+    await screenshot(page, 'patents-chosen', lang);
+
+    await update.click();
+    const confirm = page.getByRole('dialog', { name: T.update.confirmTitle });
+    await confirm.waitFor();
+    expect(await confirm.getByRole('listitem').count()).toBe(3);
+    await confirm.getByTestId('update-confirm-send').click();
+    await page.getByText(T.update.success).waitFor();
+    // Reloaded, cleared, back on unprocessed: only the locked row is left there.
+    await expect.poll(() => page.getByTestId('patent-row').count()).toBe(1);
+    expect(await page.getByTestId('tab-unprocessed').getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('update-count').textContent()).toBe('0');
+
+    await page.getByTestId('tab-unvalidated').click();
+    await expect.poll(() => page.getByTestId('patent-row').count()).toBe(3);
+    expect(await row(page, r.b).getByTestId('instruction-current').textContent()).toBe(titles.noPay);
+    expect(await row(page, r.b).getAttribute('data-tone')).toBe('treated');
+
+    // The detail modal: fields, schedule and the audit trail of the change.
+    await row(page, r.b).getByTestId('patent-details').click();
+    const detail = page.getByRole('dialog');
+    await detail.getByTestId('patent-event').first().waitFor();
+    expect(await detail.getByTestId('detail-ReferenceClient').textContent()).toContain(r.b);
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
+
+    // Staff validates them.
+    const adminContext = await newContext(browser, { lang });
+    const admin = await adminContext.newPage();
+    await loginAsAdmin(admin);
+    await admin.getByTestId('language-switcher').getByText(lang.toUpperCase(), { exact: true }).click();
+    await admin.goto('/annuites/patent/instruction');
+    await admin.getByTestId('validate-search').fill(`PT${lang}${STAMP}`);
+    await expect.poll(() => admin.getByTestId('validate-row').count()).toBe(3);
+    await admin.getByTestId('validate-select-all').click();
+    await admin.getByTestId('validate-button').click();
+    const sure = admin.getByRole('dialog', { name: T.validate.confirmTitle });
+    await sure.waitFor();
+    await sure.getByTestId('validate-confirm-button').click();
+    await admin.getByText(fill(T.validate.success_other, { count: 3 })).waitFor();
+    await expect.poll(() => admin.getByTestId('validate-row').count()).toBe(0);
+    await adminContext.close();
+
+    // The agent sees them validated, locked.
+    await page.reload();
+    await page.getByTestId('tab-unvalidated').click();
+    await page.getByTestId('filters-toggle').click();
+    await page.getByTestId('filter-references').fill(`PT${lang}${STAMP}`);
+    await page.getByTestId('filters-apply').click();
+    await expect.poll(() => row(page, r.a).locator('[data-lock="instruction_validated"]').count()).toBe(1);
+    await context.close();
+  }, 180_000);
+});
