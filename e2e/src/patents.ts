@@ -44,6 +44,8 @@ export interface SeedPatent {
   quantieme?: number;
   cout?: number;
   instruction?: number;
+  /** Leaves the publication number empty (a row of the missing-information screen). */
+  noPublication?: boolean;
 }
 
 /** Logs a user in through the API on this page's browser context (cookies shared with its pages). */
@@ -60,7 +62,7 @@ export async function seedPatents(agentPage: Page, adminPage: Page, agent: Paten
       headers,
       data: {
         numero_depot: `${p.pays ?? 'FR'}${String(2_000_000 + i)}`,
-        numero_publication: `${p.pays ?? 'FR'}${String(3_000_000 + i)}`,
+        numero_publication: p.noPublication ? null : `${p.pays ?? 'FR'}${String(3_000_000 + i)}`,
         date_depot: '2018-03-15',
         reference_client: p.reference,
         reference_cabinet: `NS-${p.reference}`,

@@ -7,6 +7,7 @@ import { INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
 import { portfolioRows, uploadChecked, workbook } from '../src/annuities.ts';
 import { checkLedes } from '../src/ledes.ts';
 import { asAdmin, createUser, type CreatedUser } from '../src/users.ts';
+import { apiLogin, createPatentUser, seedPatents } from '../src/patents.ts';
 
 /** One picture per screen and language under e2e/artifacts/screenshots/<screen>-<lang>.png. */
 let browser: Browser;
@@ -309,15 +310,89 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     for (const [name, path] of [
       ['receipt-upload', '/annuities/upload/receipt'],
       ['receipt-list', '/annuities/list-receipt'],
-      ['patent-annuities', '/patent-annuities'],
-      ['add-patents', '/add/patents'],
-      ['patents-missing-info', '/annuites/patent'],
-      ['patents-to-validate', '/annuites/patent/instruction'],
     ] as const) {
       await page.goto(path);
       await page.locator('main h1').first().waitFor();
       await shoot(page, `coming-soon-${name}`, lang);
     }
+    await context.close();
+  }, 240_000);
+});
+
+/** Issue 11: the patent screens, on a small portfolio of every state (seeded through the API: submitted, then accepted). */
+const PATENT_TAG = `PSHOT${Date.now().toString(36).toUpperCase()}`;
+
+beforeAll(async () => {
+  await asAdmin(browser, async (adminPage) => {
+    const agent = await createPatentUser(adminPage, 'user_agent_annuites', 'patent-shots');
+    const context = await newContext(browser);
+    try {
+      const agentPage = await context.newPage();
+      await agentPage.goto('/');
+      await apiLogin(agentPage, agent);
+      await seedPatents(agentPage, adminPage, agent, [
+        { reference: `${PATENT_TAG}-01`, dueIn: -20, pays: 'FR' },
+        { reference: `${PATENT_TAG}-02`, dueIn: 4, pays: 'DE' },
+        { reference: `${PATENT_TAG}-03`, dueIn: 45, pays: 'EP', instruction: 1 },
+        { reference: `${PATENT_TAG}-04`, dueIn: 60, pays: 'GB', noPublication: true },
+        { reference: `${PATENT_TAG}-05`, dueIn: 75, pays: 'IT', noPublication: true },
+        { reference: `${PATENT_TAG}-06`, dueIn: 90, pays: 'ES', instruction: 2 },
+      ]);
+      // One submission left pending for the review screen.
+      await agentPage.request.post('/api/brevet_eptane/create', {
+        headers: { 'x-api-key': 'local-dev-api-key', origin: portal().baseUrl, 'content-type': 'application/json' },
+        data: { numero_depot: 'FR2099001', reference_client: `${PATENT_TAG}-NEW`, pays: 'FR', date_echeance_annuites: null, quantieme: 4, cout: 62 },
+      });
+    } finally {
+      await context.close();
+    }
+  });
+}, 180_000);
+
+describe.each(['en', 'fr'] as const)('patent screens at 360, 680, 1024 and 1440 px in %s', (lang) => {
+  it('portfolio, its modals, patents to validate, missing information, add patent, submissions', async () => {
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    await loginAsAdmin(page);
+    await switchTo(page, lang);
+    await page.goto('/patent-annuities');
+    await page.getByTestId('filters-toggle').click();
+    await page.getByTestId('filter-references').fill(PATENT_TAG);
+    await page.getByTestId('filters-apply').click();
+    await expect.poll(() => page.getByTestId('patent-row').count()).toBe(4);
+    await shoot(page, 'patent-annuities', lang);
+    await page.getByTestId('tab-unvalidated').click();
+    await expect.poll(() => page.getByTestId('patent-row').count()).toBe(2);
+    await shoot(page, 'patent-annuities-unvalidated', lang);
+    await page.getByTestId('patent-details').first().click();
+    await page.getByTestId('patent-schedule').waitFor();
+    await shoot(page, 'patent-detail', lang, { dialog: true });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('new-case-open').click();
+    await page.getByRole('dialog').waitFor();
+    await shoot(page, 'patent-new-case', lang, { dialog: true });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.goto('/annuites/patent/instruction');
+    await page.getByTestId('validate-search').fill(PATENT_TAG);
+    await expect.poll(() => page.getByTestId('validate-row').count()).toBe(2);
+    await shoot(page, 'patents-to-validate', lang);
+
+    await page.goto('/annuites/patent');
+    await page.getByTestId('missing-search').fill(`${PATENT_TAG}-0`);
+    await page.getByTestId('missing-row').first().waitFor();
+    await shoot(page, 'patents-missing-info', lang);
+
+    await page.goto('/add/patents');
+    await page.getByTestId('add-submit').click();
+    await page.getByTestId('add-summary').getByRole('alert').or(page.getByTestId('add-summary')).first().waitFor();
+    await shoot(page, 'add-patents', lang);
+
+    await page.goto('/annuites/patent/submissions');
+    await page.getByTestId('submission').first().waitFor();
+    await shoot(page, 'patent-submissions', lang);
     await context.close();
   }, 240_000);
 });
