@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, login, loginAsAdmin, newContext, screenshot } from '../src/browser.ts';
+import { describeFindings, scan, settle, splitKnown, switchLanguage, WIDTHS, writeReport, type Finding } from '../src/a11y.ts';
 import { asAdmin } from '../src/users.ts';
 import { apiLogin, createPatentUser, seedPatents, type PatentAgent } from '../src/patents.ts';
 import en from '../../packages/i18n/locales/en/patents.json' with { type: 'json' };
@@ -42,6 +43,8 @@ beforeAll(async () => {
           { reference: r.c, dueIn: 120, pays: 'EP' },
           // Due in 3 days: its limit date (due − 7 days) has passed.
           { reference: r.locked, dueIn: 3, pays: 'GB' },
+          // Left without instruction, for the axe pass.
+          { reference: `PT${lang}${STAMP}-F`, dueIn: 200, pays: 'IT', noPublication: true },
         ]);
       } finally {
         await context.close();
@@ -171,4 +174,61 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     await expect.poll(() => row(page, r.a).locator('[data-lock="instruction_validated"]').count()).toBe(1);
     await context.close();
   }, 180_000);
+
+  it('axe finds nothing critical or serious on the patent screens, their modals and an empty submit (phone and desktop)', async () => {
+    const findings: Finding[] = [];
+    let scans = 0;
+    for (const [size, viewport] of Object.entries(WIDTHS)) {
+      const context = await newContext(browser, { lang });
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      await loginAsAdmin(page);
+      await switchLanguage(page, lang);
+      const check = async (name: string) => {
+        findings.push(...(await scan(page, `${lang}-${size}-${name}`)));
+        scans++;
+      };
+      await page.goto('/patent-annuities');
+      await settle(page);
+      await page.getByTestId('patent-row').first().waitFor();
+      await page.getByTestId('filters-toggle').click();
+      await page.getByTestId('filter-dates').fill('bad');
+      await page.getByTestId('filters-apply').click();
+      await page.getByTestId('date-filter-error').waitFor();
+      await check('portfolio');
+      await page.getByTestId('instruction-choice').first().click();
+      await page.getByRole('listbox').waitFor();
+      await check('portfolio-choice-open');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('patent-details').first().click();
+      await page.getByTestId('patent-schedule').waitFor();
+      await check('patent-detail');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await page.getByTestId('new-case-open').click();
+      await page.getByTestId('new-case-send').click();
+      await page.getByTestId('new-case-error').waitFor();
+      await check('new-case');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      for (const [name, path] of [
+        ['to-validate', '/annuites/patent/instruction'],
+        ['missing-info', '/annuites/patent'],
+        ['submissions', '/annuites/patent/submissions'],
+      ] as const) {
+        await page.goto(path);
+        await settle(page);
+        await check(name);
+      }
+      await page.goto('/add/patents');
+      await settle(page);
+      await page.getByTestId('add-submit').click();
+      await page.getByTestId('add-summary').getByRole('alert').or(page.getByTestId('add-summary')).first().waitFor();
+      await check('add-patent-empty-submit');
+      await context.close();
+    }
+    writeReport(`patents-${lang}`, findings, scans);
+    const { blocking } = splitKnown(findings);
+    expect(blocking, describeFindings(blocking)).toEqual([]);
+  }, 240_000);
 });

@@ -96,7 +96,6 @@ export function AddPatentPage() {
                 placeholder={t('add.choose')}
                 required
                 data={[...OFFICES]}
-                searchable
                 value={values.pays || null}
                 onChange={(v) => setField('pays', v ?? '')}
                 error={errorOf('pays')}

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Alert, Badge, Button, Collapse, Group, List, Modal, Pagination, Paper, Select, Stack, Tabs, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { Alert, Badge, Button, Collapse, Group, List, Modal, Pagination, Paper, Select, Stack, Tabs, Text, TextInput, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconAlertTriangle, IconFilePlus, IconMailForward, IconPlus, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -223,7 +223,7 @@ export function PatentAnnuitiesPage() {
                   setCode(e.currentTarget.value);
                   setPage(1);
                 }}
-                w={{ base: '100%', sm: 300 }}
+                w={{ base: '100%', sm: 360 }}
                 data-testid="client-code-search"
                 autoComplete="off"
               />
@@ -238,9 +238,12 @@ export function PatentAnnuitiesPage() {
             >
               {filtersOpen ? t('filters.hide') : t('filters.show')}
               {activeFilters(filters) > 0 && (
-                <Badge ml={8} size="sm" variant="light" c="brand.9">
-                  {t('filters.active', { count: activeFilters(filters) })}
-                </Badge>
+                <>
+                  <Badge ml={8} size="sm" variant="light" c="brand.9" circle aria-hidden="true">
+                    {activeFilters(filters)}
+                  </Badge>
+                  <VisuallyHidden>{t('filters.active', { count: activeFilters(filters) })}</VisuallyHidden>
+                </>
               )}
             </Button>
           </Group>
@@ -272,7 +275,7 @@ export function PatentAnnuitiesPage() {
               </Text>
               <ColourLegend />
             </Stack>
-            <Group justify="flex-end" gap="sm" wrap="wrap" className={classes.updateBar}>
+            <Group justify="flex-end" gap="sm" wrap="wrap" className={classes.updateBar} w={phone ? '100%' : undefined}>
               <Text id="patent-selected-count" size="sm" c="dark.5" aria-live="polite" data-testid="selected-count">
                 {t('update.selected', { count: selection.size })}
               </Text>

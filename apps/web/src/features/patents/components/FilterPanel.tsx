@@ -48,11 +48,12 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
   return (
     <form onSubmit={submit} noValidate data-testid="patent-filters" aria-label={t('filters.title')}>
       <Stack gap="sm">
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" verticalSpacing="md">
           <TextInput
             id="patent-filter-dates"
             label={t('filters.dates')}
             description={t('filters.datesHint', { format: DATE_FORMAT })}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             placeholder={DATE_FORMAT}
             value={dates}
             onChange={(e) => {
@@ -66,6 +67,7 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
           <TextInput
             label={t('filters.references')}
             description={t('filters.referencesHint')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             value={references}
             onChange={(e) => setReferences(e.currentTarget.value)}
             data-testid="filter-references"

@@ -92,6 +92,9 @@ export function InstructionChoice({
             );
           }}
           comboboxProps={{ width: 320, position: 'bottom-start' }}
+          // Four options with their descriptions fit without an inner scroll box (axe: a scroll box needs a tab stop).
+          withScrollArea={false}
+          maxDropdownHeight={520}
           data-testid="instruction-choice"
           data-chosen={value ?? ''}
         />

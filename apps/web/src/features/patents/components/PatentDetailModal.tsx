@@ -84,7 +84,7 @@ export function PatentDetailModal({ patent, labels, onClose }: { patent: PatentR
                 ['noDepot', p.noDepot],
                 ['NoPublication', p.NoPublication],
                 ['Pays', p.Pays],
-                ['Origine', p.Origine],
+                ['Origine', p.Origine ? t(`add.origins.${p.Origine}`, { defaultValue: p.Origine }) : null],
                 ['Depot', formatDay(p.Depot)],
                 ['Expiration', formatDay(p.Expiration)],
                 ['TitreFrancais', p.TitreFrancais],

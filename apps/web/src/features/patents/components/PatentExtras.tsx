@@ -30,8 +30,9 @@ export function PatentSchedule({ id }: { id: string }) {
           {t('detail.scheduleEmpty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={420}>
-          <Table striped verticalSpacing={4} fz="sm">
+        // A focusable region (keyboard scrolling on a phone), not a ScrollArea without a stop.
+        <div tabIndex={0} role="region" aria-label={t('detail.sections.schedule')} style={{ overflowX: 'auto' }} data-testid="patent-schedule-table">
+          <Table striped verticalSpacing={4} fz="sm" miw={420}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('detail.scheduleColumns.number')}</Table.Th>
@@ -51,7 +52,7 @@ export function PatentSchedule({ id }: { id: string }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </div>
       )}
     </Stack>
   );

@@ -184,7 +184,7 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
         rowTestId="patent-row"
         testId="patents-table"
         empty={empty}
-        minWidth={980}
+        minWidth={940}
         getRowId={(r) => r._id}
         rowProps={(r) => ({
           className: classes.row,
