@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, login, loginAsAdmin, newContext, screenshot } from '../src/browser.ts';
+import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, screenshot } from '../src/browser.ts';
+import { waitForMail } from '../src/outbox.ts';
 import { describeFindings, scan, settle, splitKnown, switchLanguage, WIDTHS, writeReport, type Finding } from '../src/a11y.ts';
 import { asAdmin } from '../src/users.ts';
 import { apiLogin, createPatentUser, seedPatents, type PatentAgent } from '../src/patents.ts';
@@ -231,4 +234,89 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     const { blocking } = splitKnown(findings);
     expect(blocking, describeFindings(blocking)).toEqual([]);
   }, 240_000);
+
+  it('a user sends a new case with its file and adds a patent; the admin accepts it and fixes missing information (leaving with edits asks first)', async () => {
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    const agent = agents[lang];
+    await login(page, agent.email, agent.password);
+    await page.getByTestId('logout-button').waitFor();
+    await page.goto('/patent-annuities');
+    await settleRows(page);
+
+    // The contact-us banner's new case: the file goes to support, a copy to the sender.
+    const caseText = `New case ${lang} ${STAMP}`;
+    await page.getByTestId('new-case-open').click();
+    await page.getByTestId('new-case-send').click();
+    await expect.poll(() => page.getByTestId('new-case-error').textContent()).toBe(T.newCase.required);
+    await page.getByTestId('new-case-input').setInputFiles({ name: `case-${lang}-${STAMP}.txt`, mimeType: 'text/plain', buffer: Buffer.from(caseText) });
+    await page.getByTestId('new-case-send').click();
+    await page.getByText(T.newCase.success, { exact: true }).waitFor();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const file = `case-${lang}-${STAMP}.txt`;
+    // (The outbox reader may leave a space where a long encoded subject was folded.)
+    const about = (m: { subject: string }) => m.subject.replace(/\s+/g, '').includes(file);
+    await waitForMail(portal().dataDir, (m) => m.to.includes(agent.email) && about(m));
+    const support = await waitForMail(portal().dataDir, (m) => !m.to.includes(agent.email) && about(m));
+    // Support gets the file attached.
+    const raw = readFileSync(path.join(portal().dataDir, 'outbox', support.file), 'utf8');
+    expect(raw).toMatch(/Content-Disposition: attachment/i);
+    expect(support.body).toContain(caseText);
+
+    // Add a patent: the country is required; then submitted, back on the portfolio.
+    const ref = `PT${lang}${STAMP}-N`;
+    await page.getByTestId('add-patent-link').click();
+    await page.waitForURL((u) => u.pathname === '/add/patents');
+    await page.getByTestId('add-submit').click();
+    await expect.poll(() => page.getByText(T.add.errors.country_required).count()).toBe(1);
+    await page.getByTestId('add-numero_depot').fill(`FR${STAMP.slice(-6)}`);
+    await page.getByTestId('add-reference_client').fill(ref);
+    await page.getByTestId('add-date_echeance_annuites').fill('2027-09-30');
+    await chooseOption(page, 'add-pays', 'FR');
+    await page.getByTestId('add-quantieme').fill('7');
+    await page.getByTestId('add-cout').fill('120.5');
+    await page.getByTestId('add-submit').click();
+    await page.getByText(T.add.success).waitFor();
+    await page.waitForURL((u) => u.pathname === '/patent-annuities');
+
+    // The admin accepts it, then fills the missing publication number of another patent.
+    const adminContext = await newContext(browser, { lang });
+    const admin = await adminContext.newPage();
+    await loginAsAdmin(admin);
+    await admin.getByTestId('language-switcher').getByText(lang.toUpperCase(), { exact: true }).click();
+    await admin.goto('/annuites/patent/submissions');
+    const submission = admin.getByTestId('submission').filter({ hasText: ref });
+    await submission.getByTestId('submission-accept').click();
+    await admin.getByText(T.submissions.accepted).waitFor();
+    await submission.waitFor({ state: 'detached' });
+
+    await admin.goto('/annuites/patent');
+    await admin.getByTestId('missing-search').fill(`PT${lang}${STAMP}-F`);
+    await expect.poll(() => admin.getByTestId('missing-row').count()).toBe(1);
+    await admin.getByTestId('missing-input-NoPublication').fill(`IT${STAMP}`);
+    // A link away with an unsaved row asks first; staying keeps the edit.
+    await admin.locator('header a').first().click();
+    const leave = admin.getByRole('dialog', { name: T.missing.leaveTitle });
+    await leave.waitFor();
+    await leave.getByTestId('missing-stay').click();
+    await leave.waitFor({ state: 'detached' });
+    expect(await admin.getByTestId('missing-input-NoPublication').inputValue()).toBe(`IT${STAMP}`);
+    await admin.getByTestId('missing-save').click();
+    await admin.getByText(T.missing.success).waitFor();
+    await expect.poll(() => admin.getByTestId('missing-row').count()).toBe(0);
+    await adminContext.close();
+
+    // The accepted patent is in the agent's portfolio.
+    await page.reload();
+    await page.getByTestId('filters-toggle').click();
+    await page.getByTestId('filter-references').fill(ref);
+    await page.getByTestId('filters-apply').click();
+    await expect.poll(() => page.getByTestId('patent-row').count()).toBe(1);
+    await context.close();
+  }, 180_000);
 });
+
+async function settleRows(page: Page) {
+  await page.locator('main h1').first().waitFor();
+  await page.getByTestId('patents-count').filter({ hasText: /\d/ }).waitFor();
+}
