@@ -117,6 +117,22 @@ describe('live patent changes: patents:changed to the rooms of the cabinets and 
     expect(received.b).toEqual([]);
   });
 
+  it('an accepted submission and an admin edit are announced to the new record’s cabinet', async () => {
+    clear();
+    const created = await agentA.client.post('/api/brevet_eptane/create', { pays: 'FR', numero_depot: 'FR1' });
+    const accepted = await admin.client.put(`/api/patent_submissions/${created.body.submission._id}/accept`, { code_client: 'CODE-A' });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    const id = accepted.body.brevet_eptane._id as string;
+    const edited = await admin.client.put(`/api/brevet_eptane/update/${id}`, { ReferenceClient: 'NEW', version: 1 });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await settle();
+    expect(received.a).toEqual([
+      { ids: [id], source: 'submission' },
+      { ids: [id], source: 'edit' },
+    ]);
+    expect(received.b).toEqual([]);
+  });
+
   it('the helper for jobs: (cabinetIds, codes, ids, source) reaches the same rooms', async () => {
     clear();
     publishPatentsChanged(t.portal.ctx.realtime, [], ['CODE-X'], [ids['L-BX']!], 'import');
