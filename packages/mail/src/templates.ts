@@ -47,8 +47,8 @@ const SPECS: Record<MailTemplate, TemplateSpec> = {
   new_case: { required: ['name', 'mail', 'filename'], defaults: {}, links: [], multiline: [], toEndUser: false },
   // One line per instruction given: reference, application number, country, due date, instruction title.
   patent_instructions_confirmation: { required: ['count', 'instructions'], defaults: {}, links: [], multiline: ['instructions'], toEndUser: true },
-  // The grouped reminder of the reminder job (its texts and parameters come with that job).
-  patent_reminder: { required: [], defaults: {}, links: [], multiline: ['patents'], toEndUser: true },
+  // The reminder job's grouped mail: the step's name, one line per patent (`patent_reminder.line`), the total of the fees.
+  patent_reminder: { required: ['step', 'count', 'rows', 'total'], defaults: {}, links: [], multiline: ['rows'], toEndUser: true },
   patent_submission_rejected: { required: ['reference', 'reason'], defaults: {}, links: [], multiline: ['reason'], toEndUser: true },
 };
 

@@ -208,7 +208,7 @@ export function patentsRoutes(ctx: AppContext): Route[] {
       response: validateInstructionResponse,
       async handler({ body }, http) {
         const actor = http.actor();
-        const { patents } = await validateInstructions(ctx, actor, body.patents);
+        const patents = await validateInstructions(ctx, actor, body.patents);
         announceRecords(ctx, patents, 'validation');
         http.log.info({ event: 'patent_instructions_validated', rows: patents.length, by: actor.userId }, 'instructions validated');
         return { success: true as const, validated: patents.length, brevet_eptane: patents };

@@ -130,7 +130,7 @@ const refusedRow = (id: string, patent: PatentRow | undefined, code: RefusedRow[
  * locked in id order; a row not processed any more, changed meanwhile or outside the caller's scope
  * makes it the 409 `instructions_not_validated` listing each refused row by `_id`.
  */
-export async function validateInstructions(ctx: AppContext, actor: AuthState, items: ValidateInstructionBody['patents']): Promise<{ patents: PatentRecordDto[]; changed: PatentRow[] }> {
+export async function validateInstructions(ctx: AppContext, actor: AuthState, items: ValidateInstructionBody['patents']): Promise<PatentRecordDto[]> {
   const seen = new Set<string>();
   const fields: Record<string, string> = {};
   items.forEach((item, i) => {
@@ -185,5 +185,5 @@ export async function validateInstructions(ctx: AppContext, actor: AuthState, it
   const rows = await loadPatent(ctx.db, inArray(patentRecords.id, changed.map((p) => p.id)), false);
   const day = today(ctx);
   const byId = new Map(rows.map((r) => [r.patent.id, r]));
-  return { patents: changed.map((p) => toPatentDto(byId.get(p.id)!.patent, byId.get(p.id)!.cabinetName, day)), changed };
+  return changed.map((p) => toPatentDto(byId.get(p.id)!.patent, byId.get(p.id)!.cabinetName, day));
 }
