@@ -26,6 +26,7 @@ const fill = (text: string, params: Record<string, string | number>) => text.rep
 
 let browser: Browser;
 const agents = {} as Record<Lang, PatentAgent>;
+const testers = {} as Record<Lang, PatentAgent>;
 const refs = (lang: Lang) => ({ a: `PT${lang}${STAMP}-A`, b: `PT${lang}${STAMP}-B`, c: `PT${lang}${STAMP}-C`, locked: `PT${lang}${STAMP}-L` });
 
 beforeAll(async () => {
@@ -34,6 +35,7 @@ beforeAll(async () => {
     for (const lang of ['en', 'fr'] as const) {
       const agent = await createPatentUser(adminPage, 'user_agent_annuites', `patents-${lang}`, lang);
       agents[lang] = agent;
+      testers[lang] = await createPatentUser(adminPage, 'admin_test', `tester-${lang}`, lang);
       const context = await newContext(browser);
       try {
         const agentPage = await context.newPage();
@@ -74,7 +76,7 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
   const T = TEXTS[lang];
   const titles = TITLES[lang];
 
-  it('an agent gives instructions on several rows, a locked row cannot be chosen, confirms, finds them unvalidated; the admin validates them', async () => {
+  it('an agent gives instructions on several rows, a locked row cannot be chosen, confirms, finds them unvalidated; admin_test finds them by client code; the admin validates them and the agent sees it live', async () => {
     const r = refs(lang);
     const context = await newContext(browser, { lang });
     const page = await context.newPage();
@@ -151,6 +153,17 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'detached' });
 
+    // admin_test finds the agent's patents by client code (500 ms after the last key).
+    const testerContext = await newContext(browser, { lang });
+    const tester = await testerContext.newPage();
+    await login(tester, testers[lang].email, testers[lang].password);
+    await tester.getByTestId('logout-button').waitFor();
+    await tester.goto('/patent-annuities');
+    await tester.getByTestId('tab-unvalidated').click();
+    await tester.getByTestId('client-code-search').fill(agents[lang].code);
+    await expect.poll(() => tester.getByTestId('patent-row').count()).toBe(3);
+    await testerContext.close();
+
     // Staff validates them.
     const adminContext = await newContext(browser, { lang });
     const admin = await adminContext.newPage();
@@ -168,13 +181,9 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     await expect.poll(() => admin.getByTestId('validate-row').count()).toBe(0);
     await adminContext.close();
 
-    // The agent sees them validated, locked.
-    await page.reload();
-    await page.getByTestId('tab-unvalidated').click();
-    await page.getByTestId('filters-toggle').click();
-    await page.getByTestId('filter-references').fill(`PT${lang}${STAMP}`);
-    await page.getByTestId('filters-apply').click();
-    await expect.poll(() => row(page, r.a).locator('[data-lock="instruction_validated"]').count()).toBe(1);
+    // The agent's open page shows them validated and locked, live (patents:changed), without a reload.
+    await expect.poll(() => row(page, r.a).locator('[data-lock="instruction_validated"]').count(), { timeout: 15_000 }).toBe(1);
+    expect(await row(page, r.b).locator('[data-lock="instruction_validated"]').count()).toBe(1);
     await context.close();
   }, 180_000);
 
