@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { PatentRecordDto } from '@portal/contracts';
+import { patentCreateBody } from '@portal/contracts';
 import { decideAccess, menusFor, type SessionSnapshot } from '../src/lib/access.ts';
+import { errorFromResponse } from '../src/lib/api.ts';
 import {
   bulkBody,
   choose,
   dirtyRows,
+  EMPTY_ADD_VALUES,
   EMPTY_SELECTION,
   fillBody,
   formatDay,
@@ -14,6 +17,7 @@ import {
   parseReferences,
   rowTone,
   splitTitle,
+  toCreateBody,
   withoutRows,
 } from '../src/features/patents/model.ts';
 
@@ -166,5 +170,25 @@ describe('patent screens by role (spec §6)', () => {
     expect(items(['admin_test'])).toEqual(['/patent-annuities', '/annuites/patent/instruction']);
     expect(items(['admin'], true)).toEqual(['/patent-annuities', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/submissions']);
     expect(items(['user_annuites'])).toBeUndefined();
+  });
+});
+
+describe('add patent form', () => {
+  it('numbers as numbers, empty fields as null, validated by the contract', () => {
+    const body = toCreateBody({ ...EMPTY_ADD_VALUES, pays: 'fr', quantieme: 7, cout: '120.5', instruction_paiement: '3', date_echeance_annuites: '2027-09-30' });
+    expect(body).toMatchObject({ quantieme: 7, cout: 120.5, instruction_paiement: 3 });
+    const parsed = patentCreateBody.parse(body);
+    expect(parsed).toMatchObject({ pays: 'FR', numero_depot: null, date_depot: null, date_echeance_annuites: '2027-09-30', quantieme: 7, cout: 120.5 });
+    expect(patentCreateBody.safeParse(toCreateBody(EMPTY_ADD_VALUES)).success).toBe(false);
+  });
+});
+
+describe('a refused bulk update', () => {
+  it('the 409 envelope\'s refused rows travel on the ApiError', () => {
+    const row = { idagenda: 'AG-1', ReferenceClient: 'R', noDepot: null, NoPublication: null, Pays: 'EP', DateEcheance: '2027-01-01', instructionBeingUpdated: 2, code: 'patent_locked_acquitted', reason: 'Already acquitted.' };
+    const error = errorFromResponse(409, { success: false, code: 'instructions_refused', message: 'No instruction was updated', not_updated: [row] }, null);
+    expect(error.code).toBe('instructions_refused');
+    expect(error.notUpdated).toEqual([row]);
+    expect(errorFromResponse(400, { success: false, code: 'validation_failed', message: '' }, null).notUpdated).toEqual([]);
   });
 });

@@ -11,43 +11,9 @@ import { useSchemaForm } from '../../lib/form.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { createPatent, instructionsQuery } from './api.ts';
-import { instructionLabels, OFFICES, ORIGINS } from './model.ts';
+import { EMPTY_ADD_VALUES, instructionLabels, OFFICES, ORIGINS, toCreateBody, type AddValues } from './model.ts';
 
 export const PORTFOLIO_PATH = '/patent-annuities';
-
-interface AddValues extends Record<string, unknown> {
-  numero_depot: string;
-  numero_publication: string;
-  date_depot: string;
-  reference_client: string;
-  reference_cabinet: string;
-  date_echeance_annuites: string;
-  pays: string;
-  origine: string;
-  instruction_paiement: string;
-  quantieme: number | string;
-  cout: number | string;
-}
-
-const EMPTY: AddValues = {
-  numero_depot: '',
-  numero_publication: '',
-  date_depot: '',
-  reference_client: '',
-  reference_cabinet: '',
-  date_echeance_annuites: '',
-  pays: '',
-  origine: '',
-  instruction_paiement: '',
-  quantieme: '',
-  cout: '',
-};
-
-/** The form's values as POST /brevet_eptane/create takes them: numbers as numbers, empty as null. */
-export function toCreateBody(v: AddValues): Record<string, unknown> {
-  const num = (x: number | string) => (x === '' || x === null ? null : Number(x));
-  return { ...v, instruction_paiement: v.instruction_paiement ? Number(v.instruction_paiement) : null, quantieme: num(v.quantieme), cout: num(v.cout) };
-}
 
 const ERROR_KEYS = new Set(['country_required', 'invalid_date_format']);
 
@@ -58,7 +24,7 @@ export function AddPatentPage() {
   const instructions = useQuery(instructionsQuery);
   const labels = useMemo(() => instructionLabels(instructions.data ?? [], i18n.language), [instructions.data, i18n.language]);
   const { form, onSubmit, setField, showServerErrors, invalidCount, errorOf, ref } = useSchemaForm<AddValues, PatentCreateBody>({
-    initialValues: EMPTY,
+    initialValues: EMPTY_ADD_VALUES,
     schema: patentCreateBody,
     prepare: toCreateBody,
     translate: (code) => t(`add.errors.${ERROR_KEYS.has(code) ? code : 'invalid'}`),

@@ -196,3 +196,39 @@ export function dirtyRows(edits: ReadonlyMap<string, RowEdits>): number {
   for (const e of edits.values()) if (Object.values(e).some((v) => v.trim() !== '')) n++;
   return n;
 }
+
+/** The add-patent form (spec "Add patent form"): every field as typed. */
+export interface AddValues extends Record<string, unknown> {
+  numero_depot: string;
+  numero_publication: string;
+  date_depot: string;
+  reference_client: string;
+  reference_cabinet: string;
+  date_echeance_annuites: string;
+  pays: string;
+  origine: string;
+  instruction_paiement: string;
+  quantieme: number | string;
+  cout: number | string;
+}
+
+export const EMPTY_ADD_VALUES: AddValues = {
+  numero_depot: '',
+  numero_publication: '',
+  date_depot: '',
+  reference_client: '',
+  reference_cabinet: '',
+  date_echeance_annuites: '',
+  pays: '',
+  origine: '',
+  instruction_paiement: '',
+  quantieme: '',
+  cout: '',
+};
+
+/** The form's values as POST /brevet_eptane/create takes them: numbers as numbers, empty as null. */
+export function toCreateBody(v: AddValues): Record<string, unknown> {
+  const num = (x: number | string) => (x === '' || x === null ? null : Number(x));
+  return { ...v, instruction_paiement: v.instruction_paiement ? Number(v.instruction_paiement) : null, quantieme: num(v.quantieme), cout: num(v.cout) };
+}
+
