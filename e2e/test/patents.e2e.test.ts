@@ -125,6 +125,20 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     await chooseInstruction(page, r.c, titles.wait);
     await chooseInstruction(page, r.c, titles.pay);
     expect(await row(page, r.c).getByTestId('instruction-choice').inputValue()).toBe(titles.pay);
+    // By keyboard: the choice opens with ArrowDown; Enter on the chosen option deselects, on another replaces.
+    const cInput = row(page, r.c).getByTestId('instruction-choice');
+    await cInput.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('listbox').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row(page, r.c).getAttribute('data-selected')).toBeNull();
+    await cInput.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('listbox').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cInput.inputValue()).not.toBe('');
+    if ((await cInput.inputValue()) !== titles.pay) await chooseInstruction(page, r.c, titles.pay);
+    expect(await cInput.inputValue()).toBe(titles.pay);
     expect(await page.getByTestId('update-count').textContent()).toBe('3');
     expect(await page.getByTestId('selected-count').textContent()).toBe(fill(T.update.selected_other, { count: 3 }));
     await screenshot(page, 'patents-chosen', lang);
