@@ -88,8 +88,8 @@ export function AddPatentPage() {
                 data-path="instruction_paiement"
                 data-testid="add-instruction_paiement"
               />
-              <NumberInput {...field('quantieme')} min={0} max={100} allowDecimal={false} allowNegative={false} />
-              <NumberInput {...field('cout')} min={0} decimalScale={2} allowNegative={false} suffix=" €" />
+              <NumberInput size="md" {...field('quantieme')} min={0} max={100} allowDecimal={false} allowNegative={false} />
+              <NumberInput size="md" {...field('cout')} min={0} decimalScale={2} allowNegative={false} suffix=" €" />
             </SimpleGrid>
             <Group justify="flex-end" gap="sm">
               <Button variant="default" component={Link} to={PORTFOLIO_PATH} data-testid="add-cancel">

@@ -74,6 +74,7 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
             autoComplete="off"
           />
           <MultiSelect
+            size="md"
             label={t('filters.instruction')}
             data={labels.map((l) => ({ value: String(l.id), label: l.title }))}
             value={instruction}
@@ -82,6 +83,7 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
             data-testid="filter-instruction"
           />
           <MultiSelect
+            size="md"
             label={t('filters.office')}
             data={[...OFFICES]}
             value={office}
