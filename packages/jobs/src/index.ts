@@ -20,3 +20,4 @@ export { loadImport, publishImport, toImportDto, type PatentImportRow } from './
 export { loadInstructionIds, loadRates, PORTFOLIO_BATCH, PortfolioTally, upsertPatents, type UpsertCounts } from './patents/upsert.ts';
 export { engineDay, mapHeaders, originOf, prepareRow, rateOn, rawFromCells, type PatentUpsertRow, type RateTable, type RawPatentRow } from './patents/rows.ts';
 export { csvLine, parseCsv } from './patents/csv.ts';
+export { seedDemoPortfolio, DEMO_CURRENCY_RATES, type DemoPortfolioOptions, type DemoPortfolioResult } from './patents/demo-portfolio.ts';
