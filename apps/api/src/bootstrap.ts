@@ -13,6 +13,7 @@ import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
 
 import { scheduleStorageCleanup } from './jobs/storage-cleanup.ts';
+import { schedulePatentJobs } from './jobs/patent-schedules.ts';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
 import { DeferredWork } from './security/deferred.ts';
@@ -151,6 +152,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const sweep = setInterval(() => startSweep(false), 60_000);
   sweep.unref();
   const stopStorageCleanup = scheduleStorageCleanup(ctx);
+  const stopPatentJobs = schedulePatentJobs(ctx);
 
   return {
     ctx,
@@ -171,6 +173,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       onQueueReconnect = () => {};
       await Promise.all(sweeps);
       await stopStorageCleanup();
+      stopPatentJobs();
       await sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.deferred.settled();

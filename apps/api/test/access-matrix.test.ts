@@ -54,7 +54,7 @@ describe('AC-01 route × role matrix', () => {
   });
 
   it('patent portfolio routes: agents, admin_test and admins; the client-code search for admin_test and admins; instructions for any session', () => {
-    const patentRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /brevet_eptane|instruction_paiement/.test(key)));
+    const patentRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /brevet_eptane|instruction_paiement/.test(key) && key !== 'PUT /brevet_eptane/sync'));
     const agents = ['user_agent_annuites', 'admin_test', 'admin'];
     expect(patentRoutes).toEqual({
       'GET /instruction_paiement': 'authenticated',
@@ -64,6 +64,20 @@ describe('AC-01 route × role matrix', () => {
       'GET /brevet_eptane/:id': agents,
       'PUT /brevet_eptane/update/instruction_paiement/:id': agents,
       'PUT /brevet_eptane/many/update_instruction': agents,
+    });
+  });
+
+  it('patent back-office loop: imports, exports and reminders for admins; the sync for its own key only (public here, no session)', () => {
+    const loopRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /patent_imports|patent_exports|patent_reminders|brevet_eptane\/sync/.test(key)));
+    expect(loopRoutes).toEqual({
+      'POST /patent_imports': ['admin'],
+      'GET /patent_imports': ['admin'],
+      'GET /patent_imports/:id': ['admin'],
+      'PUT /brevet_eptane/sync': 'public',
+      'POST /patent_exports': ['admin'],
+      'GET /patent_exports': ['admin'],
+      'GET /patent_exports/:id/download': ['admin'],
+      'POST /patent_reminders': ['admin'],
     });
   });
 

@@ -62,6 +62,9 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
     patents: [{ idagenda: 'FUZZ-1', ReferenceClient: 'R', noDepot: 'EP1', NoPublication: null, Pays: 'EP', DateEcheance: '2027-01-01', instructionBeingUpdated: 1, version: 1 }],
     not_updated: [],
   },
+  'PUT /brevet_eptane/sync': { brevet_eptane: [{ idagenda: 'FUZZ-1', code_client: 'C1', cabinet: 'Cabinet Fuzz', Pays: 'FR', DateEcheance: '2027-01-01', Quantieme: 5, cost: 10 }] },
+  'POST /patent_exports': {},
+  'POST /patent_reminders': {},
 };
 const GOOD_FIELDS: Record<string, string> = { type: 'patent', office: 'EP', user_id: UUID };
 

@@ -137,6 +137,8 @@ export const ERROR_CODES = {
   instruction_validated: 409,
   stale_version: 409,
   instructions_refused: 409,
+  // Portfolio imports (issue 11, back-office loop).
+  wrong_import_type: 415,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

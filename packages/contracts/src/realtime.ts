@@ -1,5 +1,6 @@
 import type { AnnuityFileDto } from './annuities.ts';
 import type { LedesRunDto } from './ledes.ts';
+import type { PatentImportDto } from './patent-portfolio.ts';
 
 /** Rooms are joined server-side from the session, never from a client message. */
 export const rooms = {
@@ -14,4 +15,6 @@ export interface ServerToClientEvents {
   'ledes:run': (run: LedesRunDto) => void;
   /** A file's new state or progress (rows_done / rows_total), to its owner; transitions also to the admins. */
   'annuities:file:updated': (file: AnnuityFileDto) => void;
+  /** A portfolio import's progress (rows_done / rows_total) to its uploader, its state and counts also to the admins. */
+  'patents:import:updated': (patentImport: PatentImportDto) => void;
 }

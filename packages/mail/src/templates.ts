@@ -2,8 +2,8 @@ import { serverT, type Locale } from '@portal/i18n';
 import { MailTemplateError } from './errors.ts';
 import { escapeHtml, toHeaderValue, toMultilineText } from './sanitize.ts';
 
-export type MailTemplate = 'reset_password' | 'first_connection' | 'contact';
-export const MAIL_TEMPLATES: readonly MailTemplate[] = ['reset_password', 'first_connection', 'contact'];
+export type MailTemplate = 'reset_password' | 'first_connection' | 'contact' | 'patent_reminder';
+export const MAIL_TEMPLATES: readonly MailTemplate[] = ['reset_password', 'first_connection', 'contact', 'patent_reminder'];
 
 export interface RenderedMail {
   subject: string;
@@ -28,6 +28,8 @@ const SPECS: Record<MailTemplate, TemplateSpec> = {
   reset_password: { required: ['link'], defaults: { minutes: '10' }, links: ['link'], multiline: [], toEndUser: true },
   first_connection: { required: ['link'], defaults: { hours: '72' }, links: ['link'], multiline: [], toEndUser: true },
   contact: { required: ['mail', 'issue', 'topic', 'details'], defaults: {}, links: [], multiline: ['details'], toEndUser: false },
+  // An agent's grouped reminder (issue 11): one line per patent, built by the patent-reminders job in the agent's language.
+  patent_reminder: { required: ['step', 'count', 'rows', 'total'], defaults: {}, links: [], multiline: ['rows'], toEndUser: true },
 };
 
 // Placeholders are first rendered as private-use markers, then replaced in a single pass with the

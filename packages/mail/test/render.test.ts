@@ -41,7 +41,7 @@ describe('renderMail', () => {
   });
 
   it('leaves no placeholder or marker behind in any template and locale', () => {
-    const params = { link: LINK, name: 'N', mail: 'a@b.co', issue: 'i', topic: 't', details: 'd' };
+    const params = { link: LINK, name: 'N', mail: 'a@b.co', issue: 'i', topic: 't', details: 'd', step: 's', count: '1', rows: 'r', total: '1 €' };
     for (const template of MAIL_TEMPLATES) {
       for (const locale of ['en', 'fr'] as const) {
         const mail = renderMail(template, locale, params);
@@ -50,6 +50,14 @@ describe('renderMail', () => {
         }
       }
     }
+  });
+
+  it.each(['en', 'fr'] as const)('renders patent_reminder in %s: the step in the subject, one line per patent, the total', (locale) => {
+    const mail = renderMail('patent_reminder', locale, { name: 'Agent', step: 'Reminder', count: '2', rows: 'REF-1 | a\nREF-2 | b', total: '€10.00' });
+    expect(mail.subject).toContain('Reminder');
+    expect(mail.text).toContain('REF-1 | a\nREF-2 | b');
+    expect(mail.text).toContain('€10.00');
+    expect(mail.html).toContain('REF-1 | a<br>REF-2 | b');
   });
 
   it('VAL-09: escapes every parameter in HTML and flattens header-bound values', () => {
