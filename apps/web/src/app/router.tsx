@@ -29,6 +29,7 @@ const screens = {
   annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
   annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
   annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),
+  patentsPortfolio: () => import('../features/portfolio/PortfolioPage.tsx').then((m) => m.PortfolioPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -114,6 +115,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuites/verify', access: 'connected', screen: screens.annuitiesVerify },
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },
   { path: '/annuities/research', access: 'connected', screen: screens.annuitiesResearch },
+  // Not in the spec (issue 11: the back office's imports, the batches sent back, the reminders): admins only.
+  { path: '/annuites/patent/portfolio', access: 'admin', screen: screens.patentsPortfolio },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

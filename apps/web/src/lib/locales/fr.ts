@@ -6,5 +6,6 @@ import users from '@portal/i18n/locales/fr/users.json';
 import contact from '@portal/i18n/locales/fr/contact.json';
 import ledes from '@portal/i18n/locales/fr/ledes.json';
 import annuities from '@portal/i18n/locales/fr/annuities.json';
+import portfolio from '@portal/i18n/locales/fr/portfolio.json';
 
-export default { common, auth, users, contact, ledes, annuities };
+export default { common, auth, users, contact, ledes, annuities, portfolio };
