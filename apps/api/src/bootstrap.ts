@@ -17,6 +17,7 @@ import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
 import { DeferredWork } from './security/deferred.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
+import { patentSocketRooms } from './modules/patents/live.ts';
 
 export interface Portal {
   ctx: AppContext;
@@ -121,7 +122,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     allowedOrigins: config.security.allowedOrigins,
     authenticate: async (cookieHeader) => {
       const auth = await resolveSession(ctx, readSessionToken(ctx, cookieHeader));
-      return auth ? { userId: auth.userId, isAdmin: auth.isAdmin, sessionId: auth.sessionId } : null;
+      return auth ? { userId: auth.userId, isAdmin: auth.isAdmin, sessionId: auth.sessionId, rooms: await patentSocketRooms(ctx, auth) } : null;
     },
     redisUrl: config.redisUrl,
     inProcess,

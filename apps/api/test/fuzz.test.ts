@@ -62,6 +62,12 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
     patents: [{ idagenda: 'FUZZ-1', ReferenceClient: 'R', noDepot: 'EP1', NoPublication: null, Pays: 'EP', DateEcheance: '2027-01-01', instructionBeingUpdated: 1, version: 1 }],
     not_updated: [],
   },
+  'PUT /brevet_eptane/update-missing-info/:idagenda': { noDepot: 'EP1', version: 1 },
+  'PUT /brevet_eptane/validate-instruction': { patents: [{ _id: UUID, version: 1 }] },
+  'PUT /brevet_eptane/update/:_id': { ReferenceClient: 'R', version: 1 },
+  'POST /brevet_eptane/create': { numero_depot: 'EP1', pays: 'EP', quantieme: 3, cout: 10 },
+  'PUT /patent_submissions/:id/accept': { code_client: 'CODE-A' },
+  'PUT /patent_submissions/:id/reject': { reason: 'duplicate' },
 };
 const GOOD_FIELDS: Record<string, string> = { type: 'patent', office: 'EP', user_id: UUID };
 

@@ -37,7 +37,7 @@ const API_MODULES: ApiModule[] = [
 ];
 
 /** The only routes that take multipart bodies. */
-const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/];
+const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/file\/send_email_for_new_case$/];
 
 /**
  * GET routes that send mail (named so by the spec) get the cross-site checks of mutating routes.
