@@ -164,6 +164,13 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     expect(done.body.patent_import).toMatchObject({ state: 'Error', error_code: 'headers_not_found' });
     const txt = await upload(admin.client, 'portfolio.txt', 'idagenda\r\n');
     expect(txt.status).toBe(415);
+    // A zip that is no workbook: read in the workbook thread, refused with the reader's reason, no retry.
+    const broken = await upload(admin.client, 'broken.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]));
+    expect(broken.status).toBe(200);
+    await t.drainQueue();
+    const brokenDone = await admin.client.get(`/api/patent_imports/${broken.body.patent_import._id}`);
+    expect(brokenDone.body.patent_import.state).toBe('Error');
+    expect(brokenDone.body.patent_import.error_code).not.toBeNull();
   });
 
   it('imports: admins only; an unknown import is a 404', async () => {
