@@ -164,6 +164,7 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     expect(done.body.patent_import).toMatchObject({ state: 'Error', error_code: 'headers_not_found' });
     const txt = await upload(admin.client, 'portfolio.txt', 'idagenda\r\n');
     expect(txt.status).toBe(415);
+    expect(txt.body.code).toBe('wrong_import_type');
     // A zip that is no workbook: read in the workbook thread, refused with the reader's reason, no retry.
     const broken = await upload(admin.client, 'broken.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]));
     expect(broken.status).toBe(200);
