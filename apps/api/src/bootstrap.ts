@@ -82,6 +82,10 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               clock,
               // In-process, the LEDES engine runs in a worker thread so a big file never blocks the API's event loop.
               engine: sharedThreadEngine(),
+              // The reminders' mails go to the queue once committed (the queue exists by the time a job runs).
+              enqueueMail: async (mailId: string) => {
+                await ctxRef.current?.queue.enqueue('mail', { mailId });
+              },
             },
             config.workers.concurrency,
           ),

@@ -357,6 +357,17 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
       expect(remindedOfGiven.map((r) => r.step)).toEqual(['reminder']);
     });
 
+    it('run by the queue, the reminder mails are handed to the mail queue and reach the outbox', async () => {
+      const late = await t.createUser('user_agent_annuites');
+      await t.portal.ctx.db.insert(userCabinets).values({ userId: late.id, cabinetId });
+      expect((await admin.client.post('/api/patent_reminders', {})).status).toBe(200);
+      await t.drainQueue();
+      const mine = t.outbox().filter((m) => m.raw.includes(late.email));
+      expect(mine).toHaveLength(2);
+      expect(mine.some((m) => /Subject: Last call: patent annuities waiting for your instruction \(1\)/.test(m.raw))).toBe(true);
+      expect(mine.some((m) => m.raw.includes('R-first | application D-R-first | FR | due 2027-03-28 | limit 2027-03-21 | =\r\nfee =E2=82=AC100.00') || m.raw.includes('R-first | application D-R-first | FR | due 2027-03-28 | limit 2027-03-21 | =\nfee =E2=82=AC100.00'))).toBe(true);
+    });
+
     it('a French agent gets French text', async () => {
       const fr = await t.createUser('user_agent_annuites', { langue: 'fr' });
       await t.portal.ctx.db.insert(userCabinets).values({ userId: fr.id, cabinetId });
