@@ -18,6 +18,7 @@ import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
 import { DeferredWork } from './security/deferred.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
+import { patentSocketRooms } from './modules/patents/live.ts';
 
 export interface Portal {
   ctx: AppContext;
@@ -82,6 +83,10 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               clock,
               // In-process, the LEDES engine runs in a worker thread so a big file never blocks the API's event loop.
               engine: sharedThreadEngine(),
+              // The reminders' mails go to the queue once committed (the queue exists by the time a job runs).
+              enqueueMail: async (mailId: string) => {
+                await ctxRef.current?.queue.enqueue('mail', { mailId });
+              },
             },
             config.workers.concurrency,
           ),
@@ -122,7 +127,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     allowedOrigins: config.security.allowedOrigins,
     authenticate: async (cookieHeader) => {
       const auth = await resolveSession(ctx, readSessionToken(ctx, cookieHeader));
-      return auth ? { userId: auth.userId, isAdmin: auth.isAdmin, sessionId: auth.sessionId } : null;
+      return auth ? { userId: auth.userId, isAdmin: auth.isAdmin, sessionId: auth.sessionId, rooms: await patentSocketRooms(ctx, auth) } : null;
     },
     redisUrl: config.redisUrl,
     inProcess,

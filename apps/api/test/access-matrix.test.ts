@@ -64,6 +64,21 @@ describe('AC-01 route × role matrix', () => {
       'GET /brevet_eptane/:id': agents,
       'PUT /brevet_eptane/update/instruction_paiement/:id': agents,
       'PUT /brevet_eptane/many/update_instruction': agents,
+      'GET /brevet_eptane/missing-information': ['admin'],
+      'PUT /brevet_eptane/update-missing-info/:idagenda': ['admin'],
+      'GET /brevet_eptane/to_validate': ['admin_test', 'admin'],
+      'PUT /brevet_eptane/validate-instruction': ['admin_test', 'admin'],
+      'GET /brevet_eptane/:id/events': agents,
+      'GET /brevet_eptane/:id/schedule': agents,
+      'PUT /brevet_eptane/update/:_id': ['admin'],
+      'POST /brevet_eptane/create': agents,
+    });
+    const reviewRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /patent_submissions|send_email_for_new_case/.test(key)));
+    expect(reviewRoutes).toEqual({
+      'GET /patent_submissions': ['admin'],
+      'PUT /patent_submissions/:id/accept': ['admin'],
+      'PUT /patent_submissions/:id/reject': ['admin'],
+      'POST /file/send_email_for_new_case': agents,
     });
   });
 

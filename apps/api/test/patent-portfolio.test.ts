@@ -164,6 +164,14 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     expect(done.body.patent_import).toMatchObject({ state: 'Error', error_code: 'headers_not_found' });
     const txt = await upload(admin.client, 'portfolio.txt', 'idagenda\r\n');
     expect(txt.status).toBe(415);
+    expect(txt.body.code).toBe('wrong_import_type');
+    // A zip that is no workbook: read in the workbook thread, refused with the reader's reason, no retry.
+    const broken = await upload(admin.client, 'broken.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]));
+    expect(broken.status).toBe(200);
+    await t.drainQueue();
+    const brokenDone = await admin.client.get(`/api/patent_imports/${broken.body.patent_import._id}`);
+    expect(brokenDone.body.patent_import.state).toBe('Error');
+    expect(brokenDone.body.patent_import.error_code).not.toBeNull();
   });
 
   it('imports: admins only; an unknown import is a 404', async () => {
@@ -347,6 +355,17 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
       expect(steps.map((s) => s.step).sort()).toEqual(['first_call', 'reminder']);
       const remindedOfGiven = await db.select().from(patentReminders).where(eq(patentReminders.patentId, seeds['R-reminder']!));
       expect(remindedOfGiven.map((r) => r.step)).toEqual(['reminder']);
+    });
+
+    it('run by the queue, the reminder mails are handed to the mail queue and reach the outbox', async () => {
+      const late = await t.createUser('user_agent_annuites');
+      await t.portal.ctx.db.insert(userCabinets).values({ userId: late.id, cabinetId });
+      expect((await admin.client.post('/api/patent_reminders', {})).status).toBe(200);
+      await t.drainQueue();
+      const mine = t.outbox().filter((m) => m.raw.includes(late.email));
+      expect(mine).toHaveLength(2);
+      expect(mine.some((m) => /Subject: Last call: patent annuities waiting for your instruction \(1\)/.test(m.raw))).toBe(true);
+      expect(mine.some((m) => m.raw.includes('R-first | application D-R-first | FR | due 2027-03-28 | limit 2027-03-21 | =\r\nfee =E2=82=AC100.00') || m.raw.includes('R-first | application D-R-first | FR | due 2027-03-28 | limit 2027-03-21 | =\nfee =E2=82=AC100.00'))).toBe(true);
     });
 
     it('a French agent gets French text', async () => {

@@ -79,6 +79,32 @@ export const PATENT_LOCK_CODES = [
   'instruction_validated',
 ] as const;
 export type PatentLockCode = (typeof PATENT_LOCK_CODES)[number];
+/** Patents with missing information (spec "Patents with missing information"): its columns, 25 per page, default sort ReferenceClient. */
+export const PATENT_MISSING_FIELDS = ['noDepot', 'NoPublication', 'ReferenceClient', 'Pays'] as const;
+export type PatentMissingField = (typeof PATENT_MISSING_FIELDS)[number];
+export const PATENT_MISSING_PAGE_SIZE = 25;
+/** Patents to validate: 10 per page, default sort numero_depot (wire `noDepot`). */
+export const PATENT_TO_VALIDATE_SORTS = ['noDepot', 'NoPublication', 'ReferenceClient', 'id_instruction', 'DonneurOrdre', 'DonneurOrdreAn', 'DateEcheance', 'Pays'] as const;
+export type PatentToValidateSort = (typeof PATENT_TO_VALIDATE_SORTS)[number];
+export const PATENT_TO_VALIDATE_PAGE_SIZE = 10;
+/** Why the annuity schedule of a patent cannot be computed (GET /brevet_eptane/{id}/schedule answers an empty list with one of these). */
+export const PATENT_SCHEDULE_REASONS = [
+  'unknown_office',
+  'unknown_origin',
+  'missing_filing_date',
+  'invalid_date',
+  'grant_before_filing',
+  'invalid_last_paid',
+  'origin_not_allowed',
+  'unitary_not_available',
+] as const;
+export type PatentScheduleReason = (typeof PATENT_SCHEDULE_REASONS)[number];
+export const PATENT_SUBMISSION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+export type PatentSubmissionStatus = (typeof PATENT_SUBMISSION_STATUSES)[number];
+/** The new-case file (POST /file/send_email_for_new_case): one file, at most 10 MB. */
+export const NEW_CASE_MAX_BYTES = 10 * 1024 * 1024;
+/** The new-case file's accepted types (by extension; anything else is a 415 wrong_extension). */
+export const NEW_CASE_EXTENSIONS = ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv', 'txt', 'jpg', 'jpeg', 'png'] as const;
 
 /**
  * Stable error codes of the API envelope `{ success: false, message, code }`.
@@ -137,6 +163,14 @@ export const ERROR_CODES = {
   instruction_validated: 409,
   stale_version: 409,
   instructions_refused: 409,
+  missing_info_empty: 400,
+  patent_field_filled: 409,
+  instruction_not_processed: 409,
+  instructions_not_validated: 409,
+  submission_reviewed: 409,
+  reason_required: 400,
+  country_required: 400,
+  client_code_required: 400,
   // Portfolio imports (issue 11, back-office loop).
   wrong_import_type: 415,
 } as const;

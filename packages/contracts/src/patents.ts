@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import { INSTRUCTION_STATUSES, PATENT_BULK_MAX_ROWS, PATENT_LOCK_CODES, PATENT_PAGE_MAX, PATENT_SORTS, PATENT_TABS } from './constants.ts';
+import {
+  INSTRUCTION_SOURCES,
+  INSTRUCTION_STATUSES,
+  PATENT_BULK_MAX_ROWS,
+  PATENT_LOCK_CODES,
+  PATENT_MISSING_FIELDS,
+  PATENT_MISSING_PAGE_SIZE,
+  PATENT_PAGE_MAX,
+  PATENT_SCHEDULE_REASONS,
+  PATENT_SORTS,
+  PATENT_SUBMISSION_STATUSES,
+  PATENT_TABS,
+  PATENT_TO_VALIDATE_PAGE_SIZE,
+  PATENT_TO_VALIDATE_SORTS,
+} from './constants.ts';
 import { paginationMetaSchema } from './pagination.ts';
 import { text } from './text.ts';
 
@@ -144,6 +158,8 @@ export const bulkInstructionBody = z.strictObject({
 
 /** A row the bulk update refused, with the reason's code and its text in the caller's language. */
 export const refusedInstructionRowSchema = z.strictObject({
+  /** The patent's id when the request named it by id (PUT /brevet_eptane/validate-instruction). */
+  _id: z.string().optional(),
   idagenda: z.string(),
   ReferenceClient: z.string().nullable(),
   noDepot: z.string().nullable(),
@@ -163,3 +179,226 @@ export const bulkInstructionResponse = z.strictObject({
   brevet_eptane: z.array(patentRecordSchema),
 });
 export type BulkInstructionResponse = z.infer<typeof bulkInstructionResponse>;
+
+const version = z.number().int().min(1).max(2 ** 31 - 1);
+/** A text cell a form may send empty: trimmed, and '' is null. */
+const optionalText = (max: number) =>
+  text()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => (value === '' || value === undefined ? null : value));
+const countryCode = text()
+  .trim()
+  .regex(/^[A-Za-z]{2,3}$/)
+  .transform((value) => value.toUpperCase());
+const optionalDay = z
+  .union([z.literal(''), text().refine(isIsoDay, { error: 'invalid_date_format' })])
+  .nullish()
+  .transform((value) => (value === '' || value === undefined ? null : value));
+
+/* ---------- Patents with missing information (admins) ---------- */
+
+/** GET /brevet_eptane/missing-information: patents whose application number, publication number or client reference is empty. */
+export const missingInformationQuery = z.strictObject({
+  search: text().trim().max(200).optional(),
+  sort: z.enum(PATENT_MISSING_FIELDS).default('ReferenceClient'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  page: positiveInt(1_000_000).default(1),
+  limit: positiveInt(PATENT_PAGE_MAX).default(PATENT_MISSING_PAGE_SIZE),
+});
+export type MissingInformationQuery = z.output<typeof missingInformationQuery>;
+/** Same shape as the portfolio list: `{ success, brevet_eptane, meta }`. */
+export const missingInformationResponse = patentListResponse;
+
+export const patentAgendaParams = z.strictObject({ idagenda: text().trim().min(1).max(50) });
+
+/**
+ * PUT /brevet_eptane/update-missing-info/{idagenda}: the cells the admin filled, with the version read.
+ * Only fields empty today may be given; one filled meanwhile is the 409 `patent_field_filled`.
+ */
+export const missingInfoBody = z
+  .strictObject({
+    noDepot: text().trim().min(1).max(100).optional(),
+    NoPublication: text().trim().min(1).max(100).optional(),
+    ReferenceClient: text().trim().min(1).max(200).optional(),
+    Pays: countryCode.optional(),
+    version,
+  })
+  .refine((body) => PATENT_MISSING_FIELDS.some((field) => body[field] !== undefined), { error: 'missing_info_empty' });
+export type MissingInfoBody = z.output<typeof missingInfoBody>;
+
+/* ---------- Patents to validate (admin_test, admins) ---------- */
+
+/** GET /brevet_eptane/to_validate: instructions given (status processed) waiting for staff, 10 per page, default sort noDepot. */
+export const toValidateQuery = z.strictObject({
+  search: text().trim().max(200).optional(),
+  sort: z.enum(PATENT_TO_VALIDATE_SORTS).default('noDepot'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  page: positiveInt(1_000_000).default(1),
+  limit: positiveInt(PATENT_PAGE_MAX).default(PATENT_TO_VALIDATE_PAGE_SIZE),
+});
+export type ToValidateQuery = z.output<typeof toValidateQuery>;
+/**
+ * Rows are full patent records: noDepot, NoPublication, ReferenceClient, id_instruction (title from
+ * GET /instruction_paiement in the locale), DonneurOrdre, DonneurOrdreAn and the version to send back.
+ */
+export const toValidateResponse = patentListResponse;
+
+/** PUT /brevet_eptane/validate-instruction: all rows or none (409 `instructions_not_validated` lists the refused ones by `_id`). */
+export const validateInstructionBody = z.strictObject({
+  patents: z
+    .array(z.strictObject({ _id: z.uuid(), version }))
+    .min(1)
+    .max(PATENT_BULK_MAX_ROWS),
+});
+export type ValidateInstructionBody = z.output<typeof validateInstructionBody>;
+export const validateInstructionResponse = z.strictObject({
+  success: z.literal(true),
+  validated: z.number().int().min(0),
+  brevet_eptane: z.array(patentRecordSchema),
+});
+
+/* ---------- Audit trail and annuity schedule of one patent ---------- */
+
+export const patentEventSchema = z.strictObject({
+  _id: z.uuid(),
+  /** Null for the back-office sync, or once the user is deleted. */
+  user: z.strictObject({ _id: z.uuid(), name: z.string() }).nullable(),
+  old_instruction: z.number().int().nullable(),
+  new_instruction: z.number().int().nullable(),
+  old_status: z.enum(INSTRUCTION_STATUSES),
+  new_status: z.enum(INSTRUCTION_STATUSES),
+  source: z.enum(INSTRUCTION_SOURCES),
+  created: z.iso.datetime(),
+});
+export type PatentEventDto = z.infer<typeof patentEventSchema>;
+/** GET /brevet_eptane/{id}/events: newest first. */
+export const patentEventsResponse = z.strictObject({ success: z.literal(true), events: z.array(patentEventSchema) });
+
+export const patentScheduleAnnuitySchema = z.strictObject({
+  number: z.number().int(),
+  due_date: isoDay,
+  /** Last day without surcharge, and the last day with it (the right lapses after). */
+  no_surcharge_end: isoDay,
+  grace_end: isoDay,
+  /** Official fee in the office's currency, and in euros with the rate of `rate_date` (null: no table, or no rate). */
+  fee: z.number().nullable(),
+  currency: z.string(),
+  fee_eur: z.number().nullable(),
+  rate_date: isoDay.nullable(),
+});
+/** GET /brevet_eptane/{id}/schedule: the engine's schedule; a patent it cannot schedule has no annuities and a `reason`. */
+export const patentScheduleResponse = z.strictObject({
+  success: z.literal(true),
+  reason: z.enum(PATENT_SCHEDULE_REASONS).nullable(),
+  office: z.string().nullable(),
+  expiry_date: isoDay.nullable(),
+  next_number: z.number().int().nullable(),
+  annuities: z.array(patentScheduleAnnuitySchema),
+  /** Sum of the `fee_eur` of the annuities not yet due (null if one has none). */
+  total_remaining_eur: z.number().nullable(),
+});
+export type PatentScheduleResponse = z.infer<typeof patentScheduleResponse>;
+
+/* ---------- Submitted patents (add-patent form) and their review ---------- */
+
+/** POST /brevet_eptane/create (spec §7 names). The country is required; the rest may be empty (the admin completes them). */
+export const patentCreateBody = z.strictObject({
+  numero_depot: optionalText(100),
+  numero_publication: optionalText(100),
+  date_depot: optionalDay,
+  reference_client: optionalText(200),
+  reference_cabinet: optionalText(200),
+  date_echeance_annuites: optionalDay,
+  pays: text({ error: 'country_required' }).trim().regex(/^[A-Za-z]{2,3}$/, { error: 'country_required' }).transform((value) => value.toUpperCase()),
+  origine: optionalText(50),
+  instruction_paiement: instructionIdSchema.nullish().transform((value) => value ?? null),
+  quantieme: z.number().int().min(0).max(100).nullish().transform((value) => value ?? null),
+  cout: z.number().min(0).max(10_000_000).nullish().transform((value) => value ?? null),
+});
+export type PatentCreateBody = z.output<typeof patentCreateBody>;
+
+export const patentSubmissionSchema = z.strictObject({
+  _id: z.uuid(),
+  status: z.enum(PATENT_SUBMISSION_STATUSES),
+  numero_depot: z.string().nullable(),
+  numero_publication: z.string().nullable(),
+  date_depot: isoDay.nullable(),
+  reference_client: z.string().nullable(),
+  reference_cabinet: z.string().nullable(),
+  date_echeance_annuites: isoDay.nullable(),
+  pays: z.string().nullable(),
+  origine: z.string().nullable(),
+  instruction_paiement: z.number().int().nullable(),
+  quantieme: z.number().int().nullable(),
+  cout: z.number().nullable(),
+  submitted_by: z.strictObject({ _id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
+  reason: z.string().nullable(),
+  reviewed_at: z.iso.datetime().nullable(),
+  /** The patent record an accepted submission became. */
+  patent_id: z.uuid().nullable(),
+  created: z.iso.datetime(),
+});
+export type PatentSubmissionDto = z.infer<typeof patentSubmissionSchema>;
+export const patentCreateResponse = z.strictObject({ success: z.literal(true), submission: patentSubmissionSchema });
+
+export const patentSubmissionsQuery = z.strictObject({
+  status: z.enum(PATENT_SUBMISSION_STATUSES).default('pending'),
+  page: positiveInt(1_000_000).default(1),
+  limit: positiveInt(PATENT_PAGE_MAX).default(20),
+});
+export const patentSubmissionsResponse = z.strictObject({ success: z.literal(true), patent_submissions: z.array(patentSubmissionSchema), meta: paginationMetaSchema });
+export const patentSubmissionIdParams = z.strictObject({ id: z.uuid() });
+/** PUT /patent_submissions/{id}/accept: the cabinet and client code of the new record (default: the submitter's first ones). */
+export const acceptSubmissionBody = z.strictObject({
+  cabinet: z.uuid().optional(),
+  code_client: text().trim().min(1).max(50).optional(),
+});
+export const acceptSubmissionResponse = z.strictObject({ success: z.literal(true), submission: patentSubmissionSchema, brevet_eptane: patentRecordSchema });
+export const rejectSubmissionBody = z.strictObject({
+  reason: text({ error: 'reason_required' }).trim().min(1, { error: 'reason_required' }).max(2000),
+});
+export const rejectSubmissionResponse = patentCreateResponse;
+
+/* ---------- Admin edit of a record ---------- */
+
+export const patentEditParams = z.strictObject({ _id: z.uuid() });
+/** PUT /brevet_eptane/update/{_id} (admins): the fields to change (absent: unchanged, null: cleared) and the version read. */
+export const patentEditBody = z
+  .strictObject({
+    ReferenceClient: optionalText(200).optional(),
+    nosref: optionalText(200).optional(),
+    noDepot: optionalText(100).optional(),
+    NoPublication: optionalText(100).optional(),
+    Pays: countryCode.optional(),
+    Origine: optionalText(50).optional(),
+    Depot: optionalDay.optional(),
+    Expiration: optionalDay.optional(),
+    DateEcheance: optionalDay.optional(),
+    Quantieme: z.number().int().min(0).max(100).nullable().optional(),
+    cost: z.number().min(0).max(10_000_000).nullable().optional(),
+    TitreAnglais: optionalText(1000).optional(),
+    TitreFrancais: optionalText(1000).optional(),
+    DonneurOrdre: optionalText(300).optional(),
+    DonneurOrdreAn: optionalText(300).optional(),
+    id_instruction: instructionIdSchema.nullable().optional(),
+    DateAcquit: optionalDay.optional(),
+    DatePaiementOffice: optionalDay.optional(),
+    DateReponseACourrier: optionalDay.optional(),
+    DatePaiementClient: optionalDay.optional(),
+    version,
+  });
+export type PatentEditBody = z.output<typeof patentEditBody>;
+
+/* ---------- New case (contact-us banner) ---------- */
+
+/** POST /file/send_email_for_new_case: multipart `file` (NEW_CASE_EXTENSIONS, at most NEW_CASE_MAX_BYTES) and no text field; mailed to support with the file, and a copy to the sender. */
+export const newCaseFields = z.strictObject({});
+export const newCaseResponse = z.strictObject({ success: z.literal(true) });
+
+/* ---------- Live updates ---------- */
+
+/** `patents:changed`: which patents changed and why; clients refetch what they show (no patent data travels). */
+export const patentsChangedEventSchema = z.strictObject({ ids: z.array(z.uuid()), source: z.enum(INSTRUCTION_SOURCES) });
+export type PatentsChangedEvent = z.infer<typeof patentsChangedEventSchema>;

@@ -1,11 +1,16 @@
 import type { AnnuityFileDto } from './annuities.ts';
 import type { LedesRunDto } from './ledes.ts';
+import type { PatentsChangedEvent } from './patents.ts';
 import type { PatentImportDto } from './patent-portfolio.ts';
 
 /** Rooms are joined server-side from the session, never from a client message. */
 export const rooms = {
   user: (userId: string) => `user:${userId}`,
   admins: 'role:admin',
+  /** Patent changes: per cabinet, per client code, and all of them (admin_test). */
+  patentCabinet: (cabinetId: string) => `patents:cabinet:${cabinetId}`,
+  patentCode: (code: string) => `patents:code:${code}`,
+  patentsAll: 'patents:all',
 } as const;
 
 export const REALTIME_PATH = '/realtime';
@@ -15,6 +20,8 @@ export interface ServerToClientEvents {
   'ledes:run': (run: LedesRunDto) => void;
   /** A file's new state or progress (rows_done / rows_total), to its owner; transitions also to the admins. */
   'annuities:file:updated': (file: AnnuityFileDto) => void;
+  /** Patents changed (instruction, validation, missing information, a new record): ids and source only; clients refetch. */
+  'patents:changed': (change: PatentsChangedEvent) => void;
   /** A portfolio import's progress (rows_done / rows_total) to its uploader, its state and counts also to the admins. */
   'patents:import:updated': (patentImport: PatentImportDto) => void;
 }

@@ -2,8 +2,23 @@ import { serverT, type Locale } from '@portal/i18n';
 import { MailTemplateError } from './errors.ts';
 import { escapeHtml, toHeaderValue, toMultilineText } from './sanitize.ts';
 
-export type MailTemplate = 'reset_password' | 'first_connection' | 'contact' | 'patent_reminder';
-export const MAIL_TEMPLATES: readonly MailTemplate[] = ['reset_password', 'first_connection', 'contact', 'patent_reminder'];
+export type MailTemplate =
+  | 'reset_password'
+  | 'first_connection'
+  | 'contact'
+  | 'new_case'
+  | 'patent_instructions_confirmation'
+  | 'patent_reminder'
+  | 'patent_submission_rejected';
+export const MAIL_TEMPLATES: readonly MailTemplate[] = [
+  'reset_password',
+  'first_connection',
+  'contact',
+  'new_case',
+  'patent_instructions_confirmation',
+  'patent_reminder',
+  'patent_submission_rejected',
+];
 
 export interface RenderedMail {
   subject: string;
@@ -28,8 +43,13 @@ const SPECS: Record<MailTemplate, TemplateSpec> = {
   reset_password: { required: ['link'], defaults: { minutes: '10' }, links: ['link'], multiline: [], toEndUser: true },
   first_connection: { required: ['link'], defaults: { hours: '72' }, links: ['link'], multiline: [], toEndUser: true },
   contact: { required: ['mail', 'issue', 'topic', 'details'], defaults: {}, links: [], multiline: ['details'], toEndUser: false },
-  // An agent's grouped reminder (issue 11): one line per patent, built by the patent-reminders job in the agent's language.
+  // The new-case file to support (attached) and the sender's copy: who sent which file.
+  new_case: { required: ['name', 'mail', 'filename'], defaults: {}, links: [], multiline: [], toEndUser: false },
+  // One line per instruction given: reference, application number, country, due date, instruction title.
+  patent_instructions_confirmation: { required: ['count', 'instructions'], defaults: {}, links: [], multiline: ['instructions'], toEndUser: true },
+  // The reminder job's grouped mail: the step's name, one line per patent (`patent_reminder.line`), the total of the fees.
   patent_reminder: { required: ['step', 'count', 'rows', 'total'], defaults: {}, links: [], multiline: ['rows'], toEndUser: true },
+  patent_submission_rejected: { required: ['reference', 'reason'], defaults: {}, links: [], multiline: ['reason'], toEndUser: true },
 };
 
 // Placeholders are first rendered as private-use markers, then replaced in a single pass with the

@@ -10,6 +10,14 @@ export interface MailMessage {
   text: string;
   html?: string;
   replyTo?: string;
+  /** Files sent with the message (read from storage by the mail job). */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 export interface MailTransport {
@@ -109,6 +117,9 @@ function toNodemailer(msg: MailMessage, from: string): SendMailOptions {
     subject: toHeaderValue(msg.subject),
     text: msg.text,
     ...(msg.html ? { html: msg.html } : {}),
+    ...(msg.attachments && msg.attachments.length > 0
+      ? { attachments: msg.attachments.map((a) => ({ filename: toHeaderValue(a.filename, 255), contentType: a.contentType, content: a.content })) }
+      : {}),
     // Keep the envelope equal to `to`: nothing else can ever receive the message.
     envelope: { from: envelopeAddress(from), to: msg.to },
   };

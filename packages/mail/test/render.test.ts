@@ -41,7 +41,11 @@ describe('renderMail', () => {
   });
 
   it('leaves no placeholder or marker behind in any template and locale', () => {
-    const params = { link: LINK, name: 'N', mail: 'a@b.co', issue: 'i', topic: 't', details: 'd', step: 's', count: '1', rows: 'r', total: '1 €' };
+    const params = {
+      ...{ link: LINK, name: 'N', mail: 'a@b.co', issue: 'i', topic: 't', details: 'd' },
+      // The patent templates' parameters.
+      ...{ filename: 'f.pdf', count: '2', instructions: '- a\n- b', reference: 'R', reason: 'r', step: 's', rows: '- a', total: '1 €' },
+    };
     for (const template of MAIL_TEMPLATES) {
       for (const locale of ['en', 'fr'] as const) {
         const mail = renderMail(template, locale, params);

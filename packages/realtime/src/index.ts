@@ -4,3 +4,4 @@ export { createInProcessPublisher, createServerPublisher, BUS_EVENT } from './pu
 export { attachRealtimeServer, UNAUTHORIZED, type AttachedRealtimeServer, type RealtimeServer, type RealtimeServerOptions } from './server.ts';
 export { originGuard, normalizeOrigin } from './origins.ts';
 export { roomsFor, sessionRoom } from './rooms.ts';
+export { patentRoomsFor, publishPatentsChanged } from './patents.ts';

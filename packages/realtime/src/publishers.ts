@@ -6,13 +6,16 @@ import type { BusMessage, InProcessPublisher, RealtimeArgs, RealtimeEvent, Realt
 export const BUS_EVENT = 'publish';
 
 /** Builds a publisher from a single "send to room" primitive. */
-export function publisherFrom(send: (room: string, event: RealtimeEvent, args: unknown[]) => void, close: () => Promise<void>): RealtimePublisher {
+export function publisherFrom(send: (room: string | string[], event: RealtimeEvent, args: unknown[]) => void, close: () => Promise<void>): RealtimePublisher {
   return {
     toUser<E extends RealtimeEvent>(userId: string, event: E, ...args: RealtimeArgs<E>) {
       send(rooms.user(userId), event, args);
     },
     toAdmins<E extends RealtimeEvent>(event: E, ...args: RealtimeArgs<E>) {
       send(rooms.admins, event, args);
+    },
+    toRooms<E extends RealtimeEvent>(targets: readonly string[], event: E, ...args: RealtimeArgs<E>) {
+      if (targets.length > 0) send([...new Set(targets)], event, args);
     },
     close,
   };
@@ -25,7 +28,8 @@ export function publisherFrom(send: (room: string, event: RealtimeEvent, args: u
 export function createInProcessPublisher(): InProcessPublisher {
   const bus = new EventEmitter();
   const publisher = publisherFrom(
-    (room, event, args) => void bus.emit(BUS_EVENT, { room, event, args } satisfies BusMessage),
+    (room, event, args) =>
+      void bus.emit(BUS_EVENT, (typeof room === 'string' ? { room, event, args } : { room: room[0]!, alsoRooms: room.slice(1), event, args }) satisfies BusMessage),
     async () => void bus.removeAllListeners(),
   );
   return Object.assign(publisher, { bus });

@@ -6,5 +6,5 @@ export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 /** Rooms a socket joins, decided by the server from its identity only (WS-03/WS-04). */
 export function roomsFor(identity: SocketIdentity): string[] {
-  return [rooms.user(identity.userId), sessionRoom(identity.sessionId), ...(identity.isAdmin ? [rooms.admins] : [])];
+  return [rooms.user(identity.userId), sessionRoom(identity.sessionId), ...(identity.isAdmin ? [rooms.admins] : []), ...(identity.rooms ?? [])];
 }

@@ -96,7 +96,7 @@ export async function attachRealtimeServer(httpServer: HttpServer, opts: Realtim
   });
 
   const relay = (message: BusMessage) => {
-    io.to(message.room).emit(message.event, ...(message.args as Parameters<ServerToClientEvents[typeof message.event]>));
+    io.to(message.alsoRooms ? [message.room, ...message.alsoRooms] : message.room).emit(message.event, ...(message.args as Parameters<ServerToClientEvents[typeof message.event]>));
   };
   opts.inProcess?.bus.on(BUS_EVENT, relay);
 

@@ -8,12 +8,16 @@ export type RealtimeArgs<E extends RealtimeEvent> = Parameters<ServerToClientEve
 export interface RealtimePublisher {
   toUser<E extends RealtimeEvent>(userId: string, event: E, ...args: RealtimeArgs<E>): void;
   toAdmins<E extends RealtimeEvent>(event: E, ...args: RealtimeArgs<E>): void;
+  /** One emit to several rooms: a socket in more than one of them receives it once. */
+  toRooms<E extends RealtimeEvent>(rooms: readonly string[], event: E, ...args: RealtimeArgs<E>): void;
   close(): Promise<void>;
 }
 
 /** What travels on the in-process bus (embedded mode). */
 export interface BusMessage {
   room: string;
+  /** Further rooms of the same emit (`toRooms`): a socket in several of them receives it once. */
+  alsoRooms?: string[];
   event: RealtimeEvent;
   args: unknown[];
 }
@@ -29,4 +33,6 @@ export interface SocketIdentity {
    * Use the session row id, never the cookie's secret token: room names travel through Redis.
    */
   sessionId: string;
+  /** Further rooms the server decided at handshake from the user's rights (e.g. the patent rooms of its cabinets and codes). */
+  rooms?: string[];
 }

@@ -1,9 +1,12 @@
 import { createMailTransport } from '@portal/mail';
 import { mailJob } from '@portal/jobs';
+import { createStorage } from '@portal/storage';
 import { runWorker } from './run-worker.ts';
 
 /** The mail worker process: consumes the `mail` queue; scale it by running more of these. */
-await runWorker(mailJob, ({ config, database, logger }) => {
+await runWorker(mailJob, async ({ config, database, logger }) => {
   const transport = createMailTransport(config.mail);
-  return { ports: { db: database.db, transport, logger }, close: () => transport.close() };
+  // The new-case file and other attachments are read from storage.
+  const storage = await createStorage(config.storage);
+  return { ports: { db: database.db, transport, logger, storage }, close: () => transport.close() };
 });

@@ -40,7 +40,7 @@ const API_MODULES: ApiModule[] = [
 ];
 
 /** The only routes that take multipart bodies. */
-const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/];
+const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/, /^\/file\/send_email_for_new_case$/];
 
 /**
  * Machine routes authenticated by a bearer key of their own and never by the session cookie: no

@@ -10,6 +10,7 @@ import type { Storage } from '@portal/storage';
 import { parseCsv } from '../patents/csv.ts';
 import { loadImport, publishImport } from '../patents/imports.ts';
 import { engineDay, mapHeaders, rawFromCells } from '../patents/rows.ts';
+import { readWorkbookInThread } from '../patents/workbook-thread.ts';
 import { loadInstructionIds, loadRates, PORTFOLIO_BATCH, PortfolioTally } from '../patents/upsert.ts';
 
 export interface ImportPatentsDeps {
@@ -107,18 +108,17 @@ export function createImportPatentsProcessor(deps: ImportPatentsDeps): Processor
 
     try {
       if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
-        // The spreadsheet reader of @portal/annuities (exceljs streaming), loaded only when a workbook comes.
-        const { readSpreadsheet } = await import('@portal/annuities');
+        // The spreadsheet reader of @portal/annuities (exceljs streaming), in a worker thread of its own.
         let columns: Map<PatentPortfolioField, number> | null = null;
-        const result = await readSpreadsheet(bytes, started.originalName.replace(/\.[^.]*$/, '') + '.xlsx', {
+        const result = await readWorkbookInThread(bytes, started.originalName.replace(/\.[^.]*$/, '') + '.xlsx', {
           expected: (rows) => {
             rowsTotal = rows;
           },
-          sheet: (info) => {
-            columns = mapHeaders(info.headers);
+          sheet: (headers) => {
+            columns = mapHeaders(headers);
           },
-          row: async (row) => {
-            if (columns) await take(row.rowNumber, columns, row.cells);
+          rows: async (rows) => {
+            for (const row of rows) if (columns) await take(row.rowNumber, columns, row.cells);
           },
         });
         if (!result.ok) throw new ContentRefused(result.reason === 'headers_not_found' ? PATENT_IMPORT_ERROR_CODES.headers : result.reason);

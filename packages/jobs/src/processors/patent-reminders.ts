@@ -10,6 +10,11 @@ export interface PatentRemindersDeps {
   db: Database;
   logger: Logger;
   clock?: { now(): Date };
+  /**
+   * Hands a committed mail to the mail queue at once. Optional: without it (or when it fails) the
+   * sweep enqueues the mail row within about three minutes.
+   */
+  enqueueMail?: (mailId: string) => Promise<void>;
 }
 
 export type ReminderStep = (typeof PATENT_REMINDER_STEPS)[number];
@@ -115,6 +120,7 @@ export async function runPatentReminders(deps: PatentRemindersDeps, day: string)
       }
       let mailsWritten = 0;
       let remindersWritten = 0;
+      const mailIds: string[] = [];
       const t = serverT(agent.langue);
       for (const step of PATENT_REMINDER_STEPS) {
         const list = byStep.get(step);
@@ -154,9 +160,14 @@ export async function runPatentReminders(deps: PatentRemindersDeps, day: string)
           .onConflictDoNothing();
         mailsWritten++;
         remindersWritten += list.length;
+        mailIds.push(mail!.id);
       }
-      return { mailsWritten, remindersWritten };
+      return { mailsWritten, remindersWritten, mailIds };
     });
+    // After the commit: a rolled-back run never sends; a failed enqueue is the sweep's to retry.
+    for (const mailId of sent.mailIds) {
+      await deps.enqueueMail?.(mailId).catch((error: unknown) => deps.logger.warn({ err: error, mailId }, 'reminder mail enqueue failed; the sweep will retry'));
+    }
     mailCount += sent.mailsWritten;
     reminderCount += sent.remindersWritten;
   }

@@ -1,12 +1,21 @@
 import type { Locale } from '@portal/i18n';
-import { mails, type Executor } from '@portal/db';
+import { MAIL_TEMPLATE_VALUES, mailAttachments, mails, type Executor } from '@portal/db';
+
+/** A stored file sent with a mail (its row is written with the mail's). */
+export interface OutgoingAttachment {
+  storageKey: string;
+  filename: string;
+  contentType: string;
+  size: number;
+}
 
 export interface OutgoingMail {
   recipient: string;
-  template: 'reset_password' | 'first_connection' | 'contact';
+  template: (typeof MAIL_TEMPLATE_VALUES)[number];
   locale: Locale;
   params: Record<string, string>;
   replyTo?: string;
+  attachments?: OutgoingAttachment[];
 }
 
 /**
@@ -19,5 +28,8 @@ export async function recordMail(tx: Executor, mail: OutgoingMail): Promise<stri
     .insert(mails)
     .values({ recipient: mail.recipient, template: mail.template, locale: mail.locale, params: mail.params, replyTo: mail.replyTo })
     .returning({ id: mails.id });
+  if (mail.attachments && mail.attachments.length > 0) {
+    await tx.insert(mailAttachments).values(mail.attachments.map((file, position) => ({ mailId: row!.id, position, ...file })));
+  }
   return row!.id;
 }

@@ -43,6 +43,7 @@ export function patentPortfolioRoutes(ctx: AppContext): Route[] {
         maxFileBytes: Math.min(ctx.config.uploads.maxBytes, PATENT_IMPORT_MAX_BYTES),
         maxFiles: 1,
         allowedExtensions: PATENT_IMPORT_EXTENSIONS,
+        extensionError: 'wrong_import_type',
       },
       response: patentImportResponse,
       async handler({ files }, http) {

@@ -17,4 +17,18 @@ export const patentsPolicy = {
   'GET /brevet_eptane/:id': PATENT_USERS,
   'PUT /brevet_eptane/update/instruction_paiement/:id': PATENT_USERS,
   'PUT /brevet_eptane/many/update_instruction': PATENT_USERS,
+  'GET /brevet_eptane/missing-information': ['admin'],
+  'PUT /brevet_eptane/update-missing-info/:idagenda': ['admin'],
+  'GET /brevet_eptane/to_validate': ['admin_test', 'admin'],
+  'PUT /brevet_eptane/validate-instruction': ['admin_test', 'admin'],
+  'GET /brevet_eptane/:id/events': PATENT_USERS,
+  'GET /brevet_eptane/:id/schedule': PATENT_USERS,
+  'PUT /brevet_eptane/update/:_id': ['admin'],
+  // The add-patent form (spec §6 patent users); admins review what was submitted.
+  'POST /brevet_eptane/create': PATENT_USERS,
+  'GET /patent_submissions': ['admin'],
+  'PUT /patent_submissions/:id/accept': ['admin'],
+  'PUT /patent_submissions/:id/reject': ['admin'],
+  // The contact-us banner's new case (any patent user).
+  'POST /file/send_email_for_new_case': PATENT_USERS,
 } satisfies PolicyTable;

@@ -15,18 +15,19 @@ import { cabinets, patentInstructionEvents, patentRecords, paymentInstructions, 
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
+import { recordInstructionConfirmation, sendCommitted } from './notify.ts';
 
-type PatentRow = typeof patentRecords.$inferSelect;
+export type PatentRow = typeof patentRecords.$inferSelect;
 type InstructionRow = typeof paymentInstructions.$inferSelect;
 
 /** Which patents a caller reaches: everything, or the patents of some cabinets and client codes. */
 export type PatentScope = { kind: 'all' } | { kind: 'owned'; cabinetIds: string[]; codes: string[] };
 
 const NBSP = '\u00A0';
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** The calendar day (UTC, decision 91) against which limit dates are compared. */
-const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
-const today = (ctx: AppContext) => dayOf(ctx.clock.now());
+export const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
+export const today = (ctx: AppContext) => dayOf(ctx.clock.now());
 
 /** An agent's cabinets and client codes, read fresh on every request (an admin's change applies at once). */
 async function ownedScope(ctx: AppContext, userId: string): Promise<PatentScope> {
@@ -41,16 +42,16 @@ export async function readScope(ctx: AppContext, actor: AuthState): Promise<Pate
 }
 
 /** What the caller may change: everything for an admin, its own cabinets and codes for anyone else (admin_test included). */
-const writeScope = readScope;
+export const writeScope = readScope;
 
 /** True when a patent is readable by `actor` without a client-code search: admin_test reads any patent (it may search any code). */
-const readsEverything = (actor: AuthState) => actor.isAdmin || actor.roles.includes('admin_test');
+export const readsEverything = (actor: AuthState) => actor.isAdmin || actor.roles.includes('admin_test');
 
-function inScope(scope: PatentScope, row: Pick<PatentRow, 'cabinetId' | 'clientCode'>): boolean {
+export function inScope(scope: PatentScope, row: Pick<PatentRow, 'cabinetId' | 'clientCode'>): boolean {
   return scope.kind === 'all' || scope.cabinetIds.includes(row.cabinetId) || scope.codes.includes(row.clientCode);
 }
 
-function scopeCondition(scope: PatentScope): SQL | undefined {
+export function scopeCondition(scope: PatentScope): SQL | undefined {
   if (scope.kind === 'all') return undefined;
   const parts: SQL[] = [];
   if (scope.cabinetIds.length > 0) parts.push(inArray(patentRecords.cabinetId, scope.cabinetIds));
@@ -183,7 +184,7 @@ export async function listPatents(ctx: AppContext, scope: PatentScope, query: Pa
   return { brevet_eptane: rows.map((r) => toPatentDto(r.patent, r.cabinetName, day)), meta: paginationMeta(query.page, query.limit, total) };
 }
 
-async function loadPatent(db: Executor, where: SQL, lock: boolean) {
+export async function loadPatent(db: Executor, where: SQL, lock: boolean) {
   const select = db
     .select({ patent: getTableColumns(patentRecords), cabinetName: cabinets.name })
     .from(patentRecords)
@@ -246,15 +247,18 @@ export async function updateInstruction(ctx: AppContext, actor: AuthState, id: s
   const scope = await writeScope(ctx, actor);
   const now = ctx.clock.now();
   const day = dayOf(now);
-  await ctx.db.transaction(async (tx) => {
+  const mailId = await ctx.db.transaction(async (tx) => {
     const [row] = await loadPatent(tx, eq(patentRecords.id, id), true);
     if (!row) throw new AppError('not_found');
     if (!inScope(scope, row.patent)) throw new AppError(readsEverything(actor) ? 'forbidden' : 'not_found');
     const locked = lockReason(row.patent, day);
     if (locked) throw new AppError(locked);
     if (row.patent.version !== version) throw new AppError('stale_version');
-    await applyChanges(tx, [{ patent: row.patent, instructionId }], actor.userId, 'screen', now);
+    const changes = [{ patent: row.patent, instructionId }];
+    await applyChanges(tx, changes, actor.userId, 'screen', now);
+    return recordInstructionConfirmation(tx, actor, changes, now);
   });
+  await sendCommitted(ctx, [mailId]);
   const [row] = await loadPatent(ctx.db, eq(patentRecords.id, id), false);
   return toPatentDto(row!.patent, row!.cabinetName, day);
 }
@@ -279,7 +283,7 @@ export async function bulkUpdateInstructions(ctx: AppContext, actor: AuthState, 
   const scope = await writeScope(ctx, actor);
   const now = ctx.clock.now();
   const day = dayOf(now);
-  const ids = await ctx.db.transaction(async (tx) => {
+  const { ids, mailId } = await ctx.db.transaction(async (tx) => {
     const rows = await loadPatent(tx, inArray(patentRecords.idagenda, [...seen]), true);
     const byAgenda = new Map(rows.map((r) => [r.patent.idagenda, r.patent]));
     const refused: RefusedRow[] = [];
@@ -298,8 +302,9 @@ export async function bulkUpdateInstructions(ctx: AppContext, actor: AuthState, 
     }
     if (refused.length > 0) throw new AppError('instructions_refused', { notUpdated: refused });
     await applyChanges(tx, changes, actor.userId, 'bulk', now);
-    return changes.map((c) => c.patent.id);
+    return { ids: changes.map((c) => c.patent.id), mailId: await recordInstructionConfirmation(tx, actor, changes, now) };
   });
+  await sendCommitted(ctx, [mailId]);
   const rows = await loadPatent(ctx.db, inArray(patentRecords.id, ids), false);
   const byId = new Map(rows.map((r) => [r.patent.id, r]));
   return ids.map((id) => toPatentDto(byId.get(id)!.patent, byId.get(id)!.cabinetName, day));

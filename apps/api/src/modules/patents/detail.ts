@@ -1,0 +1,122 @@
+import { and, desc, eq, lte } from 'drizzle-orm';
+import { computeSchedule, formatIsoDate, isOrigin, officeOfCountry, parseIsoDate, type Annuity, type Origin } from '@portal/annuities/core';
+import type { PatentEventDto, PatentScheduleReason, PatentScheduleResponse } from '@portal/contracts';
+import { currencyRates, patentInstructionEvents, users, type Executor } from '@portal/db';
+import type { AppContext } from '../../context.ts';
+import type { AuthState } from '../../http/session.ts';
+import { readPatent, today } from './service.ts';
+
+/* The detail modal: a patent's audit trail and its annuity schedule from packages/annuities. */
+
+/** GET /brevet_eptane/{id}/events: newest first, with the user's name; same read rule as the detail (404 outside it). */
+export async function listEvents(ctx: AppContext, actor: AuthState, id: string): Promise<PatentEventDto[]> {
+  await readPatent(ctx, actor, id);
+  const rows = await ctx.db
+    .select({ event: patentInstructionEvents, userName: users.companyAgent })
+    .from(patentInstructionEvents)
+    .leftJoin(users, eq(users.id, patentInstructionEvents.userId))
+    .where(eq(patentInstructionEvents.patentId, id))
+    .orderBy(desc(patentInstructionEvents.createdAt), desc(patentInstructionEvents.id));
+  return rows.map(({ event, userName }) => ({
+    _id: event.id,
+    user: event.userId && userName !== null ? { _id: event.userId, name: userName } : null,
+    old_instruction: event.oldInstructionId,
+    new_instruction: event.newInstructionId,
+    old_status: event.oldStatus,
+    new_status: event.newStatus,
+    source: event.source,
+    created: event.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * The engine's origin from the back office's `Origine` text: one of its own codes, a usual French or
+ * English word, or (empty) what the office implies: EP a pending European application, UP unitary,
+ * else national.
+ */
+export function originOf(office: string, text: string | null): Origin | null {
+  const value = (text ?? '').trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  if (value === '') return office === 'EP' ? 'ep_application' : office === 'UP' ? 'unitary' : 'national';
+  if (isOrigin(value)) return value;
+  if (/^(unitar|unitair|up$)/.test(value)) return 'unitary';
+  if (/^(valid|ep national|europeen valide)/.test(value)) return 'ep_validated';
+  if (/^(pending|demande|ep application|ep$)/.test(value)) return office === 'EP' ? 'ep_application' : 'ep_validated';
+  if (/^nation/.test(value)) return 'national';
+  return null;
+}
+
+interface ScheduleInput {
+  pays: string | null;
+  origine: string | null;
+  dateDepot: string | null;
+  quantieme: number | null;
+}
+
+type Computed = { ok: true; office: string; annuities: readonly Annuity[]; next: Annuity | null; expiry: string } | { ok: false; reason: PatentScheduleReason };
+
+/** The schedule of a patent as of `day`, or why the engine cannot compute it. */
+export function scheduleOf(input: ScheduleInput, day: string): Computed {
+  const office = officeOfCountry(input.pays);
+  if (office === null) return { ok: false, reason: 'unknown_office' };
+  const origin = originOf(office, input.origine);
+  if (origin === null) return { ok: false, reason: 'unknown_origin' };
+  if (input.dateDepot === null) return { ok: false, reason: 'missing_filing_date' };
+  const filing = parseIsoDate(input.dateDepot);
+  const now = parseIsoDate(day);
+  if (filing === null || now === null) return { ok: false, reason: 'invalid_date' };
+  const lastPaid = input.quantieme !== null && input.quantieme >= 1 ? input.quantieme - 1 : null;
+  const result = computeSchedule({ office, origin, filing, lastPaid }, now);
+  if (!result.ok) return { ok: false, reason: result.reason as PatentScheduleReason };
+  const s = result.value;
+  return { ok: true, office: s.office, annuities: s.annuities, next: s.next, expiry: formatIsoDate(s.expiry) };
+}
+
+/** Euros per unit of `currency` on `day` (the latest dated rate not after it); EUR is 1; null without a rate. */
+export async function rateOn(db: Executor, currency: string, day: string): Promise<{ rate: number; date: string | null } | null> {
+  if (currency === 'EUR') return { rate: 1, date: null };
+  const [row] = await db
+    .select()
+    .from(currencyRates)
+    .where(and(eq(currencyRates.currency, currency), lte(currencyRates.validFrom, day)))
+    .orderBy(desc(currencyRates.validFrom))
+    .limit(1);
+  return row ? { rate: Number(row.eurPerUnit), date: row.validFrom } : null;
+}
+
+const toEuros = (minor: number, rate: number) => Math.round(minor * rate) / 100;
+
+/** GET /brevet_eptane/{id}/schedule: every annuity with its fee in the office's currency and in euros. */
+export async function patentSchedule(ctx: AppContext, actor: AuthState, id: string): Promise<Omit<PatentScheduleResponse, 'success'>> {
+  const patent = await readPatent(ctx, actor, id);
+  const day = today(ctx);
+  const computed = scheduleOf({ pays: patent.Pays, origine: patent.Origine, dateDepot: patent.Depot, quantieme: patent.Quantieme }, day);
+  if (!computed.ok) return { reason: computed.reason, office: null, expiry_date: null, next_number: null, annuities: [], total_remaining_eur: null };
+  const rates = new Map<string, Awaited<ReturnType<typeof rateOn>>>();
+  const annuities: PatentScheduleResponse['annuities'] = [];
+  for (const a of computed.annuities) {
+    if (!rates.has(a.currency)) rates.set(a.currency, await rateOn(ctx.db, a.currency, day));
+    const rate = rates.get(a.currency)!;
+    annuities.push({
+      number: a.number,
+      due_date: formatIsoDate(a.due),
+      no_surcharge_end: formatIsoDate(a.noSurchargeEnd),
+      grace_end: formatIsoDate(a.graceEnd),
+      fee: a.feeMinor === null ? null : a.feeMinor / 100,
+      currency: a.currency,
+      fee_eur: a.feeMinor === null || rate === null ? null : toEuros(a.feeMinor, rate.rate),
+      rate_date: rate?.date ?? null,
+    });
+  }
+  const remaining = computed.next === null ? [] : annuities.filter((a) => a.number >= computed.next!.number);
+  const total = remaining.some((a) => a.fee_eur === null) ? null : Math.round(remaining.reduce((sum, a) => sum + a.fee_eur! * 100, 0)) / 100;
+  return { reason: null, office: computed.office, expiry_date: computed.expiry, next_number: computed.next?.number ?? null, annuities, total_remaining_eur: total };
+}
+
+/** What the engine proposes for a new record: the next annuity's due date, number and fee in euros (each null when it cannot). */
+export async function proposeAnnuity(db: Executor, input: ScheduleInput, day: string): Promise<{ dateEcheance: string | null; quantieme: number | null; cost: number | null }> {
+  const computed = scheduleOf(input, day);
+  if (!computed.ok || computed.next === null) return { dateEcheance: null, quantieme: null, cost: null };
+  const next = computed.next;
+  const rate = next.feeMinor === null ? null : await rateOn(db, next.currency, day);
+  return { dateEcheance: formatIsoDate(next.due), quantieme: next.number, cost: next.feeMinor === null || rate === null ? null : toEuros(next.feeMinor, rate.rate) };
+}

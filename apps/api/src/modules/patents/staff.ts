@@ -1,0 +1,189 @@
+import { and, count, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  PATENT_MISSING_FIELDS,
+  paginationMeta,
+  type MissingInfoBody,
+  type MissingInformationQuery,
+  type PatentMissingField,
+  type PatentRecordDto,
+  type PatentToValidateSort,
+  type ToValidateQuery,
+  type ValidateInstructionBody,
+} from '@portal/contracts';
+import { cabinets, patentInstructionEvents, patentRecords } from '@portal/db';
+import type { AppContext } from '../../context.ts';
+import { AppError, type RefusedRow } from '../../http/errors.ts';
+import type { AuthState } from '../../http/session.ts';
+import { likePattern, loadPatent, inScope, readsEverything, scopeCondition, toPatentDto, today, writeScope, type PatentRow, type PatentScope } from './service.ts';
+
+/*
+ * The staff screens: patents with missing information (admins) and patents to validate
+ * (admin_test within its own scope, admins).
+ */
+
+const MISSING_COLUMNS = {
+  noDepot: patentRecords.numeroDepot,
+  NoPublication: patentRecords.numeroPublication,
+  ReferenceClient: patentRecords.referenceClient,
+  Pays: patentRecords.pays,
+} as const;
+
+const COLUMN_NAMES: Record<PatentMissingField, keyof PatentRow> = {
+  noDepot: 'numeroDepot',
+  NoPublication: 'numeroPublication',
+  ReferenceClient: 'referenceClient',
+  Pays: 'pays',
+};
+
+/** Empty = null or blank: the back office's export writes both. */
+const isBlank = (column: (typeof MISSING_COLUMNS)[PatentMissingField]) => sql`coalesce(${column}, '') = ''`;
+/** The spec's missing information: no application number, no publication number or no client reference (the country is never null). */
+export const MISSING_CONDITION: SQL = sql`(${isBlank(patentRecords.numeroDepot)} or ${isBlank(patentRecords.numeroPublication)} or ${isBlank(patentRecords.referenceClient)})`;
+
+async function page(ctx: AppContext, where: SQL | undefined, sortColumn: SQL | (typeof patentRecords)[keyof typeof patentRecords], order: 'asc' | 'desc', pageNo: number, limit: number) {
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(patentRecords).where(where);
+  const direction = order === 'desc' ? sql`desc` : sql`asc`;
+  const rows = await ctx.db
+    .select({ patent: getTableColumns(patentRecords), cabinetName: cabinets.name })
+    .from(patentRecords)
+    .innerJoin(cabinets, eq(cabinets.id, patentRecords.cabinetId))
+    .where(where)
+    .orderBy(sql`${sortColumn} ${direction} nulls last`, sql`${patentRecords.id} ${direction}`)
+    .limit(limit)
+    .offset((pageNo - 1) * limit);
+  const day = today(ctx);
+  return { brevet_eptane: rows.map((r) => toPatentDto(r.patent, r.cabinetName, day)), meta: paginationMeta(pageNo, limit, total) };
+}
+
+const searchCondition = (search: string | undefined) => (search ? sql`${patentRecords.searchText} like ${likePattern(search)}` : undefined);
+
+/** GET /brevet_eptane/missing-information (admins): every patent with an empty number or client reference. */
+export async function listMissingInformation(ctx: AppContext, query: MissingInformationQuery) {
+  return page(ctx, and(MISSING_CONDITION, searchCondition(query.search)), MISSING_COLUMNS[query.sort], query.order, query.page, query.limit);
+}
+
+/**
+ * PUT /brevet_eptane/update-missing-info/{idagenda} (admins): fills the given cells, each of which
+ * must still be empty (one filled meanwhile: 409 `patent_field_filled`), with the version read.
+ */
+export async function updateMissingInfo(ctx: AppContext, idagenda: string, body: MissingInfoBody): Promise<PatentRecordDto> {
+  const now = ctx.clock.now();
+  const id = await ctx.db.transaction(async (tx) => {
+    const [row] = await loadPatent(tx, eq(patentRecords.idagenda, idagenda), true);
+    if (!row) throw new AppError('not_found');
+    const patent = row.patent;
+    const set: Partial<typeof patentRecords.$inferInsert> = {};
+    const filled: Record<string, string> = {};
+    for (const field of PATENT_MISSING_FIELDS) {
+      const value = body[field];
+      if (value === undefined) continue;
+      const current = patent[COLUMN_NAMES[field]] as string | null;
+      if (current !== null && current.trim() !== '') filled[field] = 'patent_field_filled';
+      else (set as Record<string, string>)[COLUMN_NAMES[field]] = value;
+    }
+    if (Object.keys(filled).length > 0) throw new AppError('patent_field_filled', { fields: filled });
+    if (patent.version !== body.version) throw new AppError('stale_version');
+    await tx
+      .update(patentRecords)
+      .set({ ...set, version: sql`${patentRecords.version} + 1`, updatedAt: now })
+      .where(eq(patentRecords.id, patent.id));
+    return patent.id;
+  });
+  const [row] = await loadPatent(ctx.db, eq(patentRecords.id, id), false);
+  return toPatentDto(row!.patent, row!.cabinetName, today(ctx));
+}
+
+const VALIDATE_COLUMNS: Record<PatentToValidateSort, (typeof patentRecords)[keyof typeof patentRecords]> = {
+  noDepot: patentRecords.numeroDepot,
+  NoPublication: patentRecords.numeroPublication,
+  ReferenceClient: patentRecords.referenceClient,
+  id_instruction: patentRecords.instructionId,
+  DonneurOrdre: patentRecords.donneurOrdre,
+  DonneurOrdreAn: patentRecords.donneurOrdreAn,
+  DateEcheance: patentRecords.dateEcheance,
+  Pays: patentRecords.pays,
+};
+
+/** What a caller may validate: everything for an admin, its own cabinets and codes for admin_test (decision 98). */
+export const validateScope = writeScope;
+
+/** GET /brevet_eptane/to_validate: instructions given and not validated yet, in the caller's validation scope. */
+export async function listToValidate(ctx: AppContext, scope: PatentScope, query: ToValidateQuery) {
+  const where = and(eq(patentRecords.instructionStatus, 'processed'), scopeCondition(scope), searchCondition(query.search));
+  return page(ctx, where, VALIDATE_COLUMNS[query.sort], query.order, query.page, query.limit);
+}
+
+const refusedRow = (id: string, patent: PatentRow | undefined, code: RefusedRow['code']): RefusedRow => ({
+  _id: id,
+  idagenda: patent?.idagenda ?? '',
+  ReferenceClient: patent?.referenceClient ?? null,
+  noDepot: patent?.numeroDepot ?? null,
+  NoPublication: patent?.numeroPublication ?? null,
+  Pays: patent?.pays ?? null,
+  DateEcheance: patent?.dateEcheance ?? null,
+  instructionBeingUpdated: patent?.instructionId ?? 0,
+  code,
+});
+
+/**
+ * PUT /brevet_eptane/validate-instruction: processed → validated for every row or none. Rows are
+ * locked in id order; a row not processed any more, changed meanwhile or outside the caller's scope
+ * makes it the 409 `instructions_not_validated` listing each refused row by `_id`.
+ */
+export async function validateInstructions(ctx: AppContext, actor: AuthState, items: ValidateInstructionBody['patents']): Promise<PatentRecordDto[]> {
+  const seen = new Set<string>();
+  const fields: Record<string, string> = {};
+  items.forEach((item, i) => {
+    if (seen.has(item._id)) fields[`patents.${i}._id`] = 'validation_failed';
+    seen.add(item._id);
+  });
+  if (Object.keys(fields).length > 0) throw new AppError('validation_failed', { fields });
+  const scope = await validateScope(ctx, actor);
+  const now = ctx.clock.now();
+  const changed = await ctx.db.transaction(async (tx) => {
+    const rows = await loadPatent(tx, inArray(patentRecords.id, [...seen]), true);
+    const byId = new Map(rows.map((r) => [r.patent.id, r.patent]));
+    const refused: RefusedRow[] = [];
+    for (const item of items) {
+      const patent = byId.get(item._id);
+      const code = !patent
+        ? 'not_found'
+        : !inScope(scope, patent)
+          ? readsEverything(actor)
+            ? 'forbidden'
+            : 'not_found'
+          : patent.instructionStatus !== 'processed'
+            ? 'instruction_not_processed'
+            : patent.version !== item.version
+              ? 'stale_version'
+              : null;
+      if (code) refused.push(refusedRow(item._id, code === 'not_found' ? undefined : patent, code));
+    }
+    if (refused.length > 0) throw new AppError('instructions_not_validated', { notUpdated: refused });
+    const ids = [...seen];
+    await tx
+      .update(patentRecords)
+      .set({ instructionStatus: 'validated', version: sql`${patentRecords.version} + 1`, updatedAt: now })
+      .where(inArray(patentRecords.id, ids));
+    await tx.insert(patentInstructionEvents).values(
+      ids.map((id) => {
+        const patent = byId.get(id)!;
+        return {
+          patentId: id,
+          oldInstructionId: patent.instructionId,
+          newInstructionId: patent.instructionId,
+          oldStatus: 'processed' as const,
+          newStatus: 'validated' as const,
+          userId: actor.userId,
+          source: 'validation' as const,
+          createdAt: now,
+        };
+      }),
+    );
+    return ids.map((id) => byId.get(id)!);
+  });
+  const rows = await loadPatent(ctx.db, inArray(patentRecords.id, changed.map((p) => p.id)), false);
+  const day = today(ctx);
+  const byId = new Map(rows.map((r) => [r.patent.id, r]));
+  return changed.map((p) => toPatentDto(byId.get(p.id)!.patent, byId.get(p.id)!.cabinetName, day));
+}
