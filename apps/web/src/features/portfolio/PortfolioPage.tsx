@@ -77,7 +77,7 @@ function ImportSection() {
     onError: (error) => {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       if (!(error instanceof ApiError)) return setGeneral(t('import.errors.generic'));
-      if (error.code === 'wrong_extension' || error.code === 'wrong_type') return setFileError(t('import.errors.wrongType'));
+      if (error.code === 'wrong_extension' || error.code === 'wrong_type' || error.code === 'wrong_import_type') return setFileError(t('import.errors.wrongType'));
       if (error.code === 'payload_too_large') return setFileError(t('import.errors.tooLarge', { max: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) }));
       if (error.code === 'error_choose_file') return setFileError(t('import.errors.chooseFile'));
       if (error.code === 'network_error' || error.code === 'timeout') return setGeneral(t('import.errors.network'));
