@@ -63,7 +63,8 @@ try {
   await db.execute(sql`analyze`);
   report(`seed ${seeded.patents} patents (demo generator)`, `${ms(seedMs)} ms`);
 
-  const ctx = { db, clock: { now: () => new Date() } } as unknown as AppContext;
+  // The services' ports: the mails they write (the bulk update's confirmation) stay rows; nothing sends them here.
+  const ctx = { db, clock: { now: () => new Date() }, logger, queue: { enqueue: async () => undefined } } as unknown as AppContext;
   const [agent] = rowsOf<{ id: string; code: string[]; cabinets: string[] }>(
     await db.execute(sql`select u.id, u.code, (select array_agg(cabinet_id) from user_cabinets where user_id = u.id) as cabinets from users u where email = 'agent.annuites.01@portal.local'`),
   );
