@@ -103,7 +103,7 @@ export default tseslint.config(
     // The API and the job processors run on the main thread of the API (embedded) and of the workers:
     // they compute and validate with the engine's core; only the engine thread reads spreadsheets.
     files: ['apps/api/src/**/*.ts', 'packages/jobs/src/**/*.ts'],
-    ignores: ['packages/jobs/src/annuities/engine-worker.ts'],
+    ignores: ['packages/jobs/src/annuities/engine-worker.ts', 'packages/jobs/src/patents/workbook-worker.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

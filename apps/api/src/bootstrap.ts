@@ -13,6 +13,7 @@ import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
 
 import { scheduleStorageCleanup } from './jobs/storage-cleanup.ts';
+import { schedulePatentJobs } from './jobs/patent-schedules.ts';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
 import { DeferredWork } from './security/deferred.ts';
@@ -82,6 +83,10 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               clock,
               // In-process, the LEDES engine runs in a worker thread so a big file never blocks the API's event loop.
               engine: sharedThreadEngine(),
+              // The reminders' mails go to the queue once committed (the queue exists by the time a job runs).
+              enqueueMail: async (mailId: string) => {
+                await ctxRef.current?.queue.enqueue('mail', { mailId });
+              },
             },
             config.workers.concurrency,
           ),
@@ -152,6 +157,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const sweep = setInterval(() => startSweep(false), 60_000);
   sweep.unref();
   const stopStorageCleanup = scheduleStorageCleanup(ctx);
+  const stopPatentJobs = schedulePatentJobs(ctx);
 
   return {
     ctx,
@@ -172,6 +178,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       onQueueReconnect = () => {};
       await Promise.all(sweeps);
       await stopStorageCleanup();
+      stopPatentJobs();
       await sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.deferred.settled();

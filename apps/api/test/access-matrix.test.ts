@@ -54,7 +54,7 @@ describe('AC-01 route × role matrix', () => {
   });
 
   it('patent portfolio routes: agents, admin_test and admins; the client-code search for admin_test and admins; instructions for any session', () => {
-    const patentRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /brevet_eptane|instruction_paiement/.test(key)));
+    const patentRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /brevet_eptane|instruction_paiement/.test(key) && key !== 'PUT /brevet_eptane/sync'));
     const agents = ['user_agent_annuites', 'admin_test', 'admin'];
     expect(patentRoutes).toEqual({
       'GET /instruction_paiement': 'authenticated',
@@ -79,6 +79,20 @@ describe('AC-01 route × role matrix', () => {
       'PUT /patent_submissions/:id/accept': ['admin'],
       'PUT /patent_submissions/:id/reject': ['admin'],
       'POST /file/send_email_for_new_case': agents,
+    });
+  });
+
+  it('patent back-office loop: imports, exports and reminders for admins; the sync for its own key only (public here, no session)', () => {
+    const loopRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /patent_imports|patent_exports|patent_reminders|brevet_eptane\/sync/.test(key)));
+    expect(loopRoutes).toEqual({
+      'POST /patent_imports': ['admin'],
+      'GET /patent_imports': ['admin'],
+      'GET /patent_imports/:id': ['admin'],
+      'PUT /brevet_eptane/sync': 'public',
+      'POST /patent_exports': ['admin'],
+      'GET /patent_exports': ['admin'],
+      'GET /patent_exports/:id/download': ['admin'],
+      'POST /patent_reminders': ['admin'],
     });
   });
 

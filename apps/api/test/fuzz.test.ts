@@ -68,6 +68,9 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   'POST /brevet_eptane/create': { numero_depot: 'EP1', pays: 'EP', quantieme: 3, cout: 10 },
   'PUT /patent_submissions/:id/accept': { code_client: 'CODE-A' },
   'PUT /patent_submissions/:id/reject': { reason: 'duplicate' },
+  'PUT /brevet_eptane/sync': { brevet_eptane: [{ idagenda: 'FUZZ-1', code_client: 'C1', cabinet: 'Cabinet Fuzz', Pays: 'FR', DateEcheance: '2027-01-01', Quantieme: 5, cost: 10 }] },
+  'POST /patent_exports': {},
+  'POST /patent_reminders': {},
 };
 const GOOD_FIELDS: Record<string, string> = { type: 'patent', office: 'EP', user_id: UUID };
 

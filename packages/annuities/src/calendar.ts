@@ -95,12 +95,6 @@ export function weekday(d: Day): number {
   return (((d + 3) % 7) + 7) % 7;
 }
 
-/** Next Monday when the day is a Saturday or Sunday; public holidays are not modelled. */
-export function nextWorkingDay(d: Day): Day {
-  const w = weekday(d);
-  return w === 5 ? ((d + 2) as Day) : w === 6 ? ((d + 1) as Day) : d;
-}
-
 export function isLastDayOfMonth(d: Day): boolean {
   const { year, month, day } = ymdFromDay(d);
   return day === daysInMonth(year, month);

@@ -7,11 +7,11 @@ import {
   isLastDayOfMonth,
   monthEnd,
   monthIndexOf,
-  nextWorkingDay,
   patentYear,
   ymdFromDay,
   type Day,
 } from './calendar.ts';
+import { periodEnd } from './holidays.ts';
 import { feeTablesOf, pickFeeTable, type FeeTable } from './fees.ts';
 import { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
 import { fail, ok, type Result } from './reasons.ts';
@@ -275,11 +275,10 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     noSurchargeEnd = maxDay(noSurchargeEnd, ctx.itPendingUntil);
     graceEnd = maxDay(graceEnd, addMonths(ctx.itPendingUntil, 6));
   }
-  if (profile.weekendExtension) {
-    // §2.3 line 77: payment on the next working day is valid, the due date itself does not move.
-    noSurchargeEnd = nextWorkingDay(noSurchargeEnd);
-    graceEnd = nextWorkingDay(graceEnd);
-  }
+  // §2.3 line 77 and holidays.ts: a period ending on the office's non-working day runs to its next
+  // working day (EP, UP, FR, DE, SE); the due date itself does not move.
+  noSurchargeEnd = periodEnd(profile.office, noSurchargeEnd);
+  graceEnd = periodEnd(profile.office, graceEnd);
   if (graceEnd < noSurchargeEnd) graceEnd = noSurchargeEnd;
 
   let payableFrom: Day | null = null;

@@ -28,7 +28,7 @@ describe('CLI on the worked examples of annuities.md', () => {
 
   it('§2.1 DE and ES columns of the worked example', () => {
     const de = run('--office', 'DE', '--filing', '2018-03-15', '--today', '2019-01-01');
-    expect((de.annuities as Array<Record<string, unknown>>)[0]).toMatchObject({ number: 3, no_surcharge_end: '2020-05-31', grace_end: '2020-09-30' });
+    expect((de.annuities as Array<Record<string, unknown>>)[0]).toMatchObject({ number: 3, no_surcharge_end: '2020-06-02', grace_end: '2020-09-30' }); // 31 May 2020 a Sunday, 1 June Whit Monday (§ 193 BGB)
     const es = run('--office', 'ES', '--filing', '2018-03-15', '--today', '2019-01-01');
     expect((es.annuities as Array<Record<string, unknown>>)[0]).toMatchObject({ number: 3, no_surcharge_end: '2020-06-30', grace_end: '2020-12-31' });
   });

@@ -60,7 +60,10 @@ export const cases: Case[] = [
   // §2.1 worked example, EP filed 15 Mar 2018 (lines 50-55).
   { name: 'EP k3 due and grace', source: `${WE}, line 54`, office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-03-31', graceEnd: '2020-09-30' } },
   { name: 'EP k7 due and grace (due on a Sunday)', source: `${WE}, line 55`, office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01', graceEnd: '2024-09-30' } },
-  { name: 'DE k3 surcharge-free until 31 May', source: `${WE}, line 54`, office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-05-31', graceEnd: '2020-09-30' } },
+  // § 193 BGB: 31 May 2020 is a Sunday and 1 June Whit Monday, so the surcharge-free period ends on Tuesday 2 June.
+  { name: 'DE k3 surcharge-free until 31 May (a Sunday before Whit Monday: 2 June, § 193 BGB)', source: `${WE}, line 54`, office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-06-02', graceEnd: '2020-09-30' } },
+  // Lag (1930:173) 2 §: 31 March 2024 is a Sunday and 1 April Easter Monday (annandag påsk).
+  { name: 'SE k7 6-month grace (due Sunday 31 Mar 2024, Easter Monday: Tuesday 2 April)', source: `${WE}, line 55`, office: 'SE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-02', graceEnd: '2024-09-30' } },
   { name: 'DE k7 surcharge-free until 31 May', source: `${WE}, line 55`, office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-05-31', graceEnd: '2024-09-30' } },
   { name: 'ES k3 plain / 25 % / 50 %', source: `${WE}, line 54`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-06-30', graceEnd: '2020-12-31' } },
   { name: 'ES k3 25 % step ends 30 Sep', source: `${WE}, line 54`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, surcharge: ['2020-09-30', 471] } },
@@ -68,9 +71,10 @@ export const cases: Case[] = [
   { name: 'ES k7 plain / 25 % / 50 %', source: `${WE}, line 55`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-06-30', graceEnd: '2024-12-31' } },
   { name: 'ES k7 25 % window', source: `${WE}, line 55`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, surcharge: ['2024-07-01', 2741] } },
   { name: 'ES k7 after 31 Dec: lost', source: `${WE}, line 55`, office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, surcharge: ['2025-01-01', null] } },
-  ...(['BE', 'IT', 'NL', 'SE'] as Office[]).map<Case>((office) => ({ name: `${office} k7 6-month grace`, source: `${WE}, line 55`, office, origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-03-31', graceEnd: '2024-09-30' } })),
+  ...(['BE', 'IT', 'NL'] as Office[]).map<Case>((office) => ({ name: `${office} k7 6-month grace`, source: `${WE}, line 55`, office, origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-03-31', graceEnd: '2024-09-30' } })),
   ...(['BE', 'SE'] as Office[]).map<Case>((office) => ({ name: `${office} k3 6-month grace`, source: `${WE}, line 54`, office, origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, due: '2020-03-31', noSurchargeEnd: '2020-03-31', graceEnd: '2020-09-30' } })),
-  { name: 'FR k7 (due on a Sunday, plain fee on Monday)', source: `${WE}, line 55`, office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01', graceEnd: '2024-09-30' } },
+  // 1 April 2024 is Easter Monday, a public holiday (art. L3133-1 Code du travail): the plain fee runs to Tuesday.
+  { name: 'FR k7 (due on a Sunday before Easter Monday, plain fee on Tuesday)', source: `${WE}, line 55`, office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-02', graceEnd: '2024-09-30' } },
   { name: 'GB k7 at the 6th anniversary', source: `${WE}, line 55`, office: 'GB', origin: 'national', filing: '2018-03-15', grant: '2020-01-15', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-30', graceEnd: '2024-09-30' } },
   { name: 'UP k7 due in the filing month', source: `${WE}, line 55`, office: 'UP', origin: 'unitary', filing: '2018-03-15', grant: '2023-07-01', today: '2018-04-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01', graceEnd: '2024-09-30' } },
 
@@ -88,7 +92,7 @@ export const cases: Case[] = [
   // §2.2 line 63, Art. 141(2) EPC: fee due within 2 months of the grant mention (20 Feb 2024 → 20 Apr 2024, a Saturday).
   { name: 'BE fee due within 2 months of grant: plain until 20 Apr', source: 'annuities.md §2.2 Art. 141(2), line 63', office: 'BE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-20', graceEnd: '2024-09-30' } },
   { name: 'NL fee due within 2 months of grant', source: 'annuities.md §2.2 Art. 141(2), line 63', office: 'NL', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-20' } },
-  { name: 'SE first fee within 2 months of grant', source: 'annuities.md §2.2, line 65', office: 'SE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-20' } },
+  { name: 'SE first fee within 2 months of grant (Saturday 20 Apr: Monday, Lag 1930:173)', source: 'annuities.md §2.2, line 65', office: 'SE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-22' } },
   { name: 'IT fee due within 2 months of grant', source: 'annuities.md §2.2 Art. 141(2), line 63', office: 'IT', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-20' } },
   { name: 'FR window ends on a Saturday: Monday', source: 'annuities.md §2.2 line 63 with §2.3 line 77', office: 'FR', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-04-22' } },
   { name: 'DE keeps its longer 2-month window', source: 'annuities.md §2.2 line 63 with §2.3 line 90', office: 'DE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-02-20', today: '2024-02-21', annuity: { number: 7, noSurchargeEnd: '2024-05-31' } },
@@ -113,7 +117,14 @@ export const cases: Case[] = [
   { name: 'EP grace end on Saturday 31 Jul 2021 runs to Monday', source: 'annuities.md §2.3 weekend, line 77', office: 'EP', origin: 'ep_application', filing: '2019-01-20', today: '2019-02-01', annuity: { number: 3, due: '2021-01-31', noSurchargeEnd: '2021-02-01', graceEnd: '2021-08-02' } },
   { name: 'FR due on Sunday 31 Mar 2019', source: 'annuities.md §2.3 weekend (FR), line 77', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 2, due: '2019-03-31', noSurchargeEnd: '2019-04-01' } },
   { name: 'UP due on a Sunday', source: 'annuities.md §2.3 weekend (UP), line 77', office: 'UP', origin: 'unitary', filing: '2018-03-15', grant: '2023-01-10', today: '2023-02-01', annuity: { number: 7, due: '2024-03-31', noSurchargeEnd: '2024-04-01' } },
-  { name: 'DE does not extend a Sunday', source: 'annuities.md §2.3 weekend, line 77 (EP/UP/FR only)', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, noSurchargeEnd: '2020-05-31' } },
+  { name: 'DE extends a Sunday, then Whit Monday (§ 193 BGB, § 18a DPMAV)', source: 'annuities.md §2.3 weekend, line 77', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, noSurchargeEnd: '2020-06-02' } },
+  // Holidays of the DPMA's offices (§ 18a DPMAV): Saturday 31 Oct 2020 (Reformation Day, Jena), Sunday 1 Nov (All Saints', Munich) → Monday 2 Nov.
+  { name: 'DE: Saturday, then Sunday and All Saints’ Day → Monday 2 Nov 2020', source: 'annuities.md §2.3 weekend, line 77', office: 'DE', origin: 'national', filing: '2018-08-31', today: '2018-09-01', annuity: { number: 3, noSurchargeEnd: '2020-11-02', graceEnd: '2021-03-01' } },
+  // Corpus Christi 2018 (Easter on 1 April) is Thursday 31 May, a holiday in Munich: the period runs to Friday 1 June.
+  { name: 'DE: Corpus Christi (Munich) moves a period end to the next day', source: 'annuities.md §2.3 weekend, line 77', office: 'DE', origin: 'national', filing: '2016-03-10', today: '2016-04-01', annuity: { number: 3, due: '2018-03-31', noSurchargeEnd: '2018-06-01' } },
+  // Sweden: 31 Dec 2021 is a Friday but New Year's Eve, then Saturday, Sunday → Monday 3 January 2022.
+  { name: 'SE: a due date on New Year’s Eve runs to the next weekday', source: 'annuities.md §2.3 weekend, line 77', office: 'SE', origin: 'national', filing: '2019-12-10', today: '2020-01-01', annuity: { number: 3, due: '2021-12-31', noSurchargeEnd: '2022-01-03' } },
+  { name: 'NL does not extend a Sunday (Algemene termijnenwet art. 4: not for periods over three months)', source: 'annuities.md §2.3 weekend, line 77', office: 'NL', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, noSurchargeEnd: '2024-03-31' } },
   { name: 'BE does not extend a Sunday', source: 'annuities.md §2.3 weekend, line 77 (EP/UP/FR only)', office: 'BE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 7, noSurchargeEnd: '2024-03-31' } },
 
   // §2.3 GB (lines 78-83).
@@ -154,9 +165,11 @@ export const cases: Case[] = [
   { name: 'DE: surcharge only after the end of the 2nd month', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 5, due: '2022-03-31', noSurchargeEnd: '2022-05-31', surcharge: ['2022-05-31', 0] } },
   { name: 'DE: EUR 50 from the 3rd month', source: 'annuities.md §3 DE, line 150', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 5, surcharge: ['2022-06-01', 5000] } },
   { name: 'DE: 2 months after due is red but not in surcharge', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-04-15', next: 8, colour: 'nok', inGrace: false },
-  { name: 'DE: grace with surcharge starts 2 months after due', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-06-01', next: 8, colour: 'nok', inGrace: true },
+  // 31 May 2025 is a Saturday: the surcharge-free period runs to Monday 2 June (§ 193 BGB); on the 3rd the surcharge is due.
+  { name: 'DE: grace with surcharge starts 2 months after due', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-06-03', next: 8, colour: 'nok', inGrace: true },
+  { name: 'DE: no surcharge on the Sunday after a Saturday period end', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-06-01', next: 8, inGrace: false },
   { name: 'DE: payable one year ahead', source: 'annuities.md §1 DE, line 26', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, payableFrom: '2019-03-31' } },
-  { name: 'DE: end of 6th month is the grace end', source: 'annuities.md §1 DE, line 26', office: 'DE', origin: 'national', filing: '2018-08-31', today: '2018-09-01', annuity: { number: 3, due: '2020-08-31', noSurchargeEnd: '2020-10-31', graceEnd: '2021-02-28' } },
+  { name: 'DE: end of 6th month is the grace end', source: 'annuities.md §1 DE, line 26', office: 'DE', origin: 'national', filing: '2018-08-31', today: '2018-09-01', annuity: { number: 3, due: '2020-08-31', noSurchargeEnd: '2020-11-02', graceEnd: '2021-03-01' } },
 
   // §2.3 FR (line 91) and §1 line 28.
   { name: 'FR starts at year 2', source: 'annuities.md §1 FR, line 28', office: 'FR', origin: 'national', filing: '2018-03-15', today: '2018-04-01', first: 2, count: 19 },
@@ -212,7 +225,7 @@ export const cases: Case[] = [
   { name: 'expired wins over lapsed', source: 'annuities.md §2.4, line 114', office: 'FR', origin: 'national', filing: '2000-01-10', lastPaid: 12, today: '2026-11-21', expired: true, lapsed: false },
 
   // Leap-day and month-end filings (§2.1 line 48).
-  { name: 'leap-day filing: due on 28 Feb in common years', source: 'annuities.md §2.1, line 48', office: 'DE', origin: 'national', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 3, due: '2022-02-28', noSurchargeEnd: '2022-04-30', graceEnd: '2022-08-31' } },
+  { name: 'leap-day filing: due on 28 Feb in common years', source: 'annuities.md §2.1, line 48', office: 'DE', origin: 'national', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 3, due: '2022-02-28', noSurchargeEnd: '2022-05-02', graceEnd: '2022-08-31' } },
   { name: 'leap-day filing: due on 29 Feb in leap years', source: 'annuities.md §2.1, line 48', office: 'DE', origin: 'national', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 5, due: '2024-02-29' } },
   { name: 'leap-day filing FR: 28 Feb 2021 is a Sunday', source: 'annuities.md §2.1 line 48 with §2.3 line 77', office: 'FR', origin: 'national', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 2, due: '2021-02-28', noSurchargeEnd: '2021-03-01', graceEnd: '2021-08-31' } },
   { name: 'leap-day filing EP grace end', source: 'annuities.md §2.1, line 48', office: 'EP', origin: 'ep_application', filing: '2020-02-29', today: '2020-03-01', annuity: { number: 4, due: '2023-02-28', graceEnd: '2023-08-31' } },

@@ -33,6 +33,8 @@ export interface Config {
     | { driver: 's3'; endPoint: string; port: number; useSSL: boolean; accessKey: string; secretKey: string; bucket: string; region: string };
   mail: { smtpUrl: string | undefined; outboxDir: string; from: string; supportAddress: string };
   uploads: { maxBytes: number; perUserPer10Minutes: number };
+  /** The back office integration's sync key (decision 107); undefined: no integration, the route is a 404. */
+  patentSync: { apiKey: string | undefined };
   ledes: { resultPageFindings: number };
   workers: { concurrency: { mail: number; ledes: number; annuities: number }; lockDurationMs: number; stalledIntervalMs: number };
   dataDir: string;
@@ -121,6 +123,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     storage,
     mail: { smtpUrl: env.SMTP_URL, outboxDir: path.join(dataDir, 'outbox'), from: env.MAIL_FROM, supportAddress: env.SUPPORT_EMAIL },
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, perUserPer10Minutes: env.UPLOAD_RATE_LIMIT },
+    patentSync: { apiKey: env.PATENT_SYNC_API_KEY },
     ledes: { resultPageFindings: env.LEDES_RESULT_PAGE_FINDINGS },
     workers: {
       concurrency: { mail: env.WORKER_CONCURRENCY_MAIL, ledes: env.WORKER_CONCURRENCY_LEDES, annuities: env.WORKER_CONCURRENCY_ANNUITIES },

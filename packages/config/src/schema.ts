@@ -31,6 +31,8 @@ export const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).optional(),
 
   API_KEY: z.string().min(16).optional(),
+  /** The back office integration's key for PUT /api/brevet_eptane/sync (Authorization: Bearer); unset: the route answers 404. */
+  PATENT_SYNC_API_KEY: z.string().min(32).max(512).optional(),
   CORS_ORIGINS: z.string().optional(),
   COOKIE_SAMESITE: z.enum(['lax', 'strict', 'none']).default('lax'),
   COOKIE_SECURE: bool.optional(),

@@ -171,6 +171,8 @@ export const ERROR_CODES = {
   reason_required: 400,
   country_required: 400,
   client_code_required: 400,
+  // Portfolio imports (issue 11, back-office loop).
+  wrong_import_type: 415,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -9,3 +9,4 @@ export * from './jobs.ts';
 export * from './ledes.ts';
 export * from './annuities.ts';
 export * from './patents.ts';
+export * from './patent-portfolio.ts';

@@ -8,6 +8,12 @@ export const JOB_PAYLOADS = {
   mail: z.strictObject({ mailId: z.string().uuid() }),
   ledes: z.strictObject({ runId: z.string().uuid() }),
   annuities: z.strictObject({ fileId: z.string().uuid() }),
+  /** One portfolio import (`patent_imports`). */
+  'patent-import': z.strictObject({ importId: z.string().uuid() }),
+  /** An export run: an admin's trigger (a fresh uuid) or the schedule ('scheduled'). */
+  'patent-export': z.strictObject({ trigger: z.union([z.string().uuid(), z.literal('scheduled')]) }),
+  /** The reminders of a day (YYYY-MM-DD), or of the day the job runs ('today', the schedule's). */
+  'patent-reminders': z.strictObject({ day: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.literal('today')]) }),
 } as const;
 export type QueueName = keyof typeof JOB_PAYLOADS;
 export const QUEUE_NAMES = Object.keys(JOB_PAYLOADS) as QueueName[];

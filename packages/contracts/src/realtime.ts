@@ -1,6 +1,7 @@
 import type { AnnuityFileDto } from './annuities.ts';
 import type { LedesRunDto } from './ledes.ts';
 import type { PatentsChangedEvent } from './patents.ts';
+import type { PatentImportDto } from './patent-portfolio.ts';
 
 /** Rooms are joined server-side from the session, never from a client message. */
 export const rooms = {
@@ -21,4 +22,6 @@ export interface ServerToClientEvents {
   'annuities:file:updated': (file: AnnuityFileDto) => void;
   /** Patents changed (instruction, validation, missing information, a new record): ids and source only; clients refetch. */
   'patents:changed': (change: PatentsChangedEvent) => void;
+  /** A portfolio import's progress (rows_done / rows_total) to its uploader, its state and counts also to the admins. */
+  'patents:import:updated': (patentImport: PatentImportDto) => void;
 }

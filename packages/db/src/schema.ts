@@ -451,6 +451,12 @@ export const patentRecords = pgTable(
     index('patent_records_tab_due_idx').on(t.hasInstruction, t.dateEcheance, t.id),
     // Patents to validate and the export of validated instructions, by due date.
     index('patent_records_status_due_idx').on(t.instructionStatus, t.dateEcheance),
+    // Patents with missing information (admins' screen, default sort by client reference): the predicate is the query's own.
+    index('patent_records_missing_info_idx')
+      .on(t.referenceClient, t.id)
+      .where(sql`coalesce(${t.numeroDepot}, '') = '' or coalesce(${t.numeroPublication}, '') = '' or coalesce(${t.referenceClient}, '') = ''`),
+    // Patents to validate (status processed), default sort by application number.
+    index('patent_records_to_validate_idx').on(t.numeroDepot, t.id).where(sql`${t.instructionStatus} = 'processed'`),
     // The next export batch: validated and not exported yet.
     index('patent_records_to_export_idx').on(t.dateEcheance, t.id).where(sql`${t.instructionStatus} = 'validated' and ${t.exportedAt} is null`),
     index('patent_records_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),

@@ -8,6 +8,7 @@ import enEmails from '../locales/en/emails.json' with { type: 'json' };
 import enApi from '../locales/en/api.json' with { type: 'json' };
 import enLedes from '../locales/en/ledes.json' with { type: 'json' };
 import enAnnuities from '../locales/en/annuities.json' with { type: 'json' };
+import enPortfolio from '../locales/en/portfolio.json' with { type: 'json' };
 import enPatents from '../locales/en/patents.json' with { type: 'json' };
 import frCommon from '../locales/fr/common.json' with { type: 'json' };
 import frAuth from '../locales/fr/auth.json' with { type: 'json' };
@@ -18,6 +19,7 @@ import frEmails from '../locales/fr/emails.json' with { type: 'json' };
 import frApi from '../locales/fr/api.json' with { type: 'json' };
 import frLedes from '../locales/fr/ledes.json' with { type: 'json' };
 import frAnnuities from '../locales/fr/annuities.json' with { type: 'json' };
+import frPortfolio from '../locales/fr/portfolio.json' with { type: 'json' };
 import frPatents from '../locales/fr/patents.json' with { type: 'json' };
 
 export const LOCALES = ['en', 'fr'] as const;
@@ -25,8 +27,8 @@ export type Locale = (typeof LOCALES)[number];
 
 /** One JSON file per namespace and locale; add a namespace here and in both locale folders. */
 export const resources = {
-  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, patents: enPatents },
-  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, patents: frPatents },
+  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents },
+  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents },
 } as const;
 export type Namespace = keyof (typeof resources)['en'];
 export const NAMESPACES = Object.keys(resources.en) as Namespace[];

@@ -10,3 +10,14 @@ export { annuitiesJob, closeSilentAnnuityFiles, ANNUITY_ERROR_CODES } from './de
 export { createCheckAnnuitiesProcessor, markAnnuityFileFailed, exportKeyFor, PATENT_BATCH, ANNUITY_PROGRESS_MS, type CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 export { exportNameOf, loadAnnuityFile, publishFile, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from './annuities/files.ts';
 export { runAnnuityEngine, type AnnuityEngine } from './annuities/engine.ts';
+export { patentImportJob, closeSilentPatentImports } from './definitions/patent-import.ts';
+export { patentExportJob, PATENT_EXPORT_EVERY_MS } from './definitions/patent-export.ts';
+export { patentRemindersJob, PATENT_REMINDERS_CRON, PATENT_REMINDERS_EVERY_MS } from './definitions/patent-reminders.ts';
+export { createImportPatentsProcessor, markImportFailed, PATENT_IMPORT_ERROR_CODES, PATENT_IMPORT_PROGRESS_MS, type ImportPatentsDeps } from './processors/import-patents.ts';
+export { createExportPatentsProcessor, exportOneBatch, exportStamp, PATENT_EXPORT_BATCH_MAX, PATENT_EXPORT_COLUMNS, PATENT_EXPORT_PREFIX, type ExportPatentsDeps } from './processors/export-patents.ts';
+export { createPatentRemindersProcessor, reminderStep, runPatentReminders, type PatentRemindersDeps, type ReminderRunResult, type ReminderStep } from './processors/patent-reminders.ts';
+export { loadImport, publishImport, toImportDto, type PatentImportRow } from './patents/imports.ts';
+export { loadInstructionIds, loadRates, PORTFOLIO_BATCH, PortfolioTally, upsertPatents, type UpsertCounts } from './patents/upsert.ts';
+export { engineDay, mapHeaders, originOf, prepareRow, rateOn, rawFromCells, rowsOf, type PatentUpsertRow, type RateTable, type RawPatentRow } from './patents/rows.ts';
+export { csvLine, parseCsv } from './patents/csv.ts';
+export { seedDemoPortfolio, DEMO_CURRENCY_RATES, type DemoPortfolioOptions, type DemoPortfolioResult } from './patents/demo-portfolio.ts';

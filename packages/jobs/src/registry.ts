@@ -3,20 +3,33 @@ import { bindJob, type JobHandlers, type RetryPolicy } from '@portal/queue';
 import { annuitiesJob } from './definitions/annuities.ts';
 import { ledesJob } from './definitions/ledes.ts';
 import { mailJob } from './definitions/mail.ts';
+import { patentExportJob } from './definitions/patent-export.ts';
+import { patentImportJob } from './definitions/patent-import.ts';
+import { patentRemindersJob } from './definitions/patent-reminders.ts';
 import type { CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 import type { CheckLedesDeps } from './processors/check-ledes.ts';
 import type { SendMailDeps } from './processors/send-mail.ts';
+import type { ExportPatentsDeps } from './processors/export-patents.ts';
+import type { ImportPatentsDeps } from './processors/import-patents.ts';
+import type { PatentRemindersDeps } from './processors/patent-reminders.ts';
 
 /**
  * Every active queue, one definition each. The inline driver, the BullMQ workers, the producer's
  * retry options and the timeout sweep all read this; adding a queue means adding its definition
  * here (and a worker entrypoint): nothing may enqueue to a queue nobody consumes (docs/decisions.md).
  */
-export const JOB_REGISTRY = { mail: mailJob, ledes: ledesJob, annuities: annuitiesJob } as const;
+export const JOB_REGISTRY = {
+  mail: mailJob,
+  ledes: ledesJob,
+  annuities: annuitiesJob,
+  'patent-import': patentImportJob,
+  'patent-export': patentExportJob,
+  'patent-reminders': patentRemindersJob,
+} as const;
 export type RegisteredQueue = keyof typeof JOB_REGISTRY;
 export const REGISTERED_QUEUES = Object.keys(JOB_REGISTRY) as RegisteredQueue[];
 
-export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps;
+export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps;
 
 export function isRegisteredQueue(queue: QueueName): queue is RegisteredQueue {
   return queue in JOB_REGISTRY;
@@ -28,6 +41,9 @@ export function bindJobs(ports: JobPorts, concurrency: Partial<Record<QueueName,
     mail: bindJob(mailJob, ports, { concurrency: concurrency.mail }),
     ledes: bindJob(ledesJob, ports, { concurrency: concurrency.ledes }),
     annuities: bindJob(annuitiesJob, ports, { concurrency: concurrency.annuities }),
+    'patent-import': bindJob(patentImportJob, ports, { concurrency: concurrency['patent-import'] }),
+    'patent-export': bindJob(patentExportJob, ports, { concurrency: concurrency['patent-export'] }),
+    'patent-reminders': bindJob(patentRemindersJob, ports, { concurrency: concurrency['patent-reminders'] }),
   };
 }
 
@@ -44,5 +60,12 @@ export function consumedQueues(handlers: JobHandlers): JobHandlers {
 
 /** The producer's job options come from the same policies the consumers apply. */
 export function retryPolicies(): Record<RegisteredQueue, RetryPolicy> {
-  return { mail: mailJob.retry, ledes: ledesJob.retry, annuities: annuitiesJob.retry };
+  return {
+    mail: mailJob.retry,
+    ledes: ledesJob.retry,
+    annuities: annuitiesJob.retry,
+    'patent-import': patentImportJob.retry,
+    'patent-export': patentExportJob.retry,
+    'patent-reminders': patentRemindersJob.retry,
+  };
 }

@@ -1,12 +1,13 @@
 import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { JobPayload, QueueName } from '@portal/contracts';
-import { annuityFiles, ledesRuns, mails, type Database } from '@portal/db';
+import { annuityFiles, ledesRuns, mails, patentImports, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { QueuePort } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import { closeSilentAnnuityFiles } from './definitions/annuities.ts';
 import { closeSilentLedesRuns, LEDES_HEARTBEAT_MS } from './definitions/ledes.ts';
 import { mailJob } from './definitions/mail.ts';
+import { closeSilentPatentImports } from './definitions/patent-import.ts';
 
 const BATCH = 500;
 /** A job normally starts within seconds; older rows lost their enqueue. */
@@ -90,9 +91,24 @@ export async function sweepJobs(ports: SweepPorts, options: { everything?: boole
     .limit(BATCH);
   await enqueueCommitted(ports, 'annuities', annuities.map((f) => ({ fileId: f.id })));
 
+  // Portfolio imports not started or silent (their enqueue was lost, or Redis lost the job).
+  const imports = await ports.db
+    .select({ id: patentImports.id })
+    .from(patentImports)
+    .where(
+      and(
+        eq(patentImports.state, 'in_progress'),
+        or(and(isNull(patentImports.startedAt), lt(patentImports.createdAt, at(NOT_STARTED_AFTER_MS))), lt(patentImports.updatedAt, at(SILENT_RUN_AFTER_MS))),
+      ),
+    )
+    .limit(BATCH);
+  await enqueueCommitted(ports, 'patent-import', imports.map((i) => ({ importId: i.id })));
+
   const interruptedLedes = await closeSilentLedesRuns(ports, (runId) => ports.queue.isQueued('ledes', { runId }), now);
   if (interruptedLedes > 0) ports.logger.warn({ interrupted: interruptedLedes }, 'ledes runs silent past the timeout moved to Error');
   const interruptedAnnuities = await closeSilentAnnuityFiles(ports, (fileId) => ports.queue.isQueued('annuities', { fileId }), now);
   if (interruptedAnnuities > 0) ports.logger.warn({ interrupted: interruptedAnnuities }, 'annuity checks silent past the timeout moved to Error');
-  return { mails: unsent.length, ledes: waiting.length, annuities: annuities.length, interrupted: interruptedLedes + interruptedAnnuities };
+  const interruptedImports = await closeSilentPatentImports(ports, (importId) => ports.queue.isQueued('patent-import', { importId }), now);
+  if (interruptedImports > 0) ports.logger.warn({ interrupted: interruptedImports }, 'patent imports silent past the timeout moved to Error');
+  return { mails: unsent.length, ledes: waiting.length, annuities: annuities.length, interrupted: interruptedLedes + interruptedAnnuities + interruptedImports };
 }

@@ -56,6 +56,14 @@ describe('renderMail', () => {
     }
   });
 
+  it.each(['en', 'fr'] as const)('renders patent_reminder in %s: the step in the subject, one line per patent, the total', (locale) => {
+    const mail = renderMail('patent_reminder', locale, { name: 'Agent', step: 'Reminder', count: '2', rows: 'REF-1 | a\nREF-2 | b', total: '€10.00' });
+    expect(mail.subject).toContain('Reminder');
+    expect(mail.text).toContain('REF-1 | a\nREF-2 | b');
+    expect(mail.text).toContain('€10.00');
+    expect(mail.html).toContain('REF-1 | a<br>REF-2 | b');
+  });
+
   it('VAL-09: escapes every parameter in HTML and flattens header-bound values', () => {
     const mail = renderMail('contact', 'en', {
       mail: 'x@example.com',

@@ -41,7 +41,7 @@ export async function runWorker<Q extends RegisteredQueue, Ports>(
 
   const database = openDatabase(config.database);
   const built = await setup({ config, database, logger });
-  const handler = bindJob(definition, built.ports, { concurrency: config.workers.concurrency[queue] });
+  const handler = bindJob(definition, built.ports, { concurrency: (config.workers.concurrency as Partial<Record<string, number>>)[queue] });
   const worker: RunningWorker = startBullmqWorker(handler, {
     redisUrl: config.redisUrl,
     lockDuration: config.workers.lockDurationMs,

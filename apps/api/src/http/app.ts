@@ -17,6 +17,8 @@ import { ledesPolicy } from '../modules/ledes/policy.ts';
 import { ledesRoutes } from '../modules/ledes/router.ts';
 import { patentsPolicy } from '../modules/patents/policy.ts';
 import { patentsRoutes } from '../modules/patents/router.ts';
+import { patentPortfolioPolicy } from '../modules/patent-portfolio/policy.ts';
+import { patentPortfolioRoutes } from '../modules/patent-portfolio/router.ts';
 import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
@@ -33,11 +35,18 @@ const API_MODULES: ApiModule[] = [
   { routes: ledesRoutes, policy: ledesPolicy },
   { routes: annuitiesRoutes, policy: annuitiesPolicy },
   { routes: patentsRoutes, policy: patentsPolicy },
+  { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },
   docsModule,
 ];
 
 /** The only routes that take multipart bodies. */
-const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/file\/send_email_for_new_case$/];
+const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/, /^\/file\/send_email_for_new_case$/];
+
+/**
+ * Machine routes authenticated by a bearer key of their own and never by the session cookie: no
+ * ambient credential a cross-site page could use, so no Origin to check (decision 107).
+ */
+const BEARER_ROUTES = new Set(['PUT /brevet_eptane/sync']);
 
 /**
  * GET routes that send mail (named so by the spec) get the cross-site checks of mutating routes.
@@ -51,7 +60,11 @@ const JSON_BODY_LIMIT = '100kb';
  * PATENT_BULK_MAX_ROWS rows of the screen's shape (about 200 bytes each). Parsed first; the general
  * parser then leaves the body alone.
  */
-const LARGER_JSON_BODIES: Array<{ path: string; limit: string }> = [{ path: '/brevet_eptane/many/update_instruction', limit: '512kb' }];
+const LARGER_JSON_BODIES: Array<{ path: string; limit: string }> = [
+  { path: '/brevet_eptane/many/update_instruction', limit: '512kb' },
+  // The back office sync: up to PATENT_SYNC_MAX_ROWS rows with their titles.
+  { path: '/brevet_eptane/sync', limit: '2mb' },
+];
 
 export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnType<typeof mountModules>['policy'] } {
   const app = express();
@@ -91,7 +104,8 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
   const apiKey = requireApiKey(ctx);
   // The documentation is the only key-less part of /api: a browser opening /api/docs cannot send the header.
   api.use((req, res, next) => (req.method === 'GET' && DOCS_PATHS.includes(req.path) ? next() : apiKey(req, res, next)));
-  api.use(requireTrustedOrigin(ctx, SIDE_EFFECT_GETS));
+  const trustedOrigin = requireTrustedOrigin(ctx, SIDE_EFFECT_GETS);
+  api.use((req, res, next) => (BEARER_ROUTES.has(`${req.method} ${req.path}`) ? next() : trustedOrigin(req, res, next)));
   api.use(requireJsonBody(MULTIPART_ROUTES));
   for (const { path: route, limit } of LARGER_JSON_BODIES) api.use(route, express.json({ limit, strict: true, type: 'application/json' }));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json' }));

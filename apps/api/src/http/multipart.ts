@@ -19,6 +19,8 @@ export interface MultipartOptions {
   maxFileBytes: number;
   maxFiles: number;
   allowedExtensions: readonly string[];
+  /** The 415 of a file with another extension (default `wrong_extension`, the LEDES wording). */
+  extensionError?: 'wrong_extension' | 'wrong_import_type';
   /** Uploads per caller (counted before the body is read): 429 past the budget. */
   rateLimit?: { limiter: RateLimiter; key: string };
 }
@@ -90,7 +92,7 @@ export async function receiveMultipart(req: Request, options: MultipartOptions):
       }
       if (!options.allowedExtensions.includes(extension)) {
         stream.resume();
-        stop(new AppError('wrong_extension'));
+        stop(new AppError(options.extensionError ?? 'wrong_extension'));
         return;
       }
       stream.on('limit', () => stop(new AppError('payload_too_large')));

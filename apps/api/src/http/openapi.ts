@@ -77,7 +77,7 @@ export function openApiDocument(table: readonly MountedRoute[], cookieName: stri
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
       // Who may call it: 'public', 'authenticated', or the roles listed (the route × role policy).
       'x-access': access,
-      security: access === 'public' ? [{ apiKey: [] }] : [{ apiKey: [], session: [] }],
+      security: route.bearer ? [{ apiKey: [], [route.bearer]: [] }] : access === 'public' ? [{ apiKey: [] }] : [{ apiKey: [], session: [] }],
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
       ...(body ? { requestBody: body } : {}),
       responses: responses(route),
@@ -96,6 +96,7 @@ export function openApiDocument(table: readonly MountedRoute[], cookieName: stri
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         session: { type: 'apiKey', in: 'cookie', name: cookieName },
+        patentSync: { type: 'http', scheme: 'bearer', description: 'The back office integration key (PATENT_SYNC_API_KEY), for PUT /brevet_eptane/sync only; no session' },
       },
     },
   };

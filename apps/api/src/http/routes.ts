@@ -66,6 +66,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   response: z.ZodType<T> | RawResponse;
   /** Set when the route may answer 204 without a body; says when. */
   noContent?: string;
+  /** A machine route authenticated by its own bearer key instead of a session: the OpenAPI security scheme's name. */
+  bearer?: 'patentSync';
   handler(input: RouteInput<P, Q, B>, http: Exchange): Promise<T | typeof NO_CONTENT> | T | typeof NO_CONTENT;
 }
 

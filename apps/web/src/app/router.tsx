@@ -34,6 +34,7 @@ const screens = {
   patentsMissingInfo: () => import('../features/patents/MissingInfoPage.tsx').then((m) => m.MissingInfoPage),
   addPatent: () => import('../features/patents/AddPatentPage.tsx').then((m) => m.AddPatentPage),
   patentSubmissions: () => import('../features/patents/SubmissionsPage.tsx').then((m) => m.SubmissionsPage),
+  patentsPortfolio: () => import('../features/portfolio/PortfolioPage.tsx').then((m) => m.PortfolioPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {
@@ -120,6 +121,8 @@ const portalRoutes: PortalRoute[] = [
   // No guard in the original: admins only now (the menu shows it to them; the API refuses others).
   { path: '/annuites/patent', access: 'admin', screen: screens.patentsMissingInfo },
   { path: '/annuites/patent/submissions', access: 'admin', screen: screens.patentSubmissions },
+  // Not in the spec (issue 11: the back office's imports, the batches sent back, the reminders): admins only.
+  { path: '/annuites/patent/portfolio', access: 'admin', screen: screens.patentsPortfolio },
   ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 

@@ -129,6 +129,8 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
     const items: MenuItem[] = [{ labelKey: 'nav.patents', to: '/patent-annuities' }];
     if (admin) items.push({ labelKey: 'nav.patentsMissingInfo', to: '/annuites/patent' });
     if (admin || adminTest) items.push({ labelKey: 'nav.patentsToValidate', to: '/annuites/patent/instruction' });
+    // Not in the spec's menus (issue 11): the back office's imports, the batches sent back, the reminders.
+    if (admin) items.push({ labelKey: 'nav.patentsPortfolio', to: '/annuites/patent/portfolio' });
     if (admin) items.push({ labelKey: 'nav.patentSubmissions', to: '/annuites/patent/submissions' });
     menus.push({ id: 'patentAnnuities', labelKey: 'nav.patentAnnuities', items });
   }

@@ -53,11 +53,19 @@ export function addFiles<F extends FileLike>(current: readonly F[], incoming: re
   return outcome;
 }
 
-/** Human size: 1 234 B → "1.2 kB". */
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} kB`;
-  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+const BYTE_UNITS = { en: ['B', 'kB', 'MB'], fr: ['o', 'ko', 'Mo'] } as const;
+
+/**
+ * Human size in the page's language: 1 234 bytes → "1.2 kB" in English, "1,2 ko" in French (octets,
+ * decimal comma, a no-break space before the unit).
+ */
+export function formatBytes(size: number, lang: string = typeof document === 'undefined' ? 'en' : document.documentElement.lang): string {
+  const fr = lang.startsWith('fr');
+  const [b, kb, mb] = BYTE_UNITS[fr ? 'fr' : 'en'];
+  const one = (n: number) => n.toLocaleString(fr ? 'fr-FR' : 'en-GB', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (size < 1024) return `${size}\u00A0${b}`;
+  if (size < 1024 * 1024) return `${one(size / 1024)}\u00A0${kb}`;
+  return `${one(size / (1024 * 1024))}\u00A0${mb}`;
 }
 
 /** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */

@@ -8,7 +8,7 @@ import { LANGUAGE_STORAGE_KEY, asLanguage, chooseInitialLanguage } from './langu
  * The namespaces the web shows. The server-only ones (errors, emails, api) are rendered by the API
  * and never shipped to the browser.
  */
-export const WEB_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities', 'patents'] as const;
+export const WEB_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities', 'portfolio', 'patents'] as const;
 export type WebNamespace = (typeof WEB_NAMESPACES)[number];
 type LanguageBundle = Record<WebNamespace, ResourceKey>;
 

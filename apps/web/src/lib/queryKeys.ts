@@ -44,6 +44,13 @@ export const queryKeys = {
     history: (params: PageParams) => ['ledes', 'history', 'user', params] as const,
     adminHistory: (params: AdminHistoryKeyParams) => ['ledes', 'history', 'admin', params] as const,
   },
+  portfolio: {
+    /** Prefix of every page of the portfolio imports (a socket event patches or invalidates them). */
+    importPages: () => ['portfolio', 'imports'] as const,
+    imports: (params: PageParams) => ['portfolio', 'imports', params] as const,
+    exportPages: () => ['portfolio', 'exports'] as const,
+    exports: (params: PageParams) => ['portfolio', 'exports', params] as const,
+  },
   annuities: {
     all: () => ['annuities'] as const,
     /** Prefix of every page of the file list (a socket event invalidates or patches them). */

@@ -158,9 +158,14 @@ export async function listPatents(ctx: AppContext, scope: PatentScope, query: Pa
   if (query.references && query.references.length > 0) {
     conditions.push(
       or(
-        ...query.references.flatMap((reference) => {
+        // Each reference: a substring of the client reference, application or publication number. The
+        // search column (lower-cased, trigram-indexed) holds all three, so it narrows the rows first.
+        ...query.references.map((reference) => {
           const pattern = likePattern(reference);
-          return [ilike(patentRecords.referenceClient, pattern), ilike(patentRecords.numeroDepot, pattern), ilike(patentRecords.numeroPublication, pattern)];
+          return and(
+            sql`${patentRecords.searchText} like ${pattern}`,
+            or(ilike(patentRecords.referenceClient, pattern), ilike(patentRecords.numeroDepot, pattern), ilike(patentRecords.numeroPublication, pattern)),
+          )!;
         }),
       )!,
     );

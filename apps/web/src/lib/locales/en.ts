@@ -6,6 +6,7 @@ import users from '@portal/i18n/locales/en/users.json';
 import contact from '@portal/i18n/locales/en/contact.json';
 import ledes from '@portal/i18n/locales/en/ledes.json';
 import annuities from '@portal/i18n/locales/en/annuities.json';
+import portfolio from '@portal/i18n/locales/en/portfolio.json';
 import patents from '@portal/i18n/locales/en/patents.json';
 
-export default { common, auth, users, contact, ledes, annuities, patents };
+export default { common, auth, users, contact, ledes, annuities, portfolio, patents };

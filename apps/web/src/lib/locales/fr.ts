@@ -6,6 +6,7 @@ import users from '@portal/i18n/locales/fr/users.json';
 import contact from '@portal/i18n/locales/fr/contact.json';
 import ledes from '@portal/i18n/locales/fr/ledes.json';
 import annuities from '@portal/i18n/locales/fr/annuities.json';
+import portfolio from '@portal/i18n/locales/fr/portfolio.json';
 import patents from '@portal/i18n/locales/fr/patents.json';
 
-export default { common, auth, users, contact, ledes, annuities, patents };
+export default { common, auth, users, contact, ledes, annuities, portfolio, patents };

@@ -1,0 +1,403 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Badge, Button, Collapse, Group, List, Pagination, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconBellRinging, IconFileSpreadsheet, IconFileTypeCsv, IconSend, IconUpload } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { PatentImportDto } from '@portal/contracts';
+import { ApiError, type UploadProgress } from '../../lib/api.ts';
+import { formatBytes, type FileRules } from '../../lib/files.ts';
+import { formatDate } from '../../lib/format.ts';
+import { msg } from '../../lib/message.tsx';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { DownloadButton } from '../../components/DownloadButton.tsx';
+import { FileUpload } from '../../components/FileUpload.tsx';
+import { LiveNotice } from '../../components/LiveNotice.tsx';
+import { Loader } from '../../components/Loader.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import {
+  downloadExport,
+  EXPORT_POLL_MS,
+  EXPORT_POLL_TIMES,
+  exportListQuery,
+  IMPORT_POLL_MS,
+  importListQuery,
+  triggerExport,
+  triggerReminders,
+  uploadPortfolio,
+  usePortfolioLive,
+  type PatentExportBatch,
+} from './portfolioApi.ts';
+
+/** packages/contracts PATENT_IMPORT_MAX_BYTES and PATENT_IMPORT_EXTENSIONS. */
+export const PORTFOLIO_FILE_RULES: FileRules = { extensions: ['xlsx', 'csv'], maxFiles: 1, maxBytes: 25 * 1024 * 1024 };
+const PAGE_SIZE = 10;
+const PHONE_QUERY = '(max-width: 40em)';
+const STATE_COLOUR = { Done: 'green', in_progress: 'orange', Error: 'red' } as const;
+
+/**
+ * Admins' page of the portfolio's back-office loop (issue 11): upload the back office's export (live
+ * progress and counts per import, refused rows with their reason), send the validated instructions
+ * back now (the batches, downloadable as xlsx or CSV), and run today's reminders to the agents.
+ */
+export function PortfolioPage() {
+  const { t } = useTranslation('portfolio');
+  return (
+    <Stack gap="xl" maw={1100} mx="auto" w="100%">
+      <PageHeader title={t('title')} description={t('description')} />
+      <ImportSection />
+      <ExportSection />
+      <ReminderSection />
+    </Stack>
+  );
+}
+
+function ImportSection() {
+  const { t } = useTranslation('portfolio');
+  const queryClient = useQueryClient();
+  const [files, setFiles] = useState<File[]>([]);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [general, setGeneral] = useState<string | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const transfer = useRef<AbortController | null>(null);
+
+  const upload = useMutation({
+    mutationFn: (file: File) => {
+      transfer.current = new AbortController();
+      setProgress({ loaded: 0, total: file.size });
+      return uploadPortfolio(file, { signal: transfer.current.signal, onProgress: setProgress });
+    },
+    onSuccess: () => {
+      setFiles([]);
+      queryClient.invalidateQueries({ queryKey: queryKeys.portfolio.importPages() });
+      notifySuccess(msg('portfolio:import.sent'));
+    },
+    onError: (error) => {
+      if (error instanceof DOMException && error.name === 'AbortError') return;
+      if (!(error instanceof ApiError)) return setGeneral(t('import.errors.generic'));
+      if (error.code === 'wrong_extension' || error.code === 'wrong_type' || error.code === 'wrong_import_type') return setFileError(t('import.errors.wrongType'));
+      if (error.code === 'payload_too_large') return setFileError(t('import.errors.tooLarge', { max: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) }));
+      if (error.code === 'error_choose_file') return setFileError(t('import.errors.chooseFile'));
+      if (error.code === 'network_error' || error.code === 'timeout') return setGeneral(t('import.errors.network'));
+      setGeneral(error.message || t('import.errors.generic'));
+    },
+    onSettled: () => {
+      transfer.current = null;
+      setProgress(null);
+    },
+  });
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (upload.isPending) return;
+    setGeneral(null);
+    const file = files[0];
+    if (!file) return setFileError(t('import.errors.chooseFile'));
+    setFileError(null);
+    upload.mutate(file);
+  };
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby="portfolio-import-title">
+      <Title order={2} size="h3" id="portfolio-import-title">
+        {t('import.title')}
+      </Title>
+      <Paper withBorder shadow="xs" p={{ base: 'md', sm: 'lg' }} component="form" onSubmit={submit} noValidate data-testid="portfolio-import-form">
+        <Stack gap="md">
+          <FileUpload
+            label={t('import.file.label')}
+            hint={t('import.file.hint', { max: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) })}
+            rules={PORTFOLIO_FILE_RULES}
+            files={files}
+            onFilesChange={(next) => {
+              setFiles(next);
+              if (next.length) setFileError(null);
+            }}
+            error={fileError ?? undefined}
+            disabled={upload.isPending}
+            progress={progress}
+            onCancel={() => transfer.current?.abort()}
+            dataPath="file"
+            inputTestId="portfolio-file-input"
+            errorTestId="error-portfolio-file"
+          />
+          {general && (
+            <Alert color="red" role="alert" data-testid="portfolio-import-error">
+              {general}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button type="submit" leftSection={<IconUpload size={18} aria-hidden="true" />} loading={upload.isPending} data-testid="portfolio-import-submit">
+              {t('import.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <ImportList />
+    </Stack>
+  );
+}
+
+function ImportList() {
+  const { t } = useTranslation('portfolio');
+  const [page, setPage] = useState(1);
+  const live = usePortfolioLive();
+  const list = useQuery({
+    ...importListQuery(page, PAGE_SIZE),
+    refetchInterval: (query) => (live.interrupted && query.state.data?.patent_imports.some((i) => i.state === 'in_progress') ? IMPORT_POLL_MS : false),
+  });
+  if (list.isPending) return <Loader loading />;
+  if (list.isError) return <LoadError message={t('imports.loadError')} retryLabel={t('retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="portfolio-imports-error" />;
+  const { patent_imports: imports, meta } = list.data;
+  return (
+    <Stack gap="sm">
+      <Title order={3} size="h4">
+        {t('imports.title')}
+      </Title>
+      <LiveNotice show={live.interrupted} pollMs={IMPORT_POLL_MS} />
+      {imports.length === 0 ? (
+        <Text c="dimmed" data-testid="portfolio-imports-empty">
+          {t('imports.empty')}
+        </Text>
+      ) : (
+        <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} data-testid="portfolio-imports">
+          {imports.map((item) => (
+            <ImportCard key={item._id} item={item} />
+          ))}
+        </Stack>
+      )}
+      {meta.totalPages > 1 && <Pagination total={meta.totalPages} value={page} onChange={setPage} size="sm" getControlProps={(control) => ({ 'aria-label': t(`pageControl.${control}`) })} />}
+    </Stack>
+  );
+}
+
+function ImportCard({ item }: { item: PatentImportDto }) {
+  const { t } = useTranslation('portfolio');
+  const [open, setOpen] = useState(false);
+  const status = item.state === 'Done' ? 'done' : item.state === 'Error' ? 'error' : 'running';
+  const percent = item.rows_total ? Math.min(100, Math.round((100 * item.rows_done) / item.rows_total)) : null;
+  const rejectionsId = `rejections-${item._id}`;
+  return (
+    <Paper component="li" withBorder p="md" radius="md" data-testid="portfolio-import" data-state={item.state}>
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <Stack gap={2} miw={0}>
+            <Text fw={600} className="portal-break" data-testid="portfolio-import-name">
+              {item.name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t('imports.meta', { date: formatDate(item.created), size: formatBytes(item.size) })}
+            </Text>
+          </Stack>
+          <Badge variant="light" color={STATE_COLOUR[item.state]} c={`${STATE_COLOUR[item.state]}.9`} radius="sm" tt="none" data-testid="portfolio-import-state">
+            {t(`imports.status.${status}`)}
+          </Badge>
+        </Group>
+        {status === 'running' && (
+          <Stack gap={4}>
+            <Progress
+              value={percent ?? 100}
+              animated
+              striped={percent === null}
+              color="orange"
+              size="sm"
+              aria-label={t('imports.progressLabel', { name: item.name })}
+              aria-valuetext={item.rows_total === null ? t('imports.progressUnknown', { done: item.rows_done }) : t('imports.progress', { done: item.rows_done, total: item.rows_total })}
+              data-testid="portfolio-import-progress"
+            />
+            <Text size="xs" c="dimmed">
+              {item.rows_total === null ? t('imports.progressUnknown', { done: item.rows_done }) : t('imports.progress', { done: item.rows_done, total: item.rows_total })}
+            </Text>
+          </Stack>
+        )}
+        {status === 'error' && (
+          <Text size="sm" c="red.8" data-testid="portfolio-import-error-reason">
+            {t(`imports.errorReason.${item.error_code ?? 'processing_failed'}`, {
+              defaultValue: t(`annuities:reason.${item.error_code ?? 'processing_failed'}`, { defaultValue: t('imports.errorReason.processing_failed') }),
+            })}
+          </Text>
+        )}
+        {status !== 'error' && (
+          <Text size="sm" data-testid="portfolio-import-counts">
+            {t('imports.counts', { inserted: item.inserted, updated: item.updated, unchanged: item.unchanged, rejected: item.rejected })}
+          </Text>
+        )}
+        {item.rejections.length > 0 && (
+          <>
+            <Group>
+              <Button variant="subtle" size="compact-sm" onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls={rejectionsId} data-testid="portfolio-import-rejections-toggle">
+                {open ? t('imports.hideRejections') : t('imports.showRejections', { count: item.rejected })}
+              </Button>
+            </Group>
+            <Collapse expanded={open} id={rejectionsId}>
+              {item.rejected > item.rejections.length && (
+                <Text size="xs" c="dimmed" mb={4}>
+                  {t('imports.rejectionsKept', { count: item.rejections.length })}
+                </Text>
+              )}
+              <List size="sm" spacing={2} data-testid="portfolio-import-rejections">
+                {item.rejections.map((r) => (
+                  <List.Item key={`${r.row}-${r.code}-${r.field ?? ''}`}>
+                    {r.field
+                      ? t('imports.rejectionWithField', { row: r.row, field: r.field, reason: t(`imports.rejection.${r.code}`) })
+                      : t('imports.rejectionRow', { row: r.row, reason: t(`imports.rejection.${r.code}`) })}
+                  </List.Item>
+                ))}
+              </List>
+            </Collapse>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function ExportSection() {
+  const { t } = useTranslation('portfolio');
+  const queryClient = useQueryClient();
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [page, setPage] = useState(1);
+  const [polls, setPolls] = useState(0);
+  const list = useQuery({ ...exportListQuery(page, PAGE_SIZE), refetchInterval: polls > 0 ? EXPORT_POLL_MS : false });
+
+  // After "export now", the batch comes from the queue: read the list again a few times.
+  useEffect(() => {
+    if (polls === 0 || !list.isFetchedAfterMount) return;
+    const timer = setTimeout(() => setPolls((p) => Math.max(0, p - 1)), EXPORT_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [polls, list.dataUpdatedAt, list.isFetchedAfterMount]);
+
+  const run = useMutation({
+    mutationFn: triggerExport,
+    onSuccess: () => {
+      notifySuccess(msg('portfolio:exports.queued'));
+      setPage(1);
+      setPolls(EXPORT_POLL_TIMES);
+      queryClient.invalidateQueries({ queryKey: queryKeys.portfolio.exportPages() });
+    },
+    onError: () => notifyError(msg('portfolio:exports.failed')),
+  });
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby="portfolio-export-title">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={4}>
+          <Title order={2} size="h3" id="portfolio-export-title">
+            {t('exports.title')}
+          </Title>
+          <Text size="sm" c="dimmed" maw={640}>
+            {t('exports.description')}
+          </Text>
+        </Stack>
+        <Button leftSection={<IconSend size={18} aria-hidden="true" />} onClick={() => run.mutate()} loading={run.isPending} title={t('exports.runLabel')} data-testid="portfolio-export-now">
+          {t('exports.run')}
+        </Button>
+      </Group>
+      {list.isPending ? (
+        <Loader loading />
+      ) : list.isError ? (
+        <LoadError message={t('exports.loadError')} retryLabel={t('retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="portfolio-exports-error" />
+      ) : list.data.patent_exports.length === 0 ? (
+        <Text c="dimmed" data-testid="portfolio-exports-empty">
+          {t('exports.empty')}
+        </Text>
+      ) : phone ? (
+        <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} data-testid="portfolio-exports">
+          {list.data.patent_exports.map((batch) => (
+            <Paper key={batch._id} component="li" withBorder p="sm" radius="md" data-testid="portfolio-export">
+              <Stack gap={6}>
+                <Text fw={600} className="portal-break">
+                  {batch.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {t('exports.cardMeta', { date: formatDate(batch.created), count: batch.patent_count })}
+                </Text>
+                <ExportDownloads batch={batch} />
+              </Stack>
+            </Paper>
+          ))}
+        </Stack>
+      ) : (
+        <Table striped verticalSpacing="sm" data-testid="portfolio-exports">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('exports.columns.name')}</Table.Th>
+              <Table.Th scope="col">{t('exports.columns.date')}</Table.Th>
+              <Table.Th scope="col" ta="right">
+                {t('exports.columns.count')}
+              </Table.Th>
+              <Table.Th scope="col">{t('exports.columns.files')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data.patent_exports.map((batch) => (
+              <Table.Tr key={batch._id} data-testid="portfolio-export">
+                <Table.Td className="portal-break">{batch.name}</Table.Td>
+                <Table.Td>{formatDate(batch.created)}</Table.Td>
+                <Table.Td ta="right" data-testid="portfolio-export-count">
+                  {batch.patent_count}
+                </Table.Td>
+                <Table.Td>
+                  <ExportDownloads batch={batch} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {list.data && list.data.meta.totalPages > 1 && (
+        <Pagination total={list.data.meta.totalPages} value={page} onChange={setPage} size="sm" getControlProps={(control) => ({ 'aria-label': t(`pageControl.${control}`) })} />
+      )}
+    </Stack>
+  );
+}
+
+function ExportDownloads({ batch }: { batch: PatentExportBatch }) {
+  const { t } = useTranslation('portfolio');
+  return (
+    <Group gap={6} wrap="nowrap">
+      <DownloadButton
+        download={() => downloadExport(batch, 'xlsx')}
+        failure={() => msg('portfolio:exports.downloadError')}
+        label={t('exports.downloadXlsx', { name: batch.name })}
+        testId="portfolio-export-xlsx"
+        icon={IconFileSpreadsheet}
+      />
+      <DownloadButton
+        download={() => downloadExport(batch, 'csv')}
+        failure={() => msg('portfolio:exports.downloadError')}
+        label={t('exports.downloadCsv', { name: batch.name })}
+        testId="portfolio-export-csv"
+        icon={IconFileTypeCsv}
+      />
+    </Group>
+  );
+}
+
+function ReminderSection() {
+  const { t } = useTranslation('portfolio');
+  const run = useMutation({
+    mutationFn: triggerReminders,
+    onSuccess: () => notifySuccess(msg('portfolio:reminders.queued')),
+    onError: () => notifyError(msg('portfolio:reminders.failed')),
+  });
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="portfolio-reminders-title">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={4}>
+          <Title order={2} size="h3" id="portfolio-reminders-title">
+            {t('reminders.title')}
+          </Title>
+          <Text size="sm" c="dimmed" maw={640}>
+            {t('reminders.description')}
+          </Text>
+        </Stack>
+        <Button variant="light" leftSection={<IconBellRinging size={18} aria-hidden="true" />} onClick={() => run.mutate()} loading={run.isPending} title={t('reminders.runLabel')} data-testid="portfolio-reminders-now">
+          {t('reminders.run')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * Patents (issue 11), on PostgreSQL: `npm run bench -- patents`. A fresh database on the server of
+ * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) with BENCH_PATENTS (100,000)
+ * patents over 50 cabinets (the demo portfolio's generator), then:
+ * - the tab list (the list service the route calls): each tab × each sort, and each filter, p50 / p95
+ *   over BENCH_QUERY_RUNS runs, for an agent (its cabinet and one client code) and for an admin;
+ * - one atomic update of 1,000 instructions (the bulk service);
+ * - an import of BENCH_PATENTS rows (CSV, the patent-import processor) and the re-import of the same file;
+ * - the reminder run over the portfolio (every agent), then the same day again.
+ * Targets (issue 11): list p95 < 100 ms, bulk < 1 s, import < 20 s (re-import < 20 s, 0 changes), reminders < 10 s.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { PATENT_SORTS, type PatentListQuery } from '@portal/contracts';
+import { openDatabase, patentImports } from '@portal/db';
+import { createScratchDatabase } from '@portal/db/testing';
+import { createImportPatentsProcessor, rowsOf, runPatentReminders, seedDemoPortfolio } from '@portal/jobs';
+import { createLogger } from '@portal/logger';
+import { createInProcessPublisher } from '@portal/realtime';
+import { createStorage } from '@portal/storage';
+import type { AppContext } from '../apps/api/src/context.ts';
+import type { AuthState } from '../apps/api/src/http/session.ts';
+import { bulkUpdateInstructions, listPatents, type PatentScope } from '../apps/api/src/modules/patents/service.ts';
+import { seedBaseData } from '../apps/api/src/seed.ts';
+
+const PATENTS = Number(process.env.BENCH_PATENTS ?? 100_000);
+const CABINETS = 50;
+const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 30);
+const TODAY = new Date().toISOString().slice(0, 10);
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+};
+const ms = (value: number) => value.toFixed(1);
+const rows: Array<[string, string, string]> = [];
+const report = (name: string, a: string, b = '') => {
+  rows.push([name, a, b]);
+  console.log(`${name.padEnd(58)} ${a.padStart(12)} ${b.padStart(12)}`);
+};
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const begun = performance.now();
+  const value = await fn();
+  return [value, performance.now() - begun];
+}
+
+const baseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const scratch = await createScratchDatabase(baseUrl);
+const database = openDatabase({ driver: 'postgres', url: scratch.url });
+const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-patents-'));
+const loads: number[] = [];
+const sampler = setInterval(() => loads.push(loadavg()[0]!), 1000);
+const logger = createLogger({ level: 'warn', name: 'bench-patents' });
+try {
+  await database.migrate();
+  const db = database.db;
+  await seedBaseData(db, { email: 'bench@portal.example.com', password: 'bench-admin-password' });
+  console.log(`machine: ${cpus().length} cpus, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; patents ${PATENTS}, cabinets ${CABINETS}, runs per query ${QUERY_RUNS}`);
+
+  const [seeded, seedMs] = await timed(() => seedDemoPortfolio(db, { patents: PATENTS, cabinets: CABINETS, today: TODAY, passwordHash: null }));
+  await db.execute(sql`analyze`);
+  report(`seed ${seeded.patents} patents (demo generator)`, `${ms(seedMs)} ms`);
+
+  // The services' ports: the mails they write (the bulk update's confirmation) stay rows; nothing sends them here.
+  const ctx = { db, clock: { now: () => new Date() }, logger, queue: { enqueue: async () => undefined } } as unknown as AppContext;
+  const [agent] = rowsOf<{ id: string; code: string[]; cabinets: string[] }>(
+    await db.execute(sql`select u.id, u.code, (select array_agg(cabinet_id) from user_cabinets where user_id = u.id) as cabinets from users u where email = 'agent.annuites.01@portal.local'`),
+  );
+  if (!agent) throw new Error('no demo agent');
+  const agentScope: PatentScope = { kind: 'owned', cabinetIds: agent.cabinets, codes: agent.code };
+  const base: PatentListQuery = { tab: 'unprocessed', sort: 'DateEcheance', order: 'asc', page: 1, limit: 25 };
+
+  const measure = async (name: string, scope: PatentScope, query: Partial<PatentListQuery>) => {
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < QUERY_RUNS; i++) {
+      const [page, took] = await timed(() => listPatents(ctx, scope, { ...base, ...query }));
+      total = page.meta.total;
+      times.push(took);
+    }
+    report(`${name} (${total} rows)`, `p50 ${ms(percentile(times, 50))}`, `p95 ${ms(percentile(times, 95))}`);
+    return percentile(times, 95);
+  };
+  console.log('\nlist (ms):');
+  const p95s: number[] = [];
+  for (const who of [
+    { label: 'agent', scope: agentScope },
+    { label: 'admin', scope: { kind: 'all' } as PatentScope },
+  ]) {
+    for (const tab of ['unprocessed', 'unvalidated'] as const) {
+      for (const sort of PATENT_SORTS) p95s.push(await measure(`${who.label} ${tab} sort ${sort}`, who.scope, { tab, sort }));
+      p95s.push(await measure(`${who.label} ${tab} sort DateEcheance desc, page 20`, who.scope, { tab, order: 'desc', page: 20 }));
+    }
+    const from = TODAY;
+    const to = new Date(Date.parse(`${TODAY}T00:00:00Z`) + 90 * 86_400_000).toISOString().slice(0, 10);
+    p95s.push(await measure(`${who.label} filter dates (90 days)`, who.scope, { dates: [from, to] }));
+    p95s.push(await measure(`${who.label} filter one day`, who.scope, { dates: [from] }));
+    p95s.push(await measure(`${who.label} filter references (3, substring)`, who.scope, { references: ['CLI-12', 'FR2015', 'EP1000'] }));
+    p95s.push(await measure(`${who.label} unvalidated filter instruction 2`, who.scope, { tab: 'unvalidated', instruction: [2] }));
+    p95s.push(await measure(`${who.label} filter office DE, GB`, who.scope, { office: ['DE', 'GB'] }));
+    p95s.push(await measure(`${who.label} search "invention 4242"`, who.scope, { search: 'invention 4242' }));
+    p95s.push(await measure(`${who.label} search "cli-1"`, who.scope, { search: 'cli-1' }));
+  }
+  report('list: worst p95', `${ms(Math.max(...p95s))} ms`);
+
+  // One atomic update of 1,000 instructions: unlocked, unprocessed rows (limit date ahead).
+  const candidates = rowsOf<{ idagenda: string; reference_client: string | null; numero_depot: string | null; numero_publication: string | null; pays: string; date_echeance: string; version: number }>(await db.execute(sql`
+    select idagenda, reference_client, numero_depot, numero_publication, pays, date_echeance::text as date_echeance, version
+    from patent_records where has_instruction = false and instruction_status = 'unprocessed' and date_echeance > ${TODAY}::date + 10
+    order by id limit 1000`));
+  const [benchAdmin] = rowsOf<{ id: string }>(await db.execute(sql`select id from users where email = 'bench@portal.example.com'`));
+  const actor: AuthState = { sessionId: 'bench', userId: benchAdmin!.id, email: 'bench@portal.example.com', langue: 'en', roles: ['admin'], isAdmin: true };
+  const items = candidates.map((r) => ({
+    idagenda: r.idagenda,
+    ReferenceClient: r.reference_client,
+    noDepot: r.numero_depot,
+    NoPublication: r.numero_publication,
+    Pays: r.pays,
+    DateEcheance: r.date_echeance,
+    instructionBeingUpdated: 1,
+    version: r.version,
+  }));
+  const [updated, bulkMs] = await timed(() => bulkUpdateInstructions(ctx, actor, items as Parameters<typeof bulkUpdateInstructions>[2]));
+  report(`atomic update of ${updated.length} instructions`, `${ms(bulkMs)} ms`);
+
+  // Import: a CSV of PATENTS new rows (the back office's columns), then the same file again.
+  const storage = await createStorage({ driver: 'local', root: path.join(dataDir, 'files') });
+  await storage.ensureReady();
+  const header = 'idagenda;idbrevet;code_client;cabinet;ReferenceClient;nosref;noDepot;NoPublication;Pays;Origine;Depot;Expiration;DateEcheance;Quantieme;cost;currency;TitreAnglais;TitreFrancais;DonneurOrdre;DonneurOrdreAn';
+  const offices = ['BE', 'DE', 'ES', 'FR', 'GB', 'IT', 'NL', 'SE', 'EP', 'UP'];
+  const lines = [header];
+  for (let i = 0; i < PATENTS; i++) {
+    const office = offices[i % offices.length]!;
+    const origin = office === 'EP' ? 'ep_application' : office === 'UP' ? 'unitary' : 'national';
+    const filing = `${2008 + (i % 15)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
+    // A third of the rows leave due date, annuity number and fee to the engine; some fees in pounds.
+    const computed = i % 3 === 0;
+    const due = computed ? '' : `${2027 + (i % 2)}-${String(1 + (i % 12)).padStart(2, '0')}-15`;
+    const fee = computed ? '' : String(100 + (i % 900));
+    const currency = computed ? '' : i % 7 === 0 ? 'GBP' : 'EUR';
+    lines.push(
+      [`IMP-${i}`, `B-${i}`, `DEMO${String(1 + (i % 100)).padStart(3, '0')}`, `Cabinet Démo ${String(1 + (i % CABINETS)).padStart(2, '0')}`, `REF-${i}`, `NS-${i}`, `${office}${i}`, `${office}P${i}`, office, origin, filing, '', due, computed ? '' : String(3 + (i % 15)), fee, currency, `Title ${i}`, `Titre ${i}`, 'Donneur', 'Orderer'].join(';'),
+    );
+  }
+  const csv = Buffer.from(lines.join('\r\n') + '\r\n');
+  const processor = createImportPatentsProcessor({ db, storage, realtime: createInProcessPublisher(), logger });
+  const job = { jobId: 'bench', attempt: 1, signal: new AbortController().signal, updateProgress: async () => {}, log: () => {} };
+  for (const [index, label] of ['import', 're-import (same file)'].entries()) {
+    // Each import row holds its own key (unique): the same bytes stored twice.
+    const stored = await storage.put(`patent-imports/bench/${index}/import.csv`, csv);
+    const [row] = await db.insert(patentImports).values({ originalName: 'import.csv', storageKey: stored.key, size: stored.size, sha256: stored.sha256 }).returning();
+    const [, took] = await timed(() => processor({ importId: row!.id }, job));
+    const [d] = rowsOf<{ state: string; inserted: number; updated: number; unchanged: number; rejected: number }>(
+      await db.execute(sql`select state, inserted, updated, unchanged, rejected from patent_imports where id = ${row!.id}`),
+    );
+    if (!d) throw new Error('import row gone');
+    report(`${label} of ${PATENTS} rows (CSV): ${d.state}, +${d.inserted} ~${d.updated} =${d.unchanged} x${d.rejected}`, `${ms(took)} ms`);
+  }
+
+  // Reminders over the whole portfolio (now 2 × PATENTS patents), every agent; then the same day again.
+  const [first, remindMs] = await timed(() => runPatentReminders({ db, logger }, TODAY));
+  report(`reminder run: ${first.agents} agents, ${first.mails} mails, ${first.reminders} reminders`, `${ms(remindMs)} ms`);
+  const [second, againMs] = await timed(() => runPatentReminders({ db, logger }, TODAY));
+  report(`reminder run again the same day: ${second.mails} mails`, `${ms(againMs)} ms`);
+
+  console.log(`\nload average during the run: max ${Math.max(...loads, 0).toFixed(2)}, mean ${(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length)).toFixed(2)}`);
+  console.log('\n| measure | value | |\n|---|---:|---:|');
+  for (const [name, a, b] of rows) console.log(`| ${name} | ${a} | ${b} |`);
+} finally {
+  clearInterval(sampler);
+  await database.close();
+  await scratch.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

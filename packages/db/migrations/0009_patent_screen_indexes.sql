@@ -1,0 +1,2 @@
+CREATE INDEX "patent_records_missing_info_idx" ON "patent_records" USING btree ("reference_client","id") WHERE coalesce("patent_records"."numero_depot", '') = '' or coalesce("patent_records"."numero_publication", '') = '' or coalesce("patent_records"."reference_client", '') = '';--> statement-breakpoint
+CREATE INDEX "patent_records_to_validate_idx" ON "patent_records" USING btree ("numero_depot","id") WHERE "patent_records"."instruction_status" = 'processed';

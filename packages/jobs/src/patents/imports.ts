@@ -1,0 +1,38 @@
+import { eq } from 'drizzle-orm';
+import type { PatentImportDto } from '@portal/contracts';
+import { patentImports, type Executor } from '@portal/db';
+import type { RealtimePublisher } from '@portal/realtime';
+
+export type PatentImportRow = typeof patentImports.$inferSelect;
+
+export function toImportDto(row: PatentImportRow): PatentImportDto {
+  return {
+    _id: row.id,
+    name: row.originalName,
+    size: row.size,
+    state: row.state,
+    error_code: row.errorCode,
+    rows_total: row.rowsTotal,
+    rows_done: row.rowsDone,
+    inserted: row.inserted,
+    updated: row.updated,
+    unchanged: row.unchanged,
+    rejected: row.rejected,
+    rejections: row.rejections as PatentImportDto['rejections'],
+    uploaded_by: row.uploadedBy,
+    created: row.createdAt.toISOString(),
+    finished: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export async function loadImport(db: Executor, id: string): Promise<PatentImportRow | undefined> {
+  const [row] = await db.select().from(patentImports).where(eq(patentImports.id, id));
+  return row;
+}
+
+/** Progress to the uploader; a new import and its transitions also to the admins (who see every import). */
+export function publishImport(realtime: RealtimePublisher, row: PatentImportRow, options: { admins: boolean }): void {
+  const dto = toImportDto(row);
+  if (row.uploadedBy) realtime.toUser(row.uploadedBy, 'patents:import:updated', dto);
+  if (options.admins) realtime.toAdmins('patents:import:updated', dto);
+}
