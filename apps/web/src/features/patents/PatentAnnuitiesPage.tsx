@@ -42,6 +42,7 @@ import { PortfolioTable } from './components/PortfolioTable.tsx';
 import classes from './patents.module.css';
 
 const PHONE_QUERY = '(max-width: 40em)';
+const CARDS_QUERY = '(max-width: 62em)';
 
 function RefusedRows({ rows, onClose }: { rows: RefusedInstructionRow[]; onClose: () => void }) {
   const { t } = useTranslation('patents');
@@ -94,6 +95,8 @@ export function PatentAnnuitiesPage() {
   const session = useQuery(sessionQuery).data ?? { ...LOGGED_OUT, user: null };
   const searchesCodes = isAdmin(session) || session.roles.includes('admin_test');
   const phone = useMediaQuery(PHONE_QUERY);
+  // Up to a small laptop the eight-column table would scroll sideways and hide the due date: one card per patent instead.
+  const cards = useMediaQuery(CARDS_QUERY);
   const live = usePatentsLive();
 
   const [tab, setTab] = useState<PatentTab>('unprocessed');
@@ -305,7 +308,7 @@ export function PatentAnnuitiesPage() {
                 setPage(1);
               }}
               empty={empty}
-              phone={!!phone}
+              phone={!!cards}
             />
           )}
           <Group justify="space-between" gap="sm" wrap="wrap">

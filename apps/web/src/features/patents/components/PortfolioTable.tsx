@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { ActionIcon, Group, Paper, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Paper, ScrollArea, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { createColumnHelper, type SortingState } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
@@ -113,7 +113,7 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
   if (phone) {
     if (rows.length === 0) return <>{empty}</>;
     return (
-      <Stack gap="sm" component="ul" className={classes.cards} data-testid="patents-table">
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="ul" className={classes.cards} data-testid="patents-table">
         {rows.map((row) => {
           const tone = rowTone(row, today);
           return (
@@ -171,7 +171,7 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
             </Paper>
           );
         })}
-      </Stack>
+      </SimpleGrid>
     );
   }
 
