@@ -42,7 +42,7 @@ import { PortfolioTable } from './components/PortfolioTable.tsx';
 import classes from './patents.module.css';
 
 const PHONE_QUERY = '(max-width: 40em)';
-const CARDS_QUERY = '(max-width: 62em)';
+const CARDS_QUERY = '(max-width: 75em)';
 
 function RefusedRows({ rows, onClose }: { rows: RefusedInstructionRow[]; onClose: () => void }) {
   const { t } = useTranslation('patents');
@@ -95,7 +95,7 @@ export function PatentAnnuitiesPage() {
   const session = useQuery(sessionQuery).data ?? { ...LOGGED_OUT, user: null };
   const searchesCodes = isAdmin(session) || session.roles.includes('admin_test');
   const phone = useMediaQuery(PHONE_QUERY);
-  // Up to a small laptop the eight-column table would scroll sideways and hide the due date: one card per patent instead.
+  // Below the frame's full width (1200 px) the eight-column table would scroll sideways and hide the cost: one card per patent instead.
   const cards = useMediaQuery(CARDS_QUERY);
   const live = usePatentsLive();
 
