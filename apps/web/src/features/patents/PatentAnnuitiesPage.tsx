@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Alert, Badge, Button, Collapse, Group, List, Modal, Pagination, Paper, Select, Stack, Tabs, Text, TextInput, ThemeIcon, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Collapse, Group, List, Modal, Pagination, Paper, SegmentedControl, Select, Stack, Tabs, Text, TextInput, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconAlertTriangle, IconFilePlus, IconMailForward, IconPlus, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -43,6 +43,9 @@ import classes from './patents.module.css';
 
 const PHONE_QUERY = '(max-width: 40em)';
 const CARDS_QUERY = '(max-width: 75em)';
+/** The sorts offered above the cards (the table's sortable columns). */
+const CARD_SORTS = ['DateEcheance', 'ReferenceClient', 'noDepot', 'Pays', 'Quantieme', 'cost'] as const;
+const SORT_LABEL: Record<(typeof CARD_SORTS)[number], string> = { DateEcheance: 'dueDate', ReferenceClient: 'reference', noDepot: 'numbers', Pays: 'office', Quantieme: 'quantieme', cost: 'cost' };
 
 function RefusedRows({ rows, onClose }: { rows: RefusedInstructionRow[]; onClose: () => void }) {
   const { t } = useTranslation('patents');
@@ -290,6 +293,35 @@ export function PatentAnnuitiesPage() {
               {updateButton}
             </Group>
           </Group>
+          {cards && (
+            <Group gap="sm" wrap="wrap" align="flex-end" data-testid="patents-sort">
+              <Select
+                label={t('annuities.sortBy')}
+                data={CARD_SORTS.map((id) => ({ value: id, label: t(`columns.${SORT_LABEL[id]}`) }))}
+                value={sort}
+                onChange={(v) => {
+                  if (v) {
+                    setSorting([{ id: v, desc: order === 'desc' }]);
+                    setPage(1);
+                  }
+                }}
+                allowDeselect={false}
+                w={{ base: '100%', xs: 240 }}
+              />
+              <SegmentedControl
+                aria-label={t('annuities.order.label')}
+                data={[
+                  { value: 'asc', label: t('annuities.order.asc') },
+                  { value: 'desc', label: t('annuities.order.desc') },
+                ]}
+                value={order}
+                onChange={(v) => {
+                  setSorting([{ id: sort, desc: v === 'desc' }]);
+                  setPage(1);
+                }}
+              />
+            </Group>
+          )}
           {list.isPending ? (
             <Loader loading />
           ) : list.isError ? (
