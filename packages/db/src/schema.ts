@@ -451,6 +451,21 @@ export const patentRecords = pgTable(
     index('patent_records_tab_due_idx').on(t.hasInstruction, t.dateEcheance, t.id),
     // Patents to validate and the export of validated instructions, by due date.
     index('patent_records_status_due_idx').on(t.instructionStatus, t.dateEcheance),
+    // An admin's tab is the whole portfolio: each sortable column gets its index, so a page reads 25 index
+    // entries instead of sorting every row of the tab (issue 11 bench: 90-140 ms → under 1 ms).
+    ...(
+      [
+        ['reference_client', t.referenceClient],
+        ['numero_depot', t.numeroDepot],
+        ['numero_publication', t.numeroPublication],
+        ['pays', t.pays],
+        ['origine', t.origine],
+        ['quantieme', t.quantieme],
+        ['cost', t.cost],
+        ['instruction_id', t.instructionId],
+      ] as const
+    ).map(([name, column]) => index(`patent_records_tab_${name}_idx`).on(t.hasInstruction, column, t.id)),
+    index('patent_records_tab_due_desc_idx').on(t.hasInstruction, t.dateEcheance.desc().nullsLast(), t.id.desc()),
     // Patents with missing information (admins' screen, default sort by client reference): the predicate is the query's own.
     index('patent_records_missing_info_idx')
       .on(t.referenceClient, t.id)
