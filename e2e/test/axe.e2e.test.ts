@@ -41,14 +41,9 @@ interface State {
 }
 
 /** Routes of later issues (placeholders), all behind login; /annuities/research (issue 10) is scanned in its states below. */
-const COMING_SOON = [
-  '/annuities/upload/receipt',
-  '/annuities/list-receipt',
-  '/patent-annuities',
-  '/add/patents',
-  '/annuites/patent',
-  '/annuites/patent/instruction',
-];
+const COMING_SOON = ['/annuities/upload/receipt', '/annuities/list-receipt'];
+/** The patent screens as an admin reaches them (their modals and states: patents.e2e's own axe pass). */
+const PATENT_SCREENS = ['/patent-annuities', '/add/patents', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/submissions', '/annuites/patent/portfolio'];
 
 const closeDialog = async (page: Page) => {
   // Escape closes the innermost popup first: a field's open dropdown (the focused Autocomplete of a
@@ -261,6 +256,7 @@ const adminStates: State[] = [
   menuOpen('patentAnnuities', '/contact'),
   burgerOpen('/contact'),
   ...COMING_SOON.map((path): State => ({ name: `coming-soon${path.replaceAll('/', '-')}`, path })),
+  ...PATENT_SCREENS.map((path): State => ({ name: `patents${path.replaceAll('/', '-')}`, path })),
   { name: 'add-user', path: '/add/user' },
   { name: 'add-user-empty-submit', path: '/add/user', setup: submit('add-user-submit') },
   {
