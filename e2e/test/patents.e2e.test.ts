@@ -294,8 +294,18 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     await expect.poll(() => page.getByText(T.add.errors.country_required).count()).toBe(1);
     await page.getByTestId('add-numero_depot').fill(`FR${STAMP.slice(-6)}`);
     await page.getByTestId('add-reference_client').fill(ref);
-    await page.getByTestId('add-date_echeance_annuites').fill('2027-09-30');
+    // The engine proposes the next annuity from the office and the filing date; "Use" fills it in.
+    // Filed five years before the month after next: its 6th annuity falls due at the end of that month (FR).
+    const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 2, 1));
+    const mm = String(month.getUTCMonth() + 1).padStart(2, '0');
+    const dueIso = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
     await chooseOption(page, 'add-pays', 'FR');
+    await page.getByTestId('add-date_depot').fill(`${month.getUTCFullYear() - 5}-${mm}-01`);
+    await expect.poll(() => page.getByTestId('add-proposal').textContent()).toContain(dueIso.split('-').reverse().join('-'));
+    await page.getByTestId('add-use-proposal').click();
+    expect(await page.getByTestId('add-date_echeance_annuites').inputValue()).toBe(dueIso);
+    expect(await page.getByTestId('add-quantieme').inputValue()).toBe('6');
+    await page.getByTestId('add-date_echeance_annuites').fill('2027-09-30');
     await page.getByTestId('add-quantieme').fill('7');
     await page.getByTestId('add-cout').fill('120.5');
     await page.getByTestId('add-submit').click();

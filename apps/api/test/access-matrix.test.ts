@@ -72,6 +72,7 @@ describe('AC-01 route × role matrix', () => {
       'GET /brevet_eptane/:id/schedule': agents,
       'PUT /brevet_eptane/update/:_id': ['admin'],
       'POST /brevet_eptane/create': agents,
+      'GET /brevet_eptane/proposal': agents,
     });
     const reviewRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /patent_submissions|send_email_for_new_case/.test(key)));
     expect(reviewRoutes).toEqual({

@@ -35,6 +35,8 @@ const GOOD_PARAMS: Record<string, string> = {
   search_query: 'x',
   wait: '0',
   code: 'CODE-A',
+  pays: 'FR',
+  date_depot: '2018-03-15',
 };
 
 /** A valid JSON body per route; a route that takes a body must have one here. */

@@ -227,6 +227,18 @@ describe.each(databaseKinds())('patents: audit trail, schedule, confirmation mai
       expect((await agentA.client.post('/api/brevet_eptane/create', { ...form, extra: 1 })).status).toBe(400);
     });
 
+    it('the add form’s proposal: the engine’s next annuity (due date, number, fee in euros) from office, origin and filing date; bad input 400; other roles 403', async () => {
+      const res = await agentA.client.get('/api/brevet_eptane/proposal?pays=fr&origine=national&date_depot=2020-05-10');
+      expect([res.status, res.body]).toEqual([200, { success: true, date_echeance_annuites: '2027-05-31', quantieme: 8, cout: 136 }]);
+      // An office the engine does not know: nothing proposed, not an error.
+      const unknown = await adminTest.client.get('/api/brevet_eptane/proposal?pays=US&date_depot=2020-05-10');
+      expect([unknown.status, unknown.body]).toEqual([200, { success: true, date_echeance_annuites: null, quantieme: null, cout: null }]);
+      const bad = await agentA.client.get('/api/brevet_eptane/proposal?pays=FR&date_depot=10%2F05%2F2020', FR);
+      expect([bad.status, bad.body.code]).toEqual([400, 'invalid_date_format']);
+      expect((await agentA.client.get('/api/brevet_eptane/proposal?date_depot=2020-05-10')).status).toBe(400);
+      expect((await annuities.client.get('/api/brevet_eptane/proposal?pays=FR&date_depot=2020-05-10')).status).toBe(403);
+    });
+
     it('admins list the pending submissions, paged; others 403', async () => {
       const res = await admin.client.get('/api/patent_submissions?limit=1');
       expect(res.status).toBe(200);

@@ -319,6 +319,21 @@ export const patentCreateBody = z.strictObject({
 });
 export type PatentCreateBody = z.output<typeof patentCreateBody>;
 
+/** GET /brevet_eptane/proposal: what the engine proposes for the add form, from the office, origin and filing date. */
+export const patentProposalQuery = z.strictObject({
+  pays: countryCode,
+  origine: optionalText(50),
+  date_depot: text().refine(isIsoDay, { error: 'invalid_date_format' }),
+});
+/** The next annuity's due date, number and fee in euros; each null when the engine cannot tell (reason: its code). */
+export const patentProposalResponse = z.strictObject({
+  success: z.literal(true),
+  date_echeance_annuites: isoDay.nullable(),
+  quantieme: z.number().int().nullable(),
+  cout: z.number().nullable(),
+});
+export type PatentProposalResponse = z.infer<typeof patentProposalResponse>;
+
 export const patentSubmissionSchema = z.strictObject({
   _id: z.uuid(),
   status: z.enum(PATENT_SUBMISSION_STATUSES),

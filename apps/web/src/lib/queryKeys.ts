@@ -75,6 +75,7 @@ export const queryKeys = {
     toValidate: (params: Record<string, string | number>) => ['patents', 'to-validate', params] as const,
     missingInfo: (params: Record<string, string | number>) => ['patents', 'missing-info', params] as const,
     submissions: (params: Record<string, string | number>) => ['patents', 'submissions', params] as const,
+    proposal: (params: Record<string, string>) => ['patents', 'proposal', params] as const,
   },
 } as const;
 

@@ -26,6 +26,7 @@ export const patentsPolicy = {
   'PUT /brevet_eptane/update/:_id': ['admin'],
   // The add-patent form (spec §6 patent users); admins review what was submitted.
   'POST /brevet_eptane/create': PATENT_USERS,
+  'GET /brevet_eptane/proposal': PATENT_USERS,
   'GET /patent_submissions': ['admin'],
   'PUT /patent_submissions/:id/accept': ['admin'],
   'PUT /patent_submissions/:id/reject': ['admin'],

@@ -6,6 +6,8 @@ import {
   newCaseFields,
   newCaseResponse,
   patentCreateBody,
+  patentProposalQuery,
+  patentProposalResponse,
   patentCreateResponse,
   patentEditBody,
   patentEditParams,
@@ -39,7 +41,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { bulkUpdateInstructions, listInstructions, listPatents, readInstruction, readPatent, readScope, updateInstruction } from './service.ts';
-import { listEvents, patentSchedule } from './detail.ts';
+import { listEvents, patentSchedule, proposeAnnuity } from './detail.ts';
 import { editPatent } from './edit.ts';
 import { announceRecords } from './live.ts';
 import { sendNewCase } from './new-case.ts';
@@ -121,6 +123,18 @@ export function patentsRoutes(ctx: AppContext): Route[] {
       response: patentSubmissionsResponse,
       async handler({ query }) {
         return { success: true as const, ...(await listSubmissions(ctx, query)) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/brevet_eptane/proposal',
+      summary: 'What the annuity engine proposes for the add-patent form: the next annuity’s due date, number and fee in euros from the office, origin and filing date (nulls when it cannot tell)',
+      query: patentProposalQuery,
+      response: patentProposalResponse,
+      async handler({ query }) {
+        const day = ctx.clock.now().toISOString().slice(0, 10);
+        const proposed = await proposeAnnuity(ctx.db, { pays: query.pays, origine: query.origine, dateDepot: query.date_depot, quantieme: null }, day);
+        return { success: true as const, date_echeance_annuites: proposed.dateEcheance, quantieme: proposed.quantieme, cout: proposed.cost };
       },
     }),
     defineRoute({

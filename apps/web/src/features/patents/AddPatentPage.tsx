@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,8 @@ import { ApiError } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { createPatent, instructionsQuery } from './api.ts';
+import { formatDate } from '../../lib/format.ts';
+import { createPatent, instructionsQuery, proposalQuery } from './api.ts';
 import { EMPTY_ADD_VALUES, instructionLabels, OFFICES, ORIGINS, toCreateBody, type AddValues } from './model.ts';
 
 export const PORTFOLIO_PATH = '/patent-annuities';
@@ -42,6 +43,18 @@ export function AddPatentPage() {
   });
   const values = form.getValues();
   const field = (name: keyof AddValues & string) => ({ label: t(`add.fields.${name}`), name, 'data-testid': `add-${name}`, ...form.getInputProps(name) });
+  // The engine's next annuity for this office, origin and filing date: offered, never imposed.
+  const proposal = useQuery({
+    ...proposalQuery({ pays: values.pays, origine: values.origine, date_depot: values.date_depot }),
+    enabled: values.pays !== '' && /^\d{4}-\d{2}-\d{2}$/.test(values.date_depot),
+  });
+  const proposed = proposal.data?.date_echeance_annuites ? proposal.data : null;
+  const applyProposal = () => {
+    if (!proposed) return;
+    setField('date_echeance_annuites', proposed.date_echeance_annuites ?? '');
+    setField('quantieme', proposed.quantieme ?? '');
+    if (proposed.cout !== null) setField('cout', proposed.cout);
+  };
 
   return (
     <Stack gap="md" maw={900} mx="auto" w="100%">
@@ -56,7 +69,21 @@ export function AddPatentPage() {
               <TextInput {...field('reference_client')} maxLength={200} autoComplete="off" />
               <TextInput {...field('reference_cabinet')} maxLength={200} autoComplete="off" />
               <TextInput type="date" {...field('date_depot')} />
-              <TextInput type="date" {...field('date_echeance_annuites')} />
+              <Stack gap={6}>
+                <TextInput type="date" {...field('date_echeance_annuites')} />
+                {proposed && (
+                  <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="add-proposal">
+                    <Text size="sm" c="dimmed" aria-live="polite">
+                      {proposed.cout === null
+                        ? t('add.proposal', { date: formatDate(proposed.date_echeance_annuites), number: proposed.quantieme })
+                        : t('add.proposalWithCost', { date: formatDate(proposed.date_echeance_annuites), number: proposed.quantieme, cost: proposed.cout.toLocaleString(i18n.language, { style: 'currency', currency: 'EUR' }) })}
+                    </Text>
+                    <Button variant="light" size="compact-sm" onClick={applyProposal} data-testid="add-use-proposal">
+                      {t('add.useProposal')}
+                    </Button>
+                  </Group>
+                )}
+              </Stack>
               <Select
                 label={t('add.fields.pays')}
                 placeholder={t('add.choose')}

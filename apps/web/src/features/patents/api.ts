@@ -4,6 +4,7 @@ import type {
   PatentCreateBody,
   PatentEventDto,
   PatentListResponse,
+  PatentProposalResponse,
   PatentRecordDto,
   PatentScheduleResponse,
   PatentSort,
@@ -170,4 +171,14 @@ export function acceptSubmission(id: string): Promise<unknown> {
 
 export function rejectSubmission(id: string, reason: string): Promise<unknown> {
   return api<unknown>(apiPath`/patent_submissions/${id}/reject`, { method: 'PUT', body: { reason } });
+}
+
+/** GET /brevet_eptane/proposal: the engine's next annuity (due date, number, fee in euros) for the add form. */
+export function proposalQuery(input: { pays: string; origine: string; date_depot: string }) {
+  return queryOptions({
+    queryKey: queryKeys.patents.proposal(input),
+    queryFn: ({ signal }) =>
+      api<PatentProposalResponse>('/brevet_eptane/proposal', { query: { pays: input.pays, date_depot: input.date_depot, ...(input.origine ? { origine: input.origine } : {}) }, signal }),
+    staleTime: 5 * 60_000,
+  });
 }
