@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { cabinets, currencyRates, mailAttachments, mails, patentInstructionEvents, patentRecords, patentSubmissions, userCabinets, users } from '@portal/db';
+import { currencyRates, mailAttachments, mails, patentInstructionEvents, patentRecords, patentSubmissions, userCabinets, users } from '@portal/db';
 import { multipart } from './support/multipart.ts';
-import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
+import { startPatentWorld, type PatentWorld } from './support/patents.ts';
+import { databaseKinds, type TestClient, type TestPortal } from './support/portal.ts';
 
 const TODAY = '2027-03-01';
 const FR = { 'accept-language': 'fr' };
-
-type Seed = Partial<typeof patentRecords.$inferInsert> & { idagenda: string };
 type User = { client: TestClient; id: string; email: string };
 
 describe.each(databaseKinds())('patents: audit trail, schedule, confirmation mail, submissions, edit, new case (%s)', (kind) => {
@@ -19,16 +18,10 @@ describe.each(databaseKinds())('patents: audit trail, schedule, confirmation mai
   let adminTest: User;
   let admin: User;
   let annuities: User;
-  const ids: Record<string, string> = {};
-
-  async function seed(rows: Seed[]) {
-    const inserted = await t.portal.ctx.db
-      .insert(patentRecords)
-      .values(rows.map((r) => ({ cabinetId: cabinetA, clientCode: 'CODE-A', pays: 'EP', ...r })))
-      .returning({ id: patentRecords.id, idagenda: patentRecords.idagenda });
-    for (const row of inserted) ids[row.idagenda] = row.id;
-  }
-  const row = async (idagenda: string) => (await t.portal.ctx.db.select().from(patentRecords).where(eq(patentRecords.idagenda, idagenda)))[0]!;
+  let world: PatentWorld;
+  let ids: Record<string, string>;
+  const seed: PatentWorld['seed'] = (rows) => world.seed(rows);
+  const row: PatentWorld['row'] = (idagenda) => world.row(idagenda);
   /** The mails sent since `before` (after the queue drained), as raw .eml texts. */
   const newMails = async (before: number) => {
     await t.drainQueue();
@@ -52,10 +45,9 @@ describe.each(databaseKinds())('patents: audit trail, schedule, confirmation mai
   const decoded = (raw: string) => unQuote(raw);
 
   beforeAll(async () => {
-    t = await startTestPortal(kind);
-    t.clock.advance(Date.parse(`${TODAY}T12:00:00Z`) - t.clock.now().getTime());
+    world = await startPatentWorld(kind, TODAY, 'Review');
+    ({ t, cabinetA, cabinetB, ids } = world);
     const db = t.portal.ctx.db;
-    [cabinetA, cabinetB] = (await db.insert(cabinets).values([{ name: `Review A ${kind}` }, { name: `Review B ${kind}` }]).returning()).map((c) => c.id) as [string, string];
     agentA = await t.loginAs('user_agent_annuites');
     agentB = await t.loginAs('user_agent_annuites');
     adminTest = await t.loginAs('admin_test');

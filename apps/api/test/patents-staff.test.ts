@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { PatentRecordDto } from '@portal/contracts';
-import { cabinets, patentInstructionEvents, patentRecords, userCabinets } from '@portal/db';
-import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
+import { patentRecords, userCabinets } from '@portal/db';
+import { agendas, startPatentWorld, type PatentWorld } from './support/patents.ts';
+import { databaseKinds, type TestClient, type TestPortal } from './support/portal.ts';
 
 const TODAY = '2027-03-01';
 const FR = { 'accept-language': 'fr' };
-
-type Seed = Partial<typeof patentRecords.$inferInsert> & { idagenda: string };
 
 describe.each(databaseKinds())('patents: missing information and validation (%s)', (kind) => {
   let t: TestPortal;
@@ -17,25 +16,16 @@ describe.each(databaseKinds())('patents: missing information and validation (%s)
   let adminTest: { client: TestClient; id: string };
   let admin: { client: TestClient; id: string };
   let annuities: { client: TestClient; id: string };
-  const ids: Record<string, string> = {};
-
-  async function seed(rows: Seed[]) {
-    const inserted = await t.portal.ctx.db
-      .insert(patentRecords)
-      .values(rows.map((r) => ({ cabinetId: cabinetA, clientCode: 'CODE-A', pays: 'EP', ...r })))
-      .returning({ id: patentRecords.id, idagenda: patentRecords.idagenda });
-    for (const row of inserted) ids[row.idagenda] = row.id;
-  }
-  const row = async (idagenda: string) => (await t.portal.ctx.db.select().from(patentRecords).where(eq(patentRecords.idagenda, idagenda)))[0]!;
-  const trail = async (idagenda: string) =>
-    t.portal.ctx.db.select().from(patentInstructionEvents).where(eq(patentInstructionEvents.patentId, ids[idagenda]!)).orderBy(asc(patentInstructionEvents.createdAt));
-  const agendas = (list: PatentRecordDto[]) => list.map((p) => p.idagenda);
+  let world: PatentWorld;
+  let ids: Record<string, string>;
+  const seed: PatentWorld['seed'] = (rows) => world.seed(rows);
+  const row: PatentWorld['row'] = (idagenda) => world.row(idagenda);
+  const trail: PatentWorld['trail'] = (idagenda) => world.trail(idagenda);
 
   beforeAll(async () => {
-    t = await startTestPortal(kind);
-    t.clock.advance(Date.parse(`${TODAY}T12:00:00Z`) - t.clock.now().getTime());
+    world = await startPatentWorld(kind, TODAY, 'Staff');
+    ({ t, cabinetA, cabinetB, ids } = world);
     const db = t.portal.ctx.db;
-    [cabinetA, cabinetB] = (await db.insert(cabinets).values([{ name: `Staff A ${kind}` }, { name: `Staff B ${kind}` }]).returning()).map((c) => c.id) as [string, string];
     agentA = await t.loginAs('user_agent_annuites');
     adminTest = await t.loginAs('admin_test');
     admin = await t.loginAs('admin');
