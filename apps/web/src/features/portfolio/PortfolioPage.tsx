@@ -282,19 +282,11 @@ function ExportSection() {
 
   return (
     <Stack gap="md" component="section" aria-labelledby="portfolio-export-title">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={4}>
-          <Title order={2} size="h3" id="portfolio-export-title">
-            {t('exports.title')}
-          </Title>
-          <Text size="sm" c="dimmed" maw={640}>
-            {t('exports.description')}
-          </Text>
-        </Stack>
+      <SectionHeader id="portfolio-export-title" title={t('exports.title')} description={t('exports.description')}>
         <Button leftSection={<IconSend size={18} aria-hidden="true" />} onClick={() => run.mutate()} loading={run.isPending} title={t('exports.runLabel')} data-testid="portfolio-export-now">
           {t('exports.run')}
         </Button>
-      </Group>
+      </SectionHeader>
       {list.isPending ? (
         <Loader loading />
       ) : list.isError ? (
@@ -385,19 +377,28 @@ function ReminderSection() {
   });
   return (
     <Stack gap="sm" component="section" aria-labelledby="portfolio-reminders-title">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={4}>
-          <Title order={2} size="h3" id="portfolio-reminders-title">
-            {t('reminders.title')}
-          </Title>
-          <Text size="sm" c="dimmed" maw={640}>
-            {t('reminders.description')}
-          </Text>
-        </Stack>
+      <SectionHeader id="portfolio-reminders-title" title={t('reminders.title')} description={t('reminders.description')}>
         <Button variant="light" leftSection={<IconBellRinging size={18} aria-hidden="true" />} onClick={() => run.mutate()} loading={run.isPending} title={t('reminders.runLabel')} data-testid="portfolio-reminders-now">
           {t('reminders.run')}
         </Button>
-      </Group>
+      </SectionHeader>
     </Stack>
+  );
+}
+
+/** A section's heading (named for its landmark), its explanation, and its action on the right. */
+function SectionHeader({ id, title, description, children }: { id: string; title: string; description: string; children: React.ReactNode }) {
+  return (
+    <Group justify="space-between" align="flex-end" gap="sm">
+      <Stack gap={4}>
+        <Title order={2} size="h3" id={id}>
+          {title}
+        </Title>
+        <Text size="sm" c="dimmed" maw={640}>
+          {description}
+        </Text>
+      </Stack>
+      {children}
+    </Group>
   );
 }
