@@ -50,7 +50,13 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/annuities/research': 'src/features/annuities/ResearchPage.tsx',
   '/annuites/verify': 'src/features/annuities/VerifyPage.tsx',
   '/annuities/list-files': 'src/features/annuities/FileListPage.tsx',
-  '/patent-annuities': 'src/features/placeholders/ComingSoonPage.tsx',
+  '/patent-annuities': 'src/features/patents/PatentAnnuitiesPage.tsx',
+  '/add/patents': 'src/features/patents/AddPatentPage.tsx',
+  '/annuites/patent': 'src/features/patents/MissingInfoPage.tsx',
+  '/annuites/patent/instruction': 'src/features/patents/ToValidatePage.tsx',
+  '/annuites/patent/submissions': 'src/features/patents/SubmissionsPage.tsx',
+  '/annuites/patent/portfolio': 'src/features/portfolio/PortfolioPage.tsx',
+  '/annuities/list-receipt': 'src/features/placeholders/ComingSoonPage.tsx',
 };
 export const LOCALE_MODULES = { en: 'src/lib/locales/en.ts', fr: 'src/lib/locales/fr.ts' } as const;
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import { NAMESPACES } from '@portal/i18n';
-import { i18nReady, loadLanguageBundle, switchLanguage, WEB_NAMESPACES } from '../src/lib/i18n.ts';
+import { CORE_NAMESPACES, i18nReady, loadLanguageBundle, loadNamespace, switchLanguage, WEB_NAMESPACES } from '../src/lib/i18n.ts';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 function sources(dir: string): string[] {
@@ -20,7 +20,8 @@ describe('language chunks of the web', () => {
     for (const ns of used) expect(WEB_NAMESPACES, ns).toContain(ns);
     for (const ns of ['errors', 'emails', 'api']) expect(WEB_NAMESPACES).not.toContain(ns);
     for (const ns of WEB_NAMESPACES) expect(NAMESPACES).toContain(ns);
-    for (const lang of ['en', 'fr'] as const) expect(Object.keys(await loadLanguageBundle(lang)).sort()).toEqual([...WEB_NAMESPACES].sort());
+    // The language chunk carries the core namespaces only; the patent screens' come with them.
+    for (const lang of ['en', 'fr'] as const) expect(Object.keys(await loadLanguageBundle(lang)).sort()).toEqual([...CORE_NAMESPACES].sort());
   });
 
   it('a switch applies only once the other language is loaded: the old texts until then, never keys', async () => {
@@ -34,5 +35,18 @@ describe('language chunks of the web', () => {
     expect(i18next.language).toBe('fr');
     expect(i18next.t('nav.login')).toBe('Se connecter');
     expect(i18next.t('login.title', { ns: 'auth' })).not.toBe('login.title');
+  });
+
+  // After the switch test above, which needs French not loaded yet.
+  it('a lazy namespace is there once loaded, and follows a language switch (never keys)', async () => {
+    await i18nReady;
+    await switchLanguage('en');
+    expect(i18next.hasResourceBundle('en', 'patents')).toBe(false);
+    await loadNamespace('patents');
+    expect(i18next.t('add.title', { ns: 'patents' })).toBe('Add a patent');
+    await switchLanguage('fr');
+    expect(i18next.t('add.title', { ns: 'patents' })).not.toBe('add.title');
+    expect(i18next.t('add.title', { ns: 'patents' })).not.toBe('Add a patent');
+    await switchLanguage('en');
   });
 });

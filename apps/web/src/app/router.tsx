@@ -2,6 +2,7 @@ import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, redirect, useLoaderData, useNavigate, type RouteObject, type LoaderFunctionArgs } from 'react-router-dom';
 import { guard, sessionQuery, type Session } from '../lib/auth.ts';
 import { decideAccess, type Access } from '../lib/access.ts';
+import { loadNamespace } from '../lib/i18n.ts';
 import { queryClient } from './providers.tsx';
 import { AppFrame } from './AppFrame.tsx';
 import { Loader } from '../components/Loader.tsx';
@@ -29,12 +30,12 @@ const screens = {
   annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
   annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
   annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),
-  patentAnnuities: () => import('../features/patents/PatentAnnuitiesPage.tsx').then((m) => m.PatentAnnuitiesPage),
-  patentsToValidate: () => import('../features/patents/ToValidatePage.tsx').then((m) => m.ToValidatePage),
-  patentsMissingInfo: () => import('../features/patents/MissingInfoPage.tsx').then((m) => m.MissingInfoPage),
-  addPatent: () => import('../features/patents/AddPatentPage.tsx').then((m) => m.AddPatentPage),
-  patentSubmissions: () => import('../features/patents/SubmissionsPage.tsx').then((m) => m.SubmissionsPage),
-  patentsPortfolio: () => import('../features/portfolio/PortfolioPage.tsx').then((m) => m.PortfolioPage),
+  patentAnnuities: () => Promise.all([import('../features/patents/PatentAnnuitiesPage.tsx'), loadNamespace('patents')]).then(([m]) => m.PatentAnnuitiesPage),
+  patentsToValidate: () => Promise.all([import('../features/patents/ToValidatePage.tsx'), loadNamespace('patents')]).then(([m]) => m.ToValidatePage),
+  patentsMissingInfo: () => Promise.all([import('../features/patents/MissingInfoPage.tsx'), loadNamespace('patents')]).then(([m]) => m.MissingInfoPage),
+  addPatent: () => Promise.all([import('../features/patents/AddPatentPage.tsx'), loadNamespace('patents')]).then(([m]) => m.AddPatentPage),
+  patentSubmissions: () => Promise.all([import('../features/patents/SubmissionsPage.tsx'), loadNamespace('patents')]).then(([m]) => m.SubmissionsPage),
+  patentsPortfolio: () => Promise.all([import('../features/portfolio/PortfolioPage.tsx'), loadNamespace('portfolio')]).then(([m]) => m.PortfolioPage),
 } satisfies Record<string, Screen>;
 
 function comingSoonScreen(key: string): Screen {

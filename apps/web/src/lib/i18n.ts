@@ -6,11 +6,23 @@ import { LANGUAGE_STORAGE_KEY, asLanguage, chooseInitialLanguage } from './langu
 
 /**
  * The namespaces the web shows. The server-only ones (errors, emails, api) are rendered by the API
- * and never shipped to the browser.
+ * and never shipped to the browser. The core ones travel in the language chunk; the lazy ones (the
+ * patent screens', as large as all the others together) each in a chunk of their own, fetched with
+ * the screen that uses them (`loadNamespace`, called by the router), so the first load stays light.
  */
-export const WEB_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities', 'portfolio', 'patents'] as const;
+export const CORE_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities'] as const;
+export const LAZY_NAMESPACES = ['patents', 'portfolio'] as const;
+export const WEB_NAMESPACES = [...CORE_NAMESPACES, ...LAZY_NAMESPACES] as const;
 export type WebNamespace = (typeof WEB_NAMESPACES)[number];
-type LanguageBundle = Record<WebNamespace, ResourceKey>;
+export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
+type LanguageBundle = Record<(typeof CORE_NAMESPACES)[number], ResourceKey>;
+type JsonChunk = () => Promise<{ default: ResourceKey }>;
+
+const LAZY_BUNDLES: Record<LazyNamespace, Record<Language, JsonChunk>> = {
+  patents: { en: () => import('@portal/i18n/locales/en/patents.json'), fr: () => import('@portal/i18n/locales/fr/patents.json') },
+  portfolio: { en: () => import('@portal/i18n/locales/en/portfolio.json'), fr: () => import('@portal/i18n/locales/fr/portfolio.json') },
+};
+const isLazy = (namespace: string): namespace is LazyNamespace => (LAZY_NAMESPACES as readonly string[]).includes(namespace);
 
 /**
  * One chunk per language (all web namespaces together: one request on a slow link rather than five),
@@ -43,8 +55,9 @@ const chunkBackend: BackendModule = {
       callback(null, {});
       return;
     }
-    loadLanguageBundle(lang).then(
-      (bundle) => callback(null, bundle[namespace as WebNamespace]),
+    const texts = isLazy(namespace) ? LAZY_BUNDLES[namespace][lang]().then((m) => m.default) : loadLanguageBundle(lang).then((bundle) => bundle[namespace as keyof LanguageBundle]);
+    texts.then(
+      (bundle) => callback(null, bundle),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
     );
   },
@@ -81,7 +94,7 @@ export const i18nReady: Promise<unknown> = i18next
     fallbackLng: false,
     supportedLngs: ['en', 'fr'],
     load: 'languageOnly',
-    ns: [...WEB_NAMESPACES],
+    ns: [...CORE_NAMESPACES],
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
@@ -108,6 +121,16 @@ export function currentLanguage(): Language {
 export async function switchLanguage(lang: Language): Promise<void> {
   remember(lang);
   await i18next.changeLanguage(lang);
+}
+
+/**
+ * Loads a lazy namespace in the current language (and, from then on, in every language switched to:
+ * i18next reloads the namespaces it has). Resolves once its texts are there: a screen awaiting it
+ * never shows keys.
+ */
+export async function loadNamespace(namespace: LazyNamespace): Promise<void> {
+  await i18nReady;
+  await i18next.loadNamespaces(namespace);
 }
 
 export default i18next;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Select, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, Paper, Progress, ScrollArea, Select, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFileSpreadsheet, IconFiles, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -33,6 +33,7 @@ import {
   type FilePageSize,
 } from './filesModel.ts';
 import classes from './files.module.css';
+import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<AnnuityFileDto>();
 const STATUS_COLOUR = { done: 'green', running: 'orange', error: 'red' } as const;

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Anchor, Badge, Group, Loader as MantineLoader, Pagination, Paper, ScrollArea, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Group, Loader as MantineLoader, Paper, ScrollArea, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconFileSpreadsheet, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -18,6 +18,7 @@ import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { ADMIN_HISTORY_DEFAULT_PAGE_SIZE, PAGE_SIBLINGS, PAGINATION_DEBOUNCE_MS, POLL_INTERVAL_MS, resultPath, SEARCH_DEBOUNCE_MS, splitHistoryName } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
+import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<HistoryItem>();
 const DEFAULT_SORTING: SortingState = [{ id: 'date', desc: true }];

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Group, Pagination, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Group, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -9,6 +9,7 @@ import { useItemLabel, useLineLabel } from './labels.ts';
 import { flattenFindings, formatFindingValue, PAGE_SIBLINGS, type Finding } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import classes from './ledes.module.css';
+import { Pagination } from '../../components/Pagination.tsx';
 
 const FINDINGS_PAGE_SIZE = 50;
 const col = createColumnHelper<Finding>();

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Button, Group, Pagination, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Group, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileText, IconHistory, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -16,6 +16,7 @@ import type { HistoryItem } from '@portal/contracts';
 import { PAGE_SIBLINGS, POLL_INTERVAL_MS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE } from './model.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
+import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<HistoryItem>();
 const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;

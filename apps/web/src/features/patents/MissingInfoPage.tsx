@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Button, Group, Modal, Pagination, Paper, ScrollArea, Stack, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Paper, ScrollArea, Stack, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconCircleCheck, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,6 +23,7 @@ import { usePatentsLive } from './live.ts';
 import { dirtyRows, fillBody, MISSING_FIELDS, PATENT_POLL_MS, type MissingField, type RowEdits } from './model.ts';
 import { patentRef } from './components/InstructionChoice.tsx';
 import classes from './patents.module.css';
+import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<PatentRecordDto>();
 const DEFAULT_SORT = 'ReferenceClient';

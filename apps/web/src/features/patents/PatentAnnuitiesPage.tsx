@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Alert, Badge, Button, Collapse, Group, List, Modal, Pagination, Paper, SegmentedControl, Select, Stack, Tabs, Text, TextInput, ThemeIcon, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Collapse, Group, List, Modal, Paper, SegmentedControl, Select, Stack, Tabs, Text, TextInput, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconAlertTriangle, IconFilePlus, IconMailForward, IconPlus, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -40,6 +40,7 @@ import { NewCaseModal } from './components/NewCaseModal.tsx';
 import { PatentDetailModal } from './components/PatentDetailModal.tsx';
 import { PortfolioTable } from './components/PortfolioTable.tsx';
 import classes from './patents.module.css';
+import { Pagination } from '../../components/Pagination.tsx';
 
 const PHONE_QUERY = '(max-width: 40em)';
 const CARDS_QUERY = '(max-width: 75em)';

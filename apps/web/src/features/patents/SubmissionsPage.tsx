@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Group, Modal, Pagination, Paper, SimpleGrid, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
+import { Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconInbox, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,6 +17,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 import { acceptSubmission, instructionsQuery, rejectSubmission, submissionsQuery } from './api.ts';
 import { formatDay, formatEuros, instructionLabels } from './model.ts';
 import classes from './patents.module.css';
+import { Pagination } from '../../components/Pagination.tsx';
 
 const PAGE_SIZE = 20;
 

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Checkbox, Group, List, Modal, Pagination, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, List, Modal, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconChecks, IconCircleCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -22,6 +22,7 @@ import { usePatentsLive } from './live.ts';
 import { formatDay, instructionLabels, PATENT_POLL_MS } from './model.ts';
 import { patentRef } from './components/InstructionChoice.tsx';
 import classes from './patents.module.css';
+import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<PatentRecordDto>();
 const DEFAULT_SORT = 'noDepot';
