@@ -37,11 +37,18 @@ export interface BullmqQueueOptions {
 export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
   const onError = opts.onError ?? ((error) => console.error('[queue] redis error:', error.message));
   const connection = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  connection.on('error', onError);
+  // A 'ready' after a loss (or after failed attempts before the first connection: Redis was down
+  // when the process started) is a reconnection: what was refused meanwhile is enqueued at once.
+  let lost = false;
   let connectedBefore = false;
+  connection.on('error', (error: Error) => {
+    lost = true;
+    onError(error);
+  });
   connection.on('ready', () => {
-    if (connectedBefore) opts.onReconnect?.();
+    if (connectedBefore || lost) opts.onReconnect?.();
     connectedBefore = true;
+    lost = false;
   });
   const jobOptions = (name: QueueName): JobsOptions => ({
     attempts: (opts.retry?.[name] ?? DEFAULT_RETRY).attempts,

@@ -266,3 +266,25 @@ describe('lifecycle under faults (bullmq)', () => {
     }
   });
 });
+
+describe('a producer started while Redis is down', () => {
+  it('reports the first connection as a reconnection, so what was refused meanwhile is enqueued at once', async () => {
+    // A port nothing listens on yet (a server started and stopped), where Redis comes up later.
+    const later = await startRedisServer();
+    const portNumber = later.port;
+    await later.stop();
+    let reconnections = 0;
+    const producer = createBullmqQueue({ redisUrl: `redis://127.0.0.1:${portNumber}`, queues: ['mail'], connectTimeoutMs: 300, onError: () => {}, onReconnect: () => void reconnections++ });
+    let revived: TestRedis | undefined;
+    try {
+      await expect(producer.enqueue('mail', { mailId: randomUUID() })).rejects.toBeInstanceOf(QueueUnavailableError);
+      revived = await startRedisServer({ port: portNumber });
+      // Before the fix the first 'ready' was taken for a first connection and nothing was re-enqueued.
+      await waitFor(() => reconnections > 0, 15_000, 'onReconnect after Redis came up');
+      expect(reconnections).toBe(1);
+    } finally {
+      await producer.close();
+      await revived?.stop();
+    }
+  });
+});
