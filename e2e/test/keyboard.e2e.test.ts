@@ -200,7 +200,8 @@ describe('keyboard walks', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    expect((await focused(page)).text).toBe('OK');
+    // Mantine moves the focus into the modal once its opening transition has ended.
+    await expect.poll(async () => (await focused(page)).text).toBe('OK');
     expect(await dialog.getByRole('button', { name: 'Close' }).count()).toBe(1);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
