@@ -47,6 +47,16 @@ export const writeScope = readScope;
 /** True when a patent is readable by `actor` without a client-code search: admin_test reads any patent (it may search any code). */
 export const readsEverything = (actor: AuthState) => actor.isAdmin || actor.roles.includes('admin_test');
 
+/**
+ * Why `actor` may not change `row` with `scope`, or null: an unknown or unreadable patent is not found
+ * (no existence leak); one admin_test may read but not change is forbidden.
+ */
+export function writeRefusal(actor: AuthState, scope: PatentScope, row: Pick<PatentRow, 'cabinetId' | 'clientCode'> | undefined): 'not_found' | 'forbidden' | null {
+  if (!row) return 'not_found';
+  if (inScope(scope, row)) return null;
+  return readsEverything(actor) ? 'forbidden' : 'not_found';
+}
+
 export function inScope(scope: PatentScope, row: Pick<PatentRow, 'cabinetId' | 'clientCode'>): boolean {
   return scope.kind === 'all' || scope.cabinetIds.includes(row.cabinetId) || scope.codes.includes(row.clientCode);
 }
@@ -254,8 +264,8 @@ export async function updateInstruction(ctx: AppContext, actor: AuthState, id: s
   const day = dayOf(now);
   const mailId = await ctx.db.transaction(async (tx) => {
     const [row] = await loadPatent(tx, eq(patentRecords.id, id), true);
-    if (!row) throw new AppError('not_found');
-    if (!inScope(scope, row.patent)) throw new AppError(readsEverything(actor) ? 'forbidden' : 'not_found');
+    const refusal = writeRefusal(actor, scope, row?.patent);
+    if (!row || refusal) throw new AppError(refusal ?? 'not_found');
     const locked = lockReason(row.patent, day);
     if (locked) throw new AppError(locked);
     if (row.patent.version !== version) throw new AppError('stale_version');
@@ -295,13 +305,7 @@ export async function bulkUpdateInstructions(ctx: AppContext, actor: AuthState, 
     const changes: Change[] = [];
     for (const item of items) {
       const patent = byAgenda.get(item.idagenda);
-      const code = !patent
-        ? 'not_found'
-        : !inScope(scope, patent)
-          ? readsEverything(actor)
-            ? 'forbidden'
-            : 'not_found'
-          : (lockReason(patent, day) ?? (patent.version !== item.version ? 'stale_version' : null));
+      const code = writeRefusal(actor, scope, patent) ?? lockReason(patent!, day) ?? (patent!.version !== item.version ? 'stale_version' : null);
       if (code) refused.push({ ...echo(item), code });
       else changes.push({ patent: patent!, instructionId: item.instructionBeingUpdated });
     }

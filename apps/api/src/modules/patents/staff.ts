@@ -14,7 +14,7 @@ import { cabinets, patentInstructionEvents, patentRecords } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
-import { likePattern, loadPatent, inScope, readsEverything, scopeCondition, toPatentDto, today, writeScope, type PatentRow, type PatentScope } from './service.ts';
+import { likePattern, loadPatent, scopeCondition, writeRefusal, toPatentDto, today, writeScope, type PatentRow, type PatentScope } from './service.ts';
 
 /*
  * The staff screens: patents with missing information (admins) and patents to validate
@@ -146,17 +146,9 @@ export async function validateInstructions(ctx: AppContext, actor: AuthState, it
     const refused: RefusedRow[] = [];
     for (const item of items) {
       const patent = byId.get(item._id);
-      const code = !patent
-        ? 'not_found'
-        : !inScope(scope, patent)
-          ? readsEverything(actor)
-            ? 'forbidden'
-            : 'not_found'
-          : patent.instructionStatus !== 'processed'
-            ? 'instruction_not_processed'
-            : patent.version !== item.version
-              ? 'stale_version'
-              : null;
+      const code =
+        writeRefusal(actor, scope, patent) ??
+        (patent!.instructionStatus !== 'processed' ? 'instruction_not_processed' : patent!.version !== item.version ? 'stale_version' : null);
       if (code) refused.push(refusedRow(item._id, code === 'not_found' ? undefined : patent, code));
     }
     if (refused.length > 0) throw new AppError('instructions_not_validated', { notUpdated: refused });
