@@ -630,3 +630,145 @@ export const patentReminders = pgTable(
     check('patent_reminders_step_check', sql`${t.step} in ('first_call', 'reminder', 'last_call')`),
   ],
 );
+
+/**
+ * One receipt upload (a PDF or a zip of PDFs): the API stores the file and writes this row, the
+ * `receipts` job reads it and owns every transition. `refused` lists the entries that were not made
+ * into receipts and why (a nested archive, not a PDF, too large…), at most a hundred.
+ */
+export const receiptUploads = pgTable(
+  'receipt_uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    originalName: text('original_name').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
+    errorCode: text('error_code'),
+    entriesTotal: integer('entries_total'),
+    entriesDone: integer('entries_done').notNull().default(0),
+    receiptsCreated: integer('receipts_created').notNull().default(0),
+    refusedCount: integer('refused_count').notNull().default(0),
+    /** `{ entry, code }`: the entry's name as the archive gives it (display only, never a storage key). */
+    refused: jsonb('refused').$type<{ entry: string; code: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('receipt_uploads_owner_created_idx').on(t.ownerId, t.createdAt, t.id),
+    index('receipt_uploads_state_idx').on(t.state, t.updatedAt),
+  ],
+);
+
+export const RECEIPT_SOURCES = ['manifest', 'pdf_text', 'none'] as const;
+
+/**
+ * One payment receipt (récépissé): one PDF, its references and the patent record it belongs to. The
+ * cabinet and client code decide who may see it: the matched patent record's, else the uploader's
+ * cabinet. `(upload_id, entry_index)` is unique, so a second run of the same job finds it done.
+ */
+export const receipts = pgTable(
+  'receipts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    uploadId: uuid('upload_id').notNull().references(() => receiptUploads.id, { onDelete: 'cascade' }),
+    entryIndex: integer('entry_index').notNull(),
+    /** The PDF's name in the upload, display only. */
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    referenceClient: text('reference_client'),
+    referenceInpi: text('reference_inpi'),
+    /** The payment provider's reference. */
+    referenceProvider: text('reference_provider'),
+    dateOrdrePaiement: date('date_ordre_paiement', { mode: 'string' }),
+    source: text('source', { enum: RECEIPT_SOURCES }).notNull(),
+    /** Some reference is missing: a person completes it. */
+    needsCompletion: boolean('needs_completion').notNull().default(false),
+    /** The PDF could not be read (corrupt, encrypted…): kept and listed, references left empty. */
+    pdfError: text('pdf_error'),
+    patentId: uuid('patent_id').references(() => patentRecords.id, { onDelete: 'set null' }),
+    cabinetId: uuid('cabinet_id').references(() => cabinets.id, { onDelete: 'restrict' }),
+    clientCode: text('client_code'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('receipts_upload_entry_unique').on(t.uploadId, t.entryIndex),
+    index('receipts_created_idx').on(t.createdAt, t.id),
+    index('receipts_cabinet_created_idx').on(t.cabinetId, t.createdAt, t.id),
+    index('receipts_code_created_idx').on(t.clientCode, t.createdAt, t.id),
+    index('receipts_patent_idx').on(t.patentId),
+    index('receipts_reference_client_idx').on(t.referenceClient),
+    check('receipts_source_check', sql`${t.source} in ('manifest', 'pdf_text', 'none')`),
+  ],
+);
+
+/**
+ * A user's TOTP second factor (RFC 6238). The secret is encrypted at rest (AES-256-GCM, key from the
+ * configuration); `confirmed_at` is null while the enrolment waits for its first valid code. The last
+ * accepted time step is kept so a code is never accepted twice.
+ */
+export const userMfa = pgTable('user_mfa', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes: only a hash of each is kept. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mfa_recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * A login whose password was right and that waits for its second factor (or for the enrolment an
+ * admin must complete): the cookie holds a random token, the row its SHA-256; short-lived, and the
+ * wrong codes are counted here as well as in the login lockout.
+ */
+export const mfaChallenges = pgTable(
+  'mfa_challenges',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify', 'enrol'] }).notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mfa_challenges_user_idx').on(t.userId)],
+);
+
+export const SECURITY_EVENT_KINDS = ['mfa_enrolled', 'mfa_reset', 'mfa_recovery_code_used', 'mfa_disabled'] as const;
+
+/** Security-relevant actions on accounts (who did what to whom, when), for the admins' audit. */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: SECURITY_EVENT_KINDS }).notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    targetId: uuid('target_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('security_events_created_idx').on(t.createdAt, t.id), index('security_events_target_idx').on(t.targetId, t.createdAt)],
+);

@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { Executor } from './client.ts';
-import { annuityFiles, ledesRuns, mailAttachments, patentExportBatches, patentImports } from './schema.ts';
+import { annuityFiles, ledesRuns, mailAttachments, patentExportBatches, patentImports, receiptUploads, receipts } from './schema.ts';
 
 /**
  * Every column that holds a storage key, in one place. The storage clean-up deletes objects that no
@@ -18,6 +18,8 @@ export const STORAGE_KEY_COLUMNS = [
   patentImports.storageKey,
   patentExportBatches.xlsxKey,
   patentExportBatches.csvKey,
+  receiptUploads.storageKey,
+  receipts.storageKey,
 ] as const;
 
 /** The subset of `keys` that some row of STORAGE_KEY_COLUMNS points to. */
