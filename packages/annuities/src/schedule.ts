@@ -90,6 +90,14 @@ function monthsAfter(d: Day, n: number): Day {
   return isLastDayOfMonth(d) ? monthEnd(monthIndexOf(d) + n) : addMonths(d, n);
 }
 
+/**
+ * The last day of "the period of three months beginning with" a day (UK drafting): the day is the
+ * first of the period, so it ends the day before the same date three months on (1 Mar → 31 May).
+ */
+function threeMonthsBeginningWith(d: Day): Day {
+  return addDays(addMonths(d, 3), -1);
+}
+
 function maxDay(a: Day, b: Day): Day {
   return a > b ? a : b;
 }
@@ -178,7 +186,8 @@ interface ExceptionContext {
   readonly euroPctEnd: Day | null;
   readonly divisionalFiling: Day | null;
   readonly art141End: Day | null;
-  readonly gbEpFirstRenewal: { readonly number: number; readonly end: Day } | null;
+  /** Patents Rules 2007 r. 37(4): the first national renewal of a European patent (UK) mentioned late, and its renewal date. */
+  readonly gbEpFirstRenewal: { readonly number: number; readonly renewalDate: Day } | null;
   readonly gbLateDue: Day | null;
   readonly itPendingUntil: Day | null;
   readonly unitaryWindowEnd: Day | null;
@@ -190,21 +199,26 @@ function buildContext(input: RightInput, office: Office, origin: Origin, grant: 
   const validated = origin === 'ep_validated' && grant !== null;
   let gbEpFirstRenewal: ExceptionContext['gbEpFirstRenewal'] = null;
   if (validated && office === 'GB') {
-    // §2.3 GB line 83: grant mention less than 3 months before the anniversary opening the first
-    // national year: plain fee until the last day of the 3rd whole calendar month after publication.
+    // Patents Rules 2007 r. 37(4) (§2.3 GB line 83): when the grant is mentioned in the European Patent
+    // Bulletin in the three months ending with the 4th anniversary or later, the first renewal date is
+    // the later of the last day of the three months beginning with the mention and the anniversary
+    // that opens the first national year (the earlier years were paid to the EPO, Art. 141 EPC).
     const number = Math.max(profile.firstYear, patentYear(filing, grant) + 1);
-    if (addYears(filing, number - 1) < addMonths(grant, 3)) gbEpFirstRenewal = { number, end: monthEnd(monthIndexOf(grant) + 3) };
+    const renewalDate = threeMonthsBeginningWith(grant);
+    if (renewalDate > addYears(filing, number - 1)) gbEpFirstRenewal = { number, renewalDate };
   }
-  // §2.3 GB line 82: grant later than 3 years 9 months after filing.
+  // Patents Rules 2007 r. 37(3) (§2.3 GB line 82): granted in the three months ending with the 4th
+  // anniversary or later (after 3 years 9 months): the first renewal date is the last day of the three
+  // months beginning with the grant; its period runs from the grant to the end of that date's month.
   const gbLateDue =
-    office === 'GB' && origin === 'national' && grant !== null && grant > addMonths(filing, 45) ? monthEnd(monthIndexOf(addMonths(grant, 3))) : null;
+    office === 'GB' && origin === 'national' && grant !== null && grant > addMonths(filing, 45) ? monthEnd(monthIndexOf(threeMonthsBeginningWith(grant))) : null;
   // §2.3 IT line 84: still pending at the end of the 4th year.
   const itPendingUntil = office === 'IT' && origin === 'national' && grant !== null && grant >= addYears(filing, 4) ? addMonths(grant, 4) : null;
   const euroPctEnd = isEp && input.euroPctPeriodStart ? addMonths(input.euroPctPeriodStart, 31) : null;
   const divisionalFiling = isEp && input.divisionalFiling ? input.divisionalFiling : null;
   return {
     grant,
-    shiftsDueDates: euroPctEnd !== null || divisionalFiling !== null || gbLateDue !== null,
+    shiftsDueDates: euroPctEnd !== null || divisionalFiling !== null || gbLateDue !== null || gbEpFirstRenewal !== null,
     euroPctEnd,
     divisionalFiling,
     art141End: validated ? addMonths(grant, 2) : null,
@@ -229,6 +243,8 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
   let noSurchargeEnd = profile.noSurchargeMonths === 0 ? due : monthEnd(dueMonth + profile.noSurchargeMonths);
   let graceEnd = monthEnd(dueMonth + profile.graceMonths);
 
+  /** The first renewal's period after a late GB grant or mention begins with it (r. 37(3)(b), (4)(b)). */
+  let periodFromGrant: 'grant' | 'mention' | null = null;
   if (ctx.shiftsDueDates) {
     let shifted = false;
     if (ctx.euroPctEnd !== null && k === 3 && due < ctx.euroPctEnd) {
@@ -247,9 +263,17 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
       if (due <= window) noSurchargeEnd = maxDay(noSurchargeEnd, window);
     }
     if (ctx.gbLateDue !== null && due <= ctx.gbLateDue) {
-      // §2.3 line 82: the first renewal after a late grant is due 3 months after grant, payable by that month's end.
+      // r. 37(3): the fees due by then fall due on the first renewal date, payable by that month's end.
       due = ctx.gbLateDue;
       shifted = true;
+      periodFromGrant = 'grant';
+    }
+    if (ctx.gbEpFirstRenewal !== null && k === ctx.gbEpFirstRenewal.number) {
+      // r. 37(4)(b): the renewal period ends with the last day of the month of the first renewal date;
+      // the additional fee's months (s. 25(4) Patents Act 1977) run from there, like any renewal's.
+      due = monthEnd(monthIndexOf(ctx.gbEpFirstRenewal.renewalDate));
+      shifted = true;
+      periodFromGrant = 'mention';
     }
     if (shifted) {
       dueMonth = monthIndexOf(due);
@@ -261,9 +285,6 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
   if (ctx.art141End !== null && due <= ctx.art141End) {
     // §2.2 line 63, Art. 141(2) EPC: a fee due within 2 months of the grant mention is payable within them.
     noSurchargeEnd = maxDay(noSurchargeEnd, ctx.art141End);
-  }
-  if (ctx.gbEpFirstRenewal !== null && k === ctx.gbEpFirstRenewal.number) {
-    noSurchargeEnd = maxDay(noSurchargeEnd, ctx.gbEpFirstRenewal.end);
   }
   if (ctx.unitaryWindowEnd !== null && due <= ctx.unitaryWindowEnd) {
     // §2.3 line 97, Rule 13(4) UPR; the 6-month additional period still starts at the due date.
@@ -286,6 +307,8 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     // §3 EP line 126: the 3rd-year EP fee may be paid 6 months early, the others 3.
     const early = profile.office === 'EP' && k === 3 ? 6 : profile.payableFromMonths;
     payableFrom = early === 0 ? due : dueIsMonthEnd ? monthEnd(dueMonth - early) : addMonths(due, -early);
+    // r. 37(3)(b): from the grant itself; r. 37(4): never before the mention of grant.
+    if (periodFromGrant !== null && ctx.grant !== null) payableFrom = periodFromGrant === 'grant' ? ctx.grant : maxDay(payableFrom, ctx.grant);
   }
 
   const feeTable = pickFeeTable(tables, due);
