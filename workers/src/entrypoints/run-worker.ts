@@ -52,6 +52,8 @@ export async function runWorker<Q extends RegisteredQueue, Ports>(
     stalledInterval: config.workers.stalledIntervalMs,
     report: (message, error) => logger.error({ err: error }, message),
   });
+  // Which process holds which job: the job id names the row (`ledes-<runId>`).
+  worker.worker.on('active', (job) => logger.info({ jobId: job.id, attempt: job.attemptsMade + 1 }, `${queue} job started`));
   worker.worker.on('failed', (job, error) => logger.error({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, `${queue} job failed`));
 
   let stopping = false;
