@@ -40,11 +40,12 @@ describe.skipIf(!baseUrl)('production mode: health, metrics and the queue dashbo
   let apiKey: string;
   let db: pg.Client;
   const workers = new Map<string, { process: RunningProcess; base: string }>();
+  let api: RunningProcess;
 
   beforeAll(async () => {
     const portal = await startProductionPortal(baseUrl!, { METRICS_TOKEN });
     cleanups.push(() => portal.stop());
-    ({ env, url, apiKey, db } = portal);
+    ({ env, url, apiKey, db, api } = portal);
     // Every worker kind of the registry, each on its own health port.
     await Promise.all(
       REGISTERED_QUEUES.map(async (queue) => {
@@ -172,5 +173,14 @@ describe.skipIf(!baseUrl)('production mode: health, metrics and the queue dashbo
     expect(worker.process.child.exitCode).toBe(0);
     expect(worker.process.output()).toMatch(/patent-reminders worker stopping/);
     await expect(fetch(`${worker.base}/healthz`)).rejects.toThrow();
+  });
+
+  it('SIGTERM: the API stops taking requests, closes its sockets and connections, and exits 0 well within its 30 s bound', async () => {
+    const started = Date.now();
+    api.child.kill('SIGTERM');
+    await new Promise<void>((resolve) => api.child.once('exit', () => resolve()));
+    expect(api.child.exitCode, api.output().slice(-2000)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });
 });
