@@ -47,7 +47,7 @@ describe('embedded mode: health, metrics and the queue dashboard', () => {
   });
 
   it('/metrics is a 404 when no METRICS_TOKEN is configured, whatever the header', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }, { authorization: 'Bearer ' }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${TOKEN}` }, { authorization: 'Bearer ' }]) {
       const res = await fetch(`${bare.url}/metrics`, { headers });
       expect(res.status).toBe(404);
       expect(((await res.json()) as { code: string }).code).toBe('not_found');

@@ -169,7 +169,7 @@ export function instrumentJob<Q extends QueueName>(handler: JobHandler<Q>, metri
 export function instrumentJobs(handlers: JobHandlers, metrics: Pick<PortalMetrics, 'jobDuration'>): JobHandlers {
   const out: Record<string, JobHandler<QueueName>> = {};
   for (const [queue, handler] of Object.entries(handlers)) if (handler) out[queue] = instrumentJob(handler as JobHandler<QueueName>, metrics);
-  return out as JobHandlers;
+  return out;
 }
 
 /** Whether an `Authorization` header carries the metrics token (constant-time compare). */
