@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { JOB_PAYLOADS, QUEUE_NAMES } from '@portal/contracts';
 import { JOB_REGISTRY, REGISTERED_QUEUES, consumedQueues, type JobPorts } from '@portal/jobs';
 import { bindJob } from '@portal/queue';
@@ -37,8 +38,37 @@ describe('job registry: every queue has a consumer in each mode', () => {
 
   it('SIGTERM: jobs are handed back before the grace ends, and compose waits longer than the grace', () => {
     expect(HAND_BACK_AFTER_MS).toBeLessThan(SHUTDOWN_GRACE_MS);
-    const graces = [...compose.matchAll(/stop_grace_period: (\d+)s/g)].map((m) => Number(m[1]) * 1000);
-    expect(graces).toHaveLength(REGISTERED_QUEUES.length);
-    for (const grace of graces) expect(grace).toBeGreaterThan(SHUTDOWN_GRACE_MS);
+    const workers = workerServices();
+    expect(Object.keys(workers)).toHaveLength(REGISTERED_QUEUES.length);
+    for (const [name, service] of Object.entries(workers)) {
+      const grace = /^(\d+)s$/.exec(service.stop_grace_period ?? '');
+      expect(grace, `${name}: stop_grace_period`).not.toBeNull();
+      expect(Number(grace![1]) * 1000, name).toBeGreaterThan(SHUTDOWN_GRACE_MS);
+    }
+  });
+
+  it('scaling and health: each worker service has its health port, a /readyz healthcheck, no container_name and no published port', () => {
+    for (const [name, service] of Object.entries(workerServices())) {
+      const port = service.environment?.WORKER_HTTP_PORT;
+      expect(port, `${name}: WORKER_HTTP_PORT`).toMatch(/^\d+$/);
+      expect(JSON.stringify(service.healthcheck?.test), name).toContain(`127.0.0.1:${port}/readyz`);
+      expect(service.container_name, name).toBeUndefined();
+      expect(service.ports, name).toBeUndefined();
+    }
   });
 });
+
+interface ComposeService {
+  command?: string[];
+  environment?: Record<string, string>;
+  stop_grace_period?: string;
+  healthcheck?: { test?: string[] };
+  container_name?: string;
+  ports?: unknown;
+}
+
+/** The compose services that start a worker entrypoint (`start:<queue>`), anchors merged. */
+function workerServices(): Record<string, ComposeService> {
+  const services = (parse(compose, { merge: true }) as { services: Record<string, ComposeService> }).services;
+  return Object.fromEntries(Object.entries(services).filter(([, service]) => REGISTERED_QUEUES.some((queue) => service.command?.includes(`start:${queue}`))));
+}

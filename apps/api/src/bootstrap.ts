@@ -7,6 +7,7 @@ import { createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
 import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine, sweepJobs } from '@portal/jobs';
+import { createMetrics, instrumentJobs } from '@portal/ops';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppContext } from './context.ts';
 import { createHttpApp } from './http/app.ts';
@@ -19,6 +20,7 @@ import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './secu
 import { DeferredWork } from './security/deferred.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
 import { patentSocketRooms } from './modules/patents/live.ts';
+import { mountQueueDashboard, type QueueDashboard } from './http/queue-dashboard.ts';
 
 export interface Portal {
   ctx: AppContext;
@@ -64,6 +66,16 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const realtime: RealtimePublisher = inProcess ?? production!.createRedisPublisher(config.redisUrl!);
 
   const mailTransport = config.redisUrl ? undefined : createMailTransport(config.mail);
+  // Queue depths come from whichever driver runs (BullMQ's counts, or the inline driver's lanes), for
+  // every queue of the registry; sockets are counted once the socket server exists.
+  let socketCount = () => 0;
+  const queueRef: { current?: QueuePort } = {};
+  const metrics = createMetrics({
+    service: 'api',
+    queueDepth: { queues: REGISTERED_QUEUES, counts: (name) => queueRef.current!.counts(name) },
+    runsFrom: database.db,
+    sockets: () => socketCount(),
+  });
   const ctxRef: { current?: AppContext } = {};
   // Set once the context exists: Redis coming back triggers a sweep of everything waiting.
   let onQueueReconnect = () => {};
@@ -73,7 +85,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     ? production.createBullmqQueue({ redisUrl: config.redisUrl, queues: REGISTERED_QUEUES, retry: retryPolicies(), onReconnect: () => onQueueReconnect() })
     : createInlineQueue(
         consumedQueues(
-          bindJobs(
+          instrumentJobs(bindJobs(
             {
               db: database.db,
               transport: mailTransport!,
@@ -89,10 +101,12 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               },
             },
             config.workers.concurrency,
-          ),
+          ), metrics),
         ),
         { report: (message, error) => logger.error({ err: error }, message) },
       );
+
+  queueRef.current = queue;
 
   let disconnect: (sessionId: string) => void = () => {};
   const ctx: AppContext = {
@@ -111,6 +125,8 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       upload: new RateLimiter(counters, 'upload', config.uploads.perUserPer10Minutes, 10 * 60_000),
     },
     deferred: new DeferredWork(logger),
+    metrics,
+    lifecycle: { stopping: false },
     readiness: {
       database: () => database.ping(),
       ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
@@ -121,7 +137,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   };
   ctxRef.current = ctx;
 
-  const { app, policy } = createHttpApp(ctx);
+  // Production: bull-board over the registry's queues, behind the session and the admin role.
+  const dashboard: QueueDashboard | undefined = production && config.redisUrl ? await mountQueueDashboard(config.redisUrl, logger) : undefined;
+  const { app, policy } = createHttpApp(ctx, { queueDashboard: dashboard?.router });
   const server = http.createServer(app);
   const sockets = await attachRealtimeServer(server, {
     allowedOrigins: config.security.allowedOrigins,
@@ -133,6 +151,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     inProcess,
   });
   disconnect = sockets.disconnectSession;
+  socketCount = () => sockets.io.of('/').sockets.size;
 
   // Never rejects: a failed sweep is logged and the next one tries again.
   const runSweep = async (everything: boolean): Promise<void> => {
@@ -174,6 +193,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       });
     },
     async close() {
+      ctx.lifecycle.stopping = true;
       clearInterval(sweep);
       onQueueReconnect = () => {};
       await Promise.all(sweeps);
@@ -183,6 +203,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.deferred.settled();
       await queue.close();
+      await dashboard?.close();
       await realtime.close();
       mailTransport?.close();
       redis?.disconnect();

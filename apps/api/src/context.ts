@@ -4,6 +4,7 @@ import type { Database, DatabaseHandle } from '@portal/db';
 import type { QueuePort } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
+import type { PortalMetrics } from '@portal/ops';
 import type { DeferredWork } from './security/deferred.ts';
 import type { Clock } from './clock.ts';
 import type { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
@@ -28,6 +29,10 @@ export interface AppContext {
   deferred: DeferredWork;
   /** Readiness checks by dependency name (database, redis, storage): each resolves when it answers. */
   readiness: Record<string, () => Promise<void>>;
+  /** This process' Prometheus registry (`GET /metrics`, decision 130). */
+  metrics: PortalMetrics;
+  /** `stopping` turns true on SIGTERM: /readyz answers 503 so the proxy stops sending traffic. */
+  lifecycle: { stopping: boolean };
   /** Set once the socket server is attached; ends the live sockets of a session at logout. */
   disconnectSession(sessionId: string): void;
 }

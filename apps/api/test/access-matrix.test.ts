@@ -97,6 +97,11 @@ describe('AC-01 route × role matrix', () => {
     });
   });
 
+  it('operations: the queue dashboard for admins only (bull-board in production behind the same rule, test/production-ops.test.ts)', () => {
+    const opsRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => key.startsWith('GET /admin/queues')));
+    expect(opsRoutes).toEqual({ 'GET /admin/queues': ['admin'] });
+  });
+
   it('a route without a policy entry stops the server from starting', () => {
     const module = { policy: {}, routes: () => [defineRoute({ method: 'GET', path: '/new-route', summary: 'new', response: z.object({}), handler: () => ({}) })] };
     expect(() => mountModules(t.portal.ctx, [module])).toThrow(/GET \/new-route has no access policy entry/);

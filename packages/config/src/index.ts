@@ -36,7 +36,9 @@ export interface Config {
   /** The back office integration's sync key (decision 107); undefined: no integration, the route is a 404. */
   patentSync: { apiKey: string | undefined };
   ledes: { resultPageFindings: number };
-  workers: { concurrency: { mail: number; ledes: number; annuities: number }; lockDurationMs: number; stalledIntervalMs: number };
+  workers: { concurrency: { mail: number; ledes: number; annuities: number }; lockDurationMs: number; stalledIntervalMs: number; http: { port: number; host: string } | undefined };
+  /** The bearer token of GET /metrics (decision 127); undefined: /metrics answers 404. */
+  metrics: { token: string | undefined };
   dataDir: string;
 }
 
@@ -129,7 +131,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: { mail: env.WORKER_CONCURRENCY_MAIL, ledes: env.WORKER_CONCURRENCY_LEDES, annuities: env.WORKER_CONCURRENCY_ANNUITIES },
       lockDurationMs: env.WORKER_LOCK_DURATION_MS,
       stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+      http: env.WORKER_HTTP_PORT === undefined ? undefined : { port: env.WORKER_HTTP_PORT, host: env.WORKER_HTTP_HOST },
     },
+    metrics: { token: env.METRICS_TOKEN },
     dataDir,
   };
 }

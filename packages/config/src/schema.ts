@@ -70,6 +70,12 @@ export const envSchema = z.object({
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** How often workers look for jobs whose lock expired (a killed worker's jobs). */
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  /** A worker's own HTTP port (/healthz, /readyz, /metrics); unset: no HTTP server (decision 128). */
+  WORKER_HTTP_PORT: port.optional(),
+  /** Where that server listens; default 0.0.0.0 (the port is never published to the host). */
+  WORKER_HTTP_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Bearer token of `GET /metrics` on the API and the workers; unset: /metrics answers 404 (decision 127). */
+  METRICS_TOKEN: z.string().min(16).max(512).optional(),
 });
 export type Env = z.infer<typeof envSchema>;
 export const ENV_VARIABLES = Object.keys(envSchema.shape) as Array<keyof Env>;

@@ -114,20 +114,64 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     },
 
     async counts(name: QueueName): Promise<JobCounts> {
-      const queue = await queueFor(name);
-      const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
-      return {
-        waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0),
-        active: c['active'] ?? 0,
-        delayed: c['delayed'] ?? 0,
-        failed: c['failed'] ?? 0,
-        completed: c['completed'] ?? 0,
-      };
+      return countsOf(await queueFor(name));
     },
 
     async close(): Promise<void> {
       await Promise.all([...queues.values()].map((queue) => queue.close()));
       queues.clear();
+      connection.disconnect();
+    },
+  };
+}
+
+async function countsOf(queue: Queue): Promise<JobCounts> {
+  const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
+  return {
+    waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0),
+    active: c['active'] ?? 0,
+    delayed: c['delayed'] ?? 0,
+    failed: c['failed'] ?? 0,
+    completed: c['completed'] ?? 0,
+  };
+}
+
+export interface InspectedQueues {
+  /** One BullMQ queue object per name, for reading (the queue dashboard, the metrics). */
+  queues: ReadonlyMap<QueueName, Queue>;
+  counts(name: QueueName): Promise<JobCounts>;
+  /** Resolves when Redis answers on this connection (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Read access to the given queues on a connection of their own (the queue dashboard and the
+ * depth metrics): a command fails after one retry while Redis is down instead of waiting, so a
+ * scrape or a dashboard page never hangs on an outage.
+ */
+export function inspectQueues(opts: { redisUrl: string; prefix?: string; queues: readonly QueueName[]; onError?: (error: Error) => void }): InspectedQueues {
+  const onError = opts.onError ?? (() => {});
+  const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1 });
+  connection.on('error', onError);
+  const queues = new Map<QueueName, Queue>();
+  for (const name of opts.queues) {
+    const queue = new Queue(name, { connection, prefix: opts.prefix ?? DEFAULT_PREFIX });
+    queue.on('error', onError);
+    queues.set(name, queue);
+  }
+  return {
+    queues,
+    async counts(name) {
+      const queue = queues.get(name);
+      if (!queue) throw new Error(`queue ${name} is not inspected here`);
+      return countsOf(queue);
+    },
+    async ping() {
+      await connection.ping();
+    },
+    async close() {
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
       connection.disconnect();
     },
   };

@@ -5,11 +5,13 @@
  */
 export {
   createBullmqQueue,
+  inspectQueues,
   startBullmqWorker,
   startSandboxedBullmqWorker,
   toBullmqProcessor,
   DEFAULT_PREFIX,
   type BullmqQueueOptions,
+  type InspectedQueues,
   type BullmqWorkerOptions,
   type RunningWorker,
 } from './bullmq.ts';

@@ -4,7 +4,8 @@ import { openDatabase, type DatabaseHandle } from '@portal/db';
 import type { RegisteredQueue } from '@portal/jobs';
 import { createLogger, type Logger } from '@portal/logger';
 import { bindJob, closeGracefully, type JobDefinition } from '@portal/queue';
-import { checkRedisForQueues, startBullmqWorker, type RunningWorker } from '@portal/queue/redis';
+import { checkRedisForQueues, inspectQueues, startBullmqWorker, type RunningWorker } from '@portal/queue/redis';
+import { createMetrics, instrumentJob, startOpsServer, type OpsServer } from '@portal/ops';
 
 /** The whole shutdown must fit in this; docker-compose's `stop_grace_period` leaves a margin above it. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -41,23 +42,51 @@ export async function runWorker<Q extends RegisteredQueue, Ports>(
 
   const database = openDatabase(config.database);
   const built = await setup({ config, database, logger });
-  const handler = bindJob(definition, built.ports, { concurrency: (config.workers.concurrency as Partial<Record<string, number>>)[queue] });
+  // Its own queue's depth, read on scrape on a connection of its own (a hung Redis leaves the series out).
+  const inspected = inspectQueues({ redisUrl: config.redisUrl, queues: [queue], onError: (error) => logger.debug({ err: error }, 'queue inspection: redis unavailable') });
+  const metrics = createMetrics({ service: `worker-${queue}`, queueDepth: { queues: [queue], counts: (name) => inspected.counts(name) } });
+  const handler = instrumentJob(bindJob(definition, built.ports, { concurrency: (config.workers.concurrency as Partial<Record<string, number>>)[queue] }), metrics);
   const worker: RunningWorker = startBullmqWorker(handler, {
     redisUrl: config.redisUrl,
     lockDuration: config.workers.lockDurationMs,
     stalledInterval: config.workers.stalledIntervalMs,
     report: (message, error) => logger.error({ err: error }, message),
   });
+  // Which process holds which job: the job id names the row (`ledes-<runId>`).
+  worker.worker.on('active', (job) => logger.info({ jobId: job.id, attempt: job.attemptsMade + 1 }, `${queue} job started`));
   worker.worker.on('failed', (job, error) => logger.error({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, `${queue} job failed`));
-  logger.info({ concurrency: handler.concurrency }, `${queue} worker started`);
 
   let stopping = false;
+  // WORKER_HTTP_PORT: /healthz, /readyz (database, Redis, storage when the worker uses one) and /metrics (decision 128).
+  let ops: OpsServer | undefined;
+  if (config.workers.http) {
+    const storage = (built.ports as { storage?: { stat(key: string): Promise<unknown> } }).storage;
+    ops = await startOpsServer({
+      ...config.workers.http,
+      metrics,
+      metricsToken: config.metrics.token,
+      stopping: () => stopping,
+      readiness: {
+        database: () => database.ping(),
+        redis: () => inspected.ping(),
+        ...(storage ? { storage: async () => void (await storage.stat('health/readiness-probe')) } : {}),
+      },
+      onError: (error) => logger.error({ err: error }, 'ops server request failed'),
+    });
+  }
+  logger.info({ concurrency: handler.concurrency, httpPort: ops?.port }, `${queue} worker started`);
+
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, `${queue} worker stopping`);
     try {
-      await closeGracefully([() => worker.close(false, HAND_BACK_AFTER_MS), async () => built.close?.(), () => database.close()], SHUTDOWN_GRACE_MS);
+      // Stops fetching at once, waits for the running jobs (handing back those still running after
+      // HAND_BACK_AFTER_MS), then closes its connections; /readyz says 503 from the first moment.
+      await closeGracefully(
+        [() => worker.close(false, HAND_BACK_AFTER_MS), async () => built.close?.(), () => inspected.close(), async () => ops?.close(), () => database.close()],
+        SHUTDOWN_GRACE_MS,
+      );
       process.exit(0);
     } catch (error) {
       logger.error({ err: error }, `${queue} worker did not stop cleanly`);

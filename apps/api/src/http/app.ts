@@ -21,11 +21,14 @@ import { patentPortfolioPolicy } from '../modules/patent-portfolio/policy.ts';
 import { patentPortfolioRoutes } from '../modules/patent-portfolio/router.ts';
 import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
+import { opsPolicy } from '../modules/ops/policy.ts';
+import { opsRoutes } from '../modules/ops/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
 import { cors, requireApiKey, requireJsonBody, requireTrustedOrigin } from './guards.ts';
-import { mountHealth } from './health.ts';
+import { mountHealth, OPS_PATHS } from './health.ts';
+import { adminsOnly, QUEUE_DASHBOARD_PATH } from './queue-dashboard.ts';
 import { DOCS_PATHS, docsModule } from './openapi.ts';
-import { mountModules, type ApiModule } from './routes.ts';
+import { mountModules, METRICS_ROUTE, type ApiModule } from './routes.ts';
 import { sessionMiddleware } from './session.ts';
 
 const API_MODULES: ApiModule[] = [
@@ -36,6 +39,7 @@ const API_MODULES: ApiModule[] = [
   { routes: annuitiesRoutes, policy: annuitiesPolicy },
   { routes: patentsRoutes, policy: patentsPolicy },
   { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },
+  { routes: opsRoutes, policy: opsPolicy },
   docsModule,
 ];
 
@@ -66,7 +70,12 @@ const LARGER_JSON_BODIES: Array<{ path: string; limit: string }> = [
   { path: '/brevet_eptane/sync', limit: '2mb' },
 ];
 
-export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnType<typeof mountModules>['policy'] } {
+export interface HttpAppOptions {
+  /** bull-board's router (production mode), mounted at /api/admin/queues behind the admin gate. */
+  queueDashboard?: RequestHandler;
+}
+
+export function createHttpApp(ctx: AppContext, options: HttpAppOptions = {}): { app: Express; policy: ReturnType<typeof mountModules>['policy'] } {
   const app = express();
   app.disable('x-powered-by');
   // API answers are `no-store` (below): no client may keep one to revalidate, so an ETag (a hash of
@@ -95,6 +104,7 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
     }),
   );
   app.use(securityHeaders(ctx));
+  app.use(httpMetrics(ctx));
 
   mountHealth(app, ctx);
 
@@ -103,13 +113,15 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
   api.use(cors(ctx));
   const apiKey = requireApiKey(ctx);
   // The documentation is the only key-less part of /api: a browser opening /api/docs cannot send the header.
-  api.use((req, res, next) => (req.method === 'GET' && DOCS_PATHS.includes(req.path) ? next() : apiKey(req, res, next)));
+  // So is the queue dashboard's (GET only; its session and admin role are checked below).
+  api.use((req, res, next) => (req.method === 'GET' && (DOCS_PATHS.includes(req.path) || isQueueDashboardPath(req.path)) ? next() : apiKey(req, res, next)));
   const trustedOrigin = requireTrustedOrigin(ctx, SIDE_EFFECT_GETS);
   api.use((req, res, next) => (BEARER_ROUTES.has(`${req.method} ${req.path}`) ? next() : trustedOrigin(req, res, next)));
   api.use(requireJsonBody(MULTIPART_ROUTES));
   for (const { path: route, limit } of LARGER_JSON_BODIES) api.use(route, express.json({ limit, strict: true, type: 'application/json' }));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json' }));
   api.use(sessionMiddleware(ctx));
+  if (options.queueDashboard) api.use(QUEUE_DASHBOARD_PATH, adminsOnly, options.queueDashboard);
   const { router, policy } = mountModules(ctx, API_MODULES);
   api.use(router);
   api.use(() => {
@@ -123,6 +135,39 @@ export function createHttpApp(ctx: AppContext): { app: Express; policy: ReturnTy
   });
   app.use(errorMiddleware);
   return { app, policy };
+}
+
+function isQueueDashboardPath(path: string): boolean {
+  return path === QUEUE_DASHBOARD_PATH || path.startsWith(`${QUEUE_DASHBOARD_PATH}/`);
+}
+
+/**
+ * Times every request into `portal_http_request_duration_seconds`, labelled by the declared route
+ * pattern the router recorded (`/api/ledes/runs/:id`), never by the URL itself: ids would make one
+ * series per run. Health and metrics paths keep their name; the queue dashboard is one label; any
+ * other /api path is `/api/*` (404s, refused keys), anything else `web`.
+ */
+function httpMetrics(ctx: AppContext): RequestHandler {
+  return (req, res, next) => {
+    const end = ctx.metrics.httpDuration.startTimer();
+    const path = req.path;
+    res.once('finish', () => {
+      const declared = res.locals[METRICS_ROUTE] as string | undefined;
+      const route = declared
+        ? `/api${declared}`
+        : (OPS_PATHS as readonly string[]).includes(path)
+          ? path
+          : path.startsWith(`/api${QUEUE_DASHBOARD_PATH}/`) || path === `/api${QUEUE_DASHBOARD_PATH}`
+            ? `/api${QUEUE_DASHBOARD_PATH}`
+            : path.startsWith('/api/') || path === '/api'
+              ? '/api/*'
+              : path === '/realtime' || path.startsWith('/realtime/')
+                ? '/realtime'
+                : 'web';
+      end({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  };
 }
 
 /** helmet's defaults (HSTS 365 days, nosniff, no-referrer, frame-ancestors) plus a stricter CSP (HDR-01..05). */

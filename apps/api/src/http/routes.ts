@@ -101,6 +101,9 @@ export interface MountOptions {
   checkResponses?: boolean;
 }
 
+/** `res.locals` key holding the declared path of the route that answered (the HTTP metrics' label). */
+export const METRICS_ROUTE = 'metricsRoute';
+
 export const routeKey = (route: Pick<Route, 'method' | 'path'>): RouteKey => `${route.method} ${route.path}` as RouteKey;
 
 export const isRawResponse = (response: Route['response']): response is RawResponse => 'raw' in response && Array.isArray(response.raw);
@@ -139,6 +142,7 @@ export function mountModules(
       table.push({ route, access });
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       router[method](route.path, async (req, res) => {
+        res.locals[METRICS_ROUTE] = route.path;
         const verdict = allows(access, req.auth?.roles ?? null);
         if (verdict === 'unauthenticated') throw new AppError('unauthorized');
         if (verdict === 'forbidden') {

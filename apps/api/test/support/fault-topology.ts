@@ -288,6 +288,20 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
         return fresh;
       },
 
+      /**
+       * The LEDES worker that started the run's job last (each worker logs `jobId` `ledes-<runId>` when
+       * it starts a job), once one has.
+       */
+      async holderOf(runId: string, timeoutMs = 60_000): Promise<WatchedProcess> {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const holder = ledesWorkers.find((w) => w.process.output().includes(`"jobId":"ledes-${runId}"`));
+          if (holder) return holder;
+          if (Date.now() > deadline) throw new Error(`no LEDES worker started run ${runId}`);
+          await sleep(50);
+        }
+      },
+
       /** Waits until some worker has started the run. */
       async waitForStart(runId: string, timeoutMs = 60_000): Promise<void> {
         const deadline = Date.now() + timeoutMs;
