@@ -21,7 +21,7 @@ try {
   portal = await createPortal(config);
 } catch (error) {
   // Another process has the embedded database open: its message names it and says what to do.
-  if (error instanceof DatabaseInUseError) {
+  if (error instanceof DatabaseInUseError || error instanceof ConfigError) {
     console.error(error.message);
     process.exit(1);
   }

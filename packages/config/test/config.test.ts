@@ -112,7 +112,7 @@ describe('docker-compose.yml against the configuration schema', () => {
     for (const [name, service] of appServices) {
       // Compose substitutes ${VAR:-default} with the default and stops on ${VAR:?message} when VAR is
       // unset; stand in for the operator with plausible values for the required ones.
-      const operator: Record<string, string> = { API_KEY: 'an-operator-chosen-api-key', SMTP_URL: 'smtp://mail.example.com:587', MINIO_ROOT_PASSWORD: 'minio-secret' };
+      const operator: Record<string, string> = { API_KEY: 'an-operator-chosen-api-key', SMTP_URL: 'smtp://mail.example.com:587', MINIO_ROOT_PASSWORD: 'minio-secret', MFA_ENCRYPTION_KEY: 'ab'.repeat(32) };
       const env = Object.fromEntries(
         Object.entries(service.environment!).map(([k, v]) => [
           k,
