@@ -24,7 +24,7 @@ export function EnrolPanel({ enrolment, onConfirm, onFatal }: { enrolment: MfaEn
             ff="monospace"
             fw={600}
             size="sm"
-            style={{ wordBreak: 'break-all', flex: 1 }}
+            style={{ overflowWrap: 'anywhere', flex: 1 }}
             data-testid="mfa-secret"
             data-secret={enrolment.secret}
           >

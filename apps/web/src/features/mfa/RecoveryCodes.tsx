@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Alert, Button, CopyButton, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, CopyButton, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
@@ -33,7 +33,7 @@ export function RecoveryCodes({ codes, onDone, pending = false }: { codes: strin
           </Text>
         ))}
       </SimpleGrid>
-      <Group grow wrap="wrap">
+      <Stack gap="xs">
         <CopyButton value={text}>
           {({ copied, copy }) => (
             <Button variant="light" leftSection={<IconCopy size={16} aria-hidden="true" />} onClick={copy}>
@@ -44,7 +44,7 @@ export function RecoveryCodes({ codes, onDone, pending = false }: { codes: strin
         <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={download}>
           {t('recovery.download')}
         </Button>
-      </Group>
+      </Stack>
       <Button size="md" onClick={onDone} loading={pending} disabled={pending} data-testid="mfa-saved">
         {t('recovery.saved')}
       </Button>
