@@ -43,6 +43,7 @@ if (portal.admin.generatedPassword) {
 } else if (!portal.admin.created) {
   lines.push(`Admin password: the one set at first start (ADMIN_PASSWORD or ${path.join(config.dataDir, 'admin-credentials.txt')})`);
 }
+if (config.mfa.requiredForAdmins) lines.push('Admins set up two-step verification (an authenticator app) at their first login.');
 console.log(lines.join('\n'));
 
 let stopping = false;
