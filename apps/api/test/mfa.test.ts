@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { mfaChallenges, mfaRecoveryCodes, securityEvents, userMfa } from '@portal/db';
+import { mfaChallenges, mfaRecoveryCodes, roles, securityEvents, sessions, userMfa, userRoles } from '@portal/db';
 import { loadConfig } from '@portal/config';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -292,6 +292,23 @@ describe.each(databaseKinds())('second factor (%s)', (kind) => {
     expect((await agent.post(`/api/admin/user/${actor.id}/mfa/reset`)).status).toBe(401);
     const { client: other } = await t.loginAs('user_agent_ledes');
     expect((await other.post(`/api/admin/user/${actor.id}/mfa/reset`)).status).toBe(403);
+  });
+
+  it('AUTH-19: an admin session opened with the password alone does not last (a user made admin mid-session signs in again, with the enrolment)', async () => {
+    const { client: c, id, email, password } = await t.loginAs('user_agent_ledes');
+    expect((await c.get('/api/auth/verify_token_')).body.isAuthenticated).toBe(true);
+    const [admin] = await t.portal.ctx.db.select().from(roles).where(eq(roles.slug, 'admin'));
+    await t.portal.ctx.db.insert(userRoles).values({ userId: id, roleId: admin!.id });
+    // Roles are read fresh: the password-only session is now an admin's, and it ends.
+    expect((await c.get('/api/user')).status).toBe(401);
+    expect(await t.portal.ctx.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
+    expect((await c.post('/api/auth/login', { email, password })).body.mfa).toBe('enrol');
+    const secret = (await c.get('/api/auth/mfa/challenge')).body.enrolment.secret as string;
+    await c.post('/api/auth/mfa/enrol', { code: code(secret, t) });
+    expect((await c.post('/api/auth/mfa/enrol/complete')).status).toBe(200);
+    // The session opened after the enrolment holds.
+    t.clock.advance(60_000);
+    expect((await c.get('/api/user')).status).toBe(200);
   });
 
   it('other roles: optional, turned on with a code (then asked at login) and off with a current code; admins cannot turn it off', async () => {
