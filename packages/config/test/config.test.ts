@@ -82,6 +82,15 @@ describe('issue 8 defaults', () => {
     expect(loadConfig({}).security.adminSession).toEqual({ idleMs: 30 * 60_000, maxMs: 12 * 3_600_000 });
     expect(loadConfig({ ADMIN_SESSION_IDLE_MINUTES: '15', ADMIN_SESSION_MAX_HOURS: '8' }).security.adminSession).toEqual({ idleMs: 15 * 60_000, maxMs: 8 * 3_600_000 });
   });
+
+  it('second factor: required of admins unless told otherwise; the key is 64 hex characters, kept lower-case; the generated one lives in DATA_DIR', () => {
+    const base = loadConfig({ DATA_DIR: '/srv/portal' });
+    expect(base.mfa).toEqual({ encryptionKey: undefined, keyFile: path.join('/srv/portal', 'mfa-encryption.key'), requiredForAdmins: true });
+    expect(loadConfig({ MFA_REQUIRED_FOR_ADMINS: 'false' }).mfa.requiredForAdmins).toBe(false);
+    expect(loadConfig({ MFA_ENCRYPTION_KEY: 'AB'.repeat(32) }).mfa.encryptionKey).toBe('ab'.repeat(32));
+    expect(() => loadConfig({ MFA_ENCRYPTION_KEY: 'ab'.repeat(31) })).toThrow(/MFA_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ MFA_REQUIRED_FOR_ADMINS: 'maybe' })).toThrow(/MFA_REQUIRED_FOR_ADMINS/);
+  });
 });
 
 describe('docker-compose.yml against the configuration schema', () => {
