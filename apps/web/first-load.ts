@@ -37,6 +37,8 @@ export interface Load {
 export const ROUTE_MODULES: Record<string, string> = {
   '/': 'src/features/home/HomePage.tsx',
   '/login': 'src/features/auth/LoginPage.tsx',
+  '/login/mfa': 'src/features/mfa/MfaSignInPage.tsx',
+  '/account/security': 'src/features/mfa/SecurityPage.tsx',
   '/forgot_password': 'src/features/auth/ForgotPasswordPage.tsx',
   '/password_reset': 'src/features/auth/ResetPasswordPage.tsx',
   '/contact': 'src/features/contact/ContactPage.tsx',

@@ -73,12 +73,21 @@ function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  ensureWebBuild();
+export interface PortalProcess {
+  info: PortalInfo;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real API (serving the built web app) on a free port with a data directory of its own.
+ * `env` adds to or overrides the test environment: the MFA suite starts one with the second factor
+ * required of admins, which the shared portal does not require (decision 137).
+ */
+export async function startPortalProcess(env: Record<string, string> = {}): Promise<PortalProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const baseUrl = `http://localhost:${port}`;
-  const portal: PortalInfo = {
+  const info: PortalInfo = {
     baseUrl,
     dataDir,
     adminEmail: 'admin@portal.test',
@@ -93,11 +102,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       PORT: String(port),
       DATA_DIR: dataDir,
       PUBLIC_URL: baseUrl,
-      ADMIN_EMAIL: portal.adminEmail,
-      ADMIN_PASSWORD: portal.adminPassword,
+      ADMIN_EMAIL: info.adminEmail,
+      ADMIN_PASSWORD: info.adminPassword,
       NODE_ENV: 'test',
       // Small result pages, so the LEDES result's paging is reached with a few hundred refused lines.
       LEDES_RESULT_PAGE_FINDINGS: '100',
+      // Admins sign in with their password alone here; e2e/test/mfa.e2e.test.ts starts a portal that requires the second factor.
+      MFA_REQUIRED_FOR_ADMINS: 'false',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -115,16 +127,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  project.provide('portal', portal);
-
-  return async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    if (process.env.E2E_KEEP_DATA) console.log(`[e2e] data kept in ${dataDir}\n${logs.join('').slice(-2000)}`);
-    else rmSync(dataDir, { recursive: true, force: true });
+  return {
+    info,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      if (process.env.E2E_KEEP_DATA) console.log(`[e2e] data kept in ${dataDir}\n${logs.join('').slice(-2000)}`);
+      else rmSync(dataDir, { recursive: true, force: true });
+    },
   };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensureWebBuild();
+  const started = await startPortalProcess();
+  project.provide('portal', started.info);
+  return () => started.stop();
 }

@@ -19,6 +19,7 @@ import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
 import { DeferredWork } from './security/deferred.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
+import { resolveMfaKeys } from './security/mfa.ts';
 import { patentSocketRooms } from './modules/patents/live.ts';
 import { mountQueueDashboard, type QueueDashboard } from './http/queue-dashboard.ts';
 
@@ -43,6 +44,9 @@ export interface PortalOptions {
 export async function createPortal(config: Config, options: PortalOptions = {}): Promise<Portal> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, name: 'api' });
   const clock = options.clock ?? systemClock;
+  // First: production without MFA_ENCRYPTION_KEY stops here, before any migration runs.
+  const mfaKeys = resolveMfaKeys(config);
+  if (!config.mfa.requiredForAdmins) logger.warn('MFA_REQUIRED_FOR_ADMINS=false: admins may sign in without a second factor');
 
   const database = openDatabase(config.database);
   await database.migrate();
@@ -124,6 +128,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       resetRequest: new RateLimiter(counters, 'reset', 20, 15 * 60_000),
       upload: new RateLimiter(counters, 'upload', config.uploads.perUserPer10Minutes, 10 * 60_000),
     },
+    mfaKeys,
     deferred: new DeferredWork(logger),
     metrics,
     lifecycle: { stopping: false },

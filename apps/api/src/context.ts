@@ -8,6 +8,7 @@ import type { PortalMetrics } from '@portal/ops';
 import type { DeferredWork } from './security/deferred.ts';
 import type { Clock } from './clock.ts';
 import type { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
+import type { MfaKeys } from './security/mfa.ts';
 
 /** Everything a request handler may use; built once in bootstrap.ts and passed down explicitly. */
 export interface AppContext {
@@ -25,6 +26,8 @@ export interface AppContext {
     resetRequest: RateLimiter;
     upload: RateLimiter;
   };
+  /** Keys of the second factor: the TOTP secrets' encryption, the recovery codes' HMAC (security/mfa.ts). */
+  mfaKeys: MfaKeys;
   /** Work started after the answer (see security/deferred.ts). */
   deferred: DeferredWork;
   /** Readiness checks by dependency name (database, redis, storage): each resolves when it answers. */

@@ -21,7 +21,7 @@ try {
   portal = await createPortal(config);
 } catch (error) {
   // Another process has the embedded database open: its message names it and says what to do.
-  if (error instanceof DatabaseInUseError) {
+  if (error instanceof DatabaseInUseError || error instanceof ConfigError) {
     console.error(error.message);
     process.exit(1);
   }
@@ -43,6 +43,7 @@ if (portal.admin.generatedPassword) {
 } else if (!portal.admin.created) {
   lines.push(`Admin password: the one set at first start (ADMIN_PASSWORD or ${path.join(config.dataDir, 'admin-credentials.txt')})`);
 }
+if (config.mfa.requiredForAdmins) lines.push('Admins set up two-step verification (an authenticator app) at their first login.');
 console.log(lines.join('\n'));
 
 let stopping = false;

@@ -45,7 +45,10 @@ describe('AC-01 route × role matrix', () => {
       for (const [role, client] of clients) {
         const res = await client.request(method, `/api${concretePath(routePath)}`, method === 'GET' ? undefined : {});
         const expected = expectedFor(access, role);
-        const ok = expected === 'allowed' ? res.status !== 401 && res.status !== 403 && res.status < 500 : res.status === expected;
+        // The second factor's sign-in steps are public, their credential the challenge cookie: without one
+        // they answer their own 401 (mfa_challenge_expired), not the policy's.
+        const ownRefusal = access === 'public' && res.status === 401 && (res.body as { code?: string } | undefined)?.code === 'mfa_challenge_expired';
+        const ok = expected === 'allowed' ? (res.status !== 401 || ownRefusal) && res.status !== 403 && res.status < 500 : res.status === expected;
         if (!ok) failures.push(`${key} as ${role}: got ${res.status}, expected ${expected}`);
       }
     }
@@ -100,6 +103,21 @@ describe('AC-01 route × role matrix', () => {
   it('operations: the queue dashboard for admins only (bull-board in production behind the same rule, test/production-ops.test.ts)', () => {
     const opsRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => key.startsWith('GET /admin/queues')));
     expect(opsRoutes).toEqual({ 'GET /admin/queues': ['admin'] });
+  });
+
+  it('second factor: the sign-in steps public (the challenge cookie is the credential), one own factor for any session, the reset for admins', () => {
+    const mfaRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /\/mfa/.test(key)));
+    expect(mfaRoutes).toEqual({
+      'GET /auth/mfa/challenge': 'public',
+      'POST /auth/mfa/verify': 'public',
+      'POST /auth/mfa/enrol': 'public',
+      'POST /auth/mfa/enrol/complete': 'public',
+      'GET /account/mfa': 'authenticated',
+      'POST /account/mfa/setup': 'authenticated',
+      'POST /account/mfa/confirm': 'authenticated',
+      'POST /account/mfa/disable': 'authenticated',
+      'POST /admin/user/:id/mfa/reset': ['admin'],
+    });
   });
 
   it('a route without a policy entry stops the server from starting', () => {

@@ -62,6 +62,7 @@ describe.skipIf(!testDatabaseBaseUrl())('503, not 500, while a dependency is dow
       t = await startTestPortal('postgres', {
         NODE_ENV: 'production',
         API_KEY: 'availability-test-api-key',
+        MFA_ENCRYPTION_KEY: '5a'.repeat(32),
         PUBLIC_URL: 'https://portal.example.com',
         REDIS_URL: redis.url,
       });

@@ -43,6 +43,10 @@ const GOOD_PARAMS: Record<string, string> = {
 const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   'POST /auth/login': { email: 'nobody@portal.test', password: 'not-the-password' },
   'PUT /auth/reset_password/:token/:id': { password: 'a-long-enough-password' },
+  'POST /auth/mfa/verify': { code: '123456' },
+  'POST /auth/mfa/enrol': { code: '123456' },
+  'POST /account/mfa/confirm': { code: '123456' },
+  'POST /account/mfa/disable': { code: '123456' },
   'POST /user': { company_agent: 'Fuzz', email: ADMIN_EMAIL, password: 'fuzz-password-1234', roles: [UUID] },
   'POST /admin/user': { company_agent: 'Fuzz', email: ADMIN_EMAIL, password: 'fuzz-password-1234', roles: [UUID] },
   'POST /user/id_client/name': { id_client: 'C1' },

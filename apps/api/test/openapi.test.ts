@@ -43,7 +43,12 @@ describe('OpenAPI document and viewer', () => {
     const { paths } = (await t.client().get('/api/openapi.json')).body;
     const login = paths['/api/auth/login'].post;
     expect(login.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
-    expect(login.responses['200'].content['application/json'].schema.properties.user.properties.email.type).toBe('string');
+    // The session, or the second-factor step the password leads to.
+    const [signedIn, secondFactor] = login.responses['200'].content['application/json'].schema.anyOf;
+    expect(signedIn.properties.user.properties.email.type).toBe('string');
+    expect(secondFactor.properties.mfa.enum).toEqual(['verify', 'enrol']);
+    expect(paths['/api/auth/mfa/verify'].post.requestBody.content['application/json'].schema.required).toEqual(['code']);
+    expect(paths['/api/admin/user/{id}/mfa/reset'].post.parameters.some((p: { name: string; in: string }) => p.name === 'id' && p.in === 'path')).toBe(true);
     const history = paths['/api/historique'].get;
     expect(history.parameters.map((p: { name: string }) => p.name)).toEqual(['page', 'limit', 'sort', 'order']);
     expect(history.parameters.find((p: { name: string }) => p.name === 'sort').schema.enum).toEqual(['date', 'name', 'provider', 'office', 'type', 'state']);

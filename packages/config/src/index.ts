@@ -26,6 +26,11 @@ export interface Config {
     adminSession: { idleMs: number; maxMs: number };
   };
   admin: { email: string; password: string | undefined };
+  /**
+   * The second factor (TOTP). `encryptionKey` (hex) encrypts the secrets at rest; when unset outside
+   * production the API generates one into `keyFile` at first start (decision 134).
+   */
+  mfa: { encryptionKey: string | undefined; keyFile: string; requiredForAdmins: boolean };
   database: { driver: 'pglite'; dataDir: string } | { driver: 'postgres'; url: string };
   redisUrl: string | undefined;
   storage:
@@ -120,6 +125,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       adminSession: { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * 60_000, maxMs: env.ADMIN_SESSION_MAX_HOURS * 3_600_000 },
     },
     admin: { email: env.ADMIN_EMAIL ?? 'admin@portal.local', password: env.ADMIN_PASSWORD },
+    mfa: { encryptionKey: env.MFA_ENCRYPTION_KEY?.toLowerCase(), keyFile: path.join(dataDir, 'mfa-encryption.key'), requiredForAdmins: env.MFA_REQUIRED_FOR_ADMINS },
     database: env.DATABASE_URL ? { driver: 'postgres', url: env.DATABASE_URL } : { driver: 'pglite', dataDir: path.join(dataDir, 'db') },
     redisUrl: env.REDIS_URL,
     storage,

@@ -37,6 +37,14 @@ export const envSchema = z.object({
   COOKIE_SAMESITE: z.enum(['lax', 'strict', 'none']).default('lax'),
   COOKIE_SECURE: bool.optional(),
 
+  /**
+   * AES-256-GCM key of the TOTP secrets at rest: 64 hex characters (`openssl rand -hex 32`). Required
+   * for the API in production; elsewhere generated once into DATA_DIR/mfa-encryption.key when unset.
+   */
+  MFA_ENCRYPTION_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes: openssl rand -hex 32)').optional(),
+  /** Admins must enrol a second factor at their first login (default). false only for test set-ups not about MFA. */
+  MFA_REQUIRED_FOR_ADMINS: bool.default(true),
+
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(12).max(128).optional(),
 

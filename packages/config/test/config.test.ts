@@ -82,6 +82,15 @@ describe('issue 8 defaults', () => {
     expect(loadConfig({}).security.adminSession).toEqual({ idleMs: 30 * 60_000, maxMs: 12 * 3_600_000 });
     expect(loadConfig({ ADMIN_SESSION_IDLE_MINUTES: '15', ADMIN_SESSION_MAX_HOURS: '8' }).security.adminSession).toEqual({ idleMs: 15 * 60_000, maxMs: 8 * 3_600_000 });
   });
+
+  it('second factor: required of admins unless told otherwise; the key is 64 hex characters, kept lower-case; the generated one lives in DATA_DIR', () => {
+    const base = loadConfig({ DATA_DIR: '/srv/portal' });
+    expect(base.mfa).toEqual({ encryptionKey: undefined, keyFile: path.join('/srv/portal', 'mfa-encryption.key'), requiredForAdmins: true });
+    expect(loadConfig({ MFA_REQUIRED_FOR_ADMINS: 'false' }).mfa.requiredForAdmins).toBe(false);
+    expect(loadConfig({ MFA_ENCRYPTION_KEY: 'AB'.repeat(32) }).mfa.encryptionKey).toBe('ab'.repeat(32));
+    expect(() => loadConfig({ MFA_ENCRYPTION_KEY: 'ab'.repeat(31) })).toThrow(/MFA_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ MFA_REQUIRED_FOR_ADMINS: 'maybe' })).toThrow(/MFA_REQUIRED_FOR_ADMINS/);
+  });
 });
 
 describe('docker-compose.yml against the configuration schema', () => {
@@ -112,7 +121,7 @@ describe('docker-compose.yml against the configuration schema', () => {
     for (const [name, service] of appServices) {
       // Compose substitutes ${VAR:-default} with the default and stops on ${VAR:?message} when VAR is
       // unset; stand in for the operator with plausible values for the required ones.
-      const operator: Record<string, string> = { API_KEY: 'an-operator-chosen-api-key', SMTP_URL: 'smtp://mail.example.com:587', MINIO_ROOT_PASSWORD: 'minio-secret' };
+      const operator: Record<string, string> = { API_KEY: 'an-operator-chosen-api-key', SMTP_URL: 'smtp://mail.example.com:587', MINIO_ROOT_PASSWORD: 'minio-secret', MFA_ENCRYPTION_KEY: 'ab'.repeat(32) };
       const env = Object.fromEntries(
         Object.entries(service.environment!).map(([k, v]) => [
           k,

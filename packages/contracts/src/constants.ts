@@ -173,6 +173,13 @@ export const ERROR_CODES = {
   client_code_required: 400,
   // Portfolio imports (issue 11, back-office loop).
   wrong_import_type: 415,
+  // Second factor (issue 13).
+  mfa_challenge_expired: 401,
+  mfa_code_invalid: 401,
+  mfa_code_empty: 400,
+  mfa_required: 403,
+  mfa_not_enabled: 409,
+  mfa_already_enabled: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -11,3 +11,4 @@ export * from './annuities.ts';
 export * from './patents.ts';
 export * from './patent-portfolio.ts';
 export * from './ops.ts';
+export * from './mfa.ts';

@@ -19,6 +19,8 @@ import { patentsPolicy } from '../modules/patents/policy.ts';
 import { patentsRoutes } from '../modules/patents/router.ts';
 import { patentPortfolioPolicy } from '../modules/patent-portfolio/policy.ts';
 import { patentPortfolioRoutes } from '../modules/patent-portfolio/router.ts';
+import { mfaPolicy } from '../modules/mfa/policy.ts';
+import { mfaRoutes } from '../modules/mfa/router.ts';
 import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { opsPolicy } from '../modules/ops/policy.ts';
@@ -33,6 +35,7 @@ import { sessionMiddleware } from './session.ts';
 
 const API_MODULES: ApiModule[] = [
   { routes: authRoutes, policy: authPolicy },
+  { routes: mfaRoutes, policy: mfaPolicy },
   { routes: usersRoutes, policy: usersPolicy },
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { parse as parseCookies } from 'cookie';
 import { SESSION_DAYS, type RoleSlug } from '@portal/contracts';
-import { roles, sessions, userRoles, users, type Database } from '@portal/db';
+import { roles, sessions, userMfa, userRoles, users, type Database } from '@portal/db';
 import type { AppContext } from '../context.ts';
 import { newToken, sha256 } from '../security/tokens.ts';
 
@@ -47,7 +47,7 @@ export async function resolveSession(ctx: AppContext, token: string | undefined)
   if (!first) return null;
   const roleSlugs = rows.map((r) => r.slug).filter((s): s is RoleSlug => s !== null);
   const isAdmin = roleSlugs.includes('admin');
-  if (isAdmin && adminSessionOver(ctx, first, now)) {
+  if (isAdmin && (adminSessionOver(ctx, first, now) || lacksSecondFactor(ctx, first))) {
     await ctx.db.delete(sessions).where(eq(sessions.tokenHash, sessionId));
     ctx.disconnectSession(sessionId);
     return null;
@@ -67,7 +67,7 @@ export async function resolveSession(ctx: AppContext, token: string | undefined)
 
 /**
  * The session lookup of every request, prepared once per database handle: PostgreSQL plans the
- * four-table join once per connection instead of on each request, and the SQL is built once.
+ * five-table join once per connection instead of on each request, and the SQL is built once.
  */
 function sessionLookup(db: Database) {
   let statement = sessionLookups.get(db);
@@ -84,9 +84,11 @@ function prepareSessionLookup(db: Database) {
       slug: roles.slug,
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
+      mfaConfirmedAt: userMfa.confirmedAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(userMfa, eq(userMfa.userId, users.id))
     .leftJoin(userRoles, eq(userRoles.userId, users.id))
     .leftJoin(roles, eq(roles.id, userRoles.roleId))
     .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`)))
@@ -102,6 +104,16 @@ const sessionLookups = new WeakMap<Database, ReturnType<typeof prepareSessionLoo
 function adminSessionOver(ctx: AppContext, session: { createdAt: Date; lastSeenAt: Date }, now: Date): boolean {
   const { idleMs, maxMs } = ctx.config.security.adminSession;
   return now.getTime() - session.lastSeenAt.getTime() > idleMs || now.getTime() - session.createdAt.getTime() > maxMs;
+}
+
+/**
+ * AUTH-19: while admins must use a second factor, an admin session must have been opened after the
+ * factor was confirmed. A password-only session (a user made admin mid-session, a session older than
+ * the enrolment) ends, and the next login asks for the code or the enrolment (decision 136).
+ */
+function lacksSecondFactor(ctx: AppContext, session: { createdAt: Date; mfaConfirmedAt: Date | null }): boolean {
+  if (!ctx.config.mfa.requiredForAdmins) return false;
+  return session.mfaConfirmedAt === null || session.createdAt.getTime() < session.mfaConfirmedAt.getTime();
 }
 
 export function sessionMiddleware(ctx: AppContext): RequestHandler {

@@ -62,6 +62,7 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
 
 /** The API key and first admin of every production-mode process the tests start. */
 export const PRODUCTION_API_KEY = 'production-mode-test-api-key';
+export const PRODUCTION_MFA_KEY = '5a'.repeat(32);
 export const PRODUCTION_ADMIN = { email: 'ops@portal.example.com', password: 'production-admin-password' };
 export const PRODUCTION_BUCKET = 'portal-prod-test';
 
@@ -76,6 +77,9 @@ export function productionEnv(services: { port: number; databaseUrl: string; red
     PUBLIC_URL: 'https://portal.example.com',
     CORS_ORIGINS: url,
     API_KEY: PRODUCTION_API_KEY,
+    MFA_ENCRYPTION_KEY: PRODUCTION_MFA_KEY,
+    // Decision 137: the production-topology tests sign the admin in with the password alone.
+    MFA_REQUIRED_FOR_ADMINS: 'false',
     SERVE_WEB: 'false',
     DATABASE_URL: services.databaseUrl,
     REDIS_URL: services.redisUrl,

@@ -22,7 +22,9 @@ const screens = {
   privacy: () => import('../features/legal/LegalPage.tsx').then((m) => () => <m.LegalPage kind="privacy" />),
   terms: () => import('../features/legal/LegalPage.tsx').then((m) => () => <m.LegalPage kind="terms" />),
   addUser: () => import('../features/users/AddUserPage.tsx').then((m) => m.AddUserPage),
-  userList: () => import('../features/users/UserListPage.tsx').then((m) => m.UserListPage),
+  userList: () => Promise.all([import('../features/users/UserListPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.UserListPage),
+  mfaSignIn: () => Promise.all([import('../features/mfa/MfaSignInPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.MfaSignInPage),
+  security: () => Promise.all([import('../features/mfa/SecurityPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.SecurityPage),
   ledesUpload: () => import('../features/ledes/UploadPage.tsx').then((m) => m.UploadPage),
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
@@ -102,6 +104,9 @@ function GuestOnly({ children }: { children: ReactNode }) {
 const portalRoutes: PortalRoute[] = [
   { path: '/', access: 'open', screen: screens.home },
   { path: '/login', access: 'guest', screen: screens.login },
+  // The second factor after the password (issue 13): its own chunk, never in /login's first load.
+  { path: '/login/mfa', access: 'guest', screen: screens.mfaSignIn },
+  { path: '/account/security', access: 'connected', screen: screens.security },
   { path: '/forgot_password', access: 'open', screen: screens.forgotPassword },
   { path: '/password_reset', access: 'open', screen: screens.resetPassword, loader: resetLoader },
   { path: '/contact', access: 'open', screen: screens.contact },

@@ -1,11 +1,14 @@
 import { Anchor, Group, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { sessionQuery } from '../lib/auth.ts';
 import { Logo } from './Logo.tsx';
 import classes from './Footer.module.css';
 
 export function Footer() {
   const { t } = useTranslation();
+  const { data: session } = useQuery(sessionQuery);
   return (
     <footer className={classes.footer}>
       <div className={classes.inner}>
@@ -14,6 +17,11 @@ export function Footer() {
           <Anchor component={Link} to="/contact" c="gray.2" size="sm">
             {t('nav.contact')}
           </Anchor>
+          {session?.isAuthenticated && (
+            <Anchor component={Link} to="/account/security" c="gray.2" size="sm" data-testid="footer-security">
+              {t('nav.security')}
+            </Anchor>
+          )}
           <Anchor component={Link} to="/privacy-policy" c="gray.2" size="sm">
             {t('nav.privacy')}
           </Anchor>

@@ -1,6 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
-import type { LoginResponse, PublicUser, VerifyTokenResponse } from '@portal/contracts';
+import type { LoginMfaResponse, LoginResponse, PublicUser, VerifyTokenResponse } from '@portal/contracts';
 import { api, apiPath } from './api.ts';
 import { queryKeys } from './queryKeys.ts';
 import { decideAccess, type Access, type SessionSnapshot, LOGGED_OUT } from './access.ts';
@@ -35,10 +35,10 @@ export function sessionFromLogin(r: LoginResponse): Session {
   return { isAuthenticated: true, is_admin: roles.includes('admin'), roles, user: r.user };
 }
 
-/** Logs in; a language picked with the switcher before logging in goes along, wins and becomes the account's language. */
-export async function login(body: { email: string; password: string }): Promise<LoginResponse> {
+/** Logs in (or answers the second-factor step due); a language picked with the switcher before logging in goes along, wins and becomes the account's language. */
+export async function login(body: { email: string; password: string }): Promise<LoginResponse | LoginMfaResponse> {
   const langue = chosenLanguage();
-  const r = await api<LoginResponse>('/auth/login', { method: 'POST', body: langue ? { ...body, langue } : body });
+  const r = await api<LoginResponse | LoginMfaResponse>('/auth/login', { method: 'POST', body: langue ? { ...body, langue } : body });
   forgetChosenLanguage();
   return r;
 }

@@ -25,6 +25,10 @@ export const queryKeys = {
   auth: {
     resetToken: (id: string, token: string) => ['auth', 'reset-token', { id, token }] as const,
   },
+  mfa: {
+    challenge: () => ['mfa', 'challenge'] as const,
+    status: () => ['mfa', 'status'] as const,
+  },
   users: {
     all: () => ['users'] as const,
     list: () => ['users', 'list'] as const,

@@ -4,6 +4,7 @@ import {
   emailParam,
   idParam,
   loginBody,
+  loginMfaResponse,
   loginResponse,
   messageResponse,
   resetPasswordBody,
@@ -18,6 +19,7 @@ import {
   type RoleSlug,
 } from '@portal/contracts';
 import { roles } from '@portal/db';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
@@ -47,12 +49,16 @@ export function authRoutes(ctx: AppContext): Route[] {
     defineRoute({
       method: 'POST',
       path: '/auth/login',
-      summary: 'Signs in with e-mail and password; sets the session cookie',
+      summary: 'Signs in with e-mail and password; sets the session cookie, or, when a second factor is due, the challenge cookie and `mfa`',
       body: loginBody,
-      response: loginResponse,
+      response: z.union([loginResponse, loginMfaResponse]),
       async handler({ body }, { req, res, t }) {
-        const user = await login(ctx, req, res, body);
-        return { success: true, message: t('api:login_succeeded'), roles: user.roles.map((r) => r.slug), user };
+        const result = await login(ctx, req, res, body);
+        if ('mfa' in result) {
+          return { success: true as const, message: t(result.mfa === 'verify' ? 'api:mfa_code_needed' : 'api:mfa_enrolment_needed'), mfa: result.mfa };
+        }
+        const { user } = result;
+        return { success: true as const, message: t('api:login_succeeded'), roles: user.roles.map((r) => r.slug), user };
       },
     }),
     defineRoute({

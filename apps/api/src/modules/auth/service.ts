@@ -4,6 +4,7 @@ import {
   FIRST_CONNECTION_TOKEN_HOURS,
   RESET_TOKEN_MINUTES,
   type LoginBody,
+  type MfaStep,
   type PublicUser,
 } from '@portal/contracts';
 import { passwordTokens, sessions, users } from '@portal/db';
@@ -16,13 +17,15 @@ import { newToken, sha256 } from '../../security/tokens.ts';
 import { enqueueCommitted } from '@portal/jobs';
 import { recordMail } from '../mail/outbox.ts';
 import { loadPublicUser } from '../users/presenter.ts';
+import { startChallenge, stepAfterPassword } from '../mfa/service.ts';
 
 const LINK_LIFETIME_MS = {
   reset: RESET_TOKEN_MINUTES * 60_000,
   first_connection: FIRST_CONNECTION_TOKEN_HOURS * 60 * 60_000,
 } as const;
 
-export async function login(ctx: AppContext, req: Request, res: Response, body: LoginBody): Promise<PublicUser> {
+/** The signed-in user, or the second-factor step the password leads to (no session yet). */
+export async function login(ctx: AppContext, req: Request, res: Response, body: LoginBody): Promise<{ user: PublicUser } | { mfa: MfaStep }> {
   const ip = req.ip ?? 'unknown';
   const blockedFor = await ctx.limits.login.blockedFor(body.email, ip);
   if (blockedFor > 0) {
@@ -40,14 +43,22 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
     req.log.info({ event: 'login_failed', email: sha256(body.email) }, 'login failed');
     throw new AppError('login_failed');
   }
+  // The language chosen on the login screen wins over the account's and is kept as the account's from now on.
+  if (body.langue && body.langue !== user.langue) await ctx.db.update(users).set({ langue: body.langue }).where(eq(users.id, user.id));
+  // A second factor to give (or, for an admin, to enrol): no session yet, and the lockout pair is not
+  // cleared until the code is right, so wrong codes and wrong passwords add up (decision 136).
+  const mfa = await stepAfterPassword(ctx, user.id);
+  if (mfa) {
+    await startChallenge(ctx, res, user.id, mfa);
+    req.log.info({ event: 'login_second_factor', userId: user.id, step: mfa }, 'password accepted, second factor needed');
+    return { mfa };
+  }
   await ctx.limits.login.recordSuccess(body.email, ip);
   // A new session id at every login; the one presented before (if any) is ended (SESS-02).
   await revokePresentedSession(ctx, req);
   await startSession(ctx, res, user.id);
-  // The language chosen on the login screen wins over the account's and is kept as the account's from now on.
-  if (body.langue && body.langue !== user.langue) await ctx.db.update(users).set({ langue: body.langue }).where(eq(users.id, user.id));
   req.log.info({ event: 'login_succeeded', userId: user.id }, 'login');
-  return (await loadPublicUser(ctx.db, user.id))!;
+  return { user: (await loadPublicUser(ctx.db, user.id))! };
 }
 
 /** Issues a single-use link and records its mail in one transaction; returns the mail id to enqueue. */

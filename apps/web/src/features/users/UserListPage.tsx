@@ -11,6 +11,7 @@ import { Loader } from '../../components/Loader.tsx';
 import { usersQuery } from './api.ts';
 import { filterUsers } from './filterUsers.ts';
 import { SortableTable } from '../../components/SortableTable.tsx';
+import { ResetMfaButton } from '../mfa/ResetMfaButton.tsx';
 
 const col = createColumnHelper<PublicUser>();
 const joinSort = (a: string[]) => a.join(', ').toLowerCase();
@@ -48,6 +49,11 @@ export function UserListPage() {
         cell: (c) => c.row.original.cabinets.map((cab) => cab.name).join(', '),
       }),
       col.accessor((u) => joinSort(u.code), { id: 'code', header: () => t('list.columns.codes'), cell: (c) => c.row.original.code.join(', ') }),
+      col.display({
+        id: 'mfa',
+        header: () => t('mfa:security.sectionTitle'),
+        cell: (c) => <ResetMfaButton userId={c.row.original._id} name={c.row.original.company_agent} />,
+      }),
     ],
     [t],
   );
