@@ -173,6 +173,9 @@ export const ERROR_CODES = {
   client_code_required: 400,
   // Portfolio imports (issue 11, back-office loop).
   wrong_import_type: 415,
+  // Receipts (issue 13).
+  wrong_receipt_type: 415,
+  empty_file: 400,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

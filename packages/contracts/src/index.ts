@@ -10,3 +10,4 @@ export * from './ledes.ts';
 export * from './annuities.ts';
 export * from './patents.ts';
 export * from './patent-portfolio.ts';
+export * from './receipts.ts';

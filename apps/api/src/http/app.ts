@@ -19,6 +19,8 @@ import { patentsPolicy } from '../modules/patents/policy.ts';
 import { patentsRoutes } from '../modules/patents/router.ts';
 import { patentPortfolioPolicy } from '../modules/patent-portfolio/policy.ts';
 import { patentPortfolioRoutes } from '../modules/patent-portfolio/router.ts';
+import { receiptsPolicy } from '../modules/receipts/policy.ts';
+import { receiptsRoutes } from '../modules/receipts/router.ts';
 import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { AppError, errorMiddleware } from './errors.ts';
@@ -36,11 +38,12 @@ const API_MODULES: ApiModule[] = [
   { routes: annuitiesRoutes, policy: annuitiesPolicy },
   { routes: patentsRoutes, policy: patentsPolicy },
   { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },
+  { routes: receiptsRoutes, policy: receiptsPolicy },
   docsModule,
 ];
 
 /** The only routes that take multipart bodies. */
-const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/, /^\/file\/send_email_for_new_case$/];
+const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/, /^\/recepisse$/, /^\/file\/send_email_for_new_case$/];
 
 /**
  * Machine routes authenticated by a bearer key of their own and never by the session cookie: no
