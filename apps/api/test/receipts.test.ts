@@ -43,12 +43,12 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
   let annuitiesUser: { client: TestClient; id: string };
   let events: Array<{ to: string; event: string; dto: any }>;
 
-  async function upload(client: TestClient, filename: string, content: Buffer | string | null) {
+  async function upload(client: TestClient, filename: string, content: Buffer | string | null, lang = 'en') {
     const { body, contentType } = multipart({}, content === null ? [] : [{ filename, content }]);
     const c = client as unknown as { baseUrl: string; options: { origin: string; apiKey: string } };
     const res = await fetch(`${c.baseUrl}/api/recepisse`, {
       method: 'POST',
-      headers: { 'content-type': contentType, cookie: client.cookieHeader(), origin: c.options.origin, 'x-api-key': c.options.apiKey },
+      headers: { 'content-type': contentType, cookie: client.cookieHeader(), origin: c.options.origin, 'x-api-key': c.options.apiKey, 'accept-language': lang },
       body,
     });
     return { status: res.status, body: (await res.json()) as any };
@@ -109,11 +109,11 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     realtime.toUser = ((userId: string, event: string, dto: unknown) => {
       events.push({ to: userId, event, dto });
       (toUser as (...args: unknown[]) => void)(userId, event, dto);
-    }) as typeof realtime.toUser;
+    });
     realtime.toAdmins = ((event: string, dto: unknown) => {
       events.push({ to: 'admins', event, dto });
       (toAdmins as (...args: unknown[]) => void)(event, dto);
-    }) as typeof realtime.toAdmins;
+    });
   }, 120_000);
   afterAll(async () => world?.t.close());
 
@@ -276,10 +276,11 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     const htmlAsZip = await upload(agentA.client, 'fake.zip', '<html></html>');
     expect(htmlAsZip.status).toBe(415);
     // French, from the caller's language.
-    const fr = t.client({ lang: 'fr' });
-    fr.cookies.set(...([...agentA.client.cookies][0]! as [string, string]));
-    const frTxt = await upload(fr, 'notes.txt', 'hello');
+    const frTxt = await upload(agentA.client, 'notes.txt', 'hello', 'fr');
     expect(frTxt.status).toBe(415);
+    expect(frTxt.body.message).toBe('Seul un PDF ou un zip de PDF peut être envoyé, et le fichier doit vraiment en être un.');
+    const frNone = await upload(agentA.client, 'x', null, 'fr');
+    expect(frNone.body).toMatchObject({ code: 'error_choose_file', message: 'Veuillez choisir un fichier.' });
     // Nothing of the refusals stayed.
     const count = (await t.portal.ctx.db.select().from(receiptUploads).where(eq(receiptUploads.originalName, 'notes.txt'))).length;
     expect(count).toBe(0);

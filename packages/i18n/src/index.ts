@@ -10,6 +10,7 @@ import enLedes from '../locales/en/ledes.json' with { type: 'json' };
 import enAnnuities from '../locales/en/annuities.json' with { type: 'json' };
 import enPortfolio from '../locales/en/portfolio.json' with { type: 'json' };
 import enPatents from '../locales/en/patents.json' with { type: 'json' };
+import enReceipts from '../locales/en/receipts.json' with { type: 'json' };
 import frCommon from '../locales/fr/common.json' with { type: 'json' };
 import frAuth from '../locales/fr/auth.json' with { type: 'json' };
 import frUsers from '../locales/fr/users.json' with { type: 'json' };
@@ -21,14 +22,15 @@ import frLedes from '../locales/fr/ledes.json' with { type: 'json' };
 import frAnnuities from '../locales/fr/annuities.json' with { type: 'json' };
 import frPortfolio from '../locales/fr/portfolio.json' with { type: 'json' };
 import frPatents from '../locales/fr/patents.json' with { type: 'json' };
+import frReceipts from '../locales/fr/receipts.json' with { type: 'json' };
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** One JSON file per namespace and locale; add a namespace here and in both locale folders. */
 export const resources = {
-  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents },
-  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents },
+  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents, receipts: enReceipts },
+  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents, receipts: frReceipts },
 } as const;
 export type Namespace = keyof (typeof resources)['en'];
 export const NAMESPACES = Object.keys(resources.en) as Namespace[];

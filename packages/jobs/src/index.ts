@@ -24,5 +24,4 @@ export { seedDemoPortfolio, DEMO_CURRENCY_RATES, type DemoPortfolioOptions, type
 export { receiptsJob, closeSilentReceiptUploads } from './definitions/receipts.ts';
 export { createReadReceiptsProcessor, markReceiptUploadFailed, RECEIPT_ERROR_CODES, RECEIPTS_PROGRESS_MS, type ReadReceiptsDeps } from './processors/read-receipts.ts';
 export { loadReceiptUpload, publishReceiptUpload, toReceiptUploadDto, type ReceiptUploadRow } from './receipts/uploads.ts';
-export { readReceiptUpload, isUnsafeEntryName } from './receipts/read.ts';
 export { manifestOf, referencesFromText, type ReceiptReferences } from './receipts/references.ts';

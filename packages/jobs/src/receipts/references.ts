@@ -17,6 +17,7 @@ const MAX_VALUE = 200;
 
 const clean = (value: unknown): string | null => {
   if (value === null || value === undefined) return null;
+  if (typeof value === 'object' && !(value instanceof Date)) return null;
   const text = (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)).replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   return text === '' ? null : text.slice(0, MAX_VALUE);
 };
