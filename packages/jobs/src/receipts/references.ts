@@ -16,9 +16,12 @@ const TEXT_LIMIT = 200_000;
 const MAX_VALUE = 200;
 
 const clean = (value: unknown): string | null => {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'object' && !(value instanceof Date)) return null;
-  const text = (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)).replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  let raw: string;
+  if (value instanceof Date) raw = Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
+  else if (typeof value === 'string') raw = value;
+  else if (typeof value === 'number' || typeof value === 'boolean') raw = String(value);
+  else return null;
+  const text = raw.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   return text === '' ? null : text.slice(0, MAX_VALUE);
 };
 
