@@ -40,19 +40,12 @@ const screens = {
   receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
 } satisfies Record<string, Screen>;
 
-function comingSoonScreen(key: string): Screen {
-  return () => import('../features/placeholders/ComingSoonPage.tsx').then((m) => () => <m.ComingSoonPage screen={key} />);
-}
-
 interface PortalRoute {
   path: string;
   access: Access;
   screen: Screen;
   loader?: (args: LoaderFunctionArgs) => Promise<null>;
 }
-
-/** Routes of later issues: a translated placeholder inside the frame, guarded as the route table says. */
-const comingSoon: [string, Access, string][] = [];
 
 const resetLoader = async (args: LoaderFunctionArgs): Promise<null> => {
   const url = new URL(args.request.url);
@@ -126,7 +119,6 @@ const portalRoutes: PortalRoute[] = [
   // "connected" in the spec; the receipts are the patent users' (the API refuses the others), decision 121.
   { path: '/annuities/upload/receipt', access: 'patents', screen: screens.receiptUpload },
   { path: '/annuities/list-receipt', access: 'patents', screen: screens.receiptList },
-  ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
 ];
 
 function toRoute(r: PortalRoute): RouteObject {
