@@ -110,6 +110,8 @@ describe.each(['en', 'fr'] as const)('receipt screens (%s)', (lang) => {
       const [download] = await Promise.all([page.waitForEvent('download'), linked.getByTestId('receipt-download').click()]);
       expect(download.suggestedFilename()).toBe(linkedName(lang));
       expect(readFileSync(await download.path(), 'latin1').startsWith('%PDF-')).toBe(true);
+      await page.mouse.move(0, 0);
+      await page.getByRole('tooltip').waitFor({ state: 'detached' }).catch(() => undefined);
       await screenshot(page, 'receipts-list-1440', lang);
 
       await page.setViewportSize({ width: 360, height: 800 });

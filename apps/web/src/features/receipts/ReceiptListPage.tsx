@@ -7,7 +7,6 @@ import { createColumnHelper, type SortingState } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { RECEIPT_SORTS, type ReceiptDto, type ReceiptSort } from '@portal/contracts';
-import { formatDate } from '../../lib/format.ts';
 import { msg } from '../../lib/message.tsx';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { Loader } from '../../components/Loader.tsx';
@@ -50,7 +49,7 @@ function Flags({ receipt }: { receipt: ReceiptDto }) {
 
 function FileCell({ receipt }: { receipt: ReceiptDto }) {
   return (
-    <Stack gap={4}>
+    <Stack gap={4} miw={150}>
       <Text size="sm" fw={600} className="portal-break" data-testid="receipt-file">
         {receipt.file_name}
       </Text>
@@ -62,11 +61,11 @@ function FileCell({ receipt }: { receipt: ReceiptDto }) {
 function PatentCell({ receipt }: { receipt: ReceiptDto }) {
   const { t } = useTranslation('receipts');
   return receipt.patent ? (
-    <Text size="sm" data-testid="receipt-patent">
+    <Text size="sm" data-testid="receipt-patent" style={{ whiteSpace: 'nowrap' }}>
       {receipt.patent.idagenda}
     </Text>
   ) : (
-    <Text size="sm" c="dark.4" data-testid="receipt-patent">
+    <Text size="sm" c="dark.4" data-testid="receipt-patent" style={{ whiteSpace: 'nowrap' }}>
       {t('list.noPatent')}
     </Text>
   );
@@ -128,9 +127,16 @@ export function ReceiptListPage() {
       col.accessor('reference_client', { id: 'reference_client', header: () => t('list.columns.reference_client'), cell: (c) => c.getValue() ?? '' }),
       col.accessor('reference_inpi', { id: 'reference_inpi', header: () => t('list.columns.reference_inpi'), cell: (c) => c.getValue() ?? '' }),
       col.accessor('reference_provider', { id: 'reference_provider', header: () => t('list.columns.reference_provider'), cell: (c) => c.getValue() ?? '' }),
-      col.accessor('date_ordre_paiement', { id: 'date_ordre_paiement', header: () => t('list.columns.date_ordre_paiement'), cell: (c) => formatDay(c.getValue()) }),
+      col.accessor('date_ordre_paiement', {
+        id: 'date_ordre_paiement',
+        header: () => t('list.columns.date_ordre_paiement'),
+        cell: (c) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDay(c.getValue())}
+          </Text>
+        ),
+      }),
       col.display({ id: 'patent', header: () => t('list.columns.patent'), cell: (c) => <PatentCell receipt={c.row.original} /> }),
-      col.accessor('created', { id: 'created', header: () => t('list.columns.created'), cell: (c) => formatDate(c.getValue()) }),
       col.display({ id: 'download', header: () => t('list.columns.download'), cell: (c) => <ReceiptDownload receipt={c.row.original} /> }),
     ],
     [t],

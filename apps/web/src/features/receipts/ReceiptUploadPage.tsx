@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconList, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
@@ -109,6 +109,9 @@ export function ReceiptUploadPage() {
             inputTestId="receipt-file-input"
             errorTestId="error-receipt-file"
           />
+          <Text size="sm" c="dark.4" data-testid="receipt-manifest-help">
+            {t('upload.manifest')}
+          </Text>
           {sent && (
             <Stack gap="sm" aria-live="polite">
               <Alert color="teal" icon={<IconCircleCheck size={18} aria-hidden="true" />} title={t('upload.success')} data-testid="receipt-upload-success">
