@@ -294,7 +294,6 @@ function agentStates(resultPath: () => string): State[] {
     { name: 'home', path: '/' },
     menuOpen('ledes'),
     burgerOpen(),
-    ...RECEIPT_SCREENS.map((path): State => ({ name: `receipts${path.replaceAll('/', '-')}`, path })),
     { name: 'ledes-upload', path: '/ledes/upload' },
     { name: 'ledes-upload-empty-submit', path: '/ledes/upload', setup: submit('ledes-submit') },
     {
