@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { receiptUploads, receipts, userCabinets, users } from '@portal/db';
 import { XlsxStreamWriter } from '@portal/xlsx';
-import { buildZip, type RawEntry } from '../../../packages/annuities/test/support/zip.ts';
+import { buildZip, minimalXlsxEntries, type RawEntry } from '../../../packages/annuities/test/support/zip.ts';
 import { multipart } from './support/multipart.ts';
 import { startPatentWorld, type PatentWorld } from './support/patents.ts';
 import { corruptPdf, makePdf, receiptPdf } from './support/pdf.ts';
@@ -194,6 +194,7 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
       { name: 'zipped.pdf', data: buildZip([{ name: 'y.pdf', data: makePdf(['y']) }]) },
       { name: 'garbage.pdf', data: 'x'.repeat(100), compressedOverride: Buffer.from([0xff, 0xfe, 0xfd, 0xfc, 0x00, 0x01]) },
       { name: 'broken.pdf', data: corruptPdf() },
+      { name: 'secret.pdf', data: makePdf(['s']), flags: 1 },
     ]);
     const r = await run(agentA.client, 'bad.zip', zip);
     await nothingLost(r);
@@ -203,6 +204,7 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
       { entry: 'disguised.pdf', code: 'not_pdf' },
       { entry: 'zipped.pdf', code: 'nested_archive' },
       { entry: 'garbage.pdf', code: 'corrupt_entry' },
+      { entry: 'secret.pdf', code: 'encrypted_entry' },
     ]);
     expect(r.made.map((m) => [m.fileName, m.pdfError, m.needsCompletion])).toEqual([
       ['good.pdf', null, true],
@@ -248,6 +250,21 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     await nothingLost(r);
     expect(r.row.refused).toEqual([{ entry: 'liar.pdf', code: 'entry_too_large' }]);
     expect(r.made.map((m) => m.fileName)).toEqual(['fine.pdf']);
+  });
+
+  it('UP-04 a manifest with a DOCTYPE (XXE), or without a file column, ends Error (unreadable_manifest) and keeps nothing', async () => {
+    const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const rows = `<row r="1">${cell('A1', 'file')}${cell('B1', 'reference_client')}</row><row r="2">${cell('A2', 'a.pdf')}${cell('B2', 'CLI-A2')}</row>`;
+    const pdf = makePdf(['p']);
+    // The same workbook without the DOCTYPE is a good manifest: the refusal below is the DOCTYPE's.
+    const control = await run(agentA.client, 'manifest-ok.zip', buildZip([{ name: 'manifest.xlsx', data: buildZip(minimalXlsxEntries({}, rows)) }, { name: 'a.pdf', data: pdf }]));
+    expect(control.made.map((m) => [m.source, m.referenceClient])).toEqual([['manifest', 'CLI-A2']]);
+    const xxe = buildZip(minimalXlsxEntries({ 'xl/sharedStrings.xml': '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><sst><si><t>&e;</t></si></sst>' }, rows));
+    for (const manifest of [{ name: 'manifest.xlsx', data: xxe }, { name: 'manifest.csv', data: 'name;reference_client\r\na.pdf;X\r\n' }]) {
+      const r = await run(agentA.client, 'manifest.zip', buildZip([manifest, { name: 'a.pdf', data: pdf }]));
+      expect(r.row).toMatchObject({ state: 'Error', errorCode: 'unreadable_manifest' });
+      expect(r.made).toHaveLength(0);
+    }
   });
 
   it('UP-10 a truncated or garbage zip ends Error (malformed_archive); the worker stays up', async () => {
@@ -298,26 +315,35 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
   });
 
   it('GET /recepisse: each sees its cabinets, codes and own uploads (admins all); search, sort and paging in the database', async () => {
+    // This test's own receipts (the others' are there too, whatever ran before: the expectations count from the database).
+    const tag = `L${Date.now().toString(36)}`;
+    await run(agentA.client, `${tag}.zip`, buildZip([
+      { name: `${tag}-one.pdf`, data: receiptPdf({ client: 'CLI-A1', inpi: `INPI-${tag}`, provider: 'P', date: '2027-01-01' }) },
+      { name: `${tag}-PARTIAL.pdf`, data: receiptPdf({ client: 'CLI-A2' }) },
+    ]));
+    await run(admin.client, `${tag}-admin.zip`, buildZip([{ name: 'manifest.csv', data: `file;reference_client\r\nx.pdf;CLI-X1\r\n` }, { name: 'x.pdf', data: makePdf(['x']) }]));
     const a = await agentA.client.get('/api/recepisse?limit=100');
     expect(a.status).toBe(200);
-    const mine = await t.portal.ctx.db.select().from(receipts);
-    const visibleToA = mine.filter((m) => m.cabinetId === world.cabinetA);
+    const stored = await t.portal.ctx.db.select().from(receipts);
+    const ownUploads = new Set((await t.portal.ctx.db.select().from(receiptUploads).where(eq(receiptUploads.ownerId, agentA.id))).map((u) => u.id));
+    const visibleToA = stored.filter((m) => m.cabinetId === world.cabinetA || ownUploads.has(m.uploadId));
     expect(a.body.meta.total).toBe(visibleToA.length);
     expect(a.body.recepisse.every((r: any) => typeof r.path === 'string' && r.path.startsWith('receipts/'))).toBe(true);
     const all = await admin.client.get('/api/recepisse?limit=100');
-    expect(all.body.meta.total).toBe(mine.length);
-    // agentCode sees the receipt linked to the CODE-X patent (uploaded by the admin), not cabinet A's.
-    const code = await agentCode.client.get('/api/recepisse');
-    expect(code.body.recepisse.map((r: any) => r.reference_client)).toEqual(['CLI-X1']);
-    expect(code.body.recepisse[0].patent).toMatchObject({ _id: world.ids['R-X1'], idagenda: 'R-X1' });
-    // agentB's cabinet is that patent's cabinet: the same receipt, nothing of cabinet A.
-    const b = await agentB.client.get('/api/recepisse');
-    expect(b.body.recepisse.map((r: any) => r.reference_client)).toEqual(['CLI-X1']);
+    expect(all.body.meta.total).toBe(stored.length);
+    // agentCode sees the receipts linked to the CODE-X patent (uploaded by the admin), nothing of cabinet A.
+    const code = await agentCode.client.get('/api/recepisse?limit=100');
+    expect(code.body.recepisse.length).toBeGreaterThanOrEqual(1);
+    expect(code.body.recepisse.every((r: any) => r.reference_client === 'CLI-X1' && r.patent?.idagenda === 'R-X1')).toBe(true);
+    // agentB's cabinet is that patent's cabinet: the same receipts, nothing of cabinet A.
+    const b = await agentB.client.get('/api/recepisse?limit=100');
+    expect(b.body.recepisse.map((r: any) => r._id).sort()).toEqual(code.body.recepisse.map((r: any) => r._id).sort());
 
-    const search = await agentA.client.get('/api/recepisse?search=inpi-2027');
-    expect(search.body.recepisse.map((r: any) => r.reference_inpi)).toEqual(['INPI-2027-1']);
-    const byName = await agentA.client.get('/api/recepisse?search=PARTIAL');
-    expect(byName.body.recepisse.map((r: any) => r.file_name)).toEqual(['partial.pdf']);
+    const search = await agentA.client.get(`/api/recepisse?search=${`inpi-${tag}`.toLowerCase()}`);
+    expect(search.body.recepisse.map((r: any) => r.file_name)).toEqual([`${tag}-one.pdf`]);
+    const byName = await agentA.client.get(`/api/recepisse?search=${tag}-partial`);
+    expect(byName.body.recepisse.map((r: any) => [r.file_name, r.needs_completion])).toEqual([[`${tag}-PARTIAL.pdf`, true]]);
+    expect((await agentB.client.get(`/api/recepisse?search=${tag}`)).body.meta.total).toBe(0);
     const sorted = await agentA.client.get('/api/recepisse?sort=file_name&order=asc&limit=3&page=1');
     const names = visibleToA.map((m) => m.fileName).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
     expect(sorted.body.recepisse.map((r: any) => r.file_name)).toEqual(names.slice(0, 3));
@@ -331,21 +357,28 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     expect((await agentA.client.get('/api/recepisse?limit=1000')).status).toBe(400);
   });
 
+  /** A receipt of cabinet A (linked to R-A1), uploaded by agentA for the test at hand. */
+  async function receiptOfA(name: string) {
+    const r = await run(agentA.client, name, receiptPdf({ client: 'CLI-A1' }));
+    return r.made[0]!;
+  }
+
   it('IDOR: another cabinet\'s receipt is a 404 by id and by download; the owner and admins get it', async () => {
-    const [theirs] = await t.portal.ctx.db.select().from(receipts).where(eq(receipts.patentId, world.ids['R-A1']!));
-    expect((await agentB.client.get(`/api/recepisse/${theirs!.id}`)).status).toBe(404);
-    const denied = await agentB.client.get(`/api/download/recepisse?file_path=${encodeURIComponent(theirs!.storageKey)}`);
+    const theirs = await receiptOfA('idor receipt.pdf');
+    expect(theirs.patentId).toBe(world.ids['R-A1']);
+    expect((await agentB.client.get(`/api/recepisse/${theirs.id}`)).status).toBe(404);
+    const denied = await agentB.client.get(`/api/download/recepisse?file_path=${encodeURIComponent(theirs.storageKey)}`);
     expect(denied.status).toBe(404);
     expect(denied.body).toEqual({ success: false, code: 'not_found', message: 'Not found.' });
-    const own = await agentA.client.get(`/api/recepisse/${theirs!.id}`);
+    const own = await agentA.client.get(`/api/recepisse/${theirs.id}`);
     expect(own.status).toBe(200);
-    expect(own.body.recepisse).toMatchObject({ _id: theirs!.id, reference_client: 'CLI-A1', patent: { idagenda: 'R-A1' } });
+    expect(own.body.recepisse).toMatchObject({ _id: theirs.id, reference_client: 'CLI-A1', patent: { idagenda: 'R-A1' } });
     const file = await agentA.client.get(`/api/download/recepisse?file_path=${encodeURIComponent(own.body.recepisse.path)}`);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/pdf');
-    expect(file.headers.get('content-disposition')).toContain('attachment; filename="recu A1.pdf"');
+    expect(file.headers.get('content-disposition')).toContain('attachment; filename="idor receipt.pdf"');
     expect(file.text.startsWith('%PDF-')).toBe(true);
-    expect((await admin.client.get(`/api/recepisse/${theirs!.id}`)).status).toBe(200);
+    expect((await admin.client.get(`/api/recepisse/${theirs.id}`)).status).toBe(200);
     expect((await agentA.client.get('/api/recepisse/00000000-0000-4000-8000-000000000000')).status).toBe(404);
     // Receipts are the patent users': an annuities-only user is forbidden, a visitor unauthenticated.
     expect((await annuitiesUser.client.get('/api/recepisse')).status).toBe(403);
@@ -354,6 +387,8 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
   });
 
   it('UP-14 every traversal form of file_path is the same 404, logged, with nothing read from storage', async () => {
+    const realKey = (await receiptOfA('traversal.pdf')).storageKey;
+    const [upload0] = await t.portal.ctx.db.select().from(receiptUploads).limit(1);
     const storage = t.portal.ctx.storage;
     const original = storage.get.bind(storage);
     let reads = 0;
@@ -361,9 +396,6 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
       reads++;
       return original(key);
     };
-    const [real] = await t.portal.ctx.db.select().from(receipts).where(eq(receipts.patentId, world.ids['R-A1']!));
-    const realKey = real!.storageKey;
-    const [upload0] = await t.portal.ctx.db.select().from(receiptUploads).limit(1);
     const corpus = [
       '../', '../../etc/passwd', '..%2f..%2fetc%2fpasswd', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '%252e%252e%252f', '..\\..\\windows\\win.ini', '/etc/passwd',
       `${realKey}%00.pdf`, `${realKey}\u0000`, '．．／．．／etc/passwd', './a/../b', `receipts/../../${realKey}`, `${realKey}/../../../etc/passwd`,
@@ -388,20 +420,21 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
   });
 
   it('the patent detail lists its receipts; a patent outside the caller\'s reach is a 404', async () => {
+    const made = await receiptOfA('detail.pdf');
     const res = await agentA.client.get(`/api/brevet_eptane/${world.ids['R-A1']}/recepisse`);
     expect(res.status).toBe(200);
-    expect(res.body.recepisse.length).toBeGreaterThanOrEqual(1);
+    expect(res.body.recepisse.map((r: any) => r._id)).toContain(made.id);
     expect(res.body.recepisse.every((r: any) => r.patent._id === world.ids['R-A1'])).toBe(true);
     expect((await agentB.client.get(`/api/brevet_eptane/${world.ids['R-A1']}/recepisse`)).status).toBe(404);
   });
 
   it('the upload page lists the caller\'s own runs with their refused entries', async () => {
+    const name = `runs-${Date.now().toString(36)}.zip`;
+    await run(agentA.client, name, buildZip([{ name: 'ok.pdf', data: makePdf(['ok']) }, { name: 'inner.zip', data: buildZip([{ name: 'x.pdf', data: 'x' }]) }]));
     const res = await agentA.client.get('/api/recepisse/uploads?limit=50');
     expect(res.status).toBe(200);
-    const bad = res.body.uploads.find((u: any) => u.name === 'bad.zip');
-    expect(bad).toMatchObject({ state: 'Done', receipts_created: 2, refused_count: 5 });
-    expect(bad.refused[0]).toEqual({ entry: 'inner.zip', code: 'nested_archive' });
-    expect(res.body.uploads.every((u: any) => u.name !== 'admin.zip')).toBe(true);
-    expect((await agentB.client.get('/api/recepisse/uploads')).body.uploads).toEqual([]);
+    expect(res.body.uploads.find((u: any) => u.name === name)).toMatchObject({ state: 'Done', receipts_created: 1, refused_count: 1, refused: [{ entry: 'inner.zip', code: 'nested_archive' }] });
+    const others = await agentB.client.get('/api/recepisse/uploads?limit=50');
+    expect(others.body.uploads.some((u: any) => u.name === name)).toBe(false);
   });
 });
