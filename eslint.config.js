@@ -103,7 +103,8 @@ export default tseslint.config(
     // The API and the job processors run on the main thread of the API (embedded) and of the workers:
     // they compute and validate with the engine's core; only the engine thread reads spreadsheets.
     files: ['apps/api/src/**/*.ts', 'packages/jobs/src/**/*.ts'],
-    ignores: ['packages/jobs/src/annuities/engine-worker.ts', 'packages/jobs/src/patents/workbook-worker.ts'],
+    // The worker threads' own modules (the receipt thread reads the manifest with the spreadsheet guard).
+    ignores: ['packages/jobs/src/annuities/engine-worker.ts', 'packages/jobs/src/patents/workbook-worker.ts', 'packages/jobs/src/receipts/manifest.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

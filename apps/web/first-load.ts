@@ -58,7 +58,8 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/annuites/patent/instruction': 'src/features/patents/ToValidatePage.tsx',
   '/annuites/patent/submissions': 'src/features/patents/SubmissionsPage.tsx',
   '/annuites/patent/portfolio': 'src/features/portfolio/PortfolioPage.tsx',
-  '/annuities/list-receipt': 'src/features/placeholders/ComingSoonPage.tsx',
+  '/annuities/upload/receipt': 'src/features/receipts/ReceiptUploadPage.tsx',
+  '/annuities/list-receipt': 'src/features/receipts/ReceiptListPage.tsx',
 };
 export const LOCALE_MODULES = { en: 'src/lib/locales/en.ts', fr: 'src/lib/locales/fr.ts' } as const;
 

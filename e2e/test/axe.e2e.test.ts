@@ -40,8 +40,8 @@ interface State {
   alsoGate?: readonly string[];
 }
 
-/** Routes of later issues (placeholders), all behind login; /annuities/research (issue 10) is scanned in its states below. */
-const COMING_SOON = ['/annuities/upload/receipt', '/annuities/list-receipt'];
+/** The receipt screens (issue 13) as an admin reaches them; their states with data: receipts.e2e's own axe pass. */
+const RECEIPT_SCREENS = ['/annuities/upload/receipt', '/annuities/list-receipt'];
 /** The patent screens as an admin reaches them (their modals and states: patents.e2e's own axe pass). */
 const PATENT_SCREENS = ['/patent-annuities', '/add/patents', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/submissions', '/annuites/patent/portfolio'];
 
@@ -255,7 +255,7 @@ const adminStates: State[] = [
   menuOpen('annuities', '/contact'),
   menuOpen('patentAnnuities', '/contact'),
   burgerOpen('/contact'),
-  ...COMING_SOON.map((path): State => ({ name: `coming-soon${path.replaceAll('/', '-')}`, path })),
+  ...RECEIPT_SCREENS.map((path): State => ({ name: `receipts${path.replaceAll('/', '-')}`, path })),
   ...PATENT_SCREENS.map((path): State => ({ name: `patents${path.replaceAll('/', '-')}`, path })),
   { name: 'add-user', path: '/add/user' },
   { name: 'add-user-empty-submit', path: '/add/user', setup: submit('add-user-submit') },
@@ -294,7 +294,6 @@ function agentStates(resultPath: () => string): State[] {
     { name: 'home', path: '/' },
     menuOpen('ledes'),
     burgerOpen(),
-    ...COMING_SOON.map((path): State => ({ name: `coming-soon${path.replaceAll('/', '-')}`, path })),
     { name: 'ledes-upload', path: '/ledes/upload' },
     { name: 'ledes-upload-empty-submit', path: '/ledes/upload', setup: submit('ledes-submit') },
     {

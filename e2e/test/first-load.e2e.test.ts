@@ -14,7 +14,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const DIST = path.join(ROOT, 'apps/web/dist');
 const LOCALES = path.join(ROOT, 'packages/i18n/locales');
 // The web's namespaces (apps/web/src/lib/i18n.ts); the others are the server's.
-const WEB_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities', 'patents', 'portfolio', 'mfa'];
+const WEB_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities', 'patents', 'portfolio', 'mfa', 'receipts'];
 const FIRST_LOAD_BROTLI_BUDGET = 150 * 1024;
 
 function texts(file: string): string[] {

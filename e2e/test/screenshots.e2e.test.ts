@@ -89,10 +89,10 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     await screenshot(page, 'menu-open', lang, { fullPage: false });
     await page.keyboard.press('Escape');
 
-    // A screen of a later issue (placeholder until it is built).
+    // The add-patent form as an admin reaches it (it was a placeholder once; no placeholder is left).
     await page.goto('/add/patents');
     await page.locator('main h1').first().waitFor();
-    await screenshot(page, 'coming-soon', lang);
+    await screenshot(page, 'add-patents-admin', lang);
 
     await page.goto('/add/user');
     await page.locator('input[name="company_agent"]').fill('Cabinet Exemple');
@@ -276,7 +276,7 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     await context.close();
   }, 120_000);
 
-  it('annuities screens, the placeholders and the main modals', async () => {
+  it('annuities screens, the receipt screens and the main modals', async () => {
     const context = await newContext(browser, { lang });
     const page = await context.newPage();
     await loginAsAdmin(page);
@@ -306,15 +306,14 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     await page.getByTestId('research-hit').first().waitFor();
     await shoot(page, 'annuities-research', lang);
 
-    // Screens of later issues: the translated placeholder, each under its own title.
-    for (const [name, path] of [
-      ['receipt-upload', '/annuities/upload/receipt'],
-      ['receipt-list', '/annuities/list-receipt'],
-    ] as const) {
-      await page.goto(path);
-      await page.locator('main h1').first().waitFor();
-      await shoot(page, `coming-soon-${name}`, lang);
-    }
+    // The receipt screens (issue 13; with data in receipts.e2e's own pictures): the list, the upload after an empty submit.
+    await page.goto('/annuities/list-receipt');
+    await page.getByTestId('receipts-count').waitFor();
+    await shoot(page, 'receipt-list', lang);
+    await page.goto('/annuities/upload/receipt');
+    await page.getByTestId('receipt-upload-submit').click();
+    await page.getByTestId('error-receipt-file').waitFor();
+    await shoot(page, 'receipt-upload', lang);
     await context.close();
   }, 240_000);
 });

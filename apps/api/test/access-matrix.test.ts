@@ -73,6 +73,8 @@ describe('AC-01 route × role matrix', () => {
       'PUT /brevet_eptane/validate-instruction': ['admin_test', 'admin'],
       'GET /brevet_eptane/:id/events': agents,
       'GET /brevet_eptane/:id/schedule': agents,
+      // The detail modal's receipts (issue 13).
+      'GET /brevet_eptane/:id/recepisse': agents,
       'PUT /brevet_eptane/update/:_id': ['admin'],
       'POST /brevet_eptane/create': agents,
       'GET /brevet_eptane/proposal': agents,
@@ -117,6 +119,19 @@ describe('AC-01 route × role matrix', () => {
       'POST /account/mfa/confirm': 'authenticated',
       'POST /account/mfa/disable': 'authenticated',
       'POST /admin/user/:id/mfa/reset': ['admin'],
+    });
+  });
+
+  it('receipts: the patent users (agents, admin_test, admins) upload, list and download them; object rules in the service', () => {
+    const receiptRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /recepisse/.test(key)));
+    const agents = ['user_agent_annuites', 'admin_test', 'admin'];
+    expect(receiptRoutes).toEqual({
+      'POST /recepisse': agents,
+      'GET /recepisse': agents,
+      'GET /recepisse/uploads': agents,
+      'GET /recepisse/:id': agents,
+      'GET /download/recepisse': agents,
+      'GET /brevet_eptane/:id/recepisse': agents,
     });
   });
 

@@ -8,6 +8,8 @@ import { freePort, startProcess, type RunningProcess } from './support/processes
 const PRODUCTION_ONLY = ['bullmq', 'ioredis', 'minio', '@socket.io/redis-adapter', '@socket.io/redis-emitter'];
 /** Loaded with the first mail, not at start: an idle portal has no use for it. */
 const ON_FIRST_USE = ['nodemailer'];
+/** Read in the jobs' worker threads only (the receipt thread's PDF.js, the spreadsheet readers): never on the API's main thread. */
+const THREAD_ONLY = ['unpdf', 'exceljs', 'yauzl'];
 
 describe('embedded mode footprint', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-footprint-'));
@@ -32,6 +34,6 @@ describe('embedded mode footprint', () => {
     // The recorder works: the libraries the embedded portal does use are there.
     expect(modules.some((url) => url.includes('/node_modules/@electric-sql/pglite/'))).toBe(true);
     expect(modules.some((url) => url.includes('/node_modules/socket.io/'))).toBe(true);
-    for (const name of [...PRODUCTION_ONLY, ...ON_FIRST_USE]) expect(modules.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
+    for (const name of [...PRODUCTION_ONLY, ...ON_FIRST_USE, ...THREAD_ONLY]) expect(modules.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
   }, 180_000);
 });

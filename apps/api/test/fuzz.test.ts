@@ -152,8 +152,8 @@ function casesFor(key: string, op: Operation): Case[] {
     }
   }
   for (const param of queryParams) {
-    // UP-14: a storage key (the annuities download's file_path) answers the same 404 for every unknown key, NUL included.
-    const keyParam = key === 'GET /annuite/files/download' && param.name === 'file_path';
+    // UP-14: a storage key (the annuities and receipts downloads' file_path) answers the same 404 for every unknown key, NUL included.
+    const keyParam = (key === 'GET /annuite/files/download' || key === 'GET /download/recepisse') && param.name === 'file_path';
     for (const raw of BAD_TEXT_RAW) add({ path: concrete(path) + queryString(op, { [param.name]: raw }), body, expect: keyParam ? 'no5xx' : 'refuse', what: `query ${param.name}=${raw}` });
     for (const raw of ODD_RAW) add({ path: concrete(path) + queryString(op, { [param.name]: raw }), body, expect: 'no5xx', what: `query ${param.name}=${raw.slice(0, 40)}` });
     // Parameter pollution (VAL-02): a repeated key is an array, never silently one of its values.

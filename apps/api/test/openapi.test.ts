@@ -72,6 +72,21 @@ describe('OpenAPI document and viewer', () => {
     expect(Object.keys(components.schemas.ErrorEnvelope.properties)).toContain('not_updated');
   });
 
+  it('documents the receipts: the upload (multipart file, the spec\'s boolean `result` and the upload to follow), the list\'s query and the PDF download', async () => {
+    const { paths } = (await t.client().get('/api/openapi.json')).body;
+    const upload = paths['/api/recepisse'].post;
+    expect(Object.keys(upload.requestBody.content['multipart/form-data'].schema.properties)).toContain('file');
+    const answer = upload.responses['200'].content['application/json'].schema;
+    expect(answer.properties.result.type).toBe('boolean');
+    expect(answer.required).toEqual(expect.arrayContaining(['success', 'result', 'upload']));
+    const list = paths['/api/recepisse'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['search', 'to_complete', 'sort', 'order', 'page', 'limit']);
+    const item = list.responses['200'].content['application/json'].schema.properties.recepisse.items;
+    expect(item.required).toEqual(expect.arrayContaining(['reference_client', 'reference_inpi', 'reference_provider', 'date_ordre_paiement', 'path']));
+    expect(Object.keys(paths['/api/download/recepisse'].get.responses['200'].content)).toEqual(['application/pdf']);
+    expect(paths['/api/recepisse/{id}'].get.parameters.some((p: { name: string; in: string }) => p.name === 'id' && p.in === 'path')).toBe(true);
+  });
+
   it('serves the viewer page under a CSP that allows exactly its own inline script and style', async () => {
     const res = await t.client({ apiKey: null, origin: null }).get('/api/docs');
     expect(res.status).toBe(200);

@@ -180,6 +180,9 @@ export const ERROR_CODES = {
   mfa_required: 403,
   mfa_not_enabled: 409,
   mfa_already_enabled: 409,
+  // Receipts (issue 13).
+  wrong_receipt_type: 415,
+  empty_file: 400,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

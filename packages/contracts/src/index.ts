@@ -12,3 +12,4 @@ export * from './patents.ts';
 export * from './patent-portfolio.ts';
 export * from './ops.ts';
 export * from './mfa.ts';
+export * from './receipts.ts';

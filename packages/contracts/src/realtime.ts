@@ -2,6 +2,7 @@ import type { AnnuityFileDto } from './annuities.ts';
 import type { LedesRunDto } from './ledes.ts';
 import type { PatentsChangedEvent } from './patents.ts';
 import type { PatentImportDto } from './patent-portfolio.ts';
+import type { ReceiptUploadDto } from './receipts.ts';
 
 /** Rooms are joined server-side from the session, never from a client message. */
 export const rooms = {
@@ -24,4 +25,6 @@ export interface ServerToClientEvents {
   'patents:changed': (change: PatentsChangedEvent) => void;
   /** A portfolio import's progress (rows_done / rows_total) to its uploader, its state and counts also to the admins. */
   'patents:import:updated': (patentImport: PatentImportDto) => void;
+  /** A receipt upload's progress (entries_done / entries_total) and result (receipts made, entries refused) to its uploader and the admins. */
+  'receipts:upload:updated': (upload: ReceiptUploadDto) => void;
 }

@@ -21,3 +21,7 @@ export { loadInstructionIds, loadRates, PORTFOLIO_BATCH, PortfolioTally, upsertP
 export { engineDay, mapHeaders, originOf, prepareRow, rateOn, rawFromCells, rowsOf, type PatentUpsertRow, type RateTable, type RawPatentRow } from './patents/rows.ts';
 export { csvLine, parseCsv } from './patents/csv.ts';
 export { seedDemoPortfolio, DEMO_CURRENCY_RATES, type DemoPortfolioOptions, type DemoPortfolioResult } from './patents/demo-portfolio.ts';
+export { receiptsJob, closeSilentReceiptUploads } from './definitions/receipts.ts';
+export { createReadReceiptsProcessor, markReceiptUploadFailed, RECEIPT_ERROR_CODES, RECEIPTS_PROGRESS_MS, type ReadReceiptsDeps } from './processors/read-receipts.ts';
+export { loadReceiptUpload, publishReceiptUpload, toReceiptUploadDto, type ReceiptUploadRow } from './receipts/uploads.ts';
+export { manifestOf, referencesFromText, type ReceiptReferences } from './receipts/references.ts';

@@ -6,12 +6,14 @@ import { mailJob } from './definitions/mail.ts';
 import { patentExportJob } from './definitions/patent-export.ts';
 import { patentImportJob } from './definitions/patent-import.ts';
 import { patentRemindersJob } from './definitions/patent-reminders.ts';
+import { receiptsJob } from './definitions/receipts.ts';
 import type { CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 import type { CheckLedesDeps } from './processors/check-ledes.ts';
 import type { SendMailDeps } from './processors/send-mail.ts';
 import type { ExportPatentsDeps } from './processors/export-patents.ts';
 import type { ImportPatentsDeps } from './processors/import-patents.ts';
 import type { PatentRemindersDeps } from './processors/patent-reminders.ts';
+import type { ReadReceiptsDeps } from './processors/read-receipts.ts';
 
 /**
  * Every active queue, one definition each. The inline driver, the BullMQ workers, the producer's
@@ -25,11 +27,12 @@ export const JOB_REGISTRY = {
   'patent-import': patentImportJob,
   'patent-export': patentExportJob,
   'patent-reminders': patentRemindersJob,
+  receipts: receiptsJob,
 } as const;
 export type RegisteredQueue = keyof typeof JOB_REGISTRY;
 export const REGISTERED_QUEUES = Object.keys(JOB_REGISTRY) as RegisteredQueue[];
 
-export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps;
+export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps & ReadReceiptsDeps;
 
 export function isRegisteredQueue(queue: QueueName): queue is RegisteredQueue {
   return queue in JOB_REGISTRY;
@@ -44,6 +47,7 @@ export function bindJobs(ports: JobPorts, concurrency: Partial<Record<QueueName,
     'patent-import': bindJob(patentImportJob, ports, { concurrency: concurrency['patent-import'] }),
     'patent-export': bindJob(patentExportJob, ports, { concurrency: concurrency['patent-export'] }),
     'patent-reminders': bindJob(patentRemindersJob, ports, { concurrency: concurrency['patent-reminders'] }),
+    receipts: bindJob(receiptsJob, ports, { concurrency: concurrency.receipts }),
   };
 }
 
@@ -67,5 +71,6 @@ export function retryPolicies(): Record<RegisteredQueue, RetryPolicy> {
     'patent-import': patentImportJob.retry,
     'patent-export': patentExportJob.retry,
     'patent-reminders': patentRemindersJob.retry,
+    receipts: receiptsJob.retry,
   };
 }

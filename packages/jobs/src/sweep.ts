@@ -1,6 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { JobPayload, QueueName } from '@portal/contracts';
-import { annuityFiles, ledesRuns, mails, patentImports, type Database } from '@portal/db';
+import { annuityFiles, ledesRuns, mails, patentImports, receiptUploads, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { QueuePort } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
@@ -8,6 +8,7 @@ import { closeSilentAnnuityFiles } from './definitions/annuities.ts';
 import { closeSilentLedesRuns, LEDES_HEARTBEAT_MS } from './definitions/ledes.ts';
 import { mailJob } from './definitions/mail.ts';
 import { closeSilentPatentImports } from './definitions/patent-import.ts';
+import { closeSilentReceiptUploads } from './definitions/receipts.ts';
 
 const BATCH = 500;
 /** A job normally starts within seconds; older rows lost their enqueue. */
@@ -104,11 +105,26 @@ export async function sweepJobs(ports: SweepPorts, options: { everything?: boole
     .limit(BATCH);
   await enqueueCommitted(ports, 'patent-import', imports.map((i) => ({ importId: i.id })));
 
+  // Receipt uploads not started or silent, as the imports.
+  const uploads = await ports.db
+    .select({ id: receiptUploads.id })
+    .from(receiptUploads)
+    .where(
+      and(
+        eq(receiptUploads.state, 'in_progress'),
+        or(and(isNull(receiptUploads.startedAt), lt(receiptUploads.createdAt, at(NOT_STARTED_AFTER_MS))), lt(receiptUploads.updatedAt, at(SILENT_RUN_AFTER_MS))),
+      ),
+    )
+    .limit(BATCH);
+  await enqueueCommitted(ports, 'receipts', uploads.map((u) => ({ uploadId: u.id })));
+
   const interruptedLedes = await closeSilentLedesRuns(ports, (runId) => ports.queue.isQueued('ledes', { runId }), now);
   if (interruptedLedes > 0) ports.logger.warn({ interrupted: interruptedLedes }, 'ledes runs silent past the timeout moved to Error');
   const interruptedAnnuities = await closeSilentAnnuityFiles(ports, (fileId) => ports.queue.isQueued('annuities', { fileId }), now);
   if (interruptedAnnuities > 0) ports.logger.warn({ interrupted: interruptedAnnuities }, 'annuity checks silent past the timeout moved to Error');
   const interruptedImports = await closeSilentPatentImports(ports, (importId) => ports.queue.isQueued('patent-import', { importId }), now);
   if (interruptedImports > 0) ports.logger.warn({ interrupted: interruptedImports }, 'patent imports silent past the timeout moved to Error');
-  return { mails: unsent.length, ledes: waiting.length, annuities: annuities.length, interrupted: interruptedLedes + interruptedAnnuities + interruptedImports };
+  const interruptedReceipts = await closeSilentReceiptUploads(ports, (uploadId) => ports.queue.isQueued('receipts', { uploadId }), now);
+  if (interruptedReceipts > 0) ports.logger.warn({ interrupted: interruptedReceipts }, 'receipt uploads silent past the timeout moved to Error');
+  return { mails: unsent.length, ledes: waiting.length, annuities: annuities.length, interrupted: interruptedLedes + interruptedAnnuities + interruptedImports + interruptedReceipts };
 }

@@ -21,6 +21,8 @@ import { patentPortfolioPolicy } from '../modules/patent-portfolio/policy.ts';
 import { patentPortfolioRoutes } from '../modules/patent-portfolio/router.ts';
 import { mfaPolicy } from '../modules/mfa/policy.ts';
 import { mfaRoutes } from '../modules/mfa/router.ts';
+import { receiptsPolicy } from '../modules/receipts/policy.ts';
+import { receiptsRoutes } from '../modules/receipts/router.ts';
 import { usersPolicy } from '../modules/users/policy.ts';
 import { usersRoutes } from '../modules/users/router.ts';
 import { opsPolicy } from '../modules/ops/policy.ts';
@@ -43,11 +45,12 @@ const API_MODULES: ApiModule[] = [
   { routes: patentsRoutes, policy: patentsPolicy },
   { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },
   { routes: opsRoutes, policy: opsPolicy },
+  { routes: receiptsRoutes, policy: receiptsPolicy },
   docsModule,
 ];
 
 /** The only routes that take multipart bodies. */
-const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/, /^\/file\/send_email_for_new_case$/];
+const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/, /^\/recepisse$/, /^\/file\/send_email_for_new_case$/];
 
 /**
  * Machine routes authenticated by a bearer key of their own and never by the session cookie: no

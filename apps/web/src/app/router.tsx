@@ -38,11 +38,9 @@ const screens = {
   addPatent: () => Promise.all([import('../features/patents/AddPatentPage.tsx'), loadNamespace('patents')]).then(([m]) => m.AddPatentPage),
   patentSubmissions: () => Promise.all([import('../features/patents/SubmissionsPage.tsx'), loadNamespace('patents')]).then(([m]) => m.SubmissionsPage),
   patentsPortfolio: () => Promise.all([import('../features/portfolio/PortfolioPage.tsx'), loadNamespace('portfolio')]).then(([m]) => m.PortfolioPage),
+  receiptUpload: () => Promise.all([import('../features/receipts/ReceiptUploadPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptUploadPage),
+  receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
 } satisfies Record<string, Screen>;
-
-function comingSoonScreen(key: string): Screen {
-  return () => import('../features/placeholders/ComingSoonPage.tsx').then((m) => () => <m.ComingSoonPage screen={key} />);
-}
 
 interface PortalRoute {
   path: string;
@@ -50,12 +48,6 @@ interface PortalRoute {
   screen: Screen;
   loader?: (args: LoaderFunctionArgs) => Promise<null>;
 }
-
-/** Routes of later issues: a translated placeholder inside the frame, guarded as the route table says. */
-const comingSoon: [string, Access, string][] = [
-  ['/annuities/upload/receipt', 'connected', 'receiptUpload'],
-  ['/annuities/list-receipt', 'connected', 'receiptList'],
-];
 
 const resetLoader = async (args: LoaderFunctionArgs): Promise<null> => {
   const url = new URL(args.request.url);
@@ -129,7 +121,9 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuites/patent/submissions', access: 'admin', screen: screens.patentSubmissions },
   // Not in the spec (issue 11: the back office's imports, the batches sent back, the reminders): admins only.
   { path: '/annuites/patent/portfolio', access: 'admin', screen: screens.patentsPortfolio },
-  ...comingSoon.map(([path, access, key]): PortalRoute => ({ path, access, screen: comingSoonScreen(key) })),
+  // "connected" in the spec; the receipts are the patent users' (the API refuses the others), decision 121.
+  { path: '/annuities/upload/receipt', access: 'patents', screen: screens.receiptUpload },
+  { path: '/annuities/list-receipt', access: 'patents', screen: screens.receiptList },
 ];
 
 function toRoute(r: PortalRoute): RouteObject {

@@ -89,13 +89,13 @@ export function FileUpload({
       >
         <Group justify="center" gap="lg" mih={110} wrap="nowrap">
           <Dropzone.Accept>
-            <IconUpload size={40} stroke={1.5} color="var(--mantine-color-brand-6)" aria-hidden="true" />
+            <IconUpload size={40} stroke={1.5} color="var(--mantine-color-brand-6)" aria-hidden="true" className={classes.icon} />
           </Dropzone.Accept>
           <Dropzone.Reject>
-            <IconX size={40} stroke={1.5} color="var(--mantine-color-red-6)" aria-hidden="true" />
+            <IconX size={40} stroke={1.5} color="var(--mantine-color-red-6)" aria-hidden="true" className={classes.icon} />
           </Dropzone.Reject>
           <Dropzone.Idle>
-            <IconFileText size={40} stroke={1.5} color="var(--mantine-color-brand-5)" aria-hidden="true" />
+            <IconFileText size={40} stroke={1.5} color="var(--mantine-color-brand-5)" aria-hidden="true" className={classes.icon} />
           </Dropzone.Idle>
           <Stack gap={6} align="flex-start">
             <Text size="md" fw={600}>

@@ -126,7 +126,10 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
 
   const adminTest = has(session, 'admin_test');
   if (admin || adminTest || has(session, 'user_agent_annuites')) {
-    const items: MenuItem[] = [{ labelKey: 'nav.patents', to: '/patent-annuities' }];
+    const items: MenuItem[] = [
+      { labelKey: 'nav.patents', to: '/patent-annuities' },
+      { labelKey: 'nav.receipts', to: '/annuities/list-receipt' },
+    ];
     if (admin) items.push({ labelKey: 'nav.patentsMissingInfo', to: '/annuites/patent' });
     if (admin || adminTest) items.push({ labelKey: 'nav.patentsToValidate', to: '/annuites/patent/instruction' });
     // Not in the spec's menus (issue 11): the back office's imports, the batches sent back, the reminders.

@@ -48,6 +48,15 @@ export const queryKeys = {
     history: (params: PageParams) => ['ledes', 'history', 'user', params] as const,
     adminHistory: (params: AdminHistoryKeyParams) => ['ledes', 'history', 'admin', params] as const,
   },
+  receipts: {
+    /** Prefix of every receipt list page (a finished upload invalidates them). */
+    lists: () => ['receipts', 'list'] as const,
+    list: (params: PageParams & SortParams & { search: string; toComplete: boolean }) => ['receipts', 'list', params] as const,
+    /** Prefix of the caller's upload pages (a socket event patches or invalidates them). */
+    uploadPages: () => ['receipts', 'uploads'] as const,
+    uploads: (params: PageParams) => ['receipts', 'uploads', params] as const,
+    ofPatent: (patentId: string) => ['receipts', 'patent', patentId] as const,
+  },
   portfolio: {
     /** Prefix of every page of the portfolio imports (a socket event patches or invalidates them). */
     importPages: () => ['portfolio', 'imports'] as const,

@@ -9,7 +9,7 @@ import { formatDate } from '../../../lib/format.ts';
 import { patentDetailQuery } from '../api.ts';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 import { patentRef } from './InstructionChoice.tsx';
-import { PatentHistory, PatentSchedule } from './PatentExtras.tsx';
+import { PatentHistory, PatentReceipts, PatentSchedule } from './PatentExtras.tsx';
 import classes from '../patents.module.css';
 
 type FieldKey = keyof PatentRecordDto | 'status' | 'cabinet';
@@ -137,6 +137,7 @@ export function PatentDetailModal({ patent, labels, onClose }: { patent: PatentR
           </Section>
           <PatentSchedule id={p._id} />
           <PatentHistory id={p._id} labels={labels} />
+          <PatentReceipts id={p._id} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} data-testid="patent-detail-close">
               {t('detail.close')}

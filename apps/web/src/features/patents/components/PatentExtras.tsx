@@ -1,7 +1,11 @@
-import { Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format.ts';
+import { msg } from '../../../lib/message.tsx';
+import { DownloadButton } from '../../../components/DownloadButton.tsx';
+import { downloadReceipt, patentReceiptsQuery } from '../../receipts/receiptsApi.ts';
 import { patentEventsQuery, patentScheduleQuery } from '../api.ts';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 
@@ -87,6 +91,49 @@ export function PatentHistory({ id, labels }: { id: string; labels: InstructionL
                 {[formatDate(e.created), e.user?.name, t(`detail.sources.${e.source}`)].filter(Boolean).join(' · ')}
               </Text>
             </li>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+/** The patent's payment receipts (issue 13), newest first, each with its download. */
+export function PatentReceipts({ id }: { id: string }) {
+  const { t } = useTranslation('patents');
+  const receipts = useQuery(patentReceiptsQuery(id));
+  return (
+    <Stack gap={6} component="section" data-testid="patent-receipts">
+      <Heading>{t('detail.sections.receipts')}</Heading>
+      {receipts.isPending ? null : receipts.isError ? (
+        <Text size="sm" c="red.8" role="alert">
+          {t('detail.receiptsLoadError')}
+        </Text>
+      ) : receipts.data.length === 0 ? (
+        <Text size="sm" c="dark.4">
+          {t('detail.receiptsEmpty')}
+        </Text>
+      ) : (
+        <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+          {receipts.data.map((r) => (
+            <Group key={r._id} component="li" justify="space-between" wrap="nowrap" gap="sm" data-testid="patent-receipt">
+              <Stack gap={0} miw={0}>
+                <Text size="sm" fw={600} className="portal-break">
+                  {r.file_name}
+                </Text>
+                <Group gap={6}>
+                  <Text size="xs" c="dark.4">
+                    {[r.reference_inpi, r.reference_provider, formatDay(r.date_ordre_paiement)].filter(Boolean).join(' · ')}
+                  </Text>
+                  {r.needs_completion && (
+                    <Badge variant="light" color="orange" c="orange.9" size="xs" radius="sm" tt="none">
+                      {t('detail.receiptToComplete')}
+                    </Badge>
+                  )}
+                </Group>
+              </Stack>
+              <DownloadButton download={() => downloadReceipt(r)} failure={() => msg('patents:detail.receiptDownloadError')} label={t('detail.receiptDownload', { name: r.file_name })} testId="patent-receipt-download" icon={IconDownload} />
+            </Group>
           ))}
         </Stack>
       )}

@@ -1,0 +1,153 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { paginationMeta, type ReceiptDto, type ReceiptListQuery } from '@portal/contracts';
+import { patentRecords, receiptUploads, receipts } from '@portal/db';
+import { enqueueCommitted, publishReceiptUpload, toReceiptUploadDto } from '@portal/jobs';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import type { StoredUpload } from '../../http/multipart.ts';
+import type { AuthState } from '../../http/session.ts';
+import { likePattern, readPatent, readScope } from '../patents/service.ts';
+
+const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const SNIFF_BYTES = 1024;
+
+async function headOf(ctx: AppContext, key: string): Promise<Buffer> {
+  const stream = await ctx.storage.get(key);
+  let head = Buffer.alloc(0);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      head = Buffer.concat([head, chunk]);
+      if (head.length >= SNIFF_BYTES) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return head.subarray(0, SNIFF_BYTES);
+}
+
+/**
+ * A file is required (spec §5), not empty, and really what its name says: a `.pdf` holds `%PDF-` in
+ * its first 1,024 bytes, a `.zip` starts with a local header. Then the row (in_progress), enqueued
+ * after the commit; the uploader and the admins are told.
+ */
+export async function submitReceipts(ctx: AppContext, actor: AuthState, upload: StoredUpload | undefined) {
+  if (!upload) throw new AppError('error_choose_file');
+  if (upload.size === 0) throw new AppError('empty_file');
+  const head = await headOf(ctx, upload.key);
+  const isZip = upload.originalName.toLowerCase().endsWith('.zip');
+  if (isZip ? !head.subarray(0, 4).equals(ZIP_MAGIC) : !head.includes(PDF_MAGIC)) throw new AppError('wrong_receipt_type');
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .insert(receiptUploads)
+    .values({ ownerId: actor.userId, originalName: upload.originalName, storageKey: upload.key, size: upload.size, sha256: upload.sha256, createdAt: now, updatedAt: now })
+    .returning();
+  await enqueueCommitted(ctx, 'receipts', [{ uploadId: row!.id }]);
+  publishReceiptUpload(ctx.realtime, row!);
+  return row!;
+}
+
+/** The caller's own uploads, newest first (an admin's too: the upload page lists one's own runs). */
+export async function listUploads(ctx: AppContext, actor: AuthState, page: number, limit: number) {
+  const mine = eq(receiptUploads.ownerId, actor.userId);
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(receiptUploads).where(mine);
+  const rows = await ctx.db
+    .select()
+    .from(receiptUploads)
+    .where(mine)
+    .orderBy(desc(receiptUploads.createdAt), desc(receiptUploads.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { uploads: rows.map(toReceiptUploadDto), meta: paginationMeta(page, limit, total) };
+}
+
+/**
+ * Which receipts the caller sees (decision 121): all for an admin; else those of its cabinets and
+ * client codes (the patents' read scope) and those it uploaded itself.
+ */
+async function visibility(ctx: AppContext, actor: AuthState): Promise<SQL | undefined> {
+  const scope = await readScope(ctx, actor);
+  if (scope.kind === 'all') return undefined;
+  const parts: SQL[] = [inArray(receipts.uploadId, ctx.db.select({ id: receiptUploads.id }).from(receiptUploads).where(eq(receiptUploads.ownerId, actor.userId)))];
+  if (scope.cabinetIds.length > 0) parts.push(inArray(receipts.cabinetId, scope.cabinetIds));
+  if (scope.codes.length > 0) parts.push(inArray(receipts.clientCode, scope.codes));
+  return or(...parts);
+}
+
+type ReceiptRow = typeof receipts.$inferSelect;
+type PatentLink = { id: string | null; idagenda: string | null; referenceClient: string | null };
+
+export function toReceiptDto(row: ReceiptRow, patent: PatentLink | null): ReceiptDto {
+  return {
+    _id: row.id,
+    reference_client: row.referenceClient,
+    reference_inpi: row.referenceInpi,
+    reference_provider: row.referenceProvider,
+    date_ordre_paiement: row.dateOrdrePaiement,
+    path: row.storageKey,
+    file_name: row.fileName,
+    size: row.size,
+    source: row.source,
+    needs_completion: row.needsCompletion,
+    pdf_error: row.pdfError,
+    patent: patent?.id && patent.idagenda ? { _id: patent.id, idagenda: patent.idagenda, ReferenceClient: patent.referenceClient } : null,
+    upload_id: row.uploadId,
+    created: row.createdAt.toISOString(),
+  };
+}
+
+const SORT_COLUMNS = {
+  created: receipts.createdAt,
+  reference_client: receipts.referenceClient,
+  reference_inpi: receipts.referenceInpi,
+  reference_provider: receipts.referenceProvider,
+  date_ordre_paiement: receipts.dateOrdrePaiement,
+  file_name: receipts.fileName,
+} as const;
+
+function selectReceipts(ctx: AppContext) {
+  return ctx.db
+    .select({ receipt: receipts, patent: { id: patentRecords.id, idagenda: patentRecords.idagenda, referenceClient: patentRecords.referenceClient } })
+    .from(receipts)
+    .leftJoin(patentRecords, eq(patentRecords.id, receipts.patentId));
+}
+
+/** GET /recepisse: searched (references, file name), sorted and paged in the database. */
+export async function listReceipts(ctx: AppContext, actor: AuthState, query: ReceiptListQuery) {
+  const conditions: (SQL | undefined)[] = [await visibility(ctx, actor)];
+  if (query.search) {
+    const like = likePattern(query.search);
+    conditions.push(or(ilike(receipts.referenceClient, like), ilike(receipts.referenceInpi, like), ilike(receipts.referenceProvider, like), ilike(receipts.fileName, like)));
+  }
+  if (query.to_complete === '1') conditions.push(eq(receipts.needsCompletion, true));
+  const where = and(...conditions);
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(receipts).where(where);
+  const column = SORT_COLUMNS[query.sort];
+  const direction = query.order === 'asc' ? asc : desc;
+  const rows = await selectReceipts(ctx)
+    .where(where)
+    .orderBy(direction(column), direction(receipts.createdAt), direction(receipts.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  return { recepisse: rows.map((r) => toReceiptDto(r.receipt, r.patent)), meta: paginationMeta(query.page, query.limit, total) };
+}
+
+/** One receipt the caller may see, or a 404 (someone else's receipt is not found, not forbidden). */
+export async function readReceipt(ctx: AppContext, actor: AuthState, by: { id: string } | { key: string }) {
+  const match = 'id' in by ? eq(receipts.id, by.id) : eq(receipts.storageKey, by.key);
+  const [row] = await selectReceipts(ctx)
+    .where(and(match, await visibility(ctx, actor)))
+    .limit(1);
+  if (!row) throw new AppError('not_found');
+  return { row: row.receipt, dto: toReceiptDto(row.receipt, row.patent) };
+}
+
+/** The receipts of a patent the caller may read (the detail modal); the patent's own 404 rule first. */
+export async function patentReceipts(ctx: AppContext, actor: AuthState, patentId: string): Promise<ReceiptDto[]> {
+  await readPatent(ctx, actor, patentId);
+  const rows = await selectReceipts(ctx)
+    .where(and(eq(receipts.patentId, patentId), await visibility(ctx, actor)))
+    .orderBy(desc(receipts.createdAt), desc(receipts.id))
+    .limit(200);
+  return rows.map((r) => toReceiptDto(r.receipt, r.patent));
+}

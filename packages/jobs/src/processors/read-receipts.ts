@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { RECEIPT_KEPT_REFUSALS, RECEIPT_UPLOAD_MAX_BYTES } from '@portal/contracts';
+import { patentRecords, receiptUploads, receipts, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
+import type { Logger } from '@portal/logger';
+import type { Processor } from '@portal/queue';
+import { UnrecoverableJobError } from '@portal/queue';
+import type { RealtimePublisher } from '@portal/realtime';
+import type { Storage } from '@portal/storage';
+import { isComplete } from '../receipts/references.ts';
+import { readUploadInThread, type ReceiptVisitor } from '../receipts/thread.ts';
+import { loadReceiptUpload, publishReceiptUpload } from '../receipts/uploads.ts';
+
+export interface ReadReceiptsDeps {
+  db: Database;
+  storage: Storage;
+  realtime: RealtimePublisher;
+  logger: Logger;
+  clock?: { now(): Date };
+}
+
+/** Progress goes to the uploader and touches the row (the heartbeat) at least this often. */
+export const RECEIPTS_PROGRESS_MS = 500;
+export const RECEIPT_ERROR_CODES = { failed: 'processing_failed', interrupted: 'interrupted', malformed: 'malformed_archive' } as const;
+
+const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > RECEIPT_UPLOAD_MAX_BYTES) throw new UnrecoverableJobError('receipt upload larger than any accepted upload');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The upload ends in Error with a reason (its content refused, or the last attempt failed); published. */
+export async function markReceiptUploadFailed(deps: Pick<ReadReceiptsDeps, 'db' | 'realtime' | 'clock'>, uploadId: string, errorCode: string): Promise<void> {
+  const now = deps.clock?.now() ?? new Date();
+  const [row] = await deps.db
+    .update(receiptUploads)
+    .set({ state: 'Error', errorCode, finishedAt: now, updatedAt: now })
+    .where(and(eq(receiptUploads.id, uploadId), eq(receiptUploads.state, 'in_progress')))
+    .returning();
+  if (row) publishReceiptUpload(deps.realtime, row);
+}
+
+/** The uploader's reach, as the patents' read rule (decision 121): admins any patent, others their cabinets and client codes. */
+async function uploaderScope(db: Database, ownerId: string | null) {
+  if (!ownerId) return { all: false, cabinetIds: [] as string[], codes: [] as string[] };
+  const [admin] = await db
+    .select({ id: roles.id })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(userRoles.userId, ownerId), eq(roles.slug, 'admin')))
+    .limit(1);
+  const [user] = await db.select({ code: users.code }).from(users).where(eq(users.id, ownerId));
+  const cabinetRows = await db.select({ cabinetId: userCabinets.cabinetId }).from(userCabinets).where(eq(userCabinets.userId, ownerId)).orderBy(asc(userCabinets.cabinetId));
+  return { all: admin !== undefined, cabinetIds: cabinetRows.map((r) => r.cabinetId), codes: user?.code ?? [] };
+}
+
+/**
+ * Makes an upload into receipts: the file read in a worker thread (`receipts/read.ts`), each PDF
+ * stored under a key of its own (a uuid, never the entry's name), its row written with the patent
+ * record whose client reference matches (within what the uploader may see), entries refused listed.
+ * A rerun (retry) finds the receipts already written (unique upload + entry) and does not store them
+ * twice. A refused upload (zip bomb, not a zip) ends Error and keeps no receipt of it.
+ */
+export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'receipts'> {
+  const now = () => deps.clock?.now() ?? new Date();
+  return async ({ uploadId }, job) => {
+    const found = await loadReceiptUpload(deps.db, uploadId);
+    if (!found) throw new UnrecoverableJobError(`receipt upload ${uploadId} does not exist`);
+    if (found.state !== 'in_progress') return;
+    const [started] = await deps.db
+      .update(receiptUploads)
+      .set({ startedAt: now(), attempts: sql`${receiptUploads.attempts} + 1`, entriesDone: 0, receiptsCreated: 0, refusedCount: 0, refused: [], updatedAt: now() })
+      .where(and(eq(receiptUploads.id, uploadId), eq(receiptUploads.state, 'in_progress')))
+      .returning();
+    if (!started) return;
+    publishReceiptUpload(deps.realtime, started);
+
+    const begun = performance.now();
+    const bytes = await readAll(await deps.storage.get(started.storageKey));
+    const kind = bytes.subarray(0, 1024).includes(PDF_MAGIC) ? 'pdf' : bytes.subarray(0, 4).equals(ZIP_MAGIC) ? 'zip' : null;
+    if (kind === null) {
+      await markReceiptUploadFailed(deps, uploadId, RECEIPT_ERROR_CODES.malformed);
+      return;
+    }
+    const scope = await uploaderScope(deps.db, started.ownerId);
+    const written = new Map((await deps.db.select({ entryIndex: receipts.entryIndex }).from(receipts).where(eq(receipts.uploadId, uploadId))).map((r) => [r.entryIndex, true]));
+
+    let entriesTotal: number | null = null;
+    let entriesDone = 0;
+    let receiptsCreated = 0;
+    let refusedCount = 0;
+    const refused: { entry: string; code: string }[] = [];
+    const beating: { current: Promise<void> | null } = { current: null };
+    const beat = async () => {
+      const [progressed] = await deps.db
+        .update(receiptUploads)
+        .set({ entriesDone, entriesTotal, receiptsCreated, refusedCount, refused, updatedAt: now() })
+        .where(and(eq(receiptUploads.id, uploadId), eq(receiptUploads.state, 'in_progress')))
+        .returning();
+      if (progressed) publishReceiptUpload(deps.realtime, progressed);
+      await job.updateProgress(entriesDone).catch(() => {});
+    };
+    const timer = setInterval(() => {
+      beating.current ??= beat()
+        .catch((error: unknown) => deps.logger.warn({ err: error, uploadId }, 'receipt upload progress update failed'))
+        .finally(() => (beating.current = null));
+    }, RECEIPTS_PROGRESS_MS);
+
+    const matchPatent = async (reference: string | null) => {
+      if (!reference) return undefined;
+      const reach: SQL[] = [];
+      if (scope.cabinetIds.length > 0) reach.push(inArray(patentRecords.cabinetId, scope.cabinetIds));
+      if (scope.codes.length > 0) reach.push(inArray(patentRecords.clientCode, scope.codes));
+      if (!scope.all && reach.length === 0) return undefined;
+      const [patent] = await deps.db
+        .select({ id: patentRecords.id, cabinetId: patentRecords.cabinetId, clientCode: patentRecords.clientCode })
+        .from(patentRecords)
+        .where(and(eq(patentRecords.referenceClient, reference), scope.all ? undefined : or(...reach)))
+        .orderBy(asc(patentRecords.idagenda))
+        .limit(1);
+      return patent;
+    };
+
+    const visitor: ReceiptVisitor = async (message) => {
+      job.signal.throwIfAborted();
+      if (message.type === 'total') {
+        entriesTotal = message.entries;
+        return;
+      }
+      entriesDone++;
+      if (message.type === 'refused') {
+        refusedCount++;
+        if (refused.length < RECEIPT_KEPT_REFUSALS) refused.push({ entry: message.entry, code: message.code });
+        return;
+      }
+      receiptsCreated++;
+      if (written.has(message.index)) return;
+      const day = now();
+      const key = `receipts/${day.getUTCFullYear()}/${String(day.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}.pdf`;
+      const content = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
+      await deps.storage.put(key, content, { contentType: 'application/pdf' });
+      const refs = message.references;
+      const patent = await matchPatent(refs.referenceClient);
+      const inserted = await deps.db
+        .insert(receipts)
+        .values({
+          uploadId,
+          entryIndex: message.index,
+          fileName: message.name,
+          storageKey: key,
+          size: content.length,
+          referenceClient: refs.referenceClient,
+          referenceInpi: refs.referenceInpi,
+          referenceProvider: refs.referenceProvider,
+          dateOrdrePaiement: refs.dateOrdrePaiement,
+          source: message.source,
+          needsCompletion: message.pdfError !== null || !isComplete(refs),
+          pdfError: message.pdfError,
+          patentId: patent?.id ?? null,
+          cabinetId: patent?.cabinetId ?? scope.cabinetIds[0] ?? null,
+          clientCode: patent?.clientCode ?? null,
+          createdAt: day,
+        })
+        .onConflictDoNothing({ target: [receipts.uploadId, receipts.entryIndex] })
+        .returning({ id: receipts.id });
+      // Written meanwhile by another attempt: that one's object stays, this one goes.
+      if (inserted.length === 0) await deps.storage.delete(key).catch(() => {});
+    };
+
+    let outcome;
+    try {
+      outcome = await readUploadInThread({ bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), kind, name: started.originalName }, visitor, job.signal);
+    } finally {
+      clearInterval(timer);
+      await beating.current;
+    }
+    if (!outcome.ok) {
+      // Refused as a whole: nothing of it is kept (no half-read archive).
+      const made = await deps.db.delete(receipts).where(eq(receipts.uploadId, uploadId)).returning({ key: receipts.storageKey });
+      await Promise.allSettled(made.map((r) => deps.storage.delete(r.key)));
+      deps.logger.info({ event: 'receipt_upload_refused', uploadId, reason: outcome.code, detail: outcome.detail }, 'receipt upload refused');
+      await markReceiptUploadFailed(deps, uploadId, outcome.code);
+      return;
+    }
+    const [finished] = await deps.db
+      .update(receiptUploads)
+      .set({ state: 'Done', entriesDone, entriesTotal: entriesTotal ?? entriesDone, receiptsCreated, refusedCount, refused, finishedAt: now(), updatedAt: now() })
+      .where(and(eq(receiptUploads.id, uploadId), eq(receiptUploads.state, 'in_progress')))
+      .returning();
+    if (!finished) return;
+    deps.logger.info({ event: 'receipt_upload_done', uploadId, receipts: receiptsCreated, refused: refusedCount, ms: Math.round(performance.now() - begun) }, 'receipt upload done');
+    publishReceiptUpload(deps.realtime, finished);
+  };
+}
