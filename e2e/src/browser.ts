@@ -43,7 +43,15 @@ export async function newContext(browser: Browser, { lang = 'en', consent = 'acc
 }
 
 /** Full page for plain screens; `fullPage: false` for overlays (drawers, modals, menus) that cover the viewport. */
+/**
+ * Pictures are for people to look at (`E2E_SCREENSHOTS=1`, see the README); without it they are not
+ * taken, which keeps the suite inside its time budget. Every check made around a picture (headings,
+ * no sideways overflow, dialogs inside the viewport, axe) runs either way.
+ */
+export const TAKE_SCREENSHOTS = process.env.E2E_SCREENSHOTS === '1';
+
 export async function screenshot(page: Page, name: string, lang: 'en' | 'fr', { fullPage = true } = {}): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   // Let transitions and toasts settle.

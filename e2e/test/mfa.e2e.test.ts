@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { launchBrowser } from '../src/browser.ts';
+import { launchBrowser, TAKE_SCREENSHOTS } from '../src/browser.ts';
 import { describeFindings, scan, splitKnown, writeReport, type Finding } from '../src/a11y.ts';
 import { startPortalProcess, type PortalProcess } from '../src/global-setup.ts';
 
@@ -60,6 +60,7 @@ async function capture(page: Page, name: string, lang: Lang): Promise<void> {
   const found = await scan(page, `${name}-${lang}`);
   scans += 1;
   findings.push(...found);
+  if (!TAKE_SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   for (const width of [1440, 360]) {
     await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
