@@ -6,28 +6,17 @@ import type { Locale } from '@portal/i18n';
 import { enqueueCommitted, exportNameOf, loadAnnuityFile, publishFile, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import type { StoredUpload } from '../../http/multipart.ts';
+import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../http/multipart.ts';
 import type { AuthState } from '../../http/session.ts';
+import { likePattern } from '../search.ts';
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
 /** The first bytes of a stored upload: a workbook is a zip (.xlsx) or an OLE2 compound file (.xls). */
 async function looksLikeWorkbook(ctx: AppContext, key: string): Promise<boolean> {
-  const stream = await ctx.storage.get(key);
-  let head = Buffer.alloc(0);
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      head = Buffer.concat([head, chunk]);
-      if (head.length >= OLE2_MAGIC.length) break;
-    }
-  } finally {
-    stream.destroy();
-  }
+  const head = await uploadHead(ctx.storage, key, OLE2_MAGIC.length);
   return head.subarray(0, 4).equals(ZIP_MAGIC) || head.subarray(0, 8).equals(OLE2_MAGIC);
 }
-
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Files the caller may read: their own, or anyone's for an admin. */
 export function canRead(actor: AuthState, file: Pick<AnnuityFileRow, 'ownerId'>): boolean {

@@ -13,26 +13,11 @@ import { patentExportBatches, patentImports } from '@portal/db';
 import { enqueueCommitted, engineDay, loadImport, loadInstructionIds, loadRates, publishImport, PortfolioTally, toImportDto } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import type { StoredUpload } from '../../http/multipart.ts';
+import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../http/multipart.ts';
 import type { AuthState } from '../../http/session.ts';
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** Bytes of a CSV looked at before its row is written: text, no NUL (a binary renamed .csv is refused). */
 const SNIFF_BYTES = 4096;
-
-async function headOf(ctx: AppContext, key: string): Promise<Buffer> {
-  const stream = await ctx.storage.get(key);
-  let head = Buffer.alloc(0);
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      head = Buffer.concat([head, chunk]);
-      if (head.length >= SNIFF_BYTES) break;
-    }
-  } finally {
-    stream.destroy();
-  }
-  return head.subarray(0, SNIFF_BYTES);
-}
 
 /**
  * The file's real type matches its name: an `.xlsx` is a zip, a `.csv` is text (no NUL byte, not a
@@ -40,7 +25,7 @@ async function headOf(ctx: AppContext, key: string): Promise<Buffer> {
  */
 export async function submitImport(ctx: AppContext, actor: AuthState, upload: StoredUpload | undefined) {
   if (!upload) throw new AppError('error_choose_file');
-  const head = await headOf(ctx, upload.key);
+  const head = await uploadHead(ctx.storage, upload.key, SNIFF_BYTES);
   const isXlsx = upload.originalName.toLowerCase().endsWith('.xlsx');
   const zip = head.subarray(0, 4).equals(ZIP_MAGIC);
   if (isXlsx ? !zip : zip || head.includes(0) || head.length === 0) throw new AppError('wrong_import_type');

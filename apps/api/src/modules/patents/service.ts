@@ -15,6 +15,7 @@ import { cabinets, patentInstructionEvents, patentRecords, paymentInstructions, 
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
+import { likePattern } from '../search.ts';
 import { recordInstructionConfirmation, sendCommitted } from './notify.ts';
 
 export type PatentRow = typeof patentRecords.$inferSelect;
@@ -24,7 +25,6 @@ type InstructionRow = typeof paymentInstructions.$inferSelect;
 export type PatentScope = { kind: 'all' } | { kind: 'owned'; cabinetIds: string[]; codes: string[] };
 
 const NBSP = '\u00A0';
-export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** The calendar day (UTC, decision 91) against which limit dates are compared. */
 export const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
 export const today = (ctx: AppContext) => dayOf(ctx.clock.now());

@@ -14,7 +14,8 @@ import { cabinets, patentInstructionEvents, patentRecords } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
-import { likePattern, loadPatent, scopeCondition, writeRefusal, toPatentDto, today, writeScope, type PatentRow, type PatentScope } from './service.ts';
+import { likePattern } from '../search.ts';
+import { loadPatent, scopeCondition, writeRefusal, toPatentDto, today, writeScope, type PatentRow, type PatentScope } from './service.ts';
 
 /*
  * The staff screens: patents with missing information (admins) and patents to validate

@@ -4,27 +4,13 @@ import { patentRecords, receiptUploads, receipts } from '@portal/db';
 import { enqueueCommitted, publishReceiptUpload, toReceiptUploadDto } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import type { StoredUpload } from '../../http/multipart.ts';
+import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../http/multipart.ts';
 import type { AuthState } from '../../http/session.ts';
-import { likePattern, readPatent, readScope } from '../patents/service.ts';
+import { readPatent, readScope } from '../patents/service.ts';
+import { likePattern } from '../search.ts';
 
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const SNIFF_BYTES = 1024;
-
-async function headOf(ctx: AppContext, key: string): Promise<Buffer> {
-  const stream = await ctx.storage.get(key);
-  let head = Buffer.alloc(0);
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      head = Buffer.concat([head, chunk]);
-      if (head.length >= SNIFF_BYTES) break;
-    }
-  } finally {
-    stream.destroy();
-  }
-  return head.subarray(0, SNIFF_BYTES);
-}
 
 /**
  * A file is required (spec §5), not empty, and really what its name says: a `.pdf` holds `%PDF-` in
@@ -34,7 +20,7 @@ async function headOf(ctx: AppContext, key: string): Promise<Buffer> {
 export async function submitReceipts(ctx: AppContext, actor: AuthState, upload: StoredUpload | undefined) {
   if (!upload) throw new AppError('error_choose_file');
   if (upload.size === 0) throw new AppError('empty_file');
-  const head = await headOf(ctx, upload.key);
+  const head = await uploadHead(ctx.storage, upload.key, SNIFF_BYTES);
   const isZip = upload.originalName.toLowerCase().endsWith('.zip');
   if (isZip ? !head.subarray(0, 4).equals(ZIP_MAGIC) : !head.includes(PDF_MAGIC)) throw new AppError('wrong_receipt_type');
   const now = ctx.clock.now();
