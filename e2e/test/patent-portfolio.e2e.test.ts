@@ -114,8 +114,8 @@ describe.each(['en', 'fr'] as const)('portfolio page (%s)', (lang) => {
       expect(await card.getAttribute('data-state')).toBe('Done');
       const first = t.imports.counts.replace('{{inserted}}', '3').replace('{{updated}}', '0').replace('{{unchanged}}', '0').replace('{{rejected}}', '1');
       await expect.poll(() => card.getByTestId('portfolio-import-counts').textContent()).toBe(first);
-      await card.getByTestId('portfolio-import-rejections-toggle').click();
-      await expect.poll(() => card.getByTestId('portfolio-import-rejections').textContent()).toContain(t.imports.rejection.invalid_date);
+      await card.getByTestId('portfolio-import-refused-toggle').click();
+      await expect.poll(() => card.getByTestId('portfolio-import-refused').textContent()).toContain(t.imports.rejection.invalid_date);
       await screenshot(page, 'portfolio-1440', lang);
 
       await importCsv(page, lang);

@@ -19,6 +19,9 @@ afterAll(async () => {
 });
 
 async function switchTo(page: Page, lang: 'en' | 'fr') {
+  // After a login the app applies the account's language, then leaves /login: a switch made before
+  // that could be undone by it (the session, hence the logout button, is there a moment earlier).
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   await page.getByTestId('language-switcher').getByText(lang.toUpperCase(), { exact: true }).click();
   await page.waitForFunction((l) => document.documentElement.lang === l, lang);
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Badge, Button, Collapse, Group, List, Pagination, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconBellRinging, IconFileSpreadsheet, IconFileTypeCsv, IconSend, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,6 +17,7 @@ import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { RunCard, runPercent } from '../../components/RunCard.tsx';
 import {
   downloadExport,
   EXPORT_POLL_MS,
@@ -35,7 +36,6 @@ import {
 export const PORTFOLIO_FILE_RULES: FileRules = { extensions: ['xlsx', 'csv'], maxFiles: 1, maxBytes: 25 * 1024 * 1024 };
 const PAGE_SIZE = 10;
 const PHONE_QUERY = '(max-width: 40em)';
-const STATE_COLOUR = { Done: 'green', in_progress: 'orange', Error: 'red' } as const;
 
 /**
  * Admins' page of the portfolio's back-office loop (issue 11): upload the back office's export (live
@@ -175,82 +175,34 @@ function ImportList() {
 
 function ImportCard({ item }: { item: PatentImportDto }) {
   const { t } = useTranslation('portfolio');
-  const [open, setOpen] = useState(false);
   const status = item.state === 'Done' ? 'done' : item.state === 'Error' ? 'error' : 'running';
-  const percent = item.rows_total ? Math.min(100, Math.round((100 * item.rows_done) / item.rows_total)) : null;
-  const rejectionsId = `rejections-${item._id}`;
+  const progress = item.rows_total === null ? t('imports.progressUnknown', { done: item.rows_done }) : t('imports.progress', { done: item.rows_done, total: item.rows_total });
   return (
-    <Paper component="li" withBorder p="md" radius="md" data-testid="portfolio-import" data-state={item.state}>
-      <Stack gap="xs">
-        <Group justify="space-between" align="flex-start" gap="sm">
-          <Stack gap={2} miw={0}>
-            <Text fw={600} className="portal-break" data-testid="portfolio-import-name">
-              {item.name}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {t('imports.meta', { date: formatDate(item.created), size: formatBytes(item.size) })}
-            </Text>
-          </Stack>
-          <Badge variant="light" color={STATE_COLOUR[item.state]} c={`${STATE_COLOUR[item.state]}.9`} radius="sm" tt="none" data-testid="portfolio-import-state">
-            {t(`imports.status.${status}`)}
-          </Badge>
-        </Group>
-        {status === 'running' && (
-          <Stack gap={4}>
-            <Progress
-              value={percent ?? 100}
-              animated
-              striped={percent === null}
-              color="orange"
-              size="sm"
-              aria-label={t('imports.progressLabel', { name: item.name })}
-              aria-valuetext={item.rows_total === null ? t('imports.progressUnknown', { done: item.rows_done }) : t('imports.progress', { done: item.rows_done, total: item.rows_total })}
-              data-testid="portfolio-import-progress"
-            />
-            <Text size="xs" c="dimmed">
-              {item.rows_total === null ? t('imports.progressUnknown', { done: item.rows_done }) : t('imports.progress', { done: item.rows_done, total: item.rows_total })}
-            </Text>
-          </Stack>
-        )}
-        {status === 'error' && (
-          <Text size="sm" c="red.8" data-testid="portfolio-import-error-reason">
-            {t(`imports.errorReason.${item.error_code ?? 'processing_failed'}`, {
-              defaultValue: t(`annuities:reason.${item.error_code ?? 'processing_failed'}`, { defaultValue: t('imports.errorReason.processing_failed') }),
-            })}
-          </Text>
-        )}
-        {status !== 'error' && (
-          <Text size="sm" data-testid="portfolio-import-counts">
-            {t('imports.counts', { inserted: item.inserted, updated: item.updated, unchanged: item.unchanged, rejected: item.rejected })}
-          </Text>
-        )}
-        {item.rejections.length > 0 && (
-          <>
-            <Group>
-              <Button variant="subtle" size="compact-sm" onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls={rejectionsId} data-testid="portfolio-import-rejections-toggle">
-                {open ? t('imports.hideRejections') : t('imports.showRejections', { count: item.rejected })}
-              </Button>
-            </Group>
-            <Collapse expanded={open} id={rejectionsId}>
-              {item.rejected > item.rejections.length && (
-                <Text size="xs" c="dimmed" mb={4}>
-                  {t('imports.rejectionsKept', { count: item.rejections.length })}
-                </Text>
-              )}
-              <List size="sm" spacing={2} data-testid="portfolio-import-rejections">
-                {item.rejections.map((r) => (
-                  <List.Item key={`${r.row}-${r.code}-${r.field ?? ''}`}>
-                    {r.field
-                      ? t('imports.rejectionWithField', { row: r.row, field: r.field, reason: t(`imports.rejection.${r.code}`) })
-                      : t('imports.rejectionRow', { row: r.row, reason: t(`imports.rejection.${r.code}`) })}
-                  </List.Item>
-                ))}
-              </List>
-            </Collapse>
-          </>
-        )}
-      </Stack>
-    </Paper>
+    <RunCard
+      testId="portfolio-import"
+      id={item._id}
+      name={item.name}
+      meta={t('imports.meta', { date: formatDate(item.created), size: formatBytes(item.size) })}
+      state={item.state}
+      stateLabel={t(`imports.status.${status}`)}
+      progress={{ percent: runPercent(item.rows_done, item.rows_total), label: t('imports.progressLabel', { name: item.name }), text: progress }}
+      error={t(`imports.errorReason.${item.error_code ?? 'processing_failed'}`, {
+        defaultValue: t(`annuities:reason.${item.error_code ?? 'processing_failed'}`, { defaultValue: t('imports.errorReason.processing_failed') }),
+      })}
+      counts={t('imports.counts', { inserted: item.inserted, updated: item.updated, unchanged: item.unchanged, rejected: item.rejected })}
+      refused={{
+        count: item.rejected,
+        items: item.rejections.map((r) => ({
+          key: `${r.row}-${r.code}-${r.field ?? ''}`,
+          text: r.field
+            ? t('imports.rejectionWithField', { row: r.row, field: r.field, reason: t(`imports.rejection.${r.code}`) })
+            : t('imports.rejectionRow', { row: r.row, reason: t(`imports.rejection.${r.code}`) }),
+        })),
+        show: t('imports.showRejections', { count: item.rejected }),
+        hide: t('imports.hideRejections'),
+        kept: t('imports.rejectionsKept', { count: item.rejections.length }),
+      }}
+    />
   );
 }
 

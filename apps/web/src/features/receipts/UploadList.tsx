@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Collapse, Group, List, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ReceiptUploadDto } from '@portal/contracts';
@@ -9,10 +9,10 @@ import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { Pagination } from '../../components/Pagination.tsx';
+import { RunCard, runPercent } from '../../components/RunCard.tsx';
 import { RECEIPT_POLL_MS, receiptUploadsQuery } from './receiptsApi.ts';
 
 const PAGE_SIZE = 5;
-const STATE_COLOUR = { Done: 'green', in_progress: 'orange', Error: 'red' } as const;
 
 /** The caller's recent uploads, live: state, progress, receipts made and the entries refused with their reason. */
 export function UploadList({ interrupted }: { interrupted: boolean }) {
@@ -50,68 +50,29 @@ export function UploadList({ interrupted }: { interrupted: boolean }) {
 
 export function UploadCard({ item }: { item: ReceiptUploadDto }) {
   const { t } = useTranslation('receipts');
-  const [open, setOpen] = useState(false);
   const status = item.state === 'Done' ? 'done' : item.state === 'Error' ? 'error' : 'running';
-  const percent = item.entries_total ? Math.min(100, Math.round((100 * item.entries_done) / item.entries_total)) : null;
   const progress = item.entries_total === null ? t('uploads.progressUnknown', { done: item.entries_done }) : t('uploads.progress', { done: item.entries_done, total: item.entries_total });
-  const refusedId = `refused-${item._id}`;
   return (
-    <Paper component="li" withBorder p="md" radius="md" data-testid="receipt-upload" data-state={item.state}>
-      <Stack gap="xs">
-        <Group justify="space-between" align="flex-start" gap="sm" wrap="nowrap">
-          <Stack gap={2} miw={0}>
-            <Text fw={600} className="portal-break" data-testid="receipt-upload-name">
-              {item.name}
-            </Text>
-            <Text size="xs" c="dark.4">
-              {t('uploads.meta', { date: formatDate(item.created), size: formatBytes(item.size) })}
-            </Text>
-          </Stack>
-          <Badge variant="light" color={STATE_COLOUR[item.state]} c={`${STATE_COLOUR[item.state]}.9`} radius="sm" tt="none" data-testid="receipt-upload-state">
-            {t(`uploads.status.${status}`)}
-          </Badge>
-        </Group>
-        {status === 'running' && (
-          <Stack gap={4}>
-            <Progress value={percent ?? 100} animated striped={percent === null} color="orange" size="sm" aria-label={t('uploads.progressLabel', { name: item.name })} aria-valuetext={progress} />
-            <Text size="xs" c="dark.4">
-              {progress}
-            </Text>
-          </Stack>
-        )}
-        {status === 'error' ? (
-          <Text size="sm" c="red.8" data-testid="receipt-upload-error">
-            {t(`uploads.errorReason.${item.error_code ?? 'processing_failed'}`, { defaultValue: t('uploads.errorReason.processing_failed') })}
-          </Text>
-        ) : (
-          <Text size="sm" data-testid="receipt-upload-counts">
-            {t('uploads.counts', { created: item.receipts_created, refused: item.refused_count })}
-          </Text>
-        )}
-        {item.refused.length > 0 && (
-          <>
-            <Group>
-              <Button variant="subtle" size="compact-sm" onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls={refusedId} data-testid="receipt-upload-refused-toggle">
-                {open ? t('uploads.hideRefused') : t('uploads.showRefused', { count: item.refused_count })}
-              </Button>
-            </Group>
-            <Collapse expanded={open} id={refusedId}>
-              {item.refused_count > item.refused.length && (
-                <Text size="xs" c="dark.4" mb={4}>
-                  {t('uploads.refusedKept', { count: item.refused.length })}
-                </Text>
-              )}
-              <List size="sm" spacing={2} data-testid="receipt-upload-refused">
-                {item.refused.map((r, i) => (
-                  <List.Item key={`${i}-${r.entry}`} className="portal-break">
-                    {t('uploads.refusedLine', { entry: r.entry, reason: t(`uploads.refusal.${r.code}`, { defaultValue: r.code }) })}
-                  </List.Item>
-                ))}
-              </List>
-            </Collapse>
-          </>
-        )}
-      </Stack>
-    </Paper>
+    <RunCard
+      testId="receipt-upload"
+      id={item._id}
+      name={item.name}
+      meta={t('uploads.meta', { date: formatDate(item.created), size: formatBytes(item.size) })}
+      state={item.state}
+      stateLabel={t(`uploads.status.${status}`)}
+      progress={{ percent: runPercent(item.entries_done, item.entries_total), label: t('uploads.progressLabel', { name: item.name }), text: progress }}
+      error={t(`uploads.errorReason.${item.error_code ?? 'processing_failed'}`, { defaultValue: t('uploads.errorReason.processing_failed') })}
+      counts={t('uploads.counts', { created: item.receipts_created, refused: item.refused_count })}
+      refused={{
+        count: item.refused_count,
+        items: item.refused.map((r, i) => ({
+          key: `${i}-${r.entry}`,
+          text: t('uploads.refusedLine', { entry: r.entry, reason: t(`uploads.refusal.${r.code}`, { defaultValue: r.code }) }),
+        })),
+        show: t('uploads.showRefused', { count: item.refused_count }),
+        hide: t('uploads.hideRefused'),
+        kept: t('uploads.refusedKept', { count: item.refused.length }),
+      }}
+    />
   );
 }
