@@ -50,6 +50,42 @@ describe('language at login', () => {
   });
 });
 
+describe('a language picked while the login applies the account language', () => {
+  it('wins: the switcher shows the language on its way, so picking the other one is a real change', async () => {
+    const user = await createAnnuitiesUser('en');
+    const context = await newContext(browser, { lang: 'fr' });
+    const page = await context.newPage();
+    // The English texts arrive only when the test says so: the hand-over to the account's language is slow,
+    // as on a slow link, and the pick lands inside it.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let requested!: () => void;
+    const englishRequested = new Promise<void>((resolve) => (requested = resolve));
+    await page.route(/\/assets\/en-[^/]+\.js$/, async (route) => {
+      requested();
+      await released;
+      await route.continue();
+    });
+    await login(page, user.email, user.password);
+    await englishRequested;
+    const switcher = page.getByTestId('language-switcher');
+    // The account's language is on its way: the switcher already says so (the page still reads French).
+    await page.waitForFunction(() => document.querySelector('[data-testid="language-switcher"] input[value="en"]')?.matches(':checked') === true);
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    await switcher.getByText('FR', { exact: true }).click();
+    const delivered = page.waitForEvent('requestfinished', (request) => /\/assets\/en-[^/]+\.js$/.test(request.url()));
+    release();
+    await delivered;
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await page.getByTestId('logout-button').waitFor({ state: 'attached' });
+    // The English texts have arrived (and i18next has had time to apply them if it were going to): the pick stands.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    expect(await page.getByTestId('logout-button').textContent()).toContain('Se déconnecter');
+    await context.close();
+  });
+});
+
 describe('messages already shown follow a language switch', () => {
   it('the login error re-translates', async () => {
     const context = await newContext(browser, { lang: 'en' });

@@ -1,11 +1,13 @@
+import { useSyncExternalStore } from 'react';
 import { SegmentedControl } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { switchLanguage } from '../lib/i18n.ts';
+import { displayedLanguage, onDisplayedLanguage, switchLanguage } from '../lib/i18n.ts';
 import { asLanguage, recordChosenLanguage } from '../lib/language.ts';
 
 export function LanguageSwitcher() {
-  const { t, i18n } = useTranslation();
-  const value = asLanguage(i18n.resolvedLanguage ?? i18n.language) ?? 'en';
+  const { t } = useTranslation();
+  // The language shown or on its way (a switch in flight shows at once, so a pick during it changes it).
+  const value = useSyncExternalStore(onDisplayedLanguage, displayedLanguage);
   return (
     <SegmentedControl
       size="xs"
@@ -15,7 +17,7 @@ export function LanguageSwitcher() {
       onChange={(v) => {
         // An explicit pick: before a login it wins over the account's language and is saved to the account.
         recordChosenLanguage(asLanguage(v) ?? 'en');
-        // Resources are bundled, so a switch cannot fail to load; anything else is a bug worth a trace.
+        // A language chunk that fails to load leaves the language as it was; the trace says why.
         switchLanguage(v).catch((error: unknown) => console.error('language switch failed', error));
       }}
       data={[

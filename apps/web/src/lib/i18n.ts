@@ -117,6 +117,38 @@ export function currentLanguage(): Language {
 }
 
 /**
+ * A switch waits for its texts; meanwhile the language it goes to is "pending". The switcher shows it at once,
+ * so a pick made during the wait (the account's language applied at login, on a slow link) is a real change
+ * that i18next applies last, never a click on the already shown value undone by the switch in flight.
+ */
+let pendingLanguage: Language | undefined;
+const languageListeners = new Set<() => void>();
+function notifyLanguage(): void {
+  for (const listener of languageListeners) listener();
+}
+i18next.on('languageChanging', (lng: string) => {
+  pendingLanguage = asLanguage(lng);
+  notifyLanguage();
+});
+i18next.on('languageChanged', () => {
+  pendingLanguage = undefined;
+  notifyLanguage();
+});
+
+/** The language the UI shows or is switching to. */
+export function displayedLanguage(): Language {
+  return pendingLanguage ?? currentLanguage();
+}
+
+/** Subscribes to changes of `displayedLanguage()` (for `useSyncExternalStore`). */
+export function onDisplayedLanguage(listener: () => void): () => void {
+  languageListeners.add(listener);
+  return () => {
+    languageListeners.delete(listener);
+  };
+}
+
+/**
  * Changes the UI language and remembers it for the next visits. The new language's chunk is
  * loaded first; screens re-render only once its texts are there (no flash of keys).
  */
