@@ -114,12 +114,18 @@ function sum(sizes: FileSize[]) {
   return sizes.reduce((t, s) => ({ raw: t.raw + s.raw, gzip: t.gzip + s.gzip, brotli: t.brotli + s.brotli }), { raw: 0, gzip: 0, brotli: 0 });
 }
 
-/** The first load of a screen in one language: entry + route chunk + language chunk, with their CSS. */
+/** The classic scripts index.html loads beside the shell (the boot preloader): every cold visit downloads them. */
+export function bootScripts(distDir: string): string[] {
+  const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  return [...html.matchAll(/<script(?![^>]*type="module")[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!.replace(/^\//, ''));
+}
+
+/** The first load of a screen in one language: entry + route chunk + language chunk, with their CSS, and the boot script. */
 export function firstLoad(distDir: string, routeModule: string, lang: keyof typeof LOCALE_MODULES = 'en'): Load & { chunks: string[] } {
   const manifest = readManifest(distDir);
   const chunks = staticClosure(manifest, [entryKey(manifest), routeModule, LOCALE_MODULES[lang]]);
   const compute = !hasPrecompressedCopies(distDir);
-  const js = chunks.map((k) => sizeOf(distDir, manifest[k]!.file, compute));
+  const js = [...chunks.map((k) => manifest[k]!.file), ...bootScripts(distDir)].map((file) => sizeOf(distDir, file, compute));
   const cssFiles = [...new Set(chunks.flatMap((k) => manifest[k]!.css ?? []))];
   const css = cssFiles.map((f) => sizeOf(distDir, f, compute));
   return { chunks, js, css, total: sum(js) };

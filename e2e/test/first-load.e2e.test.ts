@@ -115,10 +115,37 @@ describe('the portal sends the build compressed and cached right', () => {
     await context.close();
   });
 
+  it("the boot script preloads the visitor's language and the landing screen beside the shell, each file fetched once", async () => {
+    const manifest = readManifest(DIST);
+    const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
+    // Loaded async and ahead of the shell, so its preloads start while the shell downloads.
+    expect(html.indexOf('<script async src="/assets/boot-')).toBeGreaterThan(0);
+    expect(html.indexOf('<script async src="/assets/boot-')).toBeLessThan(html.indexOf('<script type="module"'));
+    const context = await newContext(browser, { lang: 'fr' });
+    const page = await context.newPage();
+    const fetched: string[] = [];
+    page.on('request', (req) => fetched.push(new URL(req.url()).pathname));
+    await page.goto('/login');
+    await page.locator('input[name="email"]').waitFor();
+    await page.waitForLoadState('networkidle');
+    const file = (module: string) => `/${manifest[module]!.file}`;
+    expect(fetched).toContain(file(LOCALE_MODULES.fr));
+    expect(fetched).not.toContain(file(LOCALE_MODULES.en));
+    expect(fetched).toContain(file(ROUTE_MODULES['/login']!));
+    // A preloaded module is not fetched again by the import that uses it.
+    const twice = fetched.filter((url, i) => url.startsWith('/assets/') && fetched.indexOf(url) !== i);
+    expect(twice).toEqual([]);
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    // The preload links are the boot script's: the shell's import() of a chunk adds none for the chunk itself.
+    const links = await page.$$eval('link[rel="modulepreload"]', (els) => els.map((el) => new URL((el as HTMLLinkElement).href).pathname));
+    expect(links).toEqual(expect.arrayContaining([file(LOCALE_MODULES.fr), file(ROUTE_MODULES['/login']!)]));
+    await context.close();
+  });
+
   it('the shell answers gzip to a client without brotli and plain text to one without either', async () => {
     const { baseUrl } = portal();
     const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
-    const entry = /<script[^>]+src="([^"]+)"/.exec(html)![1]!;
+    const entry = /<script type="module"[^>]+src="([^"]+)"/.exec(html)![1]!;
     const gz = await fetch(`${baseUrl}${entry}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     expect(gz.headers.get('vary')).toMatch(/accept-encoding/i);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Progress, VisuallyHidden } from '@mantine/core';
+import { Box, VisuallyHidden } from '@mantine/core';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { NavBar } from '../components/NavBar.tsx';
@@ -26,9 +26,9 @@ export function AppFrame() {
       <a href="#main" className="skip-link">
         {t('nav.skipToContent')}
       </a>
-      {navigation.state !== 'idle' && (
-        <Progress value={100} animated striped size="xs" radius={0} className={classes.progress} aria-label={t('loader.loading')} />
-      )}
+      {/* Indeterminate (no value): the next screen is on its way. A plain element, not Mantine's Progress, whose
+          code would weigh on every first load for a bar shown only between screens. */}
+      {navigation.state !== 'idle' && <div role="progressbar" className={classes.progress} aria-label={t('loader.loading')} />}
       <NavBar />
       <Box component="main" id="main" className={classes.main} tabIndex={-1}>
         <VisuallyHidden role="status" aria-live="polite" aria-atomic="true" aria-label={t('a11y.liveRegion')} data-testid="route-announcer">
