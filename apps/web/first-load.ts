@@ -126,7 +126,8 @@ export function firstLoad(distDir: string, routeModule: string, lang: keyof type
   const chunks = staticClosure(manifest, [entryKey(manifest), routeModule, LOCALE_MODULES[lang]]);
   const compute = !hasPrecompressedCopies(distDir);
   const js = [...chunks.map((k) => manifest[k]!.file), ...bootScripts(distDir)].map((file) => sizeOf(distDir, file, compute));
-  const cssFiles = [...new Set(chunks.flatMap((k) => manifest[k]!.css ?? []))];
+  // One stylesheet for the whole app (`cssCodeSplit: false`) is the manifest's `style.css`; per-chunk CSS otherwise.
+  const cssFiles = [...new Set([...chunks.flatMap((k) => manifest[k]!.css ?? []), ...(manifest['style.css'] ? [manifest['style.css'].file] : [])])];
   const css = cssFiles.map((f) => sizeOf(distDir, f, compute));
   return { chunks, js, css, total: sum(js) };
 }
