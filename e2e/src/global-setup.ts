@@ -15,6 +15,10 @@ const WEB_SOURCES = [
   path.join(WEB, 'src'),
   path.join(WEB, 'index.html'),
   path.join(WEB, 'vite.config.ts'),
+  // The build's own plugins: the boot preloader (and the manifest reader it uses), the precompression.
+  path.join(WEB, 'boot-preload.ts'),
+  path.join(WEB, 'first-load.ts'),
+  path.join(WEB, 'precompress.ts'),
   path.join(WEB, 'public'),
   path.join(ROOT, 'packages/i18n/locales'),
   path.join(ROOT, 'packages/i18n/src'),

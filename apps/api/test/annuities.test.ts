@@ -9,21 +9,12 @@ import { count, eq } from 'drizzle-orm';
 import { cases } from '../../../packages/annuities/test/schedule-cases.ts';
 import { ENGLISH_HEADERS, FRENCH_HEADERS, rowsFrom, xlsxBuffer, type Cell } from '../../../packages/annuities/test/support/workbooks.ts';
 import { buildZip, minimalXlsxEntries, SHEET_HEAD, SHEET_TAIL } from '../../../packages/annuities/test/support/zip.ts';
-import { multipart } from './support/multipart.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
 const HEADERS = [...ENGLISH_HEADERS, 'Origin'];
 
-async function upload(client: TestClient, files: Array<{ filename: string; content: Buffer | string }>, fields: Record<string, string> = {}) {
-  const { body, contentType } = multipart(fields, files);
-  const c = client as unknown as { baseUrl: string; options: { origin: string; apiKey: string } };
-  const res = await fetch(`${c.baseUrl}/api/brevets/annuite`, {
-    method: 'POST',
-    headers: { 'content-type': contentType, cookie: client.cookieHeader(), origin: c.options.origin, 'x-api-key': c.options.apiKey },
-    body,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+function upload(client: TestClient, files: Array<{ filename: string; content: Buffer | string }>, fields: Record<string, string> = {}) {
+  return client.upload('/api/brevets/annuite', files, fields);
 }
 
 /** Polls the file list (the truth the screens read) until the file leaves in_progress. */

@@ -1,10 +1,8 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { cabinets, currencyRates, mails, patentExportBatches, patentInstructionEvents, patentRecords, patentReminders, userCabinets } from '@portal/db';
 import { exportOneBatch, runPatentReminders } from '@portal/jobs';
-import { XlsxStreamWriter } from '@portal/xlsx';
-import { multipart } from './support/multipart.ts';
+import { xlsxBuffer } from '../../../packages/annuities/test/support/workbooks.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
 const TODAY = '2027-03-01';
@@ -17,30 +15,13 @@ function csv(rows: Array<Array<string | number>>): string {
   return [HEADER, ...rows].map((r) => r.map((v) => (/[;"]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))).join(';')).join('\r\n') + '\r\n';
 }
 
-async function xlsx(rows: Array<Array<string | number | null>>): Promise<Buffer> {
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise((resolve) => out.on('end', resolve));
-  const writer = new XlsxStreamWriter(out, []);
-  await writer.startSheet('portfolio');
-  await writer.row(HEADER);
-  for (const row of rows) await writer.row(row);
-  await writer.finish();
-  out.end();
-  await done;
-  return Buffer.concat(chunks);
+/** The back office's export as a workbook (ExcelJS, another writer than ours). */
+function xlsx(rows: Array<Array<string | number | null>>): Promise<Buffer> {
+  return xlsxBuffer([{ name: 'portfolio', headers: HEADER, rows }]);
 }
 
-async function upload(client: TestClient, filename: string, content: Buffer | string) {
-  const { body, contentType } = multipart({}, [{ filename, content }]);
-  const c = client as unknown as { baseUrl: string; options: { origin: string; apiKey: string } };
-  const res = await fetch(`${c.baseUrl}/api/patent_imports`, {
-    method: 'POST',
-    headers: { 'content-type': contentType, cookie: client.cookieHeader(), origin: c.options.origin, 'x-api-key': c.options.apiKey },
-    body,
-  });
-  return { status: res.status, body: (await res.json()) as any };
+function upload(client: TestClient, filename: string, content: Buffer | string) {
+  return client.upload('/api/patent_imports', [{ filename, content }]);
 }
 
 describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) => {

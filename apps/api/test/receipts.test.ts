@@ -1,11 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { receiptUploads, receipts, userCabinets, users } from '@portal/db';
-import { XlsxStreamWriter } from '@portal/xlsx';
+import { xlsxBuffer } from '../../../packages/annuities/test/support/workbooks.ts';
 import { buildZip, minimalXlsxEntries, type RawEntry } from '../../../packages/annuities/test/support/zip.ts';
-import { multipart } from './support/multipart.ts';
 import { startPatentWorld, type PatentWorld } from './support/patents.ts';
 import { corruptPdf, makePdf, receiptPdf } from './support/pdf.ts';
 import { databaseKinds, type TestClient, type TestPortal } from './support/portal.ts';
@@ -19,18 +17,9 @@ import { databaseKinds, type TestClient, type TestPortal } from './support/porta
 const MB = 1024 * 1024;
 const KEY_SHAPE = /^receipts\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.pdf$/;
 
-async function manifestXlsx(rows: Array<Array<string | number | null>>): Promise<Buffer> {
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise((resolve) => out.on('end', resolve));
-  const writer = new XlsxStreamWriter(out, []);
-  await writer.startSheet('manifest');
-  for (const row of rows) await writer.row(row);
-  await writer.finish();
-  out.end();
-  await done;
-  return Buffer.concat(chunks);
+/** A manifest workbook (ExcelJS, another writer than ours): its first row is the header. */
+function manifestXlsx([headers = [], ...rows]: Array<Array<string | number | null>>): Promise<Buffer> {
+  return xlsxBuffer([{ name: 'manifest', headers: headers.map(String), rows }]);
 }
 
 describe.each(databaseKinds())('receipts (%s)', (kind) => {
@@ -43,15 +32,8 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
   let annuitiesUser: { client: TestClient; id: string };
   let events: Array<{ to: string; event: string; dto: any }>;
 
-  async function upload(client: TestClient, filename: string, content: Buffer | string | null, lang = 'en') {
-    const { body, contentType } = multipart({}, content === null ? [] : [{ filename, content }]);
-    const c = client as unknown as { baseUrl: string; options: { origin: string; apiKey: string } };
-    const res = await fetch(`${c.baseUrl}/api/recepisse`, {
-      method: 'POST',
-      headers: { 'content-type': contentType, cookie: client.cookieHeader(), origin: c.options.origin, 'x-api-key': c.options.apiKey, 'accept-language': lang },
-      body,
-    });
-    return { status: res.status, body: (await res.json()) as any };
+  function upload(client: TestClient, filename: string, content: Buffer | string | null, lang = 'en') {
+    return client.upload('/api/recepisse', content === null ? [] : [{ filename, content }], {}, { 'accept-language': lang });
   }
 
   /** Uploads, runs the queue, and answers the finished upload and its receipts (by entry). */

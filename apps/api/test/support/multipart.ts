@@ -1,5 +1,12 @@
+export interface MultipartFile {
+  /** The form field (`file` by default). */
+  name?: string;
+  filename: string;
+  content: Buffer | string;
+}
+
 /** Builds a multipart/form-data body the way a browser's FormData does. */
-export function multipart(fields: Record<string, string>, files: Array<{ name?: string; filename: string; content: Buffer | string }>) {
+export function multipart(fields: Record<string, string>, files: MultipartFile[]) {
   const boundary = `----portal${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {

@@ -11,6 +11,7 @@ import { createPortal, type Portal } from '../../src/bootstrap.ts';
 import type { Clock } from '../../src/clock.ts';
 import { hashPassword } from '../../src/security/passwords.ts';
 import { eq } from 'drizzle-orm';
+import { multipart, type MultipartFile } from './multipart.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -154,11 +155,11 @@ export class TestClient {
     const h: Record<string, string> = { ...headers };
     if (this.options.apiKey !== null && !('x-api-key' in h)) h['x-api-key'] = this.options.apiKey;
     if (this.options.origin !== null && !('origin' in h)) h.origin = this.options.origin;
-    if (this.options.lang) h['accept-language'] = this.options.lang;
+    if (this.options.lang && !('accept-language' in h)) h['accept-language'] = this.options.lang;
     if (this.cookies.size > 0) h.cookie = this.cookieHeader();
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (body !== undefined) {
-      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
       h['content-type'] ??= 'application/json';
     }
     const res = await fetch(this.baseUrl + pathname, { method, headers: h, body: payload, redirect: 'manual' });
@@ -186,6 +187,11 @@ export class TestClient {
   }
   put<T = any>(p: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('PUT', p, body, headers);
+  }
+  /** A form with files, posted as a browser's FormData is (multipart/form-data). */
+  upload<T = any>(p: string, files: MultipartFile[], fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
+    const { body, contentType } = multipart(fields, files);
+    return this.request<T>('POST', p, body, { ...headers, 'content-type': contentType });
   }
 }
 

@@ -1,6 +1,7 @@
 import { Badge, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format.ts';
 import { msg } from '../../../lib/message.tsx';
@@ -9,11 +10,33 @@ import { downloadReceipt, patentReceiptsQuery } from '../../receipts/receiptsApi
 import { patentEventsQuery, patentScheduleQuery } from '../api.ts';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 
-function Heading({ children }: { children: string }) {
+/** One section of the patent's detail: its heading, then nothing while loading, the load error, the empty text or the data. */
+function DetailSection<T>({ title, testId, query, isEmpty, loadError, empty, children }: {
+  title: string;
+  testId: string;
+  query: UseQueryResult<T>;
+  isEmpty: (data: T) => boolean;
+  loadError: string;
+  empty: string;
+  children: (data: T) => ReactNode;
+}) {
   return (
-    <Title order={3} size="h5">
-      {children}
-    </Title>
+    <Stack gap={6} component="section" data-testid={testId}>
+      <Title order={3} size="h5">
+        {title}
+      </Title>
+      {query.isPending ? null : query.isError ? (
+        <Text size="sm" c="red.8" role="alert">
+          {loadError}
+        </Text>
+      ) : isEmpty(query.data) ? (
+        <Text size="sm" c="dark.4">
+          {empty}
+        </Text>
+      ) : (
+        children(query.data)
+      )}
+    </Stack>
   );
 }
 
@@ -21,19 +44,16 @@ function Heading({ children }: { children: string }) {
 export function PatentSchedule({ id }: { id: string }) {
   const { t, i18n } = useTranslation('patents');
   const schedule = useQuery(patentScheduleQuery(id));
-  const data = schedule.data;
   return (
-    <Stack gap={6} component="section" data-testid="patent-schedule">
-      <Heading>{t('detail.sections.schedule')}</Heading>
-      {schedule.isPending ? null : schedule.isError ? (
-        <Text size="sm" c="red.8" role="alert">
-          {t('detail.scheduleLoadError')}
-        </Text>
-      ) : !data || data.annuities.length === 0 ? (
-        <Text size="sm" c="dark.4">
-          {t('detail.scheduleEmpty')}
-        </Text>
-      ) : (
+    <DetailSection
+      title={t('detail.sections.schedule')}
+      testId="patent-schedule"
+      query={schedule}
+      isEmpty={(data) => data.annuities.length === 0}
+      loadError={t('detail.scheduleLoadError')}
+      empty={t('detail.scheduleEmpty')}
+    >
+      {(data) => (
         // A focusable region (keyboard scrolling on a phone), not a ScrollArea without a stop.
         <div tabIndex={0} role="region" aria-label={t('detail.sections.schedule')} style={{ overflowX: 'auto' }} data-testid="patent-schedule-table">
           <Table striped verticalSpacing={4} fz="sm" miw={420}>
@@ -58,7 +78,7 @@ export function PatentSchedule({ id }: { id: string }) {
           </Table>
         </div>
       )}
-    </Stack>
+    </DetailSection>
   );
 }
 
@@ -68,19 +88,17 @@ export function PatentHistory({ id, labels }: { id: string; labels: InstructionL
   const events = useQuery(patentEventsQuery(id));
   const title = (instruction: number | null) => (instruction === null ? t('choice.none') : (labels.find((l) => l.id === instruction)?.title ?? String(instruction)));
   return (
-    <Stack gap={6} component="section" data-testid="patent-history">
-      <Heading>{t('detail.sections.history')}</Heading>
-      {events.isPending ? null : events.isError ? (
-        <Text size="sm" c="red.8" role="alert">
-          {t('detail.historyLoadError')}
-        </Text>
-      ) : events.data.length === 0 ? (
-        <Text size="sm" c="dark.4">
-          {t('detail.historyEmpty')}
-        </Text>
-      ) : (
+    <DetailSection
+      title={t('detail.sections.history')}
+      testId="patent-history"
+      query={events}
+      isEmpty={(data) => data.length === 0}
+      loadError={t('detail.historyLoadError')}
+      empty={t('detail.historyEmpty')}
+    >
+      {(data) => (
         <Stack gap={6} component="ol" m={0} p={0} style={{ listStyle: 'none' }}>
-          {events.data.map((e) => (
+          {data.map((e) => (
             <li key={e._id} data-testid="patent-event">
               <Text size="sm" fw={600}>
                 {t('detail.historyLine', { from: title(e.old_instruction), to: title(e.new_instruction) })}
@@ -94,7 +112,7 @@ export function PatentHistory({ id, labels }: { id: string; labels: InstructionL
           ))}
         </Stack>
       )}
-    </Stack>
+    </DetailSection>
   );
 }
 
@@ -103,19 +121,17 @@ export function PatentReceipts({ id }: { id: string }) {
   const { t } = useTranslation('patents');
   const receipts = useQuery(patentReceiptsQuery(id));
   return (
-    <Stack gap={6} component="section" data-testid="patent-receipts">
-      <Heading>{t('detail.sections.receipts')}</Heading>
-      {receipts.isPending ? null : receipts.isError ? (
-        <Text size="sm" c="red.8" role="alert">
-          {t('detail.receiptsLoadError')}
-        </Text>
-      ) : receipts.data.length === 0 ? (
-        <Text size="sm" c="dark.4">
-          {t('detail.receiptsEmpty')}
-        </Text>
-      ) : (
+    <DetailSection
+      title={t('detail.sections.receipts')}
+      testId="patent-receipts"
+      query={receipts}
+      isEmpty={(data) => data.length === 0}
+      loadError={t('detail.receiptsLoadError')}
+      empty={t('detail.receiptsEmpty')}
+    >
+      {(data) => (
         <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
-          {receipts.data.map((r) => (
+          {data.map((r) => (
             <Group key={r._id} component="li" justify="space-between" wrap="nowrap" gap="sm" data-testid="patent-receipt">
               <Stack gap={0} miw={0}>
                 <Text size="sm" fw={600} className="portal-break">
@@ -137,6 +153,6 @@ export function PatentReceipts({ id }: { id: string }) {
           ))}
         </Stack>
       )}
-    </Stack>
+    </DetailSection>
   );
 }
