@@ -1,22 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-/**
- * The browser and fault chains: each project runs its files one at a time (`fileParallelism: false`), and Vitest
- * runs such projects only after every other one. `npm test` (scripts/test.mjs) therefore runs two Vitest processes
- * at once, `VITEST_PART=chains` and `VITEST_PART=rest`; without the variable, one process runs everything.
- */
-const CHAINS = ['e2e', 'apps/api/test/faults'];
-/** One project per workspace; each may refine its own settings in a vitest.config.ts beside its package.json. */
-const REST = ['packages/*', 'apps/api', 'apps/web', 'workers'];
-
-const part = process.env.VITEST_PART;
-
+// One project per workspace; each may refine its own settings in a vitest.config.ts beside its package.json.
 export default defineConfig({
   test: {
-    projects: part === 'chains' ? CHAINS : part === 'rest' ? REST : [...REST, ...CHAINS],
+    projects: ['packages/*', 'apps/api', 'apps/api/test/faults', 'apps/web', 'workers', 'e2e'],
     // One test file per core. Vitest's default in run mode is one fewer than the cores, which on a two-core
     // machine (CI, this project's machines) ran every file one after the other; most files wait on processes
-    // they start (the portal, Redis, PostgreSQL) more than they compute.
+    // they start (the portal, Redis, PostgreSQL) more than they compute. The end-to-end and fault projects
+    // (`fileParallelism: false`) still run their files one at a time, after the others and never beside them:
+    // Vitest puts every single-worker project into one last group (decision 142).
     maxWorkers: '100%',
   },
 });
