@@ -52,11 +52,11 @@ export function preloadMap(manifest: Manifest, routes: readonly string[] = PRELO
 
 /**
  * The boot script. Its language rule is the app's (`chooseInitialLanguage`: the remembered choice, then the
- * browser's languages in order, then English); `test/boot-preload.test.ts` runs both on the same inputs.
+ * browser's languages in order, then English), over the languages the build has texts for (the map's keys); `test/boot-preload.test.ts` runs both on the same inputs.
  */
 export function bootScript(map: PreloadMap, base = '/'): string {
   const data = JSON.stringify({ l: map.languages, r: map.routes, f: map.files });
-  return `!function(){try{var m=${data},s,c,l="en",i,b,n,d=document;try{s=localStorage.getItem(${JSON.stringify(LANGUAGE_STORAGE_KEY)})}catch(e){}c=[s].concat(navigator.languages||[navigator.language]);for(i=0;i<c.length;i++){b=String(c[i]||"").trim().toLowerCase().split(/[-_]/)[0];if(b==="fr"||b==="en"){l=b;break}}n=(m.l[l]||[]).concat(m.r[location.pathname.replace(/(.)\\/$/,"$1")]||[]);for(i=0;i<n.length;i++){b=d.createElement("link");b.rel="modulepreload";b.href=${JSON.stringify(base)}+m.f[n[i]];d.head.appendChild(b)}}catch(e){}}();\n`;
+  return `!function(){try{var m=${data},s,c,l="en",i,b,n,d=document;try{s=localStorage.getItem(${JSON.stringify(LANGUAGE_STORAGE_KEY)})}catch(e){}c=[s].concat(navigator.languages||[navigator.language]);for(i=0;i<c.length;i++){b=String(c[i]||"").trim().toLowerCase().split(/[-_]/)[0];if(m.l[b]){l=b;break}}n=(m.l[l]||[]).concat(m.r[location.pathname.replace(/(.)\\/$/,"$1")]||[]);for(i=0;i<n.length;i++){b=d.createElement("link");b.rel="modulepreload";b.href=${JSON.stringify(base)}+m.f[n[i]];d.head.appendChild(b)}}catch(e){}}();\n`;
 }
 
 /** Vite plugin (build only): writes `assets/boot-<hash>.js` and loads it `async` ahead of the shell in index.html. */
