@@ -17,6 +17,7 @@ import { FRENCH_HEADERS, rowsFrom, xlsxBuffer } from '../packages/annuities/test
 import { multipart } from '../apps/api/test/support/multipart.ts';
 import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
+import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 30);
@@ -32,13 +33,8 @@ const redis = await startRedisServer();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const apiKey = 'bench-api-key-bench-api-key';
-const env = {
-  NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, API_KEY: apiKey,
-  SERVE_WEB: 'false', DATABASE_URL: database.url, REDIS_URL: redis.url, DATA_DIR: dataDir, COOKIE_SECURE: 'false',
-  ADMIN_EMAIL: 'bench@portal.example.com', ADMIN_PASSWORD: 'bench-admin-password', SMTP_URL: 'smtp://127.0.0.1:9',
-  UPLOAD_RATE_LIMIT: '10000',
-};
+const apiKey = BENCH_API_KEY;
+const env = benchProductionEnv({ port, dataDir, databaseUrl: database.url, redisUrl: redis.url });
 const loads: number[] = [];
 const sampler = setInterval(() => loads.push(loadavg()[0]!), 1000);
 const api = startProcess('apps/api/src/main.ts', env);
@@ -48,7 +44,7 @@ try {
   await api.waitFor(/Portal ready on/, 60_000);
   await worker.waitFor(/annuities worker started/, 60_000);
   const admin = new TestClient(url, { origin: url, apiKey });
-  await admin.post('/api/auth/login', { email: 'bench@portal.example.com', password: 'bench-admin-password' });
+  await admin.post('/api/auth/login', BENCH_ADMIN);
   const { roles } = (await admin.get('/api/role')).body as { roles: Array<{ _id: string; slug: string }> };
   await admin.post('/api/admin/user', { company_agent: 'Bench', email: 'annuities@bench.example.com', password: 'bench-user-password', roles: [roles.find((r) => r.slug === 'user_annuites')!._id] });
   const user = new TestClient(url, { origin: url, apiKey });

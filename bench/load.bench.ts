@@ -19,6 +19,7 @@ import { createScratchDatabase } from '@portal/db/testing';
 import { startRedisServer } from '@portal/queue/test-support';
 import { freePort, startProcess, type RunningProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
+import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 100);
@@ -31,7 +32,7 @@ const TOPOLOGIES = (process.env.LOAD_TOPOLOGIES ?? 'production,embedded').split(
 const TARGETS = (process.env.LOAD_TARGETS ?? 'hello,history,check_token').split(',');
 /** LOAD_CPU_PROF=<dir>: the API runs under the CPU profiler (bench/profiled-entry.ts) and writes its profile there when it stops. */
 const CPU_PROF_DIR = process.env.LOAD_CPU_PROF;
-const apiKey = 'bench-api-key-bench-api-key';
+const apiKey = BENCH_API_KEY;
 
 interface Row {
   topology: string;
@@ -171,19 +172,14 @@ async function measureTopology(topology: string, hello: { url: string; proc: Run
   const redis = topology === 'production' ? await startRedisServer() : undefined;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, API_KEY: apiKey,
-    SERVE_WEB: 'false', DATA_DIR: dataDir, COOKIE_SECURE: 'false', SMTP_URL: 'smtp://127.0.0.1:9',
-    ADMIN_EMAIL: 'bench@portal.example.com', ADMIN_PASSWORD: 'bench-admin-password',
-    ...(scratch && redis ? { DATABASE_URL: scratch.url, REDIS_URL: redis.url } : {}),
-  };
+  const env = benchProductionEnv({ port, dataDir, logLevel: 'warn', databaseUrl: scratch?.url, redisUrl: redis?.url });
   const profiled = CPU_PROF_DIR ? { ...env, PROFILED_ENTRY: 'apps/api/src/main.ts', CPU_PROF_DIR: path.resolve(CPU_PROF_DIR, topology) } : env;
   const dbConfig: DatabaseConfig = scratch ? { driver: 'postgres', url: scratch.url } : { driver: 'pglite', dataDir: path.join(dataDir, 'db') };
   let api = startProcess('apps/api/src/main.ts', env);
   try {
     await api.waitFor(/Portal ready on/, 120_000);
     const admin = new TestClient(url, { origin: url, apiKey });
-    const login = await admin.post('/api/auth/login', { email: 'bench@portal.example.com', password: 'bench-admin-password' });
+    const login = await admin.post('/api/auth/login', BENCH_ADMIN);
     if (login.status !== 200) throw new Error(`admin login: ${login.status} ${JSON.stringify(login.body)}`);
     const roles = ((await admin.get('/api/role')).body as { roles: Array<{ _id: string; slug: string }> }).roles;
     const created = await admin.post('/api/admin/user', {

@@ -1,0 +1,28 @@
+/**
+ * The environment of a bench's production-mode API or worker: local-disk storage in `dataDir`,
+ * PostgreSQL and Redis when given (the embedded database otherwise), mail to a closed port.
+ * The admin signs in with the password alone (MFA not required, as in the production-topology tests,
+ * decision 137), so a bench can drive the admin screens' API without an authenticator.
+ */
+import { PRODUCTION_MFA_KEY } from '../apps/api/test/support/processes.ts';
+
+export const BENCH_API_KEY = 'bench-api-key-bench-api-key';
+export const BENCH_ADMIN = { email: 'bench@portal.example.com', password: 'bench-admin-password' };
+
+export function benchProductionEnv(options: {
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  logLevel?: 'info' | 'warn';
+}): Record<string, string> {
+  const url = `http://127.0.0.1:${options.port}`;
+  return {
+    NODE_ENV: 'production', LOG_LEVEL: options.logLevel ?? 'info', PORT: String(options.port), HOST: '127.0.0.1', PUBLIC_URL: url,
+    API_KEY: BENCH_API_KEY, MFA_ENCRYPTION_KEY: PRODUCTION_MFA_KEY, MFA_REQUIRED_FOR_ADMINS: 'false',
+    SERVE_WEB: 'false', DATA_DIR: options.dataDir, COOKIE_SECURE: 'false', SMTP_URL: 'smtp://127.0.0.1:9',
+    ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, UPLOAD_RATE_LIMIT: '10000',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+  };
+}
