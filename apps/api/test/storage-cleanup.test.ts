@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import S3rver from 's3rver';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ledesRuns, openDatabase, users, type DatabaseHandle } from '@portal/db';
+import { testPgliteConfig } from '@portal/db/testing';
 import { createStorage, generateKey, type Storage } from '@portal/storage';
 import { createLogger } from '@portal/logger';
 import type { AppContext } from '../src/context.ts';
@@ -58,7 +59,7 @@ describe.each(BACKENDS)('storage clean-up on %s', (_name, startBackend) => {
   let ownerId: string;
 
   beforeAll(async () => {
-    database = openDatabase({ driver: 'pglite', dataDir: 'memory://' });
+    database = openDatabase(testPgliteConfig());
     await database.migrate();
     [{ id: ownerId }] = (await database.db.insert(users).values({ companyAgent: 'Firm', email: 'owner@firm.test' }).returning({ id: users.id })) as [{ id: string }];
   });
@@ -127,7 +128,7 @@ describe.each(BACKENDS)('storage clean-up on %s', (_name, startBackend) => {
 describe('storage clean-up schedule', () => {
   it('runs a pass at start in the embedded mode and logs counts, never keys', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'portal-cleanup-schedule-'));
-    const database = openDatabase({ driver: 'pglite', dataDir: 'memory://' });
+    const database = openDatabase(testPgliteConfig());
     try {
       await database.migrate();
       const storage = await createStorage({ driver: 'local', root });

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { LedesRunDto } from '@portal/contracts';
 import { ledesOffices, ledesProfiles, ledesRuns, mails, openDatabase, users, type DatabaseHandle } from '@portal/db';
+import { testPgliteConfig } from '@portal/db/testing';
 import { DEFAULT_OFFICES } from '@portal/ledes';
 import { createLogger } from '@portal/logger';
 import { createMailTransport, type MailTransport } from '@portal/mail';
@@ -130,7 +131,7 @@ export interface World {
 }
 
 export async function createWorld(): Promise<World> {
-  const database = openDatabase({ driver: 'pglite', dataDir: 'memory://' });
+  const database = openDatabase(testPgliteConfig());
   await database.migrate();
   const db = database.db;
   await db.insert(ledesOffices).values(DEFAULT_OFFICES.map((o, position) => ({ code: o.code, labelEn: o.label_en, labelFr: o.label_fr, position })));

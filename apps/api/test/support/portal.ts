@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '@portal/config';
 import { roles, userRoles, users } from '@portal/db';
-import { createScratchDatabase, testDatabaseBaseUrl, testDatabaseKinds } from '@portal/db/testing';
+import { createScratchDatabase, testDatabaseBaseUrl, testDatabaseKinds, testPgliteConfig } from '@portal/db/testing';
 import { createLogger } from '@portal/logger';
 import type { RoleSlug } from '@portal/contracts';
 import { createPortal, type Portal } from '../../src/bootstrap.ts';
@@ -66,7 +66,7 @@ export async function startTestPortal(kind: DatabaseKind = 'pglite', env: Record
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   });
-  const config: Config = kind === 'pglite' ? { ...base, database: { driver: 'pglite', dataDir: 'memory://' } } : base;
+  const config: Config = kind === 'pglite' ? { ...base, database: testPgliteConfig() } : base;
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
