@@ -31,7 +31,11 @@ export interface Config {
    * production the API generates one into `keyFile` at first start (decision 134).
    */
   mfa: { encryptionKey: string | undefined; keyFile: string; requiredForAdmins: boolean };
-  database: { driver: 'pglite'; dataDir: string } | { driver: 'postgres'; url: string };
+  /**
+   * Handed to `openDatabase` as it is. `template` is never read from the environment: the tests set it
+   * to start their in-memory databases from a migrated dump (`DatabaseConfig` in @portal/db, decision 143).
+   */
+  database: { driver: 'pglite'; dataDir: string; template?: string } | { driver: 'postgres'; url: string };
   redisUrl: string | undefined;
   storage:
     | { driver: 'local'; root: string }
