@@ -82,12 +82,12 @@ export class ZipWriter {
     header.writeUInt16LE(name.length, 26);
     const start = this.offset;
     await this.emit(Buffer.concat([header, name]));
-    // 64 KiB output pieces (16 KiB by default): fewer callbacks and downstream writes for big sheets.
+    // 256 KiB output pieces (16 KiB by default): one callback and one downstream write for most input pieces.
     // Up to 4 MiB may wait for the deflater (16 KiB by default): with the default, every write of a
     // 256 KiB buffer waited until deflate had read all of it, so building rows and compressing them
     // took turns instead of running side by side (deflate runs on libuv's pool). zlib passes the
     // option on to its Transform; Node's types do not list it.
-    const options: ZlibOptions & { writableHighWaterMark: number } = { level: this.level, chunkSize: 64 * 1024, writableHighWaterMark: WRITE_AHEAD };
+    const options: ZlibOptions & { writableHighWaterMark: number } = { level: this.level, chunkSize: 256 * 1024, writableHighWaterMark: WRITE_AHEAD };
     const deflate = createDeflateRaw(options);
     const entry = { name, start, crc: 0, size: 0, compressed: 0, deflate, done: Promise.resolve() as Promise<unknown> };
     // An output that fails or closes mid-entry fails the deflater, and with it every pending write

@@ -87,6 +87,9 @@ async function serve(request: ThreadRunRequest): Promise<void> {
       const chunk = chunks.shift();
       if (chunk) {
         post({ type: 'pull' });
+        // A turn of the event loop per chunk, even when chunks are queued: the deflater (libuv's pool)
+        // gets its next piece only from this thread's loop, and the acks and aborts arrive here too.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         yield chunk;
       } else if (ended) return;
       else await new Promise<void>((resolve, reject) => (wakeSource = { resolve, reject }));
