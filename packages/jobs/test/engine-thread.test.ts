@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultProfile, type ResolvedFinding } from '@portal/ledes';
 import { runEngineInThread, type LedesEngine } from '../src/ledes/engine.ts';
 import { createThreadEngine } from '../src/ledes/engine-thread.ts';
+import { goldenCases } from '../../ledes/test/golden.ts';
 
 const profile = defaultProfile('PAR', 'patent')!;
 const NOW = new Date('2025-06-01T08:00:00.000Z');
@@ -72,6 +73,32 @@ describe('LEDES engine in a worker thread', () => {
     expect(threaded.workbook.subarray(0, 2).toString()).toBe('PK');
   });
 
+  it('#8 gives the same workbook bytes, findings and summary as the in-thread path on every golden case (samples, damaged lines, encodings, XML)', async () => {
+    const cases = await goldenCases();
+    expect(cases.length).toBeGreaterThan(50);
+    for (const [i, c] of cases.entries()) {
+      const run = async (run: LedesEngine) => {
+        const findings: ResolvedFinding[] = [];
+        const workbook = collector();
+        const { summary } = await run(chunks(Buffer.from(c.bytes), c.chunk), {
+          filename: 'f.txt',
+          profile: c.options?.profile ?? profile,
+          now: NOW,
+          maxLineBytes: c.options?.maxLineBytes,
+          acceptedInvoices: c.options?.acceptedInvoices,
+          workbook: { out: workbook.out, lang: i % 2 === 0 ? 'fr' : 'en' },
+          onFindings: (batch) => findings.push(...batch),
+        });
+        return { summary, findings, workbook: workbook.bytes() };
+      };
+      const local = await run(runEngineInThread);
+      const threaded = await run(engine);
+      expect(threaded.summary, c.name).toEqual(local.summary);
+      expect(threaded.findings, c.name).toEqual(local.findings);
+      expect(threaded.workbook.equals(local.workbook), c.name).toBe(true);
+    }
+  });
+
   it('#8 a workbook of megabytes arrives byte for byte in a few large writes, not one per deflate piece', async () => {
     const bytes = ledesFile(40, 1000);
     const local = await check(runEngineInThread, bytes);
@@ -93,10 +120,32 @@ describe('LEDES engine in a worker thread', () => {
     await expect(check(failing, ledesFile(2, 10))).rejects.toThrow('database down');
   });
 
-  it('a thread crash (out of memory) fails the run with the reason instead of hanging; the next run gets a fresh thread', async () => {
-    const starved = createThreadEngine({ resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 } });
+  it('#8 a destination that fails mid-workbook, or an input that fails mid-file, fails the run with its error; both threads take the next run', async () => {
+    const bytes = ledesFile(40, 1000);
+    let written = 0;
+    const failingOut = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        written += chunk.length;
+        cb(written > 512 * 1024 ? new Error('storage went read-only') : null);
+      },
+    });
+    await expect(
+      engine(chunks(bytes, 65536), { filename: 'f.txt', profile, now: NOW, workbook: { out: failingOut, lang: 'en' }, onFindings: () => {} }),
+    ).rejects.toThrow('storage went read-only');
+    async function* failingInput(): AsyncGenerator<Uint8Array> {
+      yield* chunks(bytes.subarray(0, 1024 * 1024), 65536);
+      throw new Error('storage read failed');
+    }
+    const out = collector();
+    await expect(engine(failingInput(), { filename: 'f.txt', profile, now: NOW, workbook: { out: out.out, lang: 'en' }, onFindings: () => {} })).rejects.toThrow('storage read failed');
+    const again = await check(engine, ledesFile(2, 10));
+    expect(again.summary.linesChecked).toBe(20);
+  });
+
+  it.each(['engine', 'writer'] as const)('a crash of the %s thread (out of memory) fails the run with the reason instead of hanging; the next run gets a fresh thread', async (which) => {
+    const starved = createThreadEngine({ resourceLimits: { [which]: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 } } });
     try {
-      await expect(check(starved, ledesFile(20, 500))).rejects.toThrow(/LEDES engine thread (crashed|exited)/);
+      await expect(check(starved, ledesFile(20, 500))).rejects.toThrow(new RegExp(`LEDES ${which} thread (crashed|exited)`));
     } finally {
       await starved.close();
     }

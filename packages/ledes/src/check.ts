@@ -20,8 +20,12 @@ import { sniff, splitLines, type ByteSource, type Encoding, type LineStats, type
 export interface LineSink {
   /** Called once, before the first line, when the format (and so the column names) is known. */
   onStart?(info: { readonly format: FormatId | null; readonly fieldNames: readonly string[] }): void;
-  /** `fields` is null when the line could not be split (too long, wrong field count, blank). */
-  onLine(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[]): void;
+  /**
+   * `fields` is null when the line could not be split (too long, blank, an XML item); otherwise
+   * `body` is the line they come from, `[]` terminator left out: `fields` is `body.split('|')`
+   * (a sink that sends lines elsewhere can send `body` instead of joining the fields again).
+   */
+  onLine(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[], body?: string): void;
   /** File-level findings and those known only at the end (invoice totals, duplicates). */
   onEnd(late: readonly ResolvedFinding[], summary: LedesSummary): void | Promise<void>;
   /**
@@ -85,7 +89,7 @@ class Run {
     return r;
   }
 
-  line(line: number, fields: readonly string[] | null, findings: readonly Finding[]): void {
+  line(line: number, fields: readonly string[] | null, findings: readonly Finding[], body?: string): void {
     let resolved: readonly ResolvedFinding[] = NO_FINDINGS;
     if (findings.length > 0) {
       const list: ResolvedFinding[] = [];
@@ -97,7 +101,7 @@ class Run {
     const sink = this.options.sink;
     if (!sink) return;
     this.start();
-    sink.onLine(line, fields, resolved);
+    sink.onLine(line, fields, resolved, body);
   }
 
   start(): void {
@@ -261,6 +265,7 @@ class PipeChecker {
     const out = this.out;
     out.length = 0;
     let fields: string[];
+    let body: string;
     let scan: boolean;
     const n = text.length;
     if (n >= 2 && text.charCodeAt(n - 1) === CLOSE_BRACKET && text.charCodeAt(n - 2) === OPEN_BRACKET) {
@@ -272,10 +277,12 @@ class PipeChecker {
       fields = text.split('|');
       const last = fields.length - 1;
       fields[last] = fields[last]!.slice(0, -2);
+      body = text.slice(0, -2);
     } else {
       if (text.includes('\0')) out.push({ line, code: 'FMT-013', champ: '(line)' });
-      const { body, terminated } = stripTerminator(text);
-      if (!terminated) out.push({ line, code: 'FMT-005', champ: '(line)' });
+      const stripped = stripTerminator(text);
+      if (!stripped.terminated) out.push({ line, code: 'FMT-005', champ: '(line)' });
+      body = stripped.body;
       fields = body.split('|');
       scan = NOT_PRINTABLE_ASCII.test(body);
     }
@@ -285,7 +292,7 @@ class PipeChecker {
     if (!format || fields.length !== format.fields.length) {
       out.push({ line, code: 'FMT-004', champ: '(line)', values: { found: String(fields.length), ...(format ? { expected: String(format.fields.length) } : {}) } });
       this.unreadable = true;
-      this.run.line(line, fields, out);
+      this.run.line(line, fields, out, body);
       return;
     }
     const numbers = this.numbers;
@@ -326,7 +333,7 @@ class PipeChecker {
     checkTimekeeper(ctx, this.classifications);
     checkAnnuity(ctx);
     checkNarrative(ctx);
-    this.run.line(line, fields, out);
+    this.run.line(line, fields, out, body);
   }
 
   async finish(): Promise<void> {

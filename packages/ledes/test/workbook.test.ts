@@ -21,6 +21,14 @@ describe('treated workbook', () => {
     expect(neutralise('Research')).toBe('Research');
   });
 
+  it('#8 a line given as text that does not split into its field count throws instead of shifting columns', async () => {
+    const wb = createTreatedWorkbook(new PassThrough(), 'en');
+    await wb.drained();
+    wb.onRow(0, 'a|b|c', 3, []);
+    wb.onRow(1, null, -1, []);
+    expect(() => wb.onRow(2, 'a|b', 3, [])).toThrow('line 3: 3 fields expected, 2 written');
+  });
+
   it('lists every line with status and findings in the chosen language, formulas inert', async () => {
     const records = baseRecords();
     Object.assign(records[0]!, { LINE_ITEM_DESCRIPTION: '=HYPERLINK("http://x","y")', LINE_ITEM_TOTAL: '701' });

@@ -86,6 +86,8 @@ export class XlsxStreamWriter {
   /** Shared-string table: text → index, and the escaped texts in index order (bounded by the option). */
   private readonly shared = new Map<string, number>();
   private readonly sharedXml: string[] = [];
+  /** Per shared text: the rest of a cell that holds it (type, index, end). */
+  private readonly sharedTail: string[] = [];
   private readonly maxShared: number;
 
   /**
@@ -145,6 +147,14 @@ export class XlsxStreamWriter {
    * Style 0 cells carry no `s` attribute and empty cells are left out: both read back the same.
    */
   addRow(cells: readonly OutCell[], styles: number | readonly number[] = 0): boolean {
+    const r = this.openRow();
+    this.cells(r, cells, styles);
+    this.closeRow();
+    return this.full.length > 0;
+  }
+
+  /** `<row r="n">`, returning the row's number as text. */
+  private openRow(): string {
     if (!this.open) throw new Error('no open sheet');
     // Rows are written as ASCII bytes straight into the buffer (no per-cell strings to build, collect
     // and encode): only inline texts go through the UTF-8 encoder.
@@ -153,6 +163,16 @@ export class XlsxStreamWriter {
     this.ascii('<row r="');
     this.ascii(r);
     this.ascii('">');
+    return r;
+  }
+
+  private closeRow(): void {
+    this.room(ROW_ROOM);
+    this.ascii('</row>');
+  }
+
+  /** The cells of a row, from the first column. */
+  private cells(r: string, cells: readonly OutCell[], styles: number | readonly number[]): void {
     for (let i = 0; i < cells.length; i++) {
       const value = cells[i] ?? null;
       const style = typeof styles === 'number' ? styles : (styles[i] ?? 0);
@@ -170,18 +190,7 @@ export class XlsxStreamWriter {
           this.lastText[i] = value;
           this.lastIndex[i] = index;
         }
-        if (index === -1) {
-          const xml = textElement(value);
-          this.cellStart(i, r, style, ' t="inlineStr"><is>');
-          // UTF-8 takes at most 3 bytes per UTF-16 unit.
-          this.room(xml.length * 3 + CELL_ROOM);
-          this.buffered += this.buffer.write(xml, this.buffered);
-          this.ascii('</is></c>');
-        } else {
-          this.cellStart(i, r, style, ' t="s"><v>');
-          this.uint(index);
-          this.ascii('</v></c>');
-        }
+        this.textCell(i, r, style, value, index);
       } else if (typeof value === 'number') {
         if (!Number.isFinite(value)) {
           if (style !== 0) this.cellStart(i, r, style, '/>');
@@ -201,8 +210,70 @@ export class XlsxStreamWriter {
         this.ascii('</v></c>');
       }
     }
-    this.ascii('</row>');
+  }
+
+  /**
+   * Appends one row of `lead` cells (as addRow, style 0) followed by the pieces of `text` split on
+   * `separator`, each a text cell through `neutralise`, an empty piece an empty cell: the same bytes
+   * as `addRow([...lead, ...text.split(separator).map((p) => (p === '' ? null : neutralise(p)))])`.
+   * A piece equal to the cell above it (most of them, in a file that repeats an invoice's dates, ids
+   * and names on every line) is compared in place, without making a string of it. Returns the
+   * number of pieces; `wantsFlush` says whether a `flush()` is due.
+   */
+  addDelimitedRow(lead: readonly OutCell[], text: string, separator: string): number {
+    if (separator === '') throw new Error('empty separator');
+    const r = this.openRow();
+    this.cells(r, lead, 0);
+    let column = lead.length;
+    let pos = 0;
+    for (;;) {
+      let end = text.indexOf(separator, pos);
+      if (end === -1) end = text.length;
+      const length = end - pos;
+      if (length > 0) {
+        const last = this.lastText[column];
+        let value: string;
+        let index: number;
+        // Cell texts are neutralised: a piece equal to one that starts with no formula trigger is its own cell text.
+        if (last !== undefined && last.length === length && text.startsWith(last, pos) && neutralise(last) === last) {
+          value = last;
+          index = this.lastIndex[column]!;
+        } else {
+          value = neutralise(text.slice(pos, end));
+          index = this.sharedIndex(value);
+          this.lastText[column] = value;
+          this.lastIndex[column] = index;
+        }
+        this.textCell(column, r, 0, value, index);
+      }
+      column++;
+      if (end === text.length) break;
+      pos = end + separator.length;
+    }
+    this.closeRow();
+    return column - lead.length;
+  }
+
+  /** True once enough rows are buffered for a `flush()`. */
+  get wantsFlush(): boolean {
     return this.full.length > 0;
+  }
+
+  /** A text cell: shared (`index`) or inline (-1). */
+  private textCell(column: number, r: string, style: number, value: string, index: number): void {
+    if (index === -1) {
+      const xml = textElement(value);
+      this.cellStart(column, r, style, ' t="inlineStr"><is>');
+      // UTF-8 takes at most 3 bytes per UTF-16 unit.
+      this.room(xml.length * 3 + CELL_ROOM);
+      this.buffered += this.buffer.write(xml, this.buffered);
+      this.ascii('</is></c>');
+    } else {
+      this.cellStart(column, r, style, '');
+      // `" t="s"><v>12</v></c>` is the same for every cell of that text: made once (most cells of
+      // a repetitive sheet are shared texts, and their digits cost more than a copy).
+      this.ascii((this.sharedTail[index] ??= ` t="s"><v>${index}</v></c>`));
+    }
   }
 
   /** Makes room for `bytes` more in the current buffer, handing a full one over to `full`. */

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { XlsxStreamWriter, type OutCell } from '../src/index.ts';
+import { neutralise, XlsxStreamWriter, type OutCell } from '../src/index.ts';
 
 async function write(rows: readonly (readonly OutCell[])[], sharedStrings: number): Promise<{ bytes: Buffer; book: ExcelJS.Workbook }> {
   const out = new PassThrough();
@@ -21,7 +21,48 @@ async function write(rows: readonly (readonly OutCell[])[], sharedStrings: numbe
 
 const values = (row: ExcelJS.Row): unknown[] => Array.from((row.values as unknown[]).slice(1), (v) => v ?? null);
 
+/** The package's bytes, rows given by `add` (the synchronous path, flushed when asked). */
+async function bytesOf(sharedStrings: number, add: (xlsx: XlsxStreamWriter) => boolean[]): Promise<Buffer> {
+  const out = new PassThrough();
+  const parts: Buffer[] = [];
+  out.on('data', (b: Buffer) => parts.push(b));
+  const xlsx = new XlsxStreamWriter(out, [], { sharedStrings });
+  await xlsx.startSheet('Lines');
+  for (const flush of add(xlsx)) if (flush) await xlsx.flush();
+  await xlsx.finish();
+  out.end();
+  return Buffer.concat(parts);
+}
+
 describe('XlsxStreamWriter', () => {
+  it('#8 a row given as delimited text is byte for byte the row of its pieces: empty pieces, formula triggers, repeats, the inline overflow', async () => {
+    // Pieces that look alike once neutralised ("=x" and "'=x"), repeats down a column, a column that
+    // changes every row, XML specials, non-ASCII, a trailing separator; 40 shared texts, then inline.
+    const pool = ['=x', "'=x", '=x', 'same', 'same', '', '+33 1', '@a', '-5', 'a&b<c>', 'é ü', 'emoji \u{1F600}', "'", ' ', '\t', 'Doe, Jane'];
+    const texts: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const pieces = [pool[i % pool.length]!, pool[Math.floor(i / 3) % pool.length]!, `n${i % 60}`, i % 4 === 0 ? '' : 'same', pool[(i * 7) % pool.length]!];
+      texts.push(pieces.join('|') + (i % 9 === 0 ? '|' : ''));
+    }
+    const lead = (i: number): OutCell[] => [i + 1, i % 2 === 0 ? 'OK' : '=status', null];
+    // Every 10th row is a plain row whose texts are not neutralised: a delimited piece equal to one of
+    // them is still neutralised in its own cell.
+    const plain = (i: number): OutCell[] => [...lead(i), '=x', '=x', '@a', '=x', '=x'];
+    const asPieces = await bytesOf(40, (xlsx) =>
+      texts.map((text, i) => xlsx.addRow(i % 10 === 5 ? plain(i) : [...lead(i), ...text.split('|').map((p) => (p === '' ? null : neutralise(p)))])),
+    );
+    const counts: number[] = [];
+    const asText = await bytesOf(40, (xlsx) =>
+      texts.map((text, i) => {
+        if (i % 10 === 5) return xlsx.addRow(plain(i));
+        counts.push(xlsx.addDelimitedRow(lead(i), text, '|'));
+        return xlsx.wantsFlush;
+      }),
+    );
+    expect(asText.equals(asPieces)).toBe(true);
+    expect(counts).toEqual(texts.filter((_t, i) => i % 10 !== 5).map((text) => text.split('|').length));
+  });
+
   it('shared strings, past their bound inline strings, numbers, booleans, day serials and empty cells all read back in exceljs', async () => {
     const rows: OutCell[][] = [];
     for (let i = 0; i < 3000; i++) rows.push([i, `repeated ${i % 3}`, `unique <${i}> & "q"`, null, i % 2 === 0, { day: 20_000 }, ' edge ']);

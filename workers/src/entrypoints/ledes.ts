@@ -1,15 +1,23 @@
 import { createRedisPublisher } from '@portal/realtime/redis';
 import { createStorage } from '@portal/storage';
-import { ledesJob } from '@portal/jobs';
+import { createThreadEngine, ledesJob } from '@portal/jobs';
 import { runWorker } from './run-worker.ts';
 
 /**
- * The LEDES worker process. The engine streams the file chunk by chunk and awaits between chunks, so
- * the lock renewal keeps running even on a million-line file.
+ * The LEDES worker process. The engine runs in one worker thread and the treated workbook in
+ * another (decision 144), so a run uses two cores and this thread keeps the lock renewal, the
+ * storage streams and the database; the threads are shared by the process's concurrent jobs.
  */
 await runWorker(ledesJob, async ({ config, database, logger }) => {
   const storage = await createStorage(config.storage);
   await storage.ensureReady();
   const realtime = createRedisPublisher(config.redisUrl!);
-  return { ports: { db: database.db, storage, realtime, logger }, close: () => realtime.close() };
+  const engine = createThreadEngine();
+  return {
+    ports: { db: database.db, storage, realtime, logger, engine },
+    close: async () => {
+      await engine.close();
+      await realtime.close();
+    },
+  };
 });

@@ -1,14 +1,22 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { LedesProfile, LedesSummary, ResolvedFinding } from '@portal/ledes';
+import type { FormatId, LedesProfile, LedesSummary, ResolvedFinding } from '@portal/ledes';
 import type { Lang } from '@portal/ledes/report';
+import type { RowBatch } from './rows.ts';
 
-/** The part of a run's options that is plain data; sent with the run's own message port. */
+/**
+ * A threaded run has three parties: the main thread (input, findings, lookups, the workbook's
+ * destination), the engine thread (the check) and the writer thread (the treated workbook). The
+ * engine sends its lines to the writer directly, on a port of their own (`rows`).
+ */
+
+/** The part of a run's options that is plain data; sent to the engine thread with the run's own message ports. */
 export interface ThreadRunRequest {
   readonly port: MessagePort;
+  /** To the writer thread: `RowsMessage`s, each batch acked (`RowsAck`) once written. */
+  readonly rows: MessagePort;
   readonly filename: string;
   readonly profile: LedesProfile;
   readonly now: Date;
-  readonly lang: Lang;
   readonly maxLineBytes?: number;
   readonly progressIntervalMs?: number;
   /**
@@ -24,21 +32,46 @@ export interface SerializedError {
   readonly stack?: string;
 }
 
-/** Thread → main thread, on the run's port. */
+/** Sent to the writer thread with the run's ports. */
+export interface WriterRunRequest {
+  readonly port: MessagePort;
+  readonly rows: MessagePort;
+  readonly lang: Lang;
+}
+
+/** Engine thread → writer thread, on `rows`. */
+export type RowsMessage =
+  | { readonly type: 'start'; readonly info: { readonly format: FormatId | null; readonly fieldNames: readonly string[] } }
+  | { readonly type: 'rows'; readonly batch: RowBatch }
+  | { readonly type: 'end'; readonly late: readonly ResolvedFinding[]; readonly summary: LedesSummary };
+
+/** Writer thread → engine thread, on `rows`: one batch written. */
+export interface RowsAck {
+  readonly type: 'ack';
+}
+
+/** Writer thread → main thread: the workbook's bytes, then its end. */
+export type FromWriter =
+  | { readonly type: 'xlsx'; readonly chunk: Uint8Array }
+  | { readonly type: 'done' }
+  | { readonly type: 'failed'; readonly error: SerializedError };
+
+/** Main thread → writer thread. */
+export type ToWriter = { readonly type: 'xlsx-ack'; readonly bytes: number } | { readonly type: 'abort'; readonly error: SerializedError };
+
+/** Engine thread → main thread, on the run's port. */
 export type FromThread =
   | { readonly type: 'pull' }
   | { readonly type: 'findings'; readonly findings: readonly ResolvedFinding[] }
-  | { readonly type: 'xlsx'; readonly chunk: Uint8Array }
   | { readonly type: 'progress'; readonly linesChecked: number }
   | { readonly type: 'lookup'; readonly id: number; readonly args: readonly unknown[] }
   | { readonly type: 'done'; readonly summary: LedesSummary }
   | { readonly type: 'failed'; readonly error: SerializedError };
 
-/** Main thread → thread, on the run's port. */
+/** Main thread → engine thread, on the run's port. */
 export type ToThread =
   | { readonly type: 'chunk'; readonly chunk: Uint8Array }
   | { readonly type: 'end' }
-  | { readonly type: 'xlsx-ack'; readonly bytes: number }
   | { readonly type: 'lookup-result'; readonly id: number; readonly value?: unknown; readonly error?: SerializedError }
   | { readonly type: 'abort'; readonly error: SerializedError };
 

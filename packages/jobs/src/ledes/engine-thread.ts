@@ -1,11 +1,12 @@
 import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import type { LedesSummary } from '@portal/ledes';
 import type { EngineOptions, LedesEngine } from './engine.ts';
-import { deserializeError, serializeError, type FromThread, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
+import { deserializeError, serializeError, type FromThread, type FromWriter, type ThreadRunRequest, type ToThread, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
 
 import { createSharedThread } from '../shared-thread.ts';
 
-const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
+const ENGINE_URL = new URL('./engine-worker.mjs', import.meta.url);
+const WRITER_URL = new URL('./writer-worker.mjs', import.meta.url);
 
 export interface ThreadEngine extends LedesEngine {
   /** Stops the thread; runs still in it fail. The next run starts a new one. */
@@ -13,31 +14,46 @@ export interface ThreadEngine extends LedesEngine {
 }
 
 /**
- * A LedesEngine that runs the engine and the treated workbook in one worker thread, started on
- * first use and shared by the runs of this process, so the event loop (HTTP, the database on PGlite)
- * stays free during a check. The input is read, and findings, lookups and workbook bytes are
- * handled, on the calling thread. A thread that crashes or exits fails the runs it had, with the
- * reason, like any infrastructure error; the next run starts a fresh thread.
+ * A LedesEngine that runs the engine in one worker thread and the treated workbook in another, both
+ * started on first use and shared by the runs of this process, so the event loop (HTTP, the database
+ * on PGlite) stays free during a check and the workbook's XML is built on another core than the
+ * check. The engine sends its lines straight to the writer. The input is read, and findings, lookups
+ * and workbook bytes are handled, on the calling thread. A thread that crashes or exits fails the
+ * runs it had, with the reason, like any infrastructure error; the next run starts a fresh thread.
  */
-export function createThreadEngine(options: { resourceLimits?: ResourceLimits } = {}): ThreadEngine {
-  const { thread, active, close } = createSharedThread(WORKER_URL, 'LEDES engine', { resourceLimits: options.resourceLimits });
+export function createThreadEngine(options: { resourceLimits?: { engine?: ResourceLimits; writer?: ResourceLimits } } = {}): ThreadEngine {
+  const engineThread = createSharedThread(ENGINE_URL, 'LEDES engine', { resourceLimits: options.resourceLimits?.engine });
+  const writerThread = createSharedThread(WRITER_URL, 'LEDES writer', { resourceLimits: options.resourceLimits?.writer });
 
   const engine = (source: AsyncIterable<Uint8Array>, opts: EngineOptions): Promise<{ summary: LedesSummary }> =>
     new Promise((resolve, reject) => {
       const { port1: port, port2 } = new MessageChannel();
+      const { port1: writerPort, port2: writerPort2 } = new MessageChannel();
+      const rows = new MessageChannel();
       const input = source[Symbol.asyncIterator]();
       const out = opts.workbook.out;
       let settled = false;
+      // The run ends once the engine has its summary and the writer has handed over the whole workbook.
+      let engineSummary: LedesSummary | null = null;
+      let written = false;
       const send = (message: ToThread, transfer: ArrayBuffer[] = []) => {
         if (!settled) port.postMessage(message, transfer);
       };
+      const sendWriter = (message: ToWriter) => {
+        if (!settled) writerPort.postMessage(message);
+      };
       const finish = (error: Error | null, summary?: LedesSummary) => {
         if (settled) return;
-        if (error) send({ type: 'abort', error: serializeError(error) });
+        if (error) {
+          send({ type: 'abort', error: serializeError(error) });
+          sendWriter({ type: 'abort', error: serializeError(error) });
+        }
         settled = true;
-        active.delete(fail);
+        engineThread.active.delete(fail);
+        writerThread.active.delete(fail);
         out.off('error', fail);
         port.close();
+        writerPort.close();
         if (error) {
           // The input is not read to its end: release it (a file handle, a storage stream).
           input.return?.().catch(() => {});
@@ -45,7 +61,13 @@ export function createThreadEngine(options: { resourceLimits?: ResourceLimits } 
         } else resolve({ summary: summary! });
       };
       const fail = (error: Error) => finish(error);
-      active.add(fail);
+      engineThread.active.add(fail);
+      writerThread.active.add(fail);
+      const completeIfDone = () => {
+        const summary = engineSummary;
+        // The writer finished the zip; ending the output is this side's job, as for the in-thread path.
+        if (summary && written) out.end(() => finish(null, summary));
+      };
 
       port.on('message', (message: FromThread) => {
         if (settled) return;
@@ -67,12 +89,6 @@ export function createThreadEngine(options: { resourceLimits?: ResourceLimits } 
               fail(error as Error);
             }
             break;
-          case 'xlsx': {
-            const bytes = message.chunk.length;
-            if (out.write(message.chunk)) send({ type: 'xlsx-ack', bytes });
-            else out.once('drain', () => send({ type: 'xlsx-ack', bytes }));
-            break;
-          }
           case 'progress':
             opts.onProgress?.(message.linesChecked);
             break;
@@ -91,8 +107,26 @@ export function createThreadEngine(options: { resourceLimits?: ResourceLimits } 
             break;
           }
           case 'done':
-            // The thread finished the zip; ending the output is this side's job, as for the in-thread path.
-            out.end(() => finish(null, message.summary));
+            engineSummary = message.summary;
+            completeIfDone();
+            break;
+          case 'failed':
+            finish(deserializeError(message.error));
+            break;
+        }
+      });
+      writerPort.on('message', (message: FromWriter) => {
+        if (settled) return;
+        switch (message.type) {
+          case 'xlsx': {
+            const bytes = message.chunk.length;
+            if (out.write(message.chunk)) sendWriter({ type: 'xlsx-ack', bytes });
+            else out.once('drain', () => sendWriter({ type: 'xlsx-ack', bytes }));
+            break;
+          }
+          case 'done':
+            written = true;
+            completeIfDone();
             break;
           case 'failed':
             finish(deserializeError(message.error));
@@ -104,24 +138,28 @@ export function createThreadEngine(options: { resourceLimits?: ResourceLimits } 
       const lookup = opts.acceptedInvoices;
       const request: ThreadRunRequest = {
         port: port2,
+        rows: rows.port1,
         filename: opts.filename,
         profile: opts.profile,
         now: opts.now,
-        lang: opts.workbook.lang,
         maxLineBytes: opts.maxLineBytes,
         progressIntervalMs: opts.progressIntervalMs,
         acceptedInvoices:
           lookup === undefined ? 'none' : typeof lookup === 'function' ? 'callback' : 'acceptedAmong' in lookup ? { batch: lookup.batchSize } : lookup,
       };
+      const writerRequest: WriterRunRequest = { port: writerPort2, rows: rows.port2, lang: opts.workbook.lang };
       try {
-        thread().postMessage(request, [port2]);
+        writerThread.thread().postMessage(writerRequest, [writerPort2, rows.port2]);
+        engineThread.thread().postMessage(request, [port2, rows.port1]);
       } catch (error) {
         fail(error as Error);
       }
     });
 
   return Object.assign(engine, {
-    close,
+    close: async () => {
+      await Promise.all([engineThread.close(), writerThread.close()]);
+    },
   });
 }
 

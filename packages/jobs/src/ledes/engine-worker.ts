@@ -1,32 +1,32 @@
 /**
- * The worker-thread side of `createThreadEngine`: each message on the parent port is one run, with
- * its own message port. The input is pulled chunk by chunk, workbook bytes wait for the main
- * thread's ack, so both directions are flow-controlled; findings go back in batches.
+ * The engine thread of `createThreadEngine`: each message on the parent port is one run, with its
+ * own message port to the main thread and one to the writer thread. The input is pulled chunk by
+ * chunk and the lines go to the writer in batches it acks, so both directions are flow-controlled;
+ * findings go back to the main thread in batches.
  */
-import { Writable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import type { AcceptedInvoiceLookup, ResolvedFinding } from '@portal/ledes';
-import { runEngineInThread } from './engine.ts';
-import { deserializeError, serializeError, type FromThread, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
+import { runChecks, type RowSink } from './engine.ts';
+import { deserializeError, serializeError, type FromThread, type RowsAck, type RowsMessage, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
+import { RowEncoder } from './rows.ts';
 
 const FINDINGS_PER_MESSAGE = 1000;
 /** Input chunks requested ahead, so the engine rarely waits for a round trip to the main thread. */
 const INPUT_WINDOW = 4;
-/** Workbook bytes gathered into one message to the main thread. */
-const OUTPUT_MESSAGE = 256 * 1024;
-/** Workbook bytes posted and not yet written on the main thread before the writer waits. */
-const OUTPUT_WINDOW = 4 * 1024 * 1024;
+/** Line batches (one per input chunk) sent to the writer and not yet written before the engine waits. */
+const ROWS_WINDOW = 8;
 
 async function serve(request: ThreadRunRequest): Promise<void> {
-  const { port } = request;
+  const { port, rows } = request;
   const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   // Input: up to INPUT_WINDOW chunks requested ahead, queued here until the engine takes them.
   const chunks: Uint8Array[] = [];
   let ended = false;
   let wakeSource: { resolve(): void; reject(e: Error): void } | null = null;
-  // Output: up to OUTPUT_WINDOW bytes posted and not yet written by the main thread.
-  let inFlight = 0;
-  let blockedWrite: { resolve(): void; reject(e: Error): void } | null = null;
+  // Lines: up to ROWS_WINDOW batches posted and not yet written by the writer thread.
+  let unacked = 0;
+  let rowsEnded = false;
+  let blockedRows: { resolve(): void; reject(e: Error): void } | null = null;
   const lookups = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let aborted: Error | null = null;
 
@@ -38,8 +38,8 @@ async function serve(request: ThreadRunRequest): Promise<void> {
     else waiter?.resolve();
   };
   const unblock = (error?: Error) => {
-    const waiter = blockedWrite;
-    blockedWrite = null;
+    const waiter = blockedRows;
+    blockedRows = null;
     if (error) waiter?.reject(error);
     else waiter?.resolve();
   };
@@ -61,10 +61,6 @@ async function serve(request: ThreadRunRequest): Promise<void> {
         ended = true;
         wake();
         break;
-      case 'xlsx-ack':
-        inFlight -= message.bytes;
-        if (inFlight < OUTPUT_WINDOW) unblock();
-        break;
       case 'lookup-result': {
         const waiter = lookups.get(message.id);
         lookups.delete(message.id);
@@ -79,6 +75,14 @@ async function serve(request: ThreadRunRequest): Promise<void> {
   });
   // The main thread gave up on the run (its port closed): stop instead of waiting for input.
   port.on('close', () => abort(new Error('LEDES run cancelled by the main thread')));
+  rows.on('message', (_ack: RowsAck) => {
+    unacked--;
+    if (unacked < ROWS_WINDOW) unblock();
+  });
+  // The writer stopped before the end of the lines (its failure reaches the main thread on its own port).
+  rows.on('close', () => {
+    if (!rowsEnded) abort(new Error('LEDES run cancelled: the treated workbook stopped'));
+  });
 
   async function* source(): AsyncGenerator<Uint8Array> {
     for (let i = 0; i < INPUT_WINDOW; i++) post({ type: 'pull' });
@@ -87,8 +91,8 @@ async function serve(request: ThreadRunRequest): Promise<void> {
       const chunk = chunks.shift();
       if (chunk) {
         post({ type: 'pull' });
-        // A turn of the event loop per chunk, even when chunks are queued: the deflater (libuv's pool)
-        // gets its next piece only from this thread's loop, and the acks and aborts arrive here too.
+        // A turn of the event loop per chunk, even when chunks are queued: the writer's acks and the
+        // main thread's aborts arrive only on this thread's loop.
         await new Promise<void>((resolve) => setImmediate(resolve));
         yield chunk;
       } else if (ended) return;
@@ -96,44 +100,28 @@ async function serve(request: ThreadRunRequest): Promise<void> {
     }
   }
 
-  // Deflate output comes in 16-64 KiB pieces: they are gathered up to OUTPUT_MESSAGE bytes, so the
-  // main thread handles (and writes to storage) a few hundred messages per file instead of thousands.
-  let gathered: Buffer[] = [];
-  let gatheredBytes = 0;
-  const postGathered = () => {
-    if (gatheredBytes === 0) return;
-    // One copy the port can transfer: the deflater's chunks may share their memory.
-    const chunk = new Uint8Array(gatheredBytes);
-    let at = 0;
-    for (const piece of gathered) {
-      chunk.set(piece, at);
-      at += piece.length;
-    }
-    gathered = [];
-    gatheredBytes = 0;
-    inFlight += chunk.length;
-    post({ type: 'xlsx', chunk }, [chunk.buffer]);
+  const sendRows = (message: RowsMessage, transfer: ArrayBuffer[] = []) => rows.postMessage(message, transfer);
+  const encoder = new RowEncoder();
+  const forwardRows = () => {
+    const batch = encoder.take();
+    if (!batch) return;
+    unacked++;
+    sendRows({ type: 'rows', batch }, [batch.meta.buffer as ArrayBuffer]);
   };
-  const out = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      if (aborted) {
-        callback(aborted);
-        return;
-      }
-      gathered.push(chunk);
-      gatheredBytes += chunk.length;
-      if (gatheredBytes >= OUTPUT_MESSAGE) postGathered();
-      if (inFlight < OUTPUT_WINDOW) callback();
-      else blockedWrite = { resolve: () => callback(), reject: callback };
+  const forwarder: RowSink = {
+    onStart: (info) => sendRows({ type: 'start', info: { format: info.format, fieldNames: [...info.fieldNames] } }),
+    onLine: (line, fields, findings, body) => encoder.add(line, fields, findings, body),
+    async drained() {
+      forwardRows();
+      while (unacked >= ROWS_WINDOW && !aborted) await new Promise<void>((resolve, reject) => (blockedRows = { resolve, reject }));
+      if (aborted) throw aborted;
     },
-    final(callback) {
-      if (aborted) callback(aborted);
-      else {
-        postGathered();
-        callback();
-      }
+    onEnd(late, summary) {
+      forwardRows();
+      rowsEnded = true;
+      sendRows({ type: 'end', late, summary });
     },
-  });
+  };
 
   let batch: ResolvedFinding[] = [];
   const sendFindings = () => {
@@ -153,26 +141,30 @@ async function serve(request: ThreadRunRequest): Promise<void> {
     });
 
   try {
-    const { summary } = await runEngineInThread(source(), {
-      filename: request.filename,
-      profile: request.profile,
-      now: request.now,
-      maxLineBytes: request.maxLineBytes,
-      progressIntervalMs: request.progressIntervalMs,
-      acceptedInvoices: acceptedInvoicesOf(request.acceptedInvoices, lookup),
-      onProgress: (linesChecked) => post({ type: 'progress', linesChecked }),
-      onFindings: (findings) => {
-        for (const f of findings) batch.push(f);
-        if (batch.length >= FINDINGS_PER_MESSAGE) sendFindings();
+    const { summary } = await runChecks(
+      source(),
+      {
+        filename: request.filename,
+        profile: request.profile,
+        now: request.now,
+        maxLineBytes: request.maxLineBytes,
+        progressIntervalMs: request.progressIntervalMs,
+        acceptedInvoices: acceptedInvoicesOf(request.acceptedInvoices, lookup),
+        onProgress: (linesChecked) => post({ type: 'progress', linesChecked }),
+        onFindings: (findings) => {
+          for (const f of findings) batch.push(f);
+          if (batch.length >= FINDINGS_PER_MESSAGE) sendFindings();
+        },
       },
-      workbook: { out, lang: request.lang },
-    });
+      forwarder,
+    );
     sendFindings();
     post({ type: 'done', summary });
   } catch (error) {
     post({ type: 'failed', error: serializeError(error) });
   } finally {
     port.close();
+    rows.close();
   }
 }
 

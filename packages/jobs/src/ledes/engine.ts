@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { checkLedes, type CheckOptions, type LedesSummary, type ResolvedFinding } from '@portal/ledes';
+import { checkLedes, type CheckOptions, type LedesSummary, type LineSink, type ResolvedFinding } from '@portal/ledes';
 import { createTreatedWorkbook, type Lang } from '@portal/ledes/report';
 
 /** What a LEDES check needs besides its input bytes; everything but the callbacks crosses a thread as is. */
@@ -13,13 +13,19 @@ export interface EngineOptions extends Pick<CheckOptions, 'filename' | 'profile'
 }
 
 /**
- * Runs the CPU-heavy part of a LEDES run (the engine and the treated workbook): in this thread
- * (`runEngineInThread`) or in a worker thread (`createThreadEngine`), with the same result.
+ * Runs the CPU-heavy part of a LEDES run (the engine and the treated workbook): both in this thread
+ * (`runEngineInThread`), or each in a worker thread of its own (`createThreadEngine`), with the same
+ * result byte for byte.
  */
 export type LedesEngine = (source: AsyncIterable<Uint8Array>, options: EngineOptions) => Promise<{ summary: LedesSummary }>;
 
-export const runEngineInThread: LedesEngine = async (source, options) => {
-  const workbook = createTreatedWorkbook(options.workbook.out, options.workbook.lang);
+/** What receives the engine's lines: the treated workbook itself, or a forwarder to the workbook's thread. */
+export interface RowSink extends LineSink {
+  drained(): Promise<void>;
+}
+
+/** The engine alone, its lines given to `rows` and its findings to `options.onFindings`, in the engine's order. */
+export async function runChecks(source: AsyncIterable<Uint8Array>, options: Omit<EngineOptions, 'workbook'>, rows: RowSink): Promise<{ summary: LedesSummary }> {
   const { summary } = await checkLedes(source, {
     filename: options.filename,
     profile: options.profile,
@@ -30,18 +36,24 @@ export const runEngineInThread: LedesEngine = async (source, options) => {
     progressIntervalMs: options.progressIntervalMs,
     collect: false,
     sink: {
-      onStart: (info) => workbook.onStart?.(info),
-      onLine: (line, fields, findings) => {
+      onStart: (info) => rows.onStart?.(info),
+      onLine: (line, fields, findings, body) => {
         if (findings.length > 0) options.onFindings(findings);
-        workbook.onLine(line, fields, findings);
+        rows.onLine(line, fields, findings, body);
       },
       onEnd: async (late, summary) => {
         if (late.length > 0) options.onFindings(late);
-        await workbook.onEnd(late, summary);
+        await rows.onEnd(late, summary);
       },
-      drained: () => workbook.drained(),
+      drained: () => rows.drained(),
     },
   });
-  await workbook.done;
   return { summary };
+}
+
+export const runEngineInThread: LedesEngine = async (source, options) => {
+  const workbook = createTreatedWorkbook(options.workbook.out, options.workbook.lang);
+  const result = await runChecks(source, options, workbook);
+  await workbook.done;
+  return result;
 };

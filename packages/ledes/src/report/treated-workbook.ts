@@ -34,6 +34,13 @@ export interface TreatedWorkbook extends LineSink {
    * workbook never runs ahead of the output in memory.
    */
   drained(): Promise<void>;
+  /**
+   * `onLine` for a line given as the text its fields were split from on `|` (`[]` left out) and
+   * their count, or null and -1 for a line without fields: what a thread that receives lines as
+   * text (not as arrays of fields) hands over. A text that does not split into `fieldCount` fields
+   * throws instead of shifting columns.
+   */
+  onRow(line: number, body: string | null, fieldCount: number, findings: readonly ResolvedFinding[]): void;
 }
 
 /**
@@ -69,7 +76,10 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
     await chain;
     if (failure) throw failure.error;
   };
-  enqueue(() => xlsx.startSheet(t.lines, { freezeHeader: true }));
+  // Started now, not at the chain's next turn: the sheet takes rows as soon as this returns.
+  const sheet = xlsx.startSheet(t.lines, { freezeHeader: true });
+  sheet.catch(() => {});
+  enqueue(() => sheet);
 
   /** The finding's values in words: "found 715.50, expected 705, difference 10.50". */
   const valuesText = (f: ResolvedFinding): string => {
@@ -95,6 +105,11 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
     const n = NUMBER.test(value) ? Number(value) : Number.NaN;
     return Number.isFinite(n) && String(n).replace(/^-/, '').length <= 15 ? n : text(value);
   };
+  /** A line's first cells: its number, its status and its findings in words. */
+  const leadCells = (line: number, findings: readonly ResolvedFinding[]): OutCell[] => {
+    if (findings.length === 0) return [line + 1, t.ok, null];
+    return [line + 1, findings.some((f) => f.severity === 'error') ? t.error : t.warning, neutralise(findings.map(describe).join('\n'))];
+  };
   const add = (cells: readonly OutCell[]) => {
     if (xlsx.addRow(cells)) enqueue(() => xlsx.flush());
   };
@@ -106,15 +121,19 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
       add([t.line, t.status, t.findings, ...(fieldNames.length > 0 ? fieldNames : [t.fields])]);
     },
     onLine(line, fields, findings) {
-      let status: string = t.ok;
-      let described: string | null = null;
-      if (findings.length > 0) {
-        status = findings.some((f) => f.severity === 'error') ? t.error : t.warning;
-        described = neutralise(findings.map(describe).join('\n'));
-      }
-      const cells: OutCell[] = [line + 1, status, described];
+      const cells = leadCells(line, findings);
       if (fields) for (const field of fields) cells.push(text(field));
       add(cells);
+    },
+    onRow(line, body, fieldCount, findings) {
+      const lead = leadCells(line, findings);
+      if (body === null) add(lead);
+      else {
+        // The fields straight from their line: the same cells as onLine's from `body.split('|')`, without making the strings.
+        const written = xlsx.addDelimitedRow(lead, body, '|');
+        if (written !== fieldCount) throw new Error(`line ${line + 1}: ${fieldCount} fields expected, ${written} written`);
+        if (xlsx.wantsFlush) enqueue(() => xlsx.flush());
+      }
     },
     async onEnd(late: readonly ResolvedFinding[], summary: LedesSummary) {
       try {
