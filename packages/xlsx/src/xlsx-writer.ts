@@ -9,12 +9,18 @@ export type OutCell = string | number | boolean | null | { readonly day: number 
 
 const EXCEL_EPOCH_OFFSET = 25569; // serial of 1970-01-01
 /**
- * Rows go to the deflater 2 MiB at a time. Deflate runs on libuv's pool, but each piece needs the
- * building thread's event loop to hand over the next: with 256 KiB pieces, a thread busy building
+ * Rows go to the deflater up to 2 MiB at a time. Deflate runs on libuv's pool, but each piece needs
+ * the building thread's event loop to hand over the next: with 256 KiB pieces, a thread busy building
  * rows left the pool idle between its turns and the two mostly took turns. 2 MiB: a 200,000-line
  * LEDES sheet built and compressed in 0.75 s instead of 1.0 (docs/benchmarks.md).
  */
 const FLUSH_AT = 1 << 21;
+/**
+ * A sheet's buffer starts at 64 KiB and doubles up to FLUSH_AT as rows come: a small workbook never
+ * holds 2 MiB (50 small LEDES runs at once in one thread allocated 100-200 MB, and the garbage
+ * collector's pauses delayed some of them by 1.5 s).
+ */
+const FIRST_BUFFER = 1 << 16;
 const DEFLATE_LEVEL = 2;
 /** Room kept for one cell's markup (reference, style, type, shared-string index or number). */
 const CELL_ROOM = 96;
@@ -71,7 +77,7 @@ export class XlsxStreamWriter {
   private readonly sheets: string[] = [];
   private readonly columns: string[] = [];
   /** Rows encoded as they come into one buffer (no big string join to flatten), handed over whole. */
-  private buffer: Buffer = Buffer.allocUnsafe(FLUSH_AT);
+  private buffer: Buffer = Buffer.allocUnsafe(FIRST_BUFFER);
   private buffered = 0;
   /** Full buffers waiting for flush(): a single row may not fit what is left of the current one. */
   private full: Buffer[] = [];
@@ -279,6 +285,12 @@ export class XlsxStreamWriter {
   /** Makes room for `bytes` more in the current buffer, handing a full one over to `full`. */
   private room(bytes: number): void {
     if (this.buffered + bytes <= this.buffer.length) return;
+    if (this.buffer.length < FLUSH_AT) {
+      const grown = Buffer.allocUnsafe(Math.max(Math.min(FLUSH_AT, this.buffer.length * 2), this.buffered + bytes));
+      this.buffer.copy(grown, 0, 0, this.buffered);
+      this.buffer = grown;
+      return;
+    }
     if (this.buffered > 0) this.full.push(this.buffer.subarray(0, this.buffered));
     this.buffer = Buffer.allocUnsafe(Math.max(FLUSH_AT, bytes));
     this.buffered = 0;
@@ -333,8 +345,8 @@ export class XlsxStreamWriter {
   async flush(): Promise<void> {
     if (this.buffered > 0) {
       this.full.push(this.buffer.subarray(0, this.buffered));
-      // A fresh buffer: the deflater holds on to the one handed over until it has read it.
-      this.buffer = Buffer.allocUnsafe(FLUSH_AT);
+      // A fresh buffer of the same size: the deflater holds on to the one handed over until it has read it.
+      this.buffer = Buffer.allocUnsafe(this.buffer.length);
       this.buffered = 0;
     }
     // Each buffer goes over as it is: joining them would copy every byte of the sheet once more.

@@ -35,6 +35,21 @@ async function bytesOf(sharedStrings: number, add: (xlsx: XlsxStreamWriter) => b
 }
 
 describe('XlsxStreamWriter', () => {
+  it('#8 fifty small sheets open at once hold kilobytes each, not a 2 MiB buffer each', async () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const writers: XlsxStreamWriter[] = [];
+    for (let i = 0; i < 50; i++) {
+      const xlsx = new XlsxStreamWriter(new PassThrough(), [], { sharedStrings: 100 });
+      await xlsx.startSheet('Lines');
+      for (let r = 0; r < 20; r++) xlsx.addRow([r, 'OK', null, '20250210', `INV-${r}`]);
+      writers.push(xlsx);
+    }
+    const held = process.memoryUsage().arrayBuffers - before;
+    expect(writers).toHaveLength(50);
+    // 50 × 2 MiB was 100 MiB (and a garbage collector's pause of a second and more in a busy thread).
+    expect(held).toBeLessThan(20 * 1024 * 1024);
+  });
+
   it('#8 a row given as delimited text is byte for byte the row of its pieces: empty pieces, formula triggers, repeats, the inline overflow', async () => {
     // Pieces that look alike once neutralised ("=x" and "'=x"), repeats down a column, a column that
     // changes every row, XML specials, non-ASCII, a trailing separator; 40 shared texts, then inline.
