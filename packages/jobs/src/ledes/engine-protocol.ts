@@ -75,6 +75,19 @@ export type ToThread =
   | { readonly type: 'lookup-result'; readonly id: number; readonly value?: unknown; readonly error?: SerializedError }
   | { readonly type: 'abort'; readonly error: SerializedError };
 
+/**
+ * A thread's failure because the other thread of the run stopped (its port closed mid-run). The
+ * other side reports the cause itself (its error, or its thread's crash), so the main thread waits
+ * for that report instead of failing the run with this echo.
+ */
+export const PEER_STOPPED = 'LedesPeerStopped';
+
+export function peerStopped(message: string): Error {
+  const error = new Error(message);
+  error.name = PEER_STOPPED;
+  return error;
+}
+
 export function serializeError(error: unknown): SerializedError {
   return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { name: 'Error', message: String(error) };
 }

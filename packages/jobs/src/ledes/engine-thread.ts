@@ -1,7 +1,7 @@
 import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import type { LedesSummary } from '@portal/ledes';
 import type { EngineOptions, LedesEngine } from './engine.ts';
-import { deserializeError, serializeError, type FromThread, type FromWriter, type ThreadRunRequest, type ToThread, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
+import { deserializeError, PEER_STOPPED, serializeError, type FromThread, type FromWriter, type ThreadRunRequest, type ToThread, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
 
 import { createSharedThread } from '../shared-thread.ts';
 
@@ -111,7 +111,8 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
             completeIfDone();
             break;
           case 'failed':
-            finish(deserializeError(message.error));
+            // The writer stopped first: its own report (error or crash) is the run's reason.
+            if (message.error.name !== PEER_STOPPED) finish(deserializeError(message.error));
             break;
         }
       });
@@ -129,7 +130,8 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
             completeIfDone();
             break;
           case 'failed':
-            finish(deserializeError(message.error));
+            // The engine stopped first: its own report (error or crash) is the run's reason.
+            if (message.error.name !== PEER_STOPPED) finish(deserializeError(message.error));
             break;
         }
       });

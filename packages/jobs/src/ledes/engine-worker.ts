@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { AcceptedInvoiceLookup, ResolvedFinding } from '@portal/ledes';
 import { runChecks, type RowSink } from './engine.ts';
-import { deserializeError, serializeError, type FromThread, type RowsAck, type RowsMessage, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
+import { deserializeError, peerStopped, serializeError, type FromThread, type RowsAck, type RowsMessage, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
 import { RowEncoder } from './rows.ts';
 
 const FINDINGS_PER_MESSAGE = 1000;
@@ -81,7 +81,7 @@ async function serve(request: ThreadRunRequest): Promise<void> {
   });
   // The writer stopped before the end of the lines (its failure reaches the main thread on its own port).
   rows.on('close', () => {
-    if (!rowsEnded) abort(new Error('LEDES run cancelled: the treated workbook stopped'));
+    if (!rowsEnded) abort(peerStopped('LEDES run cancelled: the treated workbook stopped'));
   });
 
   async function* source(): AsyncGenerator<Uint8Array> {

@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { createTreatedWorkbook } from '@portal/ledes/report';
-import { deserializeError, serializeError, type FromWriter, type RowsAck, type RowsMessage, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
+import { deserializeError, peerStopped, serializeError, type FromWriter, type RowsAck, type RowsMessage, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
 import { forEachRow } from './rows.ts';
 
 /** Workbook bytes gathered into one message to the main thread. */
@@ -59,7 +59,7 @@ async function serve(request: WriterRunRequest): Promise<void> {
   });
   // Messages posted before a port closes arrive before its 'close': a close without 'end' is an engine that stopped.
   rows.on('close', () => {
-    if (!endReceived) abort(new Error('LEDES run cancelled: the engine stopped'));
+    if (!endReceived) abort(peerStopped('LEDES run cancelled: the engine stopped'));
   });
   port.on('message', (message: ToWriter) => {
     if (message.type === 'abort') abort(deserializeError(message.error));
