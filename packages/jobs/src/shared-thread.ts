@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { parentPort, Worker, type ResourceLimits } from 'node:worker_threads';
 
 /**
  * One worker thread shared by the runs of a process (the LEDES and annuities engines): started on
@@ -45,4 +45,19 @@ export function createSharedThread(url: URL, name: string, options: { resourceLi
       }
     },
   };
+}
+
+/**
+ * The thread's side: each message on the parent port is one run, handed to `serve`, which reports
+ * the run's own failures on the run's port. Anything escaping it is a broken thread: crash it, so
+ * the main thread fails every run it had there (the Worker's 'error') instead of waiting forever.
+ */
+export function serveRuns<T>(serve: (request: T) => Promise<void>): void {
+  parentPort!.on('message', (request: T) => {
+    serve(request).catch((error: unknown) => {
+      setImmediate(() => {
+        throw error;
+      });
+    });
+  });
 }

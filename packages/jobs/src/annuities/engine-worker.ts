@@ -4,7 +4,7 @@
  * database sets the pace) and streams the export back with a byte window.
  */
 import { Writable } from 'node:stream';
-import { parentPort, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import {
   addDays,
   evaluateRow,
@@ -22,6 +22,7 @@ import {
   type SheetRow,
 } from '@portal/annuities';
 import { serializeError } from '../ledes/engine-protocol.ts';
+import { serveRuns } from '../shared-thread.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
 const OUTPUT_WINDOW = 4 * 1024 * 1024;
@@ -249,12 +250,4 @@ async function check(
   post({ type: 'done', counts: { rows: index, colours } });
 }
 
-parentPort!.on('message', (request: AnnuityThreadRequest) => {
-  // serve() reports a run's failures on its port; anything escaping it is a broken thread: crash it,
-  // so the main thread fails every run it had here instead of waiting forever.
-  serve(request.port, request.data).catch((error: unknown) => {
-    setImmediate(() => {
-      throw error;
-    });
-  });
-});
+serveRuns((request: AnnuityThreadRequest) => serve(request.port, request.data));

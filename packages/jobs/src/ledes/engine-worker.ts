@@ -4,11 +4,11 @@
  * chunk and the lines go to the writer in batches it acks, so both directions are flow-controlled;
  * findings go back to the main thread in batches.
  */
-import { parentPort } from 'node:worker_threads';
 import type { AcceptedInvoiceLookup, ResolvedFinding } from '@portal/ledes';
 import { runChecks, type RowSink } from './engine.ts';
 import { deserializeError, peerStopped, serializeError, type FromThread, type RowsAck, type RowsMessage, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
 import { RowEncoder } from './rows.ts';
+import { serveRuns } from '../shared-thread.ts';
 
 const FINDINGS_PER_MESSAGE = 1000;
 /** Input chunks requested ahead, so the engine rarely waits for a round trip to the main thread. */
@@ -168,15 +168,7 @@ async function serve(request: ThreadRunRequest): Promise<void> {
   }
 }
 
-parentPort!.on('message', (request: ThreadRunRequest) => {
-  // serve() reports a run's failures on its port; anything escaping it is a broken thread: crash it,
-  // so the main thread fails every run it had here (the 'error' event) instead of waiting forever.
-  serve(request).catch((error: unknown) => {
-    setImmediate(() => {
-      throw error;
-    });
-  });
-});
+serveRuns(serve);
 
 /** The engine's duplicate-invoice lookup inside the thread: plain data as sent, callbacks asked of the main thread. */
 function acceptedInvoicesOf(

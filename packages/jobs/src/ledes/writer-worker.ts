@@ -6,10 +6,10 @@
  * another core than the engine, is what lets a run go at nearly the engine's own speed.
  */
 import { Writable } from 'node:stream';
-import { parentPort } from 'node:worker_threads';
 import { createTreatedWorkbook } from '@portal/ledes/report';
 import { deserializeError, peerStopped, serializeError, type FromWriter, type RowsAck, type RowsMessage, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
 import { forEachRow } from './rows.ts';
+import { serveRuns } from '../shared-thread.ts';
 
 /** Workbook bytes gathered into one message to the main thread. */
 const OUTPUT_MESSAGE = 256 * 1024;
@@ -146,12 +146,4 @@ async function serve(request: WriterRunRequest): Promise<void> {
   }
 }
 
-parentPort!.on('message', (request: WriterRunRequest) => {
-  // serve() reports a run's failures on its port; anything escaping it is a broken thread: crash it,
-  // so the main thread fails every run it had here (the 'error' event) instead of waiting forever.
-  serve(request).catch((error: unknown) => {
-    setImmediate(() => {
-      throw error;
-    });
-  });
-});
+serveRuns(serve);
