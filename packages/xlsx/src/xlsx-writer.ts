@@ -276,7 +276,7 @@ export class XlsxStreamWriter {
       this.ascii('</is></c>');
     } else {
       this.cellStart(column, r, style, '');
-      // `" t="s"><v>12</v></c>` is the same for every cell of that text: made once (most cells of
+      // ` t="s"><v>12</v></c>` is the same for every cell of that text: made once (most cells of
       // a repetitive sheet are shared texts, and their digits cost more than a copy).
       this.ascii((this.sharedTail[index] ??= ` t="s"><v>${index}</v></c>`));
     }

@@ -2,8 +2,8 @@
  * The writer thread of `createThreadEngine`: each message on the parent port is one run's treated
  * workbook, with a port to the main thread (the workbook's bytes, acked as they are written, so a
  * slow destination holds the writer back) and one from the engine thread (the lines, in batches this
- * thread acks once written, so the writer holds the engine back). Building the rows' XML here, on
- * another core than the engine, is what lets a run go at nearly the engine's own speed.
+ * thread acks once written, so the writer holds the engine back). The rows' XML, which costs more
+ * CPU than the check itself, is built here while the engine checks the next lines on another core.
  */
 import { Writable } from 'node:stream';
 import { createTreatedWorkbook } from '@portal/ledes/report';
