@@ -23,9 +23,9 @@ import {
 } from '@portal/annuities';
 import { serializeError } from '../ledes/engine-protocol.ts';
 import { serveRuns } from '../shared-thread.ts';
+import { threadOutput } from '../thread-io.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
-const OUTPUT_WINDOW = 4 * 1024 * 1024;
 /** Row batches of a check the main thread may still be storing while this thread reads on. */
 const ROWS_WINDOW = 4;
 
@@ -122,37 +122,18 @@ async function serve(port: MessagePort, data: AnnuityThreadData): Promise<void> 
   /** Waiters of the batches sent, in order: the main thread stores (and acks) them one after another. */
   const rowsAcks: Array<{ resolve(overrides: Array<PatentOverride | null> | undefined): void; reject(error: Error): void }> = [];
   let abandoned: Error | null = null;
-  let inFlight = 0;
-  let blocked: ((error?: Error) => void) | null = null;
+  const output = threadOutput((chunk) => post({ type: 'xlsx', chunk }, [chunk.buffer as ArrayBuffer]));
+  const out = output.out;
   port.on('message', (message: ToAnnuityThread) => {
-    if (message.type === 'rows-ack') {
-      rowsAcks.shift()?.resolve(message.overrides);
-    } else {
-      inFlight -= message.bytes;
-      if (inFlight < OUTPUT_WINDOW && blocked) {
-        const waiter = blocked;
-        blocked = null;
-        waiter();
-      }
-    }
-  });
-  const out = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      const copy = new Uint8Array(chunk);
-      inFlight += copy.length;
-      post({ type: 'xlsx', chunk: copy }, [copy.buffer]);
-      if (inFlight < OUTPUT_WINDOW) callback();
-      else blocked = (error) => callback(error);
-    },
+    if (message.type === 'rows-ack') rowsAcks.shift()?.resolve(message.overrides);
+    else output.ack(message.bytes);
   });
   // The main thread gave the run up (a batch it could not store, a crash of its caller): stop here rather
   // than wait for answers that will not come, holding the workbook in this shared thread.
   port.once('close', () => {
     abandoned = new Error('annuity run abandoned by the main thread');
     for (const waiter of rowsAcks.splice(0)) waiter.reject(abandoned);
-    const waiter = blocked;
-    blocked = null;
-    waiter?.(abandoned);
+    output.abort(abandoned);
   });
   try {
     await check(data, out, post, (rows) => {

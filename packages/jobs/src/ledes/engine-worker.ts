@@ -9,6 +9,7 @@ import { runChecks, type RowSink } from './engine.ts';
 import { deserializeError, peerStopped, serializeError, type FromThread, type RowsAck, type RowsMessage, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
 import { RowEncoder } from './rows.ts';
 import { serveRuns } from '../shared-thread.ts';
+import { Signal } from '../thread-io.ts';
 
 const FINDINGS_PER_MESSAGE = 1000;
 /** Input chunks requested ahead, so the engine rarely waits for a round trip to the main thread. */
@@ -22,31 +23,18 @@ async function serve(request: ThreadRunRequest): Promise<void> {
   // Input: up to INPUT_WINDOW chunks requested ahead, queued here until the engine takes them.
   const chunks: Uint8Array[] = [];
   let ended = false;
-  let wakeSource: { resolve(): void; reject(e: Error): void } | null = null;
+  const inputArrived = new Signal();
   // Lines: up to ROWS_WINDOW batches posted and not yet written by the writer thread.
   let unacked = 0;
   let rowsEnded = false;
-  let blockedRows: { resolve(): void; reject(e: Error): void } | null = null;
+  const rowsAcked = new Signal();
   const lookups = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let aborted: Error | null = null;
 
-  // Waiters are cleared before they are settled: settling may start the next wait synchronously.
-  const wake = (error?: Error) => {
-    const waiter = wakeSource;
-    wakeSource = null;
-    if (error) waiter?.reject(error);
-    else waiter?.resolve();
-  };
-  const unblock = (error?: Error) => {
-    const waiter = blockedRows;
-    blockedRows = null;
-    if (error) waiter?.reject(error);
-    else waiter?.resolve();
-  };
   const abort = (error: Error) => {
     aborted ??= error;
-    wake(aborted);
-    unblock(aborted);
+    inputArrived.notify(aborted);
+    rowsAcked.notify(aborted);
     for (const waiter of lookups.values()) waiter.reject(aborted);
     lookups.clear();
   };
@@ -55,11 +43,11 @@ async function serve(request: ThreadRunRequest): Promise<void> {
     switch (message.type) {
       case 'chunk':
         chunks.push(message.chunk);
-        wake();
+        inputArrived.notify();
         break;
       case 'end':
         ended = true;
-        wake();
+        inputArrived.notify();
         break;
       case 'lookup-result': {
         const waiter = lookups.get(message.id);
@@ -77,7 +65,7 @@ async function serve(request: ThreadRunRequest): Promise<void> {
   port.on('close', () => abort(new Error('LEDES run cancelled by the main thread')));
   rows.on('message', (_ack: RowsAck) => {
     unacked--;
-    if (unacked < ROWS_WINDOW) unblock();
+    if (unacked < ROWS_WINDOW) rowsAcked.notify();
   });
   // The writer stopped before the end of the lines (its failure reaches the main thread on its own port).
   rows.on('close', () => {
@@ -96,7 +84,7 @@ async function serve(request: ThreadRunRequest): Promise<void> {
         await new Promise<void>((resolve) => setImmediate(resolve));
         yield chunk;
       } else if (ended) return;
-      else await new Promise<void>((resolve, reject) => (wakeSource = { resolve, reject }));
+      else await inputArrived.wait();
     }
   }
 
@@ -113,7 +101,7 @@ async function serve(request: ThreadRunRequest): Promise<void> {
     onLine: (line, fields, findings, body) => encoder.add(line, fields, findings, body),
     async drained() {
       forwardRows();
-      while (unacked >= ROWS_WINDOW && !aborted) await new Promise<void>((resolve, reject) => (blockedRows = { resolve, reject }));
+      while (unacked >= ROWS_WINDOW && !aborted) await rowsAcked.wait();
       if (aborted) throw aborted;
     },
     onEnd(late, summary) {

@@ -25,10 +25,6 @@ export class RowEncoder {
   private parts: string[] = [];
   private findings: [number, readonly ResolvedFinding[]][] = [];
 
-  get size(): number {
-    return this.parts.length;
-  }
-
   /** `body`: the text `fields` were split from on `|`, when the caller has it (else they are joined again). */
   add(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[], body?: string): void {
     if (findings.length > 0) this.findings.push([this.parts.length, findings]);

@@ -5,57 +5,32 @@
  * thread acks once written, so the writer holds the engine back). The rows' XML, which costs more
  * CPU than the check itself, is built here while the engine checks the next lines on another core.
  */
-import { Writable } from 'node:stream';
 import { createTreatedWorkbook } from '@portal/ledes/report';
 import { deserializeError, peerStopped, serializeError, type FromWriter, type RowsAck, type RowsMessage, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
 import { forEachRow } from './rows.ts';
 import { serveRuns } from '../shared-thread.ts';
-
-/** Workbook bytes gathered into one message to the main thread. */
-const OUTPUT_MESSAGE = 256 * 1024;
-/** Workbook bytes posted and not yet written on the main thread before the writer waits. */
-const OUTPUT_WINDOW = 4 * 1024 * 1024;
-
-interface Waiter {
-  resolve(): void;
-  reject(e: Error): void;
-}
+import { Signal, threadOutput } from '../thread-io.ts';
 
 async function serve(request: WriterRunRequest): Promise<void> {
   const { port, rows } = request;
   const post = (message: FromWriter, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   const received: RowsMessage[] = [];
   let endReceived = false;
-  let wakeReader: Waiter | null = null;
-  let inFlight = 0;
-  let blockedWrite: Waiter | null = null;
+  const arrived = new Signal();
   let aborted: Error | null = null;
+  const output = threadOutput((chunk) => post({ type: 'xlsx', chunk }, [chunk.buffer as ArrayBuffer]));
+  const out = output.out;
 
-  // Waiters are cleared before they are settled: settling may start the next wait synchronously.
-  const settle = (waiter: Waiter | null, error?: Error) => {
-    if (error) waiter?.reject(error);
-    else waiter?.resolve();
-  };
-  const wake = (error?: Error) => {
-    const waiter = wakeReader;
-    wakeReader = null;
-    settle(waiter, error);
-  };
-  const unblock = (error?: Error) => {
-    const waiter = blockedWrite;
-    blockedWrite = null;
-    settle(waiter, error);
-  };
   const abort = (error: Error) => {
     aborted ??= error;
-    wake(aborted);
-    unblock(aborted);
+    arrived.notify(aborted);
+    output.abort(aborted);
   };
 
   rows.on('message', (message: RowsMessage) => {
     if (message.type === 'end') endReceived = true;
     received.push(message);
-    wake();
+    arrived.notify();
   });
   // Messages posted before a port closes arrive before its 'close': a close without 'end' is an engine that stopped.
   rows.on('close', () => {
@@ -63,10 +38,7 @@ async function serve(request: WriterRunRequest): Promise<void> {
   });
   port.on('message', (message: ToWriter) => {
     if (message.type === 'abort') abort(deserializeError(message.error));
-    else {
-      inFlight -= message.bytes;
-      if (inFlight < OUTPUT_WINDOW) unblock();
-    }
+    else output.ack(message.bytes);
   });
   port.on('close', () => abort(new Error('LEDES run cancelled by the main thread')));
 
@@ -75,48 +47,9 @@ async function serve(request: WriterRunRequest): Promise<void> {
       if (aborted) throw aborted;
       const message = received.shift();
       if (message) return message;
-      await new Promise<void>((resolve, reject) => (wakeReader = { resolve, reject }));
+      await arrived.wait();
     }
   };
-
-  // Deflate output comes in pieces of up to 256 KiB: they are gathered up to OUTPUT_MESSAGE bytes, so
-  // the main thread handles (and writes to storage) a few hundred messages per file.
-  let gathered: Buffer[] = [];
-  let gatheredBytes = 0;
-  const postGathered = () => {
-    if (gatheredBytes === 0) return;
-    // One copy the port can transfer: the deflater's chunks may share their memory.
-    const chunk = new Uint8Array(gatheredBytes);
-    let at = 0;
-    for (const piece of gathered) {
-      chunk.set(piece, at);
-      at += piece.length;
-    }
-    gathered = [];
-    gatheredBytes = 0;
-    inFlight += chunk.length;
-    post({ type: 'xlsx', chunk }, [chunk.buffer]);
-  };
-  const out = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      if (aborted) {
-        callback(aborted);
-        return;
-      }
-      gathered.push(chunk);
-      gatheredBytes += chunk.length;
-      if (gatheredBytes >= OUTPUT_MESSAGE) postGathered();
-      if (inFlight < OUTPUT_WINDOW) callback();
-      else blockedWrite = { resolve: () => callback(), reject: callback };
-    },
-    final(callback) {
-      if (aborted) callback(aborted);
-      else {
-        postGathered();
-        callback();
-      }
-    },
-  });
 
   try {
     const workbook = createTreatedWorkbook(out, request.lang);
