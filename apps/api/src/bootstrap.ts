@@ -146,6 +146,13 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const dashboard: QueueDashboard | undefined = production && config.redisUrl ? await mountQueueDashboard(config.redisUrl, logger) : undefined;
   const { app, policy } = createHttpApp(ctx, { queueDashboard: dashboard?.router });
   const server = http.createServer(app);
+  // Idle connections stay open 65 s, not Node's 5 s. A client reuses one until shortly before the advertised
+  // timeout counted from when it finished reading the last answer, the server from when it finished writing
+  // it: after a large answer on a busy machine the two drifted apart by more than the client's margin, and a
+  // request sent on a connection the server was closing was reset. Also longer than the 60 s idle timeout of
+  // common load balancers, which would otherwise meet the same race.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const sockets = await attachRealtimeServer(server, {
     allowedOrigins: config.security.allowedOrigins,
     authenticate: async (cookieHeader) => {

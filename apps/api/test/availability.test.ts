@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseBaseUrl } from '@portal/db/testing';
@@ -43,6 +44,25 @@ describe('health: liveness and readiness (embedded)', () => {
     t = await startTestPortal('pglite');
   });
   afterAll(async () => t.close());
+
+  it('keeps an idle connection open for a minute, so a client reusing it is not reset', async () => {
+    // A client reuses an idle connection until shortly before the advertised timeout, counted from when it
+    // finished reading the last answer; the server counts from when it finished writing it. With Node's 5 s a
+    // large answer on a busy machine drifted past the client's margin and the next request was reset
+    // (ECONNRESET in CI on the run detail's pages).
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+        http.get(`${t.url}/health/live`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers['keep-alive']));
+        }).on('error', reject);
+      });
+      expect(Number(/timeout=(\d+)/.exec(keepAlive ?? '')?.[1])).toBeGreaterThanOrEqual(60);
+    } finally {
+      agent.destroy();
+    }
+  });
 
   it('/health/live, /health/ready and /health answer ok with each dependency checked', async () => {
     expect(await health(t, '/health/live')).toMatchObject({ status: 200, body: { status: 'ok' } });
