@@ -52,13 +52,13 @@ describe('health: liveness and readiness (embedded)', () => {
     // (ECONNRESET in CI on the run detail's pages).
     const agent = new http.Agent({ keepAlive: true });
     try {
-      const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+      const keepAlive = await new Promise<string>((resolve, reject) => {
         http.get(`${t.url}/health/live`, { agent }, (res) => {
           res.resume();
-          res.on('end', () => resolve(res.headers['keep-alive']));
+          res.on('end', () => resolve(String(res.headers['keep-alive'] ?? '')));
         }).on('error', reject);
       });
-      expect(Number(/timeout=(\d+)/.exec(keepAlive ?? '')?.[1])).toBeGreaterThanOrEqual(60);
+      expect(Number(/timeout=(\d+)/.exec(keepAlive)?.[1])).toBeGreaterThanOrEqual(60);
     } finally {
       agent.destroy();
     }
