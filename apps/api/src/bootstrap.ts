@@ -152,7 +152,6 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   // request sent on a connection the server was closing was reset. Also longer than the 60 s idle timeout of
   // common load balancers, which would otherwise meet the same race.
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   const sockets = await attachRealtimeServer(server, {
     allowedOrigins: config.security.allowedOrigins,
     authenticate: async (cookieHeader) => {
