@@ -46,10 +46,7 @@ describe('health: liveness and readiness (embedded)', () => {
   afterAll(async () => t.close());
 
   it('keeps an idle connection open for a minute, so a client reusing it is not reset', async () => {
-    // A client reuses an idle connection until shortly before the advertised timeout, counted from when it
-    // finished reading the last answer; the server counts from when it finished writing it. With Node's 5 s a
-    // large answer on a busy machine drifted past the client's margin and the next request was reset
-    // (ECONNRESET in CI on the run detail's pages).
+    // Node's 5 s reset a reused connection after a large answer on a busy machine (decision 145).
     const agent = new http.Agent({ keepAlive: true });
     try {
       const keepAlive = await new Promise<string>((resolve, reject) => {
