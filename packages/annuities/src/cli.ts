@@ -75,15 +75,16 @@ async function schedule(args: string[]): Promise<void> {
   const lines = s.annuities.map((a) => {
     const j = json.annuities as Array<Record<string, unknown>>;
     const row = j.find((x) => x.number === a.number) ?? {};
-    return `${String(a.number).padStart(2)}  ${show(row.due_date)}  ${show(row.no_surcharge_end)}  ${show(row.grace_end)}  ${show(row.fee).padStart(9)} ${a.currency}`;
+    const lost = row.lost_after === row.grace_end ? '          ' : show(row.lost_after);
+    return `${String(a.number).padStart(2)}  ${show(row.due_date)}  ${show(row.no_surcharge_end)}  ${show(row.grace_end)}  ${lost}  ${show(row.fee).padStart(9)} ${a.currency}`;
   });
   process.stdout.write(
     [
       `${s.office} ${s.origin}, filed ${formatIsoDate(s.filing)}, expires ${formatIsoDate(s.expiry)}`,
-      ' k  due         no surcharge grace end        fee',
+      ' k  due         no surcharge grace end   lost after        fee',
       ...lines,
       `previous: ${show(json.quant_precedent)} (${show(json.date_precedente_annuite)})  next: ${show(json.next_number)} (${show(json.date_prochaine_annuite)})`,
-      `instruction limit: ${show(json.instruction_limit)}  limit: ${show(json.limite_date_prochaine_annuite)}  colour: ${s.colour}  dechu: ${s.lapsed}  expired: ${s.expired}`,
+      `instruction limit: ${show(json.instruction_limit)}  limit: ${show(json.limite_date_prochaine_annuite)}  lost after: ${show(json.lost_after)}  colour: ${s.colour}  dechu: ${s.lapsed}  expired: ${s.expired}`,
       ...(url ? [`url: ${url}`] : []),
       ...(s.flags.length ? [`flags: ${s.flags.join(', ')}`] : []),
       '',

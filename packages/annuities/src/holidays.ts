@@ -1,32 +1,67 @@
-import { addDays, dayFromYmd, weekday, ymdFromDay, type Day } from './calendar.ts';
+import { addDays, dayFromYmd, parseIsoDate, weekday, ymdFromDay, type Day } from './calendar.ts';
+import { EPO_CLOSING_DAYS, EPO_CONFIRMED_CLOSURES } from './epo-closing-days.ts';
 import type { Office } from './types.ts';
 
 /**
- * When a payment period that ends on a non-working day runs to the next working day, per office,
- * with the legal text it follows and the office's public holidays as data (docs/decisions.md,
- * "Period ends on non-working days"). Only the ends of periods move (the surcharge-free period and
- * the grace period); the due date itself never does (J 4/91 for the EPO; the national texts speak of
- * the last day of a period).
+ * When a payment period that ends on a day the office is closed runs to its next open day, per office,
+ * with the legal text it follows and the closing days as data (docs/annuity-rules.md, "A payment
+ * period ending on a non-working day"). Only the ends of periods move (the surcharge-free end and the
+ * grace end); the due date itself never does (J 4/91 for the EPO; the national texts speak of the last
+ * day of a period).
  *
- * An office is listed here only where the extension is established from the legal text. Where it is
- * not (BE, ES, IT, NL, GB), periods end on their calendar day: that can only make a user pay a day or
- * two early, whereas an extension the office does not grant would make them miss a real deadline.
+ * Every period end has two edges (issue 25):
+ * - *pay by*, the earliest date the law may mean: it moves only over days certainly closed under a rule
+ *   read in its official text. Reminders, colours and the agent's limit date use it.
+ * - *lost after*, the latest date the law may allow: it moves over every day that may be closed under a
+ *   rule that may apply. A right is called lapsed only after it.
+ * For an office whose rule is verified the two are the same day.
  */
 
-/** A public holiday: a fixed day, a day relative to Easter Sunday, a weekday within a date range, or one year only. */
+/** A closing day: a fixed day, a day relative to Easter Sunday, a weekday of a week, the last weekday of a month, or one year only. */
 export type HolidayRule =
-  | { readonly kind: 'fixed'; readonly month: number; readonly day: number; readonly since?: number; readonly name: string }
+  | {
+      readonly kind: 'fixed';
+      readonly month: number;
+      readonly day: number;
+      readonly name: string;
+      readonly since?: number;
+      readonly until?: number;
+      /** On a Sunday the day before is the holiday instead (the Netherlands' King's Day). */
+      readonly sundayToSaturday?: boolean;
+      /** On a Saturday or Sunday, the next weekday not already a holiday is closed instead (GB's substitute days). */
+      readonly substitute?: boolean;
+      /** Only when it falls on this weekday (0 = Monday … 4 = Friday): a bridging day. */
+      readonly onlyOn?: number;
+    }
   | { readonly kind: 'easter'; readonly offset: number; readonly name: string }
   /** The `weekday` (0 = Monday … 6 = Sunday) falling between `month`/`fromDay` and `month`/`fromDay + 6`. */
   | { readonly kind: 'weekday_in_week'; readonly weekday: number; readonly month: number; readonly fromDay: number; readonly name: string }
   | { readonly kind: 'once'; readonly year: number; readonly month: number; readonly day: number; readonly name: string };
 
-export interface PeriodEndExtension {
-  /** Saturdays count as non-working days (true for every office listed). */
-  readonly saturday: boolean;
+/**
+ * How sure the engine is that a period ending on a closed day runs to the next open day:
+ * - `verified`: the rule was read in its official text; both edges move over `holidays` and weekends;
+ * - `unverified`: the rule was not established from an official text; *pay by* keeps the calendar day,
+ *   *lost after* moves over `holidays` and weekends (and the schedule is flagged `extension_unverified`).
+ */
+export type ExtensionStatus = 'verified' | 'unverified';
+
+export interface OfficeCalendar {
+  readonly status: ExtensionStatus;
+  /** The days the office's payment periods cannot end on, besides Saturdays and Sundays. */
   readonly holidays: readonly HolidayRule[];
-  /** The legal text the extension follows. */
+  /** The legal text the extension follows, and for an unverified one what is missing. */
   readonly basis: string;
+}
+
+/** The two edges of a period's end, and why they may differ. */
+export interface PeriodEdges {
+  readonly payBy: Day;
+  readonly lostAfter: Day;
+  /** The edges differ because the office's extension rule is not verified. */
+  readonly unverified: boolean;
+  /** EPO: the end was computed for a year without a published list of closing days. */
+  readonly provisional: boolean;
 }
 
 /** Easter Sunday of a Gregorian year (the anonymous Gregorian algorithm, Meeus/Jones/Butcher). */
@@ -48,8 +83,11 @@ export function easterSunday(year: number): Day {
   return dayFromYmd(year, month, day);
 }
 
-const fixed = (month: number, day: number, name: string, since?: number): HolidayRule => ({ kind: 'fixed', month, day, name, ...(since === undefined ? {} : { since }) });
+type FixedOptions = { since?: number; until?: number; sundayToSaturday?: boolean; substitute?: boolean; onlyOn?: number };
+const fixed = (month: number, day: number, name: string, options: FixedOptions = {}): HolidayRule => ({ kind: 'fixed', month, day, name, ...options });
 const easter = (offset: number, name: string): HolidayRule => ({ kind: 'easter', offset, name });
+/** The last `weekday` of a 31-day month (it falls between the 25th and the 31st). */
+const lastWeekdayOf31 = (weekdayIndex: number, month: number, name: string): HolidayRule => ({ kind: 'weekday_in_week', weekday: weekdayIndex, month, fromDay: 25, name });
 
 /**
  * Germany: § 193 BGB (a period whose last day is a Saturday, a Sunday or a public holiday at the place
@@ -58,13 +96,13 @@ const easter = (offset: number, name: string): HolidayRule => ({ kind: 'easter',
  * Berlin) counts. Bavaria's Assumption Day is a holiday in Munich; Augsburg's 8 August is not an
  * office's.
  */
-const DE: PeriodEndExtension = {
-  saturday: true,
+const DE: OfficeCalendar = {
+  status: 'verified',
   basis: '§ 193 BGB; § 18a DPMAV (holidays at any DPMA office: Munich, Jena, Berlin); § 7(1) PatKostG',
   holidays: [
     fixed(1, 1, 'Neujahr'),
     fixed(1, 6, 'Heilige Drei Könige (Bayern)'),
-    fixed(3, 8, 'Internationaler Frauentag (Berlin)', 2019),
+    fixed(3, 8, 'Internationaler Frauentag (Berlin)', { since: 2019 }),
     easter(-2, 'Karfreitag'),
     easter(1, 'Ostermontag'),
     fixed(5, 1, 'Tag der Arbeit'),
@@ -72,7 +110,7 @@ const DE: PeriodEndExtension = {
     easter(50, 'Pfingstmontag'),
     easter(60, 'Fronleichnam (Bayern)'),
     fixed(8, 15, 'Mariä Himmelfahrt (München)'),
-    fixed(9, 20, 'Weltkindertag (Thüringen)', 2019),
+    fixed(9, 20, 'Weltkindertag (Thüringen)', { since: 2019 }),
     fixed(10, 3, 'Tag der Deutschen Einheit'),
     fixed(10, 31, 'Reformationstag (Thüringen)'),
     fixed(11, 1, 'Allerheiligen (Bayern)'),
@@ -90,8 +128,8 @@ const DE: PeriodEndExtension = {
  * may be done on the next weekday. It applies to the due date and the six months of Patentlag 41 §.
  * Public holidays: Lag (1989:253) om allmänna helgdagar.
  */
-const SE: PeriodEndExtension = {
-  saturday: true,
+const SE: OfficeCalendar = {
+  status: 'verified',
   basis: 'Lag (1930:173) om beräkning av lagstadgad tid, 2 §; Lag (1989:253) om allmänna helgdagar; Patentlag 41 §',
   holidays: [
     fixed(1, 1, 'Nyårsdagen'),
@@ -102,7 +140,7 @@ const SE: PeriodEndExtension = {
     fixed(5, 1, 'Första maj'),
     easter(39, 'Kristi himmelsfärdsdag'),
     easter(49, 'Pingstdagen'),
-    fixed(6, 6, 'Sveriges nationaldag', 2005),
+    fixed(6, 6, 'Sveriges nationaldag', { since: 2005 }),
     { kind: 'weekday_in_week', weekday: 4, month: 6, fromDay: 19, name: 'Midsommarafton' },
     { kind: 'weekday_in_week', weekday: 5, month: 6, fromDay: 20, name: 'Midsommardagen' },
     { kind: 'weekday_in_week', weekday: 5, month: 10, fromDay: 31, name: 'Alla helgons dag' },
@@ -114,13 +152,14 @@ const SE: PeriodEndExtension = {
 };
 
 /**
- * France: the INPI's periods follow the rule of Article 642 of the Code de procédure civile (a period
- * that would end on a Saturday, a Sunday or a public holiday runs to the next working day), as the
- * domain reference records (annuities.md §2.3). Public holidays: Article L3133-1 of the Code du travail.
+ * France: Code de la propriété intellectuelle art. R618-3 (a period that would end on a Saturday, a
+ * Sunday or a public holiday runs to the next working day; the domain reference's §2.4), the rule of
+ * art. 642 Code de procédure civile. Public holidays: art. L3133-1 Code du travail. The INPI's own
+ * closure days are not published as data.
  */
-const FR: PeriodEndExtension = {
-  saturday: true,
-  basis: 'INPI practice recorded by annuities.md §2.3 (the rule of art. 642 Code de procédure civile: a period ending on a Saturday, Sunday or public holiday runs to the next working day); public holidays of art. L3133-1 Code du travail',
+const FR: OfficeCalendar = {
+  status: 'verified',
+  basis: 'CPI art. R618-3 (the rule of art. 642 Code de procédure civile: a period ending on a Saturday, Sunday or public holiday runs to the next working day); public holidays of art. L3133-1 Code du travail',
   holidays: [
     fixed(1, 1, 'Jour de l’an'),
     easter(1, 'Lundi de Pâques'),
@@ -137,42 +176,216 @@ const FR: PeriodEndExtension = {
 };
 
 /**
- * EPO (EP and UP): Rule 134(1) EPC. The EPO's own closing days are announced each year in the
- * Official Journal and are not data here: only weekends are, so a period is never extended beyond
- * what the EPO grants (an EPO closing day only makes the user pay a day early).
+ * Italy: DM 13 January 2010 n. 33 (regolamento di attuazione del CPI), art. 3(1): terms "per il
+ * versamento di tasse" expiring on a Saturday, a Sunday, a national holiday or a day the offices are
+ * closed are extended to the next day they are open. The annual fees are "tasse" of that text (art. 38
+ * of the same decree: "tassa o diritto di mantenimento"); it covers the plain term and the six months
+ * with the mora of CPI art. 227(4). National holidays: Legge 260/1949 as amended (6 Jan since 1986,
+ * 2 Jun since 2001), 4 Oct since 2026 (Legge 8 ottobre 2025 n. 151). Local holidays count only for
+ * filings at a given office (second sentence of art. 3(1)), not for payments.
  */
-const EPO: PeriodEndExtension = {
-  saturday: true,
-  basis: 'Rule 134(1) EPC (EPO closing days of the Official Journal not modelled); J 4/91 (the due date does not move)',
-  holidays: [],
+const IT: OfficeCalendar = {
+  status: 'verified',
+  basis: 'DM 13 gennaio 2010 n. 33, art. 3(1) ("per il versamento di tasse"); CPI art. 227(1), (2), (4); national holidays of Legge 27 maggio 1949 n. 260 as amended and Legge 8 ottobre 2025 n. 151',
+  holidays: [
+    fixed(1, 1, 'Capodanno'),
+    fixed(1, 6, 'Epifania', { since: 1986 }),
+    easter(1, 'Lunedì dell’Angelo'),
+    fixed(4, 25, 'Festa della Liberazione'),
+    fixed(5, 1, 'Festa del Lavoro'),
+    fixed(6, 2, 'Festa della Repubblica', { since: 2001 }),
+    fixed(8, 15, 'Ferragosto'),
+    fixed(10, 4, 'San Francesco d’Assisi', { since: 2026 }),
+    fixed(11, 1, 'Ognissanti'),
+    fixed(12, 8, 'Immacolata Concezione'),
+    fixed(12, 25, 'Natale'),
+    fixed(12, 26, 'Santo Stefano'),
+  ],
 };
 
-export const PERIOD_END_EXTENSIONS: Readonly<Partial<Record<Office, PeriodEndExtension>>> = { EP: EPO, UP: EPO, FR, DE, SE };
-
-/** Why the offices without an extension have none: kept next to the data so the reading is reviewable. */
-export const NO_EXTENSION_REASONS: Readonly<Partial<Record<Office, string>>> = {
-  GB: 'Since the UK IPO’s online renewal service of 2020, a renewal fee due on a weekend or bank holiday is late if paid on the next working day (CIPA, 2020); rule 110 Patents Rules 2007 extends only certified interrupted days.',
-  NL: 'The Algemene termijnenwet (art. 1) does not apply to periods longer than three months (art. 4), such as the six months of art. 62 ROW 1995; the due date is a day, not a period.',
-  BE: 'No provision extending the payment periods of art. XI.48 CDE to the next working day was established; periods end on their calendar day.',
-  ES: 'Whether the OEPM applies art. 30.5 of Ley 39/2015 (a period ending on a non-working day runs to the next working day) to the annual fee periods of Ley 24/2015 was not established from an official text; periods end on their calendar day.',
-  IT: 'No provision extending the payment periods of the Codice della proprietà industriale to the next working day was established; periods end on their calendar day.',
+/**
+ * Netherlands: Rijksoctrooiwet 1995 art. 16: a period to be observed towards the office (Octrooicentrum
+ * Nederland) whose last day falls while the office is closed runs to the end of the next day it is
+ * open. It is the patent act's own rule, with no length limit (the Algemene termijnenwet's art. 4 does
+ * not decide it), so it covers the due date of the renewal fee and the six months of art. 62. No list
+ * of the office's own closing days was found: the public holidays of Algemene termijnenwet art. 3 stand
+ * for them (Good Friday by art. 3(2); King's Day on the 26th when the 27th is a Sunday).
+ */
+const NL: OfficeCalendar = {
+  status: 'verified',
+  basis: 'Rijksoctrooiwet 1995 art. 16; closing days: the public holidays of Algemene termijnenwet art. 3 (the office publishes no list of its own)',
+  holidays: [
+    fixed(1, 1, 'Nieuwjaarsdag'),
+    easter(-2, 'Goede Vrijdag'),
+    easter(1, 'Tweede Paasdag'),
+    fixed(4, 30, 'Koninginnedag', { until: 2013, sundayToSaturday: true }),
+    fixed(4, 27, 'Koningsdag', { since: 2014, sundayToSaturday: true }),
+    fixed(5, 5, 'Bevrijdingsdag'),
+    easter(39, 'Hemelvaartsdag'),
+    easter(50, 'Tweede Pinksterdag'),
+    fixed(12, 25, 'Eerste Kerstdag'),
+    fixed(12, 26, 'Tweede Kerstdag'),
+  ],
 };
 
-/** Each extension's holidays by year, computed once (the engine asks for the same few years millions of times). */
-const holidayCache = new WeakMap<PeriodEndExtension, Map<number, ReadonlySet<Day>>>();
+/**
+ * Great Britain: Patents Act 1977 s.120(2): time expiring on an "excluded day" (directions of the
+ * comptroller in force since 15 July 2011) runs to the next day that is not excluded. Neither s.120(2)
+ * nor the 2011 patents directions could be read verbatim; their sister directions for trade marks (2011)
+ * and designs (2022) exclude Saturdays, Sundays, Good Friday, Christmas Day and bank holidays. A reported
+ * UK IPO proposal (2020) to treat online renewals on excluded days as late was not found in an official
+ * text. Until both are read: unverified (pay by the calendar day; lost only after the excluded days).
+ * Bank holidays of England and Wales: Banking and Financial Dealings Act 1971 Sch. 1 and proclamations.
+ */
+const GB: OfficeCalendar = {
+  status: 'unverified',
+  basis: 'Patents Act 1977 s.120(2) and the comptroller’s directions of 15 July 2011 on excluded days (not read verbatim); bank holidays: Banking and Financial Dealings Act 1971 Sch. 1 and proclamations',
+  holidays: [
+    fixed(1, 1, 'New Year’s Day', { substitute: true }),
+    easter(-2, 'Good Friday'),
+    easter(1, 'Easter Monday'),
+    { kind: 'weekday_in_week', weekday: 0, month: 5, fromDay: 1, name: 'Early May bank holiday' },
+    lastWeekdayOf31(0, 5, 'Spring bank holiday'),
+    lastWeekdayOf31(0, 8, 'Summer bank holiday'),
+    fixed(12, 25, 'Christmas Day', { substitute: true }),
+    fixed(12, 26, 'Boxing Day', { substitute: true }),
+    { kind: 'once', year: 2020, month: 5, day: 8, name: 'VE Day' },
+    { kind: 'once', year: 2022, month: 6, day: 2, name: 'Spring bank holiday (Platinum Jubilee)' },
+    { kind: 'once', year: 2022, month: 6, day: 3, name: 'Platinum Jubilee' },
+    { kind: 'once', year: 2022, month: 9, day: 19, name: 'State Funeral of Queen Elizabeth II' },
+    { kind: 'once', year: 2023, month: 5, day: 8, name: 'Coronation of King Charles III' },
+  ],
+};
 
-function holidaysOf(extension: PeriodEndExtension, year: number): ReadonlySet<Day> {
-  let byYear = holidayCache.get(extension);
-  if (!byYear) holidayCache.set(extension, (byYear = new Map<number, ReadonlySet<Day>>()));
-  const cached = byYear.get(year);
-  if (cached) return cached;
+/**
+ * Belgium: the Arrêté royal of 3 February 2023 on the calculation of certain time limits in
+ * intellectual property (Moniteur belge 15 February 2023; based on art. XI.78 § 1 CDE) probably extends
+ * periods ending on a day the Office is closed, but its operative article, and whether it covers the
+ * due date and the six months of art. XI.48 CDE, were not read. Unverified: pay by the calendar day;
+ * lost only after the ten legal holidays (AR 18 April 1974) and the federal administration's days
+ * (2 Nov, 15 Nov, 26 Dec).
+ */
+const BE: OfficeCalendar = {
+  status: 'unverified',
+  basis: 'Arrêté royal du 3 février 2023 (MB 15.02.2023; art. XI.78 § 1 CDE), operative article not read; legal holidays of the AR of 18 April 1974 and the federal administration’s closing days',
+  holidays: [
+    fixed(1, 1, 'Nouvel An'),
+    easter(1, 'Lundi de Pâques'),
+    fixed(5, 1, 'Fête du Travail'),
+    easter(39, 'Ascension'),
+    easter(50, 'Lundi de Pentecôte'),
+    fixed(7, 21, 'Fête nationale'),
+    fixed(8, 15, 'Assomption'),
+    fixed(11, 1, 'Toussaint'),
+    fixed(11, 2, 'Jour des défunts (administration fédérale)'),
+    fixed(11, 11, 'Armistice'),
+    fixed(11, 15, 'Fête du Roi (administration fédérale)'),
+    fixed(12, 25, 'Noël'),
+    fixed(12, 26, 'Lendemain de Noël (administration fédérale)'),
+  ],
+};
+
+/**
+ * Spain: Ley 24/2015 de Patentes, disposición adicional 2ª.3 (a period expiring on a Saturday runs to
+ * the next working day) and disposición adicional 1ª (Ley 39/2015 applies where the patent law is
+ * silent: art. 30.5, a period whose last day is not a working day runs to the next working day; art.
+ * 30.6, a day that is non-working at the office's seat counts). Whether the OEPM applies them to the
+ * annual fees (art. 182.1 sends fees to tax law) was not established. Unverified: pay by the calendar
+ * day; lost only after the national holidays, Madrid's (Holy Thursday, 2 May, San Isidro, Almudena)
+ * and their Monday replacements.
+ */
+const ES: OfficeCalendar = {
+  status: 'unverified',
+  basis: 'Ley 24/2015 arts. 184–185, disposiciones adicionales 1ª and 2ª.3; Ley 39/2015 art. 30.5–30.6 (application to annual fees not established); national holidays and those of the Comunidad and city of Madrid',
+  holidays: [
+    fixed(1, 1, 'Año Nuevo', { substitute: true }),
+    fixed(1, 6, 'Epifanía del Señor', { substitute: true }),
+    easter(-3, 'Jueves Santo (Madrid)'),
+    easter(-2, 'Viernes Santo'),
+    fixed(5, 1, 'Fiesta del Trabajo', { substitute: true }),
+    fixed(5, 2, 'Fiesta de la Comunidad de Madrid', { substitute: true }),
+    fixed(5, 15, 'San Isidro (Madrid)', { substitute: true }),
+    fixed(8, 15, 'Asunción de la Virgen', { substitute: true }),
+    fixed(10, 12, 'Fiesta Nacional de España', { substitute: true }),
+    fixed(11, 1, 'Todos los Santos', { substitute: true }),
+    fixed(11, 9, 'Nuestra Señora de la Almudena (Madrid)', { substitute: true }),
+    fixed(12, 6, 'Día de la Constitución', { substitute: true }),
+    fixed(12, 8, 'Inmaculada Concepción', { substitute: true }),
+    fixed(12, 25, 'Natividad del Señor', { substitute: true }),
+  ],
+};
+
+/**
+ * The EPO (EP, and UP by Rule 20(2)(g) of the Rules relating to Unitary Patent Protection): Rule 134(1)
+ * EPC extends a period expiring on a day at least one filing office (Munich, The Hague, Berlin) is
+ * closed, or mail is not delivered there, to the next day all are open; it covers the renewal fee and
+ * the additional period of Rule 51(2) (Guidelines E-VIII 1.6.2; for UP, Guidelines UP 3.1.7.3). The
+ * days are the Official Journal's yearly lists (epo-closing-days.ts). For a year without one:
+ * *pay by* moves over the days closed in every list read (`EPO_CLOSED_EVERY_LIST`) and the closures the
+ * EPO confirmed; *lost after* also over the days closed in some list (`EPO_CLOSED_IN_SOME_LIST`), and
+ * the result is flagged `closing_days_provisional`.
+ */
+const EPO_BASIS = 'Rule 134(1) EPC (closing days of the Official Journal, e.g. OJ EPO 2022, A107 for 2023); Rule 20(2)(g) UPR for UP; J 4/91 (the due date does not move)';
+
+/** Closed in every list read (2015, 2017, 2020, 2023) whenever it fell on a weekday. */
+export const EPO_CLOSED_EVERY_LIST: readonly HolidayRule[] = [
+  fixed(1, 1, 'New Year’s Day'),
+  fixed(1, 6, 'Epiphany (Munich)'),
+  easter(-2, 'Good Friday'),
+  easter(1, 'Easter Monday'),
+  fixed(4, 27, 'King’s Day (The Hague)'),
+  fixed(5, 1, 'Labour Day'),
+  fixed(5, 5, 'Liberation Day (The Hague)'),
+  easter(39, 'Ascension Day'),
+  easter(50, 'Whit Monday'),
+  easter(60, 'Corpus Christi (Munich)'),
+  fixed(8, 15, 'Assumption Day (Munich)'),
+  fixed(10, 3, 'Day of German Unity (Munich, Berlin)'),
+  fixed(11, 1, 'All Saints’ Day (Munich)'),
+  fixed(12, 24, 'Christmas Eve'),
+  fixed(12, 25, 'Christmas Day'),
+  fixed(12, 26, 'Boxing Day'),
+  // The weekdays between Christmas and New Year were bridging days in every list (2015, 2017, 2020, 2023).
+  fixed(12, 27, 'Bridging day'),
+  fixed(12, 28, 'Bridging day'),
+  fixed(12, 29, 'Bridging day'),
+  fixed(12, 30, 'Bridging day'),
+  fixed(12, 31, 'New Year’s Eve'),
+];
+
+/** Closed in some list only: Berlin's Women's Day (2023) and 2 January when a Friday (2015). */
+export const EPO_CLOSED_IN_SOME_LIST: readonly HolidayRule[] = [
+  fixed(3, 8, 'International Women’s Day (Berlin)', { since: 2019 }),
+  fixed(1, 2, 'Bridging day', { onlyOn: 4 }),
+];
+
+const NATIONAL_CALENDARS: Readonly<Record<Exclude<Office, 'EP' | 'UP'>, OfficeCalendar>> = { BE, DE, ES, FR, GB, IT, NL, SE };
+
+/** Each office's calendar for docs and screens (the EPO's is described, its days are dated lists). */
+export const OFFICE_CALENDARS: Readonly<Record<Office, OfficeCalendar>> = {
+  ...NATIONAL_CALENDARS,
+  EP: { status: 'verified', basis: EPO_BASIS, holidays: EPO_CLOSED_EVERY_LIST },
+  UP: { status: 'verified', basis: EPO_BASIS, holidays: EPO_CLOSED_EVERY_LIST },
+};
+
+/* ---------- day sets ---------- */
+
+/** The days of `rules` in `year`, substitutes included. */
+function daysOf(rules: readonly HolidayRule[], year: number): Set<Day> {
   const days = new Set<Day>();
   const easterDay = easterSunday(year);
-  for (const rule of extension.holidays) {
+  const substitutes: Day[] = [];
+  for (const rule of rules) {
     switch (rule.kind) {
-      case 'fixed':
-        if (rule.since === undefined || year >= rule.since) days.add(dayFromYmd(year, rule.month, rule.day));
+      case 'fixed': {
+        if ((rule.since !== undefined && year < rule.since) || (rule.until !== undefined && year > rule.until)) break;
+        let d = dayFromYmd(year, rule.month, rule.day);
+        if (rule.sundayToSaturday && weekday(d) === 6) d = addDays(d, -1);
+        if (rule.onlyOn !== undefined && weekday(d) !== rule.onlyOn) break;
+        days.add(d);
+        if (rule.substitute && weekday(d) >= 5) substitutes.push(d);
         break;
+      }
       case 'easter':
         days.add(addDays(easterDay, rule.offset));
         break;
@@ -186,28 +399,95 @@ function holidaysOf(extension: PeriodEndExtension, year: number): ReadonlySet<Da
         break;
     }
   }
-  byYear.set(year, days);
+  // A holiday on a weekend gives the next weekday that is not already a holiday, in date order.
+  substitutes.sort((a, b) => a - b);
+  for (const d of substitutes) {
+    let s = addDays(d, 1);
+    while (weekday(s) >= 5 || days.has(s)) s = addDays(s, 1);
+    days.add(s);
+  }
   return days;
 }
 
-/** True when the office's payment periods do not end on `d` (a weekend or one of its public holidays). */
+const isWeekend = (d: Day) => weekday(d) >= 5;
+
+/** A year's closing days per edge: `sure` (both edges) and `possible` (lost-after only, a superset). */
+interface YearDays {
+  readonly sure: ReadonlySet<Day>;
+  readonly possible: ReadonlySet<Day>;
+  readonly provisional: boolean;
+}
+
+const EMPTY: ReadonlySet<Day> = new Set();
+/** Per calendar (the EPO's, or a national office's), its years' days: computed once, read millions of times. */
+const yearCache = new Map<Office | 'EPO', Map<number, YearDays>>();
+
+function nationalYear(calendar: OfficeCalendar, year: number): YearDays {
+  const days = daysOf(calendar.holidays, year);
+  return calendar.status === 'verified' ? { sure: days, possible: days, provisional: false } : { sure: EMPTY, possible: days, provisional: false };
+}
+
+const PUBLISHED = new Map<number, ReadonlySet<Day>>(EPO_CLOSING_DAYS.map((y) => [y.year, new Set(y.days.map((d) => parseIsoDate(d)!))]));
+
+function confirmedClosuresOf(year: number): Set<Day> {
+  const days = new Set<Day>();
+  for (const closure of EPO_CONFIRMED_CLOSURES) {
+    for (let d = parseIsoDate(closure.from)!, to = parseIsoDate(closure.to)!; d <= to; d = addDays(d, 1)) if (ymdFromDay(d).year === year) days.add(d);
+  }
+  return days;
+}
+
+function epoYear(year: number): YearDays {
+  const published = PUBLISHED.get(year);
+  if (published) return { sure: published, possible: published, provisional: false };
+  const sure = daysOf(EPO_CLOSED_EVERY_LIST, year);
+  for (const d of confirmedClosuresOf(year)) sure.add(d);
+  const possible = new Set(sure);
+  for (const d of daysOf(EPO_CLOSED_IN_SOME_LIST, year)) possible.add(d);
+  return { sure, possible, provisional: true };
+}
+
+function yearDays(office: Office, year: number): YearDays {
+  const key = office === 'EP' || office === 'UP' ? 'EPO' : office;
+  let byYear = yearCache.get(key);
+  if (!byYear) yearCache.set(key, (byYear = new Map<number, YearDays>()));
+  let days = byYear.get(year);
+  if (!days) byYear.set(year, (days = key === 'EPO' ? epoYear(year) : nationalYear(NATIONAL_CALENDARS[key as Exclude<Office, 'EP' | 'UP'>], year)));
+  return days;
+}
+
+/** True when a period of `office` cannot end on `d` under the *lost after* edge (every day that may be closed). */
 export function isNonWorkingDay(office: Office, d: Day): boolean {
-  const extension = PERIOD_END_EXTENSIONS[office];
-  return extension !== undefined && nonWorking(extension, d);
+  return isWeekend(d) || yearDays(office, ymdFromDay(d).year).possible.has(d);
 }
 
-function nonWorking(extension: PeriodEndExtension, d: Day): boolean {
-  const w = weekday(d);
-  if (w === 6 || (w === 5 && extension.saturday)) return true;
-  return extension.holidays.length > 0 && holidaysOf(extension, ymdFromDay(d).year).has(d);
+/** True when a period of `office` certainly cannot end on `d` (the *pay by* edge). */
+export function isCertainlyClosed(office: Office, d: Day): boolean {
+  const calendar = office === 'EP' || office === 'UP' ? null : NATIONAL_CALENDARS[office];
+  if (calendar?.status === 'unverified') return false;
+  return isWeekend(d) || yearDays(office, ymdFromDay(d).year).sure.has(d);
 }
 
-/** The day a period ending on `d` really ends at the office: `d`, or the next working day after it. */
-export function periodEnd(office: Office, d: Day): Day {
-  const extension = PERIOD_END_EXTENSIONS[office];
-  if (!extension) return d;
+// At most a long weekend plus a year-end closure in a row; the bound only guards the loop.
+const MAX_RUN = 21;
+
+function walk(d: Day, closed: (day: Day) => boolean): Day {
   let end = d;
-  // At most a long weekend plus a few holidays in a row; the bound only guards the loop.
-  for (let i = 0; i < 14 && nonWorking(extension, end); i++) end = addDays(end, 1);
+  for (let i = 0; i < MAX_RUN && closed(end); i++) end = addDays(end, 1);
   return end;
+}
+
+/** The two edges of a period of `office` whose calendar end is `d` (see the module's comment). */
+export function periodEdges(office: Office, d: Day): PeriodEdges {
+  const payBy = walk(d, (day) => isCertainlyClosed(office, day));
+  const lostAfter = walk(d, (day) => isNonWorkingDay(office, day));
+  const epo = office === 'EP' || office === 'UP';
+  const unverified = !epo && lostAfter !== payBy;
+  const provisional = epo && (payBy !== d || lostAfter !== d) && (yearDays(office, ymdFromDay(d).year).provisional || yearDays(office, ymdFromDay(lostAfter).year).provisional);
+  return { payBy, lostAfter, unverified, provisional };
+}
+
+/** The *pay by* edge of a period ending on `d`. */
+export function periodEnd(office: Office, d: Day): Day {
+  return periodEdges(office, d).payBy;
 }

@@ -11,7 +11,7 @@ import {
   ymdFromDay,
   type Day,
 } from './calendar.ts';
-import { periodEnd } from './holidays.ts';
+import { periodEdges } from './holidays.ts';
 import { feeTablesOf, pickFeeTable, type FeeTable } from './fees.ts';
 import { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
 import { fail, ok, type Result } from './reasons.ts';
@@ -40,10 +40,18 @@ export interface Annuity {
   readonly due: Day;
   /** Earliest accepted payment; null when the office sets no limit. */
   readonly payableFrom: Day | null;
-  /** Last day the plain fee is enough. */
+  /** Last day the plain fee is surely enough (*pay by*: only verified extensions over closed days). */
   readonly noSurchargeEnd: Day;
-  /** Last day to pay with the surcharge; afterwards the right lapses. */
+  /** Last day the plain fee may be enough (every extension that may apply). */
+  readonly noSurchargeEndLatest: Day;
+  /** Last day to pay with the surcharge (*pay by*: reminders, colours, the agent's limit date). */
   readonly graceEnd: Day;
+  /** Last day the law may allow a payment with the surcharge (*lost after*): the right lapses only after it. */
+  readonly graceEndLatest: Day;
+  /** The edges differ because the office's rule on closed days is not verified (holidays.ts). */
+  readonly extensionUnverified: boolean;
+  /** EPO: an end computed for a year whose closing days were not published. */
+  readonly closingDaysProvisional: boolean;
   /** Official fee in minor units; null when no table gives one. */
   readonly feeMinor: number | null;
   readonly currency: Currency;
@@ -59,7 +67,13 @@ export type ScheduleFlag =
   | 'gb_late_grant'
   | 'it_pending_application'
   /** The grant (or its mention) is dated on a filing anniversary: the sources disagree on its patent year. */
-  | 'grant_on_anniversary';
+  | 'grant_on_anniversary'
+  /** The next annuity's period ends on a day the office may be closed under a rule not verified: pay by and lost after differ. */
+  | 'extension_unverified'
+  /** EP/UP: the next annuity's period end moved over EPO closing days of a year whose list is not published yet. */
+  | 'closing_days_provisional'
+  /** No payment data (no last annuity paid): the next annuity is due soon or in grace and may be unpaid. */
+  | 'payment_unknown';
 
 export interface Schedule {
   /** Office whose rules were applied (UP when a unitary patent replaces a national row). */
@@ -73,8 +87,10 @@ export interface Schedule {
   readonly next: Annuity | null;
   /** Next due date minus 7 days (the spec's instruction lock). */
   readonly instructionLimit: Day | null;
-  /** Last day to pay the next annuity before the right is lost: its grace end. */
+  /** Last day to pay the next annuity, surcharge included (its grace end, *pay by*): the agent's limit. */
   readonly nextLimit: Day | null;
+  /** The next annuity's grace end with every extension that may apply (*lost after*): lapsed only after it. */
+  readonly nextLostAfter: Day | null;
   readonly inGraceWithSurcharge: boolean;
   readonly lapsed: boolean;
   readonly expired: boolean;
@@ -83,6 +99,12 @@ export interface Schedule {
 }
 
 const LAST_YEAR = 20;
+/**
+ * Without payment data, an annuity due within this many days is shown red ("due, payment not known"):
+ * the first reminder goes 30 days before the instruction limit, itself 7 days before the due date
+ * (decision 109), so an agent is reminded of every annuity this window makes red.
+ */
+export const DUE_SOON_DAYS = 37;
 const NO_FLAGS: readonly ScheduleFlag[] = Object.freeze([]);
 
 /** `n` months after `d`, keeping month ends on month ends ("last day of the 6th month"). */
@@ -296,11 +318,12 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     noSurchargeEnd = maxDay(noSurchargeEnd, ctx.itPendingUntil);
     graceEnd = maxDay(graceEnd, addMonths(ctx.itPendingUntil, 6));
   }
-  // §2.3 line 77 and holidays.ts: a period ending on the office's non-working day runs to its next
-  // working day (EP, UP, FR, DE, SE); the due date itself does not move.
-  noSurchargeEnd = periodEnd(profile.office, noSurchargeEnd);
-  graceEnd = periodEnd(profile.office, graceEnd);
-  if (graceEnd < noSurchargeEnd) graceEnd = noSurchargeEnd;
+  // annuities.md §2.4 and holidays.ts: a period ending on a day the office is closed runs to its next
+  // open day, with two edges where the rule is not verified; the due date itself does not move.
+  const plain = periodEdges(profile.office, noSurchargeEnd);
+  const grace = periodEdges(profile.office, graceEnd);
+  const graceEndPayBy = maxDay(grace.payBy, plain.payBy);
+  const graceEndLatest = maxDay(grace.lostAfter, plain.lostAfter);
 
   let payableFrom: Day | null = null;
   if (profile.payableFromMonths !== null) {
@@ -316,8 +339,12 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     number: k,
     due,
     payableFrom,
-    noSurchargeEnd,
-    graceEnd,
+    noSurchargeEnd: plain.payBy,
+    noSurchargeEndLatest: plain.lostAfter,
+    graceEnd: graceEndPayBy,
+    graceEndLatest,
+    extensionUnverified: plain.unverified || grace.unverified,
+    closingDaysProvisional: plain.provisional || grace.provisional,
     feeMinor: feeTable.amounts[k] ?? null,
     currency: feeTable.currency,
     feeTable: feeTable.id,
@@ -333,12 +360,16 @@ function portalFields(
   annuities: readonly Annuity[],
   lastPaid: number | null,
   today: Day,
-  flags: readonly ScheduleFlag[],
+  shared: readonly ScheduleFlag[],
 ): Schedule {
+  let flags = shared;
   let previous: Annuity | null = null;
   let next: Annuity | null = null;
   for (const a of annuities) {
-    const paid = lastPaid === null ? a.due <= today : a.number <= lastPaid;
+    // Without payment data an annuity still payable (due, in grace, or not yet due) is not assumed paid
+    // (annuities.md §2.5: "while an annuity is past due but still in grace, show that annuity as next
+    // with red"); one whose last possible day has passed is assumed paid, never called lost.
+    const paid = lastPaid === null ? a.graceEndLatest < today : a.number <= lastPaid;
     if (paid) previous = a;
     else {
       next = a;
@@ -349,12 +380,21 @@ function portalFields(
   const expired = today > expiry;
   let lapsed = false;
   if (expired) next = null;
-  else if (next !== null && today > next.graceEnd) {
-    // §2.4 lines 112-113: red only while in grace; afterwards the right is lapsed and nothing is payable.
+  else if (next !== null && today > next.graceEndLatest) {
+    // §2.5: red only while in grace; afterwards the right is lapsed and nothing is payable. Lapsed only
+    // after the last day any extension may allow (issue 25), and only when payment data says unpaid.
     lapsed = true;
     next = null;
   }
-  const colour = scheduleColour(next?.due ?? null, previous?.due ?? null, today);
+  const paymentUnknown = lastPaid === null && next !== null && next.due - today <= DUE_SOON_DAYS;
+  const colour = paymentUnknown ? 'nok' : scheduleColour(next?.due ?? null, previous?.due ?? null, today);
+  if (next !== null && (paymentUnknown || next.extensionUnverified || next.closingDaysProvisional)) {
+    const more: ScheduleFlag[] = [...flags];
+    if (next.extensionUnverified) more.push('extension_unverified');
+    if (next.closingDaysProvisional) more.push('closing_days_provisional');
+    if (paymentUnknown) more.push('payment_unknown');
+    flags = more;
+  }
   return {
     office,
     origin,
@@ -365,7 +405,8 @@ function portalFields(
     next,
     instructionLimit: next === null ? null : addDays(next.due, -7),
     nextLimit: next === null ? null : next.graceEnd,
-    inGraceWithSurcharge: next !== null && today > next.noSurchargeEnd && today <= next.graceEnd,
+    nextLostAfter: next === null ? null : next.graceEndLatest,
+    inGraceWithSurcharge: next !== null && today > next.noSurchargeEnd && today <= next.graceEndLatest,
     lapsed,
     expired,
     colour,
@@ -375,7 +416,7 @@ function portalFields(
 
 /** Surcharge owed when `annuity` is paid on `payDay`: 0 inside the plain window, null after the grace end. */
 export function surchargeOn(annuity: Annuity, payDay: Day): number | null {
-  if (payDay > annuity.graceEnd) return null;
+  if (payDay > annuity.graceEndLatest) return null;
   if (payDay <= annuity.noSurchargeEnd) return 0;
   const rule = annuity.surcharge;
   const fee = annuity.feeMinor ?? 0;

@@ -48,6 +48,8 @@ describe('schedule case table (shared/domain/annuities.md)', () => {
       if (e.due !== undefined) expect(iso(a.due)).toBe(e.due);
       if (e.noSurchargeEnd !== undefined) expect(iso(a.noSurchargeEnd)).toBe(e.noSurchargeEnd);
       if (e.graceEnd !== undefined) expect(iso(a.graceEnd)).toBe(e.graceEnd);
+      if (e.noSurchargeEndLatest !== undefined) expect(iso(a.noSurchargeEndLatest)).toBe(e.noSurchargeEndLatest);
+      if (e.lostAfter !== undefined) expect(iso(a.graceEndLatest)).toBe(e.lostAfter);
       if (e.payableFrom !== undefined) expect(iso(a.payableFrom)).toBe(e.payableFrom);
       if (e.fee !== undefined) expect(a.feeMinor).toBe(e.fee);
       if (e.currency !== undefined) expect(a.currency).toBe(e.currency);
@@ -59,6 +61,7 @@ describe('schedule case table (shared/domain/annuities.md)', () => {
     if (c.nextDate !== undefined) expect(iso(s.next?.due)).toBe(c.nextDate);
     if (c.instructionLimit !== undefined) expect(iso(s.instructionLimit)).toBe(c.instructionLimit);
     if (c.nextLimit !== undefined) expect(iso(s.nextLimit)).toBe(c.nextLimit);
+    if (c.nextLostAfter !== undefined) expect(iso(s.nextLostAfter)).toBe(c.nextLostAfter);
     if (c.inGrace !== undefined) expect(s.inGraceWithSurcharge).toBe(c.inGrace);
     if (c.lapsed !== undefined) expect(s.lapsed).toBe(c.lapsed);
     if (c.expired !== undefined) expect(s.expired).toBe(c.expired);

@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import { ymdFromDay, type Day } from '../calendar.ts';
 import type { RowEvaluation } from '../evaluate.ts';
 import { formatMinor } from '../fees.ts';
-import type { ScheduleFlag } from '../schedule.ts';
+import { DUE_SOON_DAYS, type ScheduleFlag } from '../schedule.ts';
 import type { Colour } from '../types.ts';
 import type { CellValue } from './columns.ts';
 import type { SheetInfo, SheetRow } from './rows.ts';
@@ -26,6 +26,7 @@ export const COMPUTED_COLUMNS = [
   'Limite d’instruction / Instruction limit',
   'Fin sans surtaxe / No-surcharge end',
   'limite_date_prochaine_annuite',
+  'Perte du droit après / Lost after',
   'Taxe officielle / Official fee',
   'Devise / Currency',
   'Délai de grâce avec surtaxe / In grace with surcharge',
@@ -36,7 +37,7 @@ export const COMPUTED_COLUMNS = [
 ] as const;
 
 /** Offsets, inside COMPUTED_COLUMNS, of the date columns. */
-const COMPUTED_DATES = new Set([6, 8, 10, 11, 12]);
+const COMPUTED_DATES = new Set([6, 8, 10, 11, 12, 13]);
 
 export { neutralise };
 
@@ -68,6 +69,18 @@ const FLAG_TEXTS = {
   it_pending_application: ['IT, demande encore en cours à la fin de la 4e année : annuités payables dans les 4 mois de la délivrance, puis 6 mois avec surtaxe', 'IT application still pending at the end of year 4: annuities payable within 4 months of grant, then 6 months with the late fee'],
   se_month_end_filing: ['SE, dépôt en fin de mois : le mois de dépôt est retenu ; à vérifier', 'SE filing at a month end: the filing month is used; to be checked'],
   replaced_by_unitary: ['Remplacé par le brevet unitaire pour cet État', 'Replaced by the unitary patent for this state'],
+  extension_unverified: [
+    'Le délai finit un jour où l’office est peut-être fermé, selon une règle dont le texte officiel n’a pas été vérifié : payer au plus tard à la « limite », le droit n’est perdu qu’après la date « Perte du droit après »',
+    'The period ends on a day the office may be closed, under a rule whose official text was not verified: pay by the “limit”; the right is lost only after the “Lost after” date',
+  ],
+  closing_days_provisional: [
+    'EP/UP : les jours de fermeture de l’OEB de cette année ne sont pas encore publiés au Journal officiel ; dates provisoires',
+    'EP/UP: the EPO’s closing days for that year are not yet published in the Official Journal; provisional dates',
+  ],
+  payment_unknown: [
+    `Échéance proche ou passée, paiement inconnu (pas de colonne « dernière annuité payée ») : rouge jusqu’à preuve du paiement`,
+    `Due soon or past due, payment not known (no “last annuity paid” column): red until the payment is known`,
+  ],
 } satisfies Record<ScheduleFlag, readonly [string, string]>;
 
 /** The legend's lines for the flags: code, French, English. */
@@ -128,6 +141,7 @@ export class ExportWriter {
       day(s?.instructionLimit),
       day(next?.noSurchargeEnd),
       day(s?.nextLimit),
+      day(s?.nextLostAfter),
       next === null || next.feeMinor === null ? null : Number(formatMinor(next.feeMinor)),
       next?.currency ?? null,
       s?.inGraceWithSurcharge ?? null,
@@ -144,7 +158,11 @@ export class ExportWriter {
     await this.xlsx.row(['Couleur / Colour', 'Signification', 'Meaning'], XlsxStreamWriter.HEADER_STYLE);
     const legend: Array<[Colour, string, string]> = [
       ['ok', 'Prochaine annuité à venir', 'Next annuity in the future'],
-      ['nok', 'Prochaine annuité échue (aujourd’hui ou passée), encore payable', 'Next annuity due today or past, still payable'],
+      [
+        'nok',
+        `Prochaine annuité échue (aujourd’hui ou passée), encore payable ; ou, sans colonne « dernière annuité payée », due dans les ${DUE_SOON_DAYS} jours (paiement inconnu)`,
+        `Next annuity due today or past, still payable; or, without a “last annuity paid” column, due within ${DUE_SOON_DAYS} days (payment not known)`,
+      ],
       ['orange', 'Seulement une annuité précédente (terminé, déchu ou expiré)', 'Only a previous annuity (done, lapsed or expired)'],
       ['no_date', 'Aucune date calculable (voir Motifs)', 'No date could be computed (see Reasons)'],
     ];
@@ -152,7 +170,8 @@ export class ExportWriter {
     for (const line of [
       ['Dates', 'JJ-MM-AAAA', 'DD-MM-YYYY'],
       ['Limite d’instruction / Instruction limit', 'Échéance moins 7 jours', 'Due date minus 7 days'],
-      ['limite_date_prochaine_annuite', 'Dernier jour pour payer avant la perte du droit (fin du délai de grâce)', 'Last day to pay before the right is lost (grace end)'],
+      ['limite_date_prochaine_annuite', 'Dernier jour pour payer, surtaxe comprise (fin du délai de grâce, sans prolongation non vérifiée)', 'Last day to pay, surcharge included (grace end, without any unverified extension)'],
+      ['Perte du droit après / Lost after', 'Dernier jour que la loi peut permettre, toute prolongation possible comprise : « déchu » seulement après', 'Last day the law may allow, with every extension that may apply: “lapsed” only after it'],
       ['Texte commençant par = + - @', 'Préfixé d’une apostrophe, jamais évalué', 'Prefixed with an apostrophe, never evaluated'],
       // The review flags of the Reasons column: computed, but a person should look.
       ...FLAG_LEGEND,

@@ -81,13 +81,18 @@ function patchedAnnuity(base: Annuity | null, due: Day | null, number: number | 
     due,
     payableFrom: null,
     noSurchargeEnd: due,
+    noSurchargeEndLatest: due,
     graceEnd: due,
+    graceEndLatest: due,
+    extensionUnverified: false,
+    closingDaysProvisional: false,
     feeMinor: null,
     currency: 'EUR',
     feeTable: '',
     surcharge: { type: 'percent', percent: 0 },
   };
-  return { ...fallback, due, number: number ?? fallback.number, graceEnd: graceEnd ?? fallback.graceEnd };
+  // A limit the user typed is theirs for both edges.
+  return { ...fallback, due, number: number ?? fallback.number, graceEnd: graceEnd ?? fallback.graceEnd, graceEndLatest: graceEnd ?? fallback.graceEndLatest };
 }
 
 /** The evaluation as the export shows it once a user edited the row: the edited dates, number and colour. */
@@ -107,6 +112,7 @@ function applyOverride(row: SheetRow, ev: RowEvaluation, o: PatentOverride): Row
     next,
     instructionLimit: next === null ? null : addDays(next.due, -7),
     nextLimit: dayOf(o.limiteDateProchaineAnnuite),
+    nextLostAfter: next?.graceEndLatest ?? null,
     inGraceWithSurcharge: s?.inGraceWithSurcharge ?? false,
     lapsed: s?.lapsed ?? false,
     expired: s?.expired ?? false,
