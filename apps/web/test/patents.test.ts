@@ -11,7 +11,6 @@ import {
   EMPTY_SELECTION,
   fillBody,
   formatDay,
-  inGrace,
   instructionLabels,
   parseDateFilter,
   parseReferences,
@@ -51,6 +50,7 @@ function patent(over: Partial<PatentRecordDto> = {}): PatentRecordDto {
     DateReponseACourrier: null,
     DatePaiementClient: null,
     exported_at: null,
+    deadline: null,
     locked: null,
     version: 3,
     created: '2026-01-01T00:00:00.000Z',
@@ -126,18 +126,28 @@ describe('instruction titles', () => {
   });
 });
 
-describe('row colours (spec §4)', () => {
-  const today = '2027-05-20';
-  it('an instruction or a treatment date is treated (green)', () => {
-    expect(rowTone(patent({ id_instruction: 1, instruction: { id_instruction: 1, traitement_instruction: 'processed' } }), today)).toBe('treated');
-    expect(rowTone(patent({ DateAcquit: '2027-01-01' }), today)).toBe('treated');
+describe('row colours (spec §4), from the server’s deadline (issue 25)', () => {
+  const deadline = (state: NonNullable<PatentRecordDto['deadline']>['state']): PatentRecordDto['deadline'] => ({
+    state,
+    no_surcharge_end: '2026-12-31',
+    no_surcharge_end_latest: '2026-12-31',
+    grace_end: '2027-04-30',
+    lost_after: '2027-04-30',
+    extension_unverified: false,
+    closing_days_provisional: false,
   });
-  it('past the limit date is yellow; past the due date, within the grace period, is highlighted', () => {
-    expect(rowTone(patent({ DateLimite: '2027-05-19', DateEcheance: '2027-05-26' }), today)).toBe('pastLimit');
-    expect(rowTone(patent({ DateLimite: '2027-05-13', DateEcheance: '2027-05-19' }), today)).toBe('grace');
-    expect(rowTone(patent(), today)).toBe('none');
-    expect(inGrace(patent({ DateEcheance: '2026-11-21' }), today)).toBe(true);
-    expect(inGrace(patent({ DateEcheance: '2026-11-21' }), '2027-05-22')).toBe(false);
+  it('an instruction or a treatment date is treated (green)', () => {
+    expect(rowTone(patent({ id_instruction: 1, instruction: { id_instruction: 1, traitement_instruction: 'processed' } }))).toBe('treated');
+    expect(rowTone(patent({ DateAcquit: '2027-01-01', deadline: deadline('grace') }))).toBe('treated');
+  });
+  it('the grace tone is the engine’s state, never a date the screen computes: a DE annuity in its two free months is not in grace', () => {
+    expect(rowTone(patent({ deadline: deadline('grace'), locked: 'patent_locked_limit_date' }))).toBe('grace');
+    expect(rowTone(patent({ deadline: deadline('due'), locked: 'patent_locked_limit_date' }))).toBe('pastLimit');
+    expect(rowTone(patent({ deadline: deadline('past_grace'), locked: 'patent_locked_limit_date' }))).toBe('pastLimit');
+    expect(rowTone(patent({ deadline: deadline('before_due'), locked: 'patent_locked_limit_date' }))).toBe('pastLimit');
+    expect(rowTone(patent({ deadline: deadline('before_due') }))).toBe('none');
+    // Whatever the dates say, without the server's state there is no grace tone.
+    expect(rowTone(patent({ DateEcheance: '2020-01-31', DateLimite: '2020-01-24', deadline: null }))).toBe('none');
   });
   it('dates show as DD-MM-YYYY without a time zone shift', () => {
     expect(formatDay('2027-01-01')).toBe('01-01-2027');

@@ -452,7 +452,7 @@ function yearDays(office: Office, year: number): YearDays {
   let byYear = yearCache.get(key);
   if (!byYear) yearCache.set(key, (byYear = new Map<number, YearDays>()));
   let days = byYear.get(year);
-  if (!days) byYear.set(year, (days = key === 'EPO' ? epoYear(year) : nationalYear(NATIONAL_CALENDARS[key as Exclude<Office, 'EP' | 'UP'>], year)));
+  if (!days) byYear.set(year, (days = key === 'EPO' ? epoYear(year) : nationalYear(NATIONAL_CALENDARS[key], year)));
   return days;
 }
 

@@ -1,5 +1,5 @@
 import type { Day } from './calendar.ts';
-import { computeSchedule, type Annuity } from './schedule.ts';
+import { annuityFromDue, computeSchedule, type Annuity } from './schedule.ts';
 import type { Office, Origin } from './types.ts';
 
 /**
@@ -67,4 +67,49 @@ export function checkRecord(claim: RecordClaim): RecordCheck {
   let nearest = annuities[0]!;
   for (const a of annuities) if (Math.abs(a.due - due) < Math.abs(nearest.due - due)) nearest = a;
   return { status: 'disagrees', disagreement: { code: 'no_annuity_due_then', number: nearest.number, due: nearest.due } };
+}
+
+/** Where a record's annuity stands on a day, from the engine's period ends (never from the web). */
+export type DeadlineState =
+  /** On or before the due date. */
+  | 'before_due'
+  /** Past the due date, the plain fee still enough (DE's two months, GB's month, ES's three). */
+  | 'due'
+  /** Past the surcharge-free end (*pay by*): payable with the surcharge until *lost after*. */
+  | 'grace'
+  /** Past *lost after*: lost unless paid. */
+  | 'past_grace';
+
+export interface RecordDeadline {
+  readonly due: Day;
+  readonly noSurchargeEnd: Day;
+  readonly noSurchargeEndLatest: Day;
+  readonly graceEnd: Day;
+  readonly graceEndLatest: Day;
+  readonly extensionUnverified: boolean;
+  readonly closingDaysProvisional: boolean;
+  readonly state: DeadlineState;
+}
+
+/**
+ * The period ends of the annuity a record claims, and where it stands on `today`. The engine's own
+ * annuity when the record agrees with the schedule (late grants, Art. 141 EPC and the other exceptions
+ * included); otherwise the office's plain periods counted from the record's due date, which is the date
+ * the screens show (the disagreement is flagged separately). Null without a due date.
+ */
+export function recordDeadline(claim: RecordClaim, today: Day): RecordDeadline | null {
+  if (claim.due === null) return null;
+  const check = checkRecord(claim);
+  const a = check.status === 'agrees' && check.annuity.due === claim.due ? check.annuity : annuityFromDue(claim.office, claim.due);
+  const state: DeadlineState = today <= a.due ? 'before_due' : today <= a.noSurchargeEnd ? 'due' : today <= a.graceEndLatest ? 'grace' : 'past_grace';
+  return {
+    due: a.due,
+    noSurchargeEnd: a.noSurchargeEnd,
+    noSurchargeEndLatest: a.noSurchargeEndLatest,
+    graceEnd: a.graceEnd,
+    graceEndLatest: a.graceEndLatest,
+    extensionUnverified: a.extensionUnverified,
+    closingDaysProvisional: a.closingDaysProvisional,
+    state,
+  };
 }

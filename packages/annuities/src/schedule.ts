@@ -200,6 +200,47 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   return ok(portalFields(office, origin, filing, expiry, annuities, lastPaid, today, flags ?? NO_FLAGS));
 }
 
+const NO_EXCEPTIONS: ExceptionContext = {
+  grant: null,
+  shiftsDueDates: false,
+  euroPctEnd: null,
+  divisionalFiling: null,
+  art141End: null,
+  gbEpFirstRenewal: null,
+  gbLateDue: null,
+  itPendingUntil: null,
+  unitaryWindowEnd: null,
+};
+
+/**
+ * An annuity of `office` falling due on `due` with the office's plain periods (no exception of §2.3):
+ * for a stored record whose due date is all that is known. A due date that is not a month end keeps
+ * its day of the month in the periods counted from it.
+ */
+export function annuityFromDue(office: Office, due: Day, number = 0): Annuity {
+  const profile = PROFILES[office];
+  const k = Math.max(number, profile.firstYear);
+  // The k-th annuity falls due in the filing month 12 (k - 1) months on: a "filing month" that puts it in `due`'s month.
+  const a = annuity(k, monthIndexOf(due) - 12 * (k - 1), profile, NO_EXCEPTIONS, feeTablesOf(office));
+  if (a.due === due) return number > 0 ? a : { ...a, number: 0, feeMinor: null };
+  // Not a month end: count the periods from the day itself.
+  const plainEnd = profile.noSurchargeMonths === 0 ? due : monthsAfter(due, profile.noSurchargeMonths);
+  const plain = periodEdges(office, plainEnd);
+  const grace = periodEdges(office, monthsAfter(due, profile.graceMonths));
+  return {
+    ...a,
+    number,
+    due,
+    noSurchargeEnd: plain.payBy,
+    noSurchargeEndLatest: plain.lostAfter,
+    graceEnd: maxDay(grace.payBy, plain.payBy),
+    graceEndLatest: maxDay(grace.lostAfter, plain.lostAfter),
+    extensionUnverified: plain.unverified || grace.unverified,
+    closingDaysProvisional: plain.provisional || grace.provisional,
+    feeMinor: number > 0 ? a.feeMinor : null,
+  };
+}
+
 /** Per-right facts the exceptions of §2.3 need, computed once. */
 interface ExceptionContext {
   readonly grant: Day | null;

@@ -3,6 +3,7 @@ import {
   INSTRUCTION_SOURCES,
   INSTRUCTION_STATUSES,
   PATENT_BULK_MAX_ROWS,
+  PATENT_DEADLINE_STATES,
   PATENT_LOCK_CODES,
   PATENT_MISSING_FIELDS,
   PATENT_MISSING_PAGE_SIZE,
@@ -55,6 +56,25 @@ export const instructionIdParams = z.strictObject({ id: text().regex(/^\d{1,4}$/
 export const paymentInstructionsResponse = z.strictObject({ success: z.literal(true), instruction_paiement: z.array(paymentInstructionSchema) });
 export const paymentInstructionResponse = z.strictObject({ success: z.literal(true), instruction_paiement: paymentInstructionSchema });
 
+/**
+ * Where a patent's annuity stands today, computed on the server by the annuity engine from the record's
+ * office, origin, filing and due dates (issue 25: the web does no date arithmetic). `state`: before_due,
+ * due (past the due date, still without surcharge: DE's two months, GB's one, ES's three), grace (the
+ * surcharge runs) or past_grace (after `lost_after`). Each period end has two edges: the *pay by* date
+ * (`no_surcharge_end`, `grace_end`: reminders, colours, the agent's limit) and the latest the law may allow
+ * (`no_surcharge_end_latest`, `lost_after`); they differ only where a rule is unverified (`extension_unverified`).
+ */
+export const patentDeadlineSchema = z.strictObject({
+  state: z.enum(PATENT_DEADLINE_STATES),
+  no_surcharge_end: isoDay,
+  no_surcharge_end_latest: isoDay,
+  grace_end: isoDay,
+  lost_after: isoDay,
+  extension_unverified: z.boolean(),
+  closing_days_provisional: z.boolean(),
+});
+export type PatentDeadlineDto = z.infer<typeof patentDeadlineSchema>;
+
 /** The spec's "Patent (annuity/record view)", one spelling per field; `locked` says why the instruction cannot change (null: it can). */
 export const patentRecordSchema = z.strictObject({
   _id: z.uuid(),
@@ -74,6 +94,8 @@ export const patentRecordSchema = z.strictObject({
   /** Due date minus 7 days: past it, the instruction cannot change. */
   DateLimite: isoDay.nullable(),
   Quantieme: z.number().int().nullable(),
+  /** The engine's deadlines of this annuity (null without a due date or an office the engine knows). */
+  deadline: patentDeadlineSchema.nullable(),
   /** In euros. */
   cost: z.number().nullable(),
   TitreAnglais: z.string().nullable(),
@@ -282,6 +304,11 @@ export const patentScheduleAnnuitySchema = z.strictObject({
   /** Last day without surcharge, and the last day with it (the right lapses after). */
   no_surcharge_end: isoDay,
   grace_end: isoDay,
+  /** The same ends with every extension that may apply (equal to the above unless `extension_unverified`): lapsed only after `lost_after`. */
+  no_surcharge_end_latest: isoDay,
+  lost_after: isoDay,
+  extension_unverified: z.boolean(),
+  closing_days_provisional: z.boolean(),
   /** Official fee in the office's currency, and in euros with the rate of `rate_date` (null: no table, or no rate). */
   fee: z.number().nullable(),
   currency: z.string(),

@@ -1,9 +1,10 @@
 import { and, desc, eq, lte } from 'drizzle-orm';
-import { computeSchedule, formatIsoDate, isOrigin, officeOfCountry, parseIsoDate, type Annuity, type Origin } from '@portal/annuities/core';
+import { computeSchedule, formatIsoDate, officeOfCountry, parseIsoDate, type Annuity } from '@portal/annuities/core';
 import type { PatentEventDto, PatentScheduleReason, PatentScheduleResponse } from '@portal/contracts';
 import { currencyRates, patentInstructionEvents, users, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import type { AuthState } from '../../http/session.ts';
+import { originOf } from './origin.ts';
 import { readPatent, today } from './service.ts';
 
 /* The detail modal: a patent's audit trail and its annuity schedule from packages/annuities. */
@@ -27,22 +28,6 @@ export async function listEvents(ctx: AppContext, actor: AuthState, id: string):
     source: event.source,
     created: event.createdAt.toISOString(),
   }));
-}
-
-/**
- * The engine's origin from the back office's `Origine` text: one of its own codes, a usual French or
- * English word, or (empty) what the office implies: EP a pending European application, UP unitary,
- * else national.
- */
-export function originOf(office: string, text: string | null): Origin | null {
-  const value = (text ?? '').trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-  if (value === '') return office === 'EP' ? 'ep_application' : office === 'UP' ? 'unitary' : 'national';
-  if (isOrigin(value)) return value;
-  if (/^(unitar|unitair|up$)/.test(value)) return 'unitary';
-  if (/^(valid|ep national|europeen valide)/.test(value)) return 'ep_validated';
-  if (/^(pending|demande|ep application|ep$)/.test(value)) return office === 'EP' ? 'ep_application' : 'ep_validated';
-  if (/^nation/.test(value)) return 'national';
-  return null;
 }
 
 interface ScheduleInput {
@@ -101,6 +86,10 @@ export async function patentSchedule(ctx: AppContext, actor: AuthState, id: stri
       due_date: formatIsoDate(a.due),
       no_surcharge_end: formatIsoDate(a.noSurchargeEnd),
       grace_end: formatIsoDate(a.graceEnd),
+      no_surcharge_end_latest: formatIsoDate(a.noSurchargeEndLatest),
+      lost_after: formatIsoDate(a.graceEndLatest),
+      extension_unverified: a.extensionUnverified,
+      closing_days_provisional: a.closingDaysProvisional,
       fee: a.feeMinor === null ? null : a.feeMinor / 100,
       currency: a.currency,
       fee_eur: a.feeMinor === null || rate === null ? null : toEuros(a.feeMinor, rate.rate),

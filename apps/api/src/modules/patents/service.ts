@@ -7,15 +7,18 @@ import {
   type InstructionStatus,
   type PatentListQuery,
   type PatentLockCode,
+  type PatentDeadlineDto,
   type PatentRecordDto,
   type PatentSort,
   type PaymentInstructionDto,
 } from '@portal/contracts';
+import { formatIsoDate, officeOfCountry, parseIsoDate, recordDeadline } from '@portal/annuities/core';
 import { cabinets, patentInstructionEvents, patentRecords, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
 import { likePattern } from '../search.ts';
+import { originOf } from './origin.ts';
 import { recordInstructionConfirmation, sendCommitted } from './notify.ts';
 
 export type PatentRow = typeof patentRecords.$inferSelect;
@@ -106,6 +109,27 @@ export function lockReason(row: PatentRow, day: string): PatentLockCode | null {
   return null;
 }
 
+/** The engine's deadlines of a record's annuity on `day` (issue 25: every tone and lock of the screens reads them). */
+export function deadlineOf(row: Pick<PatentRow, 'pays' | 'origine' | 'dateDepot' | 'dateEcheance' | 'quantieme'>, day: string): PatentDeadlineDto | null {
+  const office = officeOfCountry(row.pays);
+  const due = row.dateEcheance === null ? null : parseIsoDate(row.dateEcheance);
+  const now = parseIsoDate(day);
+  if (office === null || due === null || now === null) return null;
+  const origin = originOf(office, row.origine) ?? (office === 'EP' ? 'ep_application' : office === 'UP' ? 'unitary' : 'national');
+  const filing = row.dateDepot === null ? null : parseIsoDate(row.dateDepot);
+  const d = recordDeadline({ office, origin, filing, number: row.quantieme, due }, now);
+  if (d === null) return null;
+  return {
+    state: d.state,
+    no_surcharge_end: formatIsoDate(d.noSurchargeEnd),
+    no_surcharge_end_latest: formatIsoDate(d.noSurchargeEndLatest),
+    grace_end: formatIsoDate(d.graceEnd),
+    lost_after: formatIsoDate(d.graceEndLatest),
+    extension_unverified: d.extensionUnverified,
+    closing_days_provisional: d.closingDaysProvisional,
+  };
+}
+
 export function toPatentDto(row: PatentRow, cabinetName: string, day: string): PatentRecordDto {
   return {
     _id: row.id,
@@ -124,6 +148,7 @@ export function toPatentDto(row: PatentRow, cabinetName: string, day: string): P
     DateEcheance: row.dateEcheance,
     DateLimite: limitDate(row),
     Quantieme: row.quantieme,
+    deadline: deadlineOf(row, day),
     cost: row.cost === null ? null : Number(row.cost),
     TitreAnglais: row.titreAnglais,
     TitreFrancais: row.titreFrancais,

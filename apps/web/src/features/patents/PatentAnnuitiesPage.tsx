@@ -30,7 +30,6 @@ import {
   instructionLabels,
   PATENT_PAGE_SIZES,
   PATENT_POLL_MS,
-  todayIso,
   withoutRows,
   type PatentPageSize,
   type Selection,
@@ -126,7 +125,6 @@ export function PatentAnnuitiesPage() {
     ...patentListQuery({ tab, ...filters, code: searchesCodes ? debouncedCode : '', sort, order, page, limit }),
     refetchInterval: live.interrupted ? PATENT_POLL_MS : false,
   });
-  const today = todayIso();
 
   const onChoose = useCallback((row: PatentRecordDto, instruction: number | null) => setSelection((s) => choose(s, row, instruction)), []);
   const onDetails = useCallback((row: PatentRecordDto) => setDetail(row), []);
@@ -332,7 +330,6 @@ export function PatentAnnuitiesPage() {
               rows={rows}
               labels={labels}
               selection={selection}
-              today={today}
               onChoose={onChoose}
               onDetails={onDetails}
               sorting={sorting}

@@ -14,8 +14,6 @@ export const OFFICES = ['BE', 'DE', 'EP', 'ES', 'FR', 'GB', 'IT', 'NL', 'SE', 'U
 /** Origins of a right as the annuity engine knows them. */
 export const ORIGINS = ['national', 'ep_validated', 'ep_application', 'unitary'] as const;
 export const DEFAULT_SORT: PatentSort = 'DateEcheance';
-/** Months after the due date during which a late payment is still accepted with a surcharge (most offices, annuities.md §1). */
-export const GRACE_MONTHS = 6;
 
 /**
  * Spec §5 date filter: one YYYY-MM-DD day or two separated by `;` (from;to, either order). Spaces
@@ -123,19 +121,6 @@ export function instructionLabels(instructions: readonly PaymentInstructionDto[]
   return instructions.map((i) => ({ id: i._id, ...splitTitle(lang.startsWith('fr') ? i.titre_fr : i.titre_en) }));
 }
 
-const addMonths = (day: string, months: number): string => {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const target = new Date(Date.UTC(y, m - 1 + months, 1));
-  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d, last));
-  return target.toISOString().slice(0, 10);
-};
-
-/** Today as YYYY-MM-DD (UTC, the calendar day the server compares limit dates with, decision 91). */
-export function todayIso(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
 export type RowTone = 'treated' | 'grace' | 'pastLimit' | 'none';
 
 /** True when an instruction was given or a treatment date recorded (spec §4 "Patent listing"). */
@@ -143,21 +128,15 @@ export function isTreated(row: PatentRecordDto): boolean {
   return row.id_instruction !== null || row.instruction.traitement_instruction !== 'unprocessed' || !!(row.DateAcquit ?? row.DatePaiementOffice ?? row.DateReponseACourrier ?? row.DatePaiementClient);
 }
 
-/** The due date has passed but the grace period (with surcharge) still runs. */
-export function inGrace(row: PatentRecordDto, today: string): boolean {
-  return row.DateEcheance !== null && row.DateEcheance < today && today <= addMonths(row.DateEcheance, GRACE_MONTHS);
-}
-
-/** The limit date (due date − 7 days) has passed. */
-export function pastLimit(row: PatentRecordDto, today: string): boolean {
-  return row.DateLimite !== null && row.DateLimite < today;
-}
-
-/** Spec §4 row colours: treated green, then entering grace (highlighted), then past the limit date yellow. */
-export function rowTone(row: PatentRecordDto, today: string): RowTone {
+/**
+ * Spec §4 row colours: treated green, then in grace with the surcharge (highlighted), then past the limit
+ * date yellow. Every deadline is the server's (the annuity engine's `deadline`, the lock's reason): the
+ * web compares no dates (issue 25).
+ */
+export function rowTone(row: PatentRecordDto): RowTone {
   if (isTreated(row)) return 'treated';
-  if (inGrace(row, today)) return 'grace';
-  if (pastLimit(row, today)) return 'pastLimit';
+  if (row.deadline?.state === 'grace') return 'grace';
+  if (row.locked === 'patent_locked_limit_date' || row.deadline?.state === 'past_grace') return 'pastLimit';
   return 'none';
 }
 

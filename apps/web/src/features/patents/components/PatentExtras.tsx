@@ -61,6 +61,7 @@ export function PatentSchedule({ id }: { id: string }) {
               <Table.Tr>
                 <Table.Th>{t('detail.scheduleColumns.number')}</Table.Th>
                 <Table.Th>{t('detail.scheduleColumns.due')}</Table.Th>
+                <Table.Th>{t('detail.scheduleColumns.noSurchargeEnd')}</Table.Th>
                 <Table.Th>{t('detail.scheduleColumns.graceEnd')}</Table.Th>
                 <Table.Th>{t('detail.scheduleColumns.fee')}</Table.Th>
               </Table.Tr>
@@ -70,12 +71,30 @@ export function PatentSchedule({ id }: { id: string }) {
                 <Table.Tr key={a.number} fw={a.number === data.next_number ? 700 : undefined} data-next={a.number === data.next_number || undefined}>
                   <Table.Td>{a.number}</Table.Td>
                   <Table.Td>{formatDay(a.due_date)}</Table.Td>
-                  <Table.Td>{formatDay(a.grace_end)}</Table.Td>
+                  <Table.Td>{formatDay(a.no_surcharge_end)}</Table.Td>
+                  <Table.Td>
+                    {formatDay(a.grace_end)}
+                    {a.lost_after !== a.grace_end && (
+                      <Text span size="xs" c="dark.4" display="block" data-testid="schedule-lost-after">
+                        {t('deadline.unverified', { date: formatDay(a.lost_after) })}
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td>{a.fee_eur !== null ? formatEuros(a.fee_eur, i18n.language) : a.fee !== null ? `${a.fee} ${a.currency}` : ''}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
+          {data.annuities.some((a) => a.extension_unverified) && (
+            <Text size="xs" c="dark.4" mt={4} data-testid="schedule-unverified-note">
+              {t('deadline.unverifiedHelp')}
+            </Text>
+          )}
+          {data.annuities.some((a) => a.number === data.next_number && a.closing_days_provisional) && (
+            <Text size="xs" c="dark.4" mt={4}>
+              {t('deadline.provisional')}
+            </Text>
+          )}
         </div>
       )}
     </DetailSection>

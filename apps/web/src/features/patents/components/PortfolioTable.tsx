@@ -15,7 +15,6 @@ export interface PortfolioTableProps {
   rows: PatentRecordDto[];
   labels: InstructionLabel[];
   selection: Selection;
-  today: string;
   onChoose: (row: PatentRecordDto, instruction: number | null) => void;
   onDetails: (row: PatentRecordDto) => void;
   sorting: SortingState;
@@ -60,12 +59,40 @@ function DueCell({ row }: { row: PatentRecordDto }) {
           {t('columns.limitDate')} {formatDay(row.DateLimite)}
         </Text>
       )}
+      <DeadlineNote row={row} />
     </Stack>
   );
 }
 
+/** The engine's deadline of the annuity in words: surcharge-free end, grace end, and the later edge when an office's rule is unverified. */
+export function DeadlineNote({ row }: { row: PatentRecordDto }) {
+  const { t } = useTranslation('patents');
+  const d = row.deadline;
+  if (d === null || d.state === 'before_due') return null;
+  const text =
+    d.state === 'due'
+      ? t('deadline.due', { date: formatDay(d.no_surcharge_end) })
+      : d.state === 'grace'
+        ? t('deadline.grace', { date: formatDay(d.grace_end) })
+        : t('deadline.pastGrace', { date: formatDay(d.lost_after) });
+  const unverified = d.extension_unverified && d.lost_after !== d.grace_end;
+  return (
+    <Text size="xs" c="dark.4" data-testid="deadline-note" data-state={d.state}>
+      {text}
+      {unverified && d.state !== 'past_grace' && (
+        <Tooltip label={t('deadline.unverifiedHelp')} multiline w={280} withArrow>
+          <span data-testid="deadline-unverified" tabIndex={0}>
+            {' '}
+            {t('deadline.unverified', { date: formatDay(d.lost_after) })}
+          </span>
+        </Tooltip>
+      )}
+    </Text>
+  );
+}
+
 /** The portfolio page: a table on a desktop, one card per patent on a phone. Sorting is the server's. */
-export function PortfolioTable({ rows, labels, selection, today, onChoose, onDetails, sorting, onSortingChange, empty, phone }: PortfolioTableProps) {
+export function PortfolioTable({ rows, labels, selection, onChoose, onDetails, sorting, onSortingChange, empty, phone }: PortfolioTableProps) {
   const { t, i18n } = useTranslation('patents');
   const lang = i18n.language;
   const columns = useMemo(
@@ -83,7 +110,7 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
             <Text size="sm" fw={600} className="portal-break" data-testid="patent-ref">
               {c.row.original.ReferenceClient ?? ''}
             </Text>
-            <ToneBadge tone={rowTone(c.row.original, today)} />
+            <ToneBadge tone={rowTone(c.row.original)} />
           </Stack>
         ),
       }),
@@ -107,7 +134,7 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
       col.accessor('cost', { id: 'cost', header: () => t('columns.cost'), cell: (c) => <span className={classes.nowrap}>{formatEuros(c.getValue(), lang)}</span> }),
       col.display({ id: 'details', header: () => t('columns.details'), cell: (c) => <DetailsButton row={c.row.original} onDetails={onDetails} /> }),
     ],
-    [t, lang, labels, selection, onChoose, onDetails, today],
+    [t, lang, labels, selection, onChoose, onDetails],
   );
 
   if (phone) {
@@ -115,7 +142,7 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
     return (
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="ul" className={classes.cards} data-testid="patents-table">
         {rows.map((row) => {
-          const tone = rowTone(row, today);
+          const tone = rowTone(row);
           return (
             <Paper
               key={row._id}
@@ -188,7 +215,7 @@ export function PortfolioTable({ rows, labels, selection, today, onChoose, onDet
         getRowId={(r) => r._id}
         rowProps={(r) => ({
           className: classes.row,
-          'data-tone': rowTone(r, today),
+          'data-tone': rowTone(r),
           'data-selected': selection.has(r.idagenda) ? 'true' : undefined,
           'data-idagenda': r.idagenda,
         })}
