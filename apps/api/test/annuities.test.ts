@@ -156,6 +156,48 @@ describe.each(databaseKinds())('annuities flow (%s)', (kind) => {
     expect(compared).toBeGreaterThan(100);
   }, 300_000);
 
+  it('#25 without a last-paid column: due soon and in grace are red "payment not known", past grace is not lapsed; the export and the screen legend say why in both languages', async () => {
+    const realNow = Date.now();
+    try {
+      setDay(t, '2024-05-15');
+      const { client } = await t.loginAs('user_annuites');
+      // No "Last annuity paid" column at all: the portal cannot know what was paid.
+      const headers = ENGLISH_HEADERS.filter((h) => h !== 'Last annuity paid');
+      const row = (ref: string, filing: string): Cell[] => [null, null, ref, ref, 'FR', null, filing, null, null];
+      const rows = [
+        row('IN-GRACE', '2018-03-15'), // annuity 7 due 31-03-2024: in its 6 months of grace on 15-05-2024
+        row('DUE-SOON', '2018-05-20'), // annuity 7 due 31-05-2024: 16 days ahead
+        row('PAST-GRACE', '2018-10-10'), // annuity 6 due 31-10-2023, grace ended 30-04-2024: assumed paid, never lapsed
+        row('FAR', '2018-09-10'), // annuity 7 due 30-09-2024: 138 days ahead
+      ];
+      const file = await checked(client, 'no-last-paid.xlsx', await xlsxBuffer([{ name: 'S', headers, rows }]));
+      expect(file.is_done).toBe('Done');
+      const byRef = new Map((await allPatents(client, file._id)).map((p) => [p.reference, p]));
+      expect(byRef.get('IN-GRACE')).toMatchObject({ next_number: 7, date_prochaine_annuite: '2024-03-31', quant_precedent: 6, colour: 'nok', dechu: false, in_grace_with_surcharge: true, flags: ['payment_unknown'] });
+      expect(byRef.get('DUE-SOON')).toMatchObject({ next_number: 7, date_prochaine_annuite: '2024-05-31', colour: 'nok', dechu: false, in_grace_with_surcharge: false, flags: ['payment_unknown'] });
+      expect(byRef.get('PAST-GRACE')).toMatchObject({ quant_precedent: 6, next_number: 7, date_prochaine_annuite: '2024-10-31', colour: 'ok', dechu: false, flags: [] });
+      expect(byRef.get('FAR')).toMatchObject({ next_number: 7, colour: 'ok', flags: [] });
+      const red = await client.get(`/api/brevets/file/${file._id}?limit=all&colour=nok`);
+      expect((red.body.patents as AnnuityPatentDto[]).map((p) => p.reference).sort()).toEqual(['DUE-SOON', 'IN-GRACE']);
+
+      const res = await fetch(`${(client as unknown as { baseUrl: string }).baseUrl}/api/annuite/files/download?file_path=${encodeURIComponent(file.path_export!)}`, {
+        headers: { cookie: client.cookieHeader(), 'x-api-key': (client as unknown as { options: { apiKey: string } }).options.apiKey },
+      });
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+      const sheet = wb.worksheets[0]!;
+      const header = (sheet.getRow(1).values as unknown[]).map(String);
+      const reasons = header.indexOf('Motifs / Reasons');
+      expect(String(sheet.getRow(2).getCell(reasons).value)).toBe('payment_unknown');
+      const legend: string[] = [];
+      wb.worksheets[1]!.eachRow((r) => legend.push((r.values as unknown[]).slice(1).map(String).join(' | ')));
+      expect(legend.find((l) => l.startsWith('payment_unknown'))).toMatch(/paiement inconnu.*\| Due soon or past due, payment not known/);
+      expect(legend.find((l) => l.startsWith('nok'))).toMatch(/dans les 37 jours \(paiement inconnu\) \| .*within 37 days \(payment not known\)/);
+    } finally {
+      t.clock.advance(realNow - t.clock.now().getTime());
+    }
+  });
+
   it('publishes progress to the owner and the transition to the owner and the admins; a refused file is Error with a translated reason, not retried', async () => {
     const done = await checked(owner.client, 'events.xlsx', await xlsxBuffer([{ name: 'S', headers: HEADERS, rows: [[null, null, 'R1', 'T', 'FR', null, '2018-03-15', null, null, null, null]] }]));
     const finals = events.filter((e) => e.file._id === done._id && e.file.is_done === 'Done');

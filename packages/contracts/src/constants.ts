@@ -88,6 +88,12 @@ export const PATENT_TO_VALIDATE_SORTS = ['noDepot', 'NoPublication', 'ReferenceC
 export type PatentToValidateSort = (typeof PATENT_TO_VALIDATE_SORTS)[number];
 export const PATENT_TO_VALIDATE_PAGE_SIZE = 10;
 /** Why the annuity schedule of a patent cannot be computed (GET /brevet_eptane/{id}/schedule answers an empty list with one of these). */
+/**
+ * The annuity engine's `DUE_SOON_DAYS` (a test in packages/jobs holds them equal): without payment data an
+ * annuity due within this many days is red, "payment not known". The screens' legend quotes it.
+ */
+export const PAYMENT_UNKNOWN_DUE_SOON_DAYS = 37;
+
 /** Where a patent's annuity stands today (patentDeadlineSchema), from the annuity engine. */
 export const PATENT_DEADLINE_STATES = ['before_due', 'due', 'grace', 'past_grace'] as const;
 export type PatentDeadlineState = (typeof PATENT_DEADLINE_STATES)[number];

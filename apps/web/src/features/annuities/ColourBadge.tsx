@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { IconAlertOctagon, IconCalendarOff, IconCircleCheck, IconHistory, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { AnnuityColour } from '@portal/contracts';
+import { PAYMENT_UNKNOWN_DUE_SOON_DAYS, type AnnuityColour } from '@portal/contracts';
 
 /** Each row colour with its Mantine colour and an icon: the colour is never the only cue. */
 export const COLOUR_STYLE: Record<AnnuityColour, { color: string; icon: Icon }> = {
@@ -24,7 +24,7 @@ export function ColourBadge({ colour, size = 'sm' }: { colour: AnnuityColour; si
       size={size}
       tt="none"
       leftSection={<Icon size={13} aria-hidden="true" />}
-      title={t(`colour.help.${colour}`)}
+      title={t(`colour.help.${colour}`, { days: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
       data-testid="colour-badge"
       data-colour={colour}
       // Never cut to "À j…" in a narrow table cell: the badge keeps its whole text.

@@ -5,7 +5,7 @@ import { IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLastNonNull } from '../../lib/useLastNonNull.ts';
-import type { AnnuityColour, AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
+import { PAYMENT_UNKNOWN_DUE_SOON_DAYS, type AnnuityColour, type AnnuityFileDto, type AnnuityPatentDto } from '@portal/contracts';
 import { Loader } from '../../components/Loader.tsx';
 import { SearchInput } from '../../components/SearchInput.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
@@ -160,7 +160,7 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
                 leftSection={<Icon size={14} aria-hidden="true" />}
                 rightSection={active ? <IconX size={12} aria-hidden="true" /> : null}
                 onClick={() => setColour((cur) => toggleColour(cur, c))}
-                title={t(`colour.help.${c}`)}
+                title={t(`colour.help.${c}`, { days: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
                 data-testid={`filter-${c}`}
               >
                 {t('patents.filter', { label: t(`colour.${c}`), count: counts?.[c] ?? 0 })}
@@ -168,6 +168,9 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
             );
           })}
         </Group>
+        <Text size="xs" c="dark.5" mt={4} data-testid="colour-legend">
+          {t('colour.legend', { days: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
+        </Text>
       </div>
       {query.isPending ? (
         <Loader loading />
