@@ -456,34 +456,72 @@ function yearDays(office: Office, year: number): YearDays {
   return days;
 }
 
+/*
+ * Each calendar's days as one byte each, filled a year at a time on first use: the engine asks about the
+ * same few years millions of times, and a period end is one array read when the day is open.
+ */
+const OPEN = 1;
+const SURE = 2; // closed on both edges
+const POSSIBLE = 3; // closed on the lost-after edge only
+const TABLE_FIRST_YEAR = 1900;
+const TABLE_LAST_YEAR = 2199;
+const TABLE_BASE = dayFromYmd(TABLE_FIRST_YEAR, 1, 1);
+const TABLE_SPAN = dayFromYmd(TABLE_LAST_YEAR + 1, 1, 1) - TABLE_BASE;
+const tables = new Map<Office | 'EPO', Uint8Array>();
+
+function calendarKey(office: Office): Office | 'EPO' {
+  return office === 'EP' || office === 'UP' ? 'EPO' : office;
+}
+
+function fillYear(table: Uint8Array, office: Office, year: number): void {
+  const days = yearDays(office, year);
+  const unverified = calendarKey(office) !== 'EPO' && NATIONAL_CALENDARS[office as Exclude<Office, 'EP' | 'UP'>].status === 'unverified';
+  for (let d = dayFromYmd(year, 1, 1), end = dayFromYmd(year + 1, 1, 1); d < end; d = addDays(d, 1)) {
+    const closedSure = !unverified && (isWeekend(d) || days.sure.has(d));
+    const closedPossibly = isWeekend(d) || days.possible.has(d);
+    table[d - TABLE_BASE] = closedSure ? SURE : closedPossibly ? POSSIBLE : OPEN;
+  }
+}
+
+/** OPEN, SURE or POSSIBLE for a day of `office`'s calendar. */
+function dayStatus(office: Office, d: Day): number {
+  const i = d - TABLE_BASE;
+  if (i < 0 || i >= TABLE_SPAN) {
+    const days = yearDays(office, ymdFromDay(d).year);
+    const unverified = calendarKey(office) !== 'EPO' && NATIONAL_CALENDARS[office as Exclude<Office, 'EP' | 'UP'>].status === 'unverified';
+    if (!unverified && (isWeekend(d) || days.sure.has(d))) return SURE;
+    return isWeekend(d) || days.possible.has(d) ? POSSIBLE : OPEN;
+  }
+  const key = calendarKey(office);
+  let table = tables.get(key);
+  if (!table) tables.set(key, (table = new Uint8Array(TABLE_SPAN)));
+  if (table[i] === 0) fillYear(table, office, ymdFromDay(d).year);
+  return table[i]!;
+}
+
 /** True when a period of `office` cannot end on `d` under the *lost after* edge (every day that may be closed). */
 export function isNonWorkingDay(office: Office, d: Day): boolean {
-  return isWeekend(d) || yearDays(office, ymdFromDay(d).year).possible.has(d);
+  return dayStatus(office, d) !== OPEN;
 }
 
 /** True when a period of `office` certainly cannot end on `d` (the *pay by* edge). */
 export function isCertainlyClosed(office: Office, d: Day): boolean {
-  const calendar = office === 'EP' || office === 'UP' ? null : NATIONAL_CALENDARS[office];
-  if (calendar?.status === 'unverified') return false;
-  return isWeekend(d) || yearDays(office, ymdFromDay(d).year).sure.has(d);
+  return dayStatus(office, d) === SURE;
 }
 
 // At most a long weekend plus a year-end closure in a row; the bound only guards the loop.
 const MAX_RUN = 21;
 
-function walk(d: Day, closed: (day: Day) => boolean): Day {
-  let end = d;
-  for (let i = 0; i < MAX_RUN && closed(end); i++) end = addDays(end, 1);
-  return end;
-}
-
 /** The two edges of a period of `office` whose calendar end is `d` (see the module's comment). */
 export function periodEdges(office: Office, d: Day): PeriodEdges {
-  const payBy = walk(d, (day) => isCertainlyClosed(office, day));
-  const lostAfter = walk(d, (day) => isNonWorkingDay(office, day));
-  const epo = office === 'EP' || office === 'UP';
+  let payBy = d;
+  for (let i = 0; i < MAX_RUN && dayStatus(office, payBy) === SURE; i++) payBy = addDays(payBy, 1);
+  let lostAfter = payBy;
+  for (let i = 0; i < MAX_RUN && dayStatus(office, lostAfter) !== OPEN; i++) lostAfter = addDays(lostAfter, 1);
+  if (payBy === d && lostAfter === d) return { payBy, lostAfter, unverified: false, provisional: false };
+  const epo = calendarKey(office) === 'EPO';
   const unverified = !epo && lostAfter !== payBy;
-  const provisional = epo && (payBy !== d || lostAfter !== d) && (yearDays(office, ymdFromDay(d).year).provisional || yearDays(office, ymdFromDay(lostAfter).year).provisional);
+  const provisional = epo && (yearDays(office, ymdFromDay(d).year).provisional || yearDays(office, ymdFromDay(lostAfter).year).provisional);
   return { payBy, lostAfter, unverified, provisional };
 }
 
