@@ -145,11 +145,19 @@ export const annuityPatentsResponse = z.strictObject({
 });
 export type AnnuityPatentsResponse = z.infer<typeof annuityPatentsResponse>;
 
-/** The edit patent modal: the four editable fields (null clears one). */
+/**
+ * The edit patent modal: the four editable fields (null clears one). The previous annuity number must
+ * be a whole number in the patent's office range (first year to 20): the range depends on the stored
+ * row, so the server checks it there and refuses it with `annuity_number_out_of_range` and the range.
+ */
 export const annuityPatentEditBody = z.strictObject({
   date_precedente_annuite: isoDay.nullable().optional(),
   date_prochaine_annuite: isoDay.nullable().optional(),
-  quant_precedent: z.number().int().min(0).max(20).nullable().optional(),
+  quant_precedent: z
+    .number('annuity_number_out_of_range')
+    .describe("The number of the last annuity paid: from the office's first year (FR and UP 2, NL 4, GB and IT 5, others 3) to 20")
+    .nullable()
+    .optional(),
   limite_date_prochaine_annuite: isoDay.nullable().optional(),
 });
 export const annuityPatentEditResponse = z.strictObject({ success: z.literal(true), patent: annuityPatentSchema });
