@@ -206,6 +206,12 @@ const validDay = (value: string | null | undefined, field: string) => {
   return day;
 };
 
+/** A next date before the previous one, or a deadline before the next date: refused. */
+function checkOrder(previous: Day | null, next: Day | null, limit: Day | null) {
+  if (previous !== null && next !== null && next < previous) throw new AppError('next_before_previous');
+  if (next !== null && limit !== null && limit < next) throw new AppError('validation_failed', { fields: { limite_date_prochaine_annuite: 'validation_failed' } });
+}
+
 const isoOrNull = (d: Day | null | undefined) => (d === null || d === undefined ? null : formatIsoDate(d));
 
 /** The stored fields of a row that follow from its schedule: what an edit of the previous annuity recomputes. */
@@ -273,8 +279,8 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
     limiteDateProchaineAnnuite: edit.limite_date_prochaine_annuite === undefined ? patent.limiteDateProchaineAnnuite : edit.limite_date_prochaine_annuite,
   };
   const typedPrevious = validDay(merged.datePrecedenteAnnuite, 'date_precedente_annuite');
-  validDay(merged.dateProchaineAnnuite, 'date_prochaine_annuite');
-  validDay(merged.limiteDateProchaineAnnuite, 'limite_date_prochaine_annuite');
+  // What the user typed is refused when it contradicts itself, before anything is recomputed from it.
+  checkOrder(typedPrevious, validDay(merged.dateProchaineAnnuite, 'date_prochaine_annuite'), validDay(merged.limiteDateProchaineAnnuite, 'limite_date_prochaine_annuite'));
   const reference = parseIsoDate(file.referenceDate ?? '') ?? parseIsoDate(new Date().toISOString().slice(0, 10))!;
   // The modal sends its four fields every time: a field is edited when its value differs from the stored one.
   const numberEdited = merged.quantPrecedent !== patent.quantPrecedent;
@@ -296,9 +302,8 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
   }
   const previous = parseIsoDate(merged.datePrecedenteAnnuite ?? '');
   const next = parseIsoDate(merged.dateProchaineAnnuite ?? '');
-  const limit = parseIsoDate(merged.limiteDateProchaineAnnuite ?? '');
-  if (previous !== null && next !== null && next < previous) throw new AppError('next_before_previous');
-  if (next !== null && limit !== null && limit < next) throw new AppError('validation_failed', { fields: { limite_date_prochaine_annuite: 'validation_failed' } });
+  // A previous date the user typed, kept beside the engine's next annuity of an edited number, may still contradict it.
+  checkOrder(previous, next, parseIsoDate(merged.limiteDateProchaineAnnuite ?? ''));
   const colour = schedule?.colour ?? scheduleColour(next, previous, reference);
   const updated = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
