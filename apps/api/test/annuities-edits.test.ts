@@ -85,6 +85,7 @@ describe.each(databaseKinds())('annuity edits keep the schedule coherent (%s)', 
       ['FR3000003', null, 'FR-NODATE', 'No filing date', 'FR', null, null, null, null, null, null],
       ['GB3000004', null, 'GB-EDGE', 'Edge', 'GB', null, FILING, null, null, null, null],
       ['FR3000005', null, 'FR-PREVDATE', 'Previous date', 'FR', null, FILING, null, null, null, null],
+      ['FR3000006', null, 'FR-TYPED', 'Typed next date', 'FR', null, FILING, null, null, null, null],
     ];
     const res = await owner.client.upload('/api/brevets/annuite', [{ filename: 'edits.xlsx', content: await xlsxBuffer([{ name: 'S', headers: HEADERS, rows }]) }]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -241,6 +242,27 @@ describe.each(databaseKinds())('annuity edits keep the schedule coherent (%s)', 
       next_number: 10,
       date_prochaine_annuite: expected.date_prochaine_annuite,
       limite_date_prochaine_annuite: expected.limite_date_prochaine_annuite,
+    });
+  });
+
+  it('a next date typed in the same edit is kept; the next number and the rest follow the engine', async () => {
+    const p = byRef('FR-TYPED');
+    const res = await edit(owner.client, p, {
+      quant_precedent: 9,
+      date_precedente_annuite: p.date_precedente_annuite,
+      date_prochaine_annuite: '2025-08-31',
+      limite_date_prochaine_annuite: p.limite_date_prochaine_annuite,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.patent).toMatchObject({
+      quant_precedent: 9,
+      date_precedente_annuite: engine(9).date_precedente_annuite,
+      next_number: 10,
+      date_prochaine_annuite: '2025-08-31',
+      instruction_limit: '2025-08-24',
+      limite_date_prochaine_annuite: engine(9).limite_date_prochaine_annuite,
+      colour: 'ok',
+      dechu: false,
     });
   });
 

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import {
+  addDays,
   annuityDueBy,
   annuityRange,
   computeSchedule,
@@ -260,7 +261,8 @@ function scheduleAfterEdit(patent: AnnuityPatentRow, reference: Day, lastPaid: n
  * 20). When the previous number or date changes, the engine recomputes the previous and next annuity
  * (number, due date, instruction limit, deadline, fee, lapsed, colour) from the row's office, origin
  * and filing date for the file's reference date, the number paid being the edited one (or the one the
- * edited previous date names); a previous date the user typed is kept. Without a filing date the
+ * edited previous date names); a date the user changed in the same edit (previous, next, deadline) is
+ * kept, the others follow the engine. Without a filing date the
  * user's dates are kept and only the colour is recomputed, by the engine's rule. A next date before
  * the previous one is refused.
  */
@@ -289,22 +291,28 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
     (numberEdited && merged.quantPrecedent !== null) || (previousEdited && typedPrevious !== null)
       ? scheduleAfterEdit(patent, reference, numberEdited ? merged.quantPrecedent : null, typedPrevious)
       : null;
+  // A date the user typed in this edit is theirs; what they left as it was follows the engine.
+  const nextEdited = merged.dateProchaineAnnuite !== patent.dateProchaineAnnuite;
+  const limitEdited = merged.limiteDateProchaineAnnuite !== patent.limiteDateProchaineAnnuite;
   let computed: Partial<ReturnType<typeof scheduleFields>> = {};
   if (schedule !== null) {
     const fields = scheduleFields(schedule);
-    computed = fields;
+    computed = nextEdited ? { ...fields, inGraceWithSurcharge: false, dechu: merged.dateProchaineAnnuite === null && fields.dechu } : fields;
     merged = {
       datePrecedenteAnnuite: previousEdited ? merged.datePrecedenteAnnuite : fields.datePrecedenteAnnuite,
       quantPrecedent: fields.quantPrecedent,
-      dateProchaineAnnuite: fields.dateProchaineAnnuite,
-      limiteDateProchaineAnnuite: fields.limiteDateProchaineAnnuite,
+      dateProchaineAnnuite: nextEdited ? merged.dateProchaineAnnuite : fields.dateProchaineAnnuite,
+      limiteDateProchaineAnnuite: limitEdited ? merged.limiteDateProchaineAnnuite : fields.limiteDateProchaineAnnuite,
     };
   }
   const previous = parseIsoDate(merged.datePrecedenteAnnuite ?? '');
   const next = parseIsoDate(merged.dateProchaineAnnuite ?? '');
-  // A previous date the user typed, kept beside the engine's next annuity of an edited number, may still contradict it.
+  // The typed dates kept beside the engine's may still contradict them.
   checkOrder(previous, next, parseIsoDate(merged.limiteDateProchaineAnnuite ?? ''));
-  const colour = schedule?.colour ?? scheduleColour(next, previous, reference);
+  // The spec's instruction lock (due date minus 7 days) of a next date the user typed, by the engine's calendar.
+  if (nextEdited) computed = { ...computed, instructionLimit: next === null ? null : formatIsoDate(addDays(next, -7)) };
+  // The engine's rule on the dates stored (the same as the schedule's colour when nothing was typed).
+  const colour = scheduleColour(next, previous, reference);
   const updated = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(annuityPatents)
