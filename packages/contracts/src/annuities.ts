@@ -119,6 +119,8 @@ export const annuityPatentSchema = z.strictObject({
   next_number: z.number().int().nullable(),
   instruction_limit: isoDay.nullable(),
   limite_date_prochaine_annuite: isoDay.nullable(),
+  /** The numbers quant_precedent may take for this patent's office and origin (the engine's: first year to 20); the edit modal's bounds. */
+  quant_range: z.strictObject({ first: z.number().int().min(1), last: z.number().int().min(1) }),
   commentaire: z.string().nullable(),
   colour: z.enum(ANNUITY_COLOURS),
   reasons: z.array(z.string()),
