@@ -48,7 +48,7 @@ async function exportRows(client: TestClient, file: AnnuityFileDto): Promise<Arr
   ws.eachRow((row, n) => {
     if (n === 1) return;
     const values = (row.values as unknown[]).slice(1);
-    rows.push(Object.fromEntries(headers.map((h, i) => [h, values[i] instanceof Date ? (values[i] as Date).toISOString().slice(0, 10) : (values[i] ?? null)])));
+    rows.push(Object.fromEntries(headers.map((h, i) => [h, values[i] instanceof Date ? (values[i]).toISOString().slice(0, 10) : (values[i] ?? null)])));
   });
   return rows;
 }
