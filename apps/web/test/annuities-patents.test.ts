@@ -10,6 +10,7 @@ import {
   nextSort,
   patchPatentPage,
   patchResearchPage,
+  quantPrecedentError,
   selectionState,
   SORT_KEYS,
   toggleAllShown,
@@ -50,6 +51,7 @@ function patent(n: number, over: Partial<AnnuityPatentDto> = {}): AnnuityPatentD
     next_number: 9,
     instruction_limit: null,
     limite_date_prochaine_annuite: '2026-09-30',
+    quant_range: { first: 2, last: 20 },
     commentaire: null,
     colour: 'ok',
     reasons: [],
@@ -241,5 +243,16 @@ describe('cache patches', () => {
     await applyBulkComment(client, FILE_ID, new Set([id(1), id(3)]), 'Paid');
     expect(client.getQueryData<AnnuityPatentsResponse>(queryKeys.annuities.patentPage(FILE_ID, params(1)))!.patents.map((p) => p.commentaire)).toEqual(['Paid', null]);
     expect(client.getQueryData<AnnuityPatentsResponse>(queryKeys.annuities.patentPage(FILE_ID, params(2)))!.patents[0]!.commentaire).toBe('Paid');
+  });
+});
+
+describe('#25 the previous annuity number in the edit modal: the range the server sent with the patent', () => {
+  it('accepts a cleared field and whole numbers of the range; refuses first − 1, 21, 999, fractions and text', () => {
+    const fr = { first: 2, last: 20 };
+    expect(['', 2, '2', 20, 9].map((v) => quantPrecedentError(v, fr))).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect([1, 21, 999, 0, 7.5, 'x', '-3'].map((v) => quantPrecedentError(v, fr))).toEqual(Array(7).fill('quant_range'));
+    // GB starts at 5: 4 is refused there, allowed for FR.
+    expect(quantPrecedentError(4, { first: 5, last: 20 })).toBe('quant_range');
+    expect(quantPrecedentError(4, fr)).toBeUndefined();
   });
 });

@@ -16,4 +16,5 @@ export { scheduleToJson } from './json.ts';
 export { evaluateRow, type RowEvaluation } from './evaluate.ts';
 export { DEFAULT_LIMITS, type SpreadsheetLimits } from './spreadsheet/limits.ts';
 export { FIELDS, cellDate, fieldOfHeader, matchColumns, normaliseHeader, officeOfCountry, type CellValue, type ColumnMap, type Field } from './spreadsheet/columns.ts';
+export { annuityDueBy, annuityRange, inAnnuityRange, LAST_ANNUITY, type AnnuityRange } from './terms.ts';
 export { checkRecord, recordDeadline, type DeadlineState, type RecordCheck, type RecordClaim, type RecordDeadline, type RecordDisagreement, type RecordDisagreementCode } from './record.ts';

@@ -119,6 +119,8 @@ export const annuityPatentSchema = z.strictObject({
   next_number: z.number().int().nullable(),
   instruction_limit: isoDay.nullable(),
   limite_date_prochaine_annuite: isoDay.nullable(),
+  /** The numbers quant_precedent may take for this patent's office and origin (the engine's: first year to 20); the edit modal's bounds. */
+  quant_range: z.strictObject({ first: z.number().int().min(1), last: z.number().int().min(1) }),
   commentaire: z.string().nullable(),
   colour: z.enum(ANNUITY_COLOURS),
   reasons: z.array(z.string()),
@@ -145,11 +147,19 @@ export const annuityPatentsResponse = z.strictObject({
 });
 export type AnnuityPatentsResponse = z.infer<typeof annuityPatentsResponse>;
 
-/** The edit patent modal: the four editable fields (null clears one). */
+/**
+ * The edit patent modal: the four editable fields (null clears one). The previous annuity number must
+ * be a whole number in the patent's office range (first year to 20): the range depends on the stored
+ * row, so the server checks it there and refuses it with `annuity_number_out_of_range` and the range.
+ */
 export const annuityPatentEditBody = z.strictObject({
   date_precedente_annuite: isoDay.nullable().optional(),
   date_prochaine_annuite: isoDay.nullable().optional(),
-  quant_precedent: z.number().int().min(0).max(20).nullable().optional(),
+  quant_precedent: z
+    .number('annuity_number_out_of_range')
+    .describe("The number of the last annuity paid: from the office's first year (FR and UP 2, NL 4, GB and IT 5, others 3) to 20")
+    .nullable()
+    .optional(),
   limite_date_prochaine_annuite: isoDay.nullable().optional(),
 });
 export const annuityPatentEditResponse = z.strictObject({ success: z.literal(true), patent: annuityPatentSchema });

@@ -161,6 +161,7 @@ export const ERROR_CODES = {
   wrong_type: 415,
   error_choose_file: 400,
   next_before_previous: 400,
+  annuity_number_out_of_range: 400,
   export_pending: 409,
   // Patent portfolio and payment instructions.
   invalid_date_format: 400,

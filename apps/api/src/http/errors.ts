@@ -9,6 +9,7 @@ import {
   type ErrorEnvelope,
   type RefusedInstructionRow,
 } from '@portal/contracts';
+import { LAST_ANNUITY } from '@portal/annuities/core';
 import { localeFromAcceptLanguage, serverT, type Locale } from '@portal/i18n';
 
 /** A row a bulk update refused; its reason is translated when the envelope is rendered. */
@@ -19,15 +20,25 @@ export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    options: { status?: number; fields?: Record<string, string>; detail?: string; retryAfterSeconds?: number; notUpdated?: RefusedRow[] } = {},
+    options: {
+      status?: number;
+      fields?: Record<string, string>;
+      detail?: string;
+      retryAfterSeconds?: number;
+      notUpdated?: RefusedRow[];
+      params?: Readonly<Record<string, number | string>>;
+    } = {},
   ) {
     super(options.detail ?? code);
     this.status = options.status ?? ERROR_CODES[code];
     this.fields = options.fields;
+    this.params = options.params;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.notUpdated = options.notUpdated;
   }
   readonly fields: Record<string, string> | undefined;
+  /** Values of this refusal its message quotes (`annuity_number_out_of_range`: the office's range); over ERROR_MESSAGE_PARAMS. */
+  readonly params: Readonly<Record<string, number | string>> | undefined;
   /** The refused rows of a bulk instruction update (`instructions_refused`), each with its reason's code. */
   readonly notUpdated: RefusedRow[] | undefined;
   /** When a refusal for rate (429) lifts: sent as Retry-After. */
@@ -47,16 +58,24 @@ export const ERROR_MESSAGE_PARAMS: Partial<Record<ErrorCode, Readonly<Record<str
   password_too_long: { max: PASSWORD_MAX_LENGTH },
   too_many_attempts: { minutes: LOGIN_LOCKOUT_MINUTES },
   too_many_files: { max: LEDES_MAX_FILES },
+  // The widest range (no office known, or a value that is no number); a refusal on a row gives its office's.
+  annuity_number_out_of_range: { min: 1, max: LAST_ANNUITY },
 };
 
-function errorMessage(code: ErrorCode, locale: Locale): string {
-  return serverT(locale)(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code] });
+function errorMessage(code: ErrorCode, locale: Locale, params?: Readonly<Record<string, number | string>>): string {
+  return serverT(locale)(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code], ...params });
 }
 
-export function envelope(code: ErrorCode, locale: Locale, fields?: Record<string, string>, notUpdated?: RefusedRow[]): ErrorEnvelope {
+export function envelope(
+  code: ErrorCode,
+  locale: Locale,
+  fields?: Record<string, string>,
+  notUpdated?: RefusedRow[],
+  params?: Readonly<Record<string, number | string>>,
+): ErrorEnvelope {
   return {
     success: false,
-    message: errorMessage(code, locale),
+    message: errorMessage(code, locale, params),
     code,
     ...(fields ? { fields } : {}),
     ...(notUpdated ? { not_updated: notUpdated.map((row) => ({ ...row, reason: errorMessage(row.code, locale) })) } : {}),
@@ -118,7 +137,7 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
     if (known.status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     // A 429 says when to come back (RFC 6585): the limiter's remaining window, else a minute.
     if (known.status === 429) res.set('Retry-After', String(Math.max(1, Math.ceil(known.retryAfterSeconds ?? 60))));
-    res.status(known.status).json(envelope(known.code, locale, known.fields, known.notUpdated));
+    res.status(known.status).json(envelope(known.code, locale, known.fields, known.notUpdated, known.params));
     return;
   }
   req.log?.error({ err }, 'unexpected error');

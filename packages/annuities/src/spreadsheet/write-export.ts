@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { ymdFromDay, type Day } from '../calendar.ts';
+import { parseIsoDate, ymdFromDay, type Day } from '../calendar.ts';
 import type { RowEvaluation } from '../evaluate.ts';
 import { formatMinor } from '../fees.ts';
 import { DUE_SOON_DAYS, type ScheduleFlag } from '../schedule.ts';
@@ -52,6 +52,26 @@ function original(value: CellValue): OutCell {
 }
 
 const day = (d: Day | null | undefined): OutCell => (d === null || d === undefined ? null : { day: d });
+const isoDay = (iso: string | null): OutCell => day(iso === null ? null : parseIsoDate(iso));
+
+/**
+ * What the portal stores for a row once a user edited it (dates as YYYY-MM-DD, the fee as a decimal
+ * string): a rewritten export shows these, the same values as the screens, instead of recomputing.
+ */
+export interface StoredAnnuityFields {
+  readonly quantPrecedent: number | null;
+  readonly datePrecedenteAnnuite: string | null;
+  readonly nextNumber: number | null;
+  readonly dateProchaineAnnuite: string | null;
+  readonly instructionLimit: string | null;
+  readonly limiteDateProchaineAnnuite: string | null;
+  readonly fee: string | null;
+  readonly currency: string | null;
+  readonly inGraceWithSurcharge: boolean;
+  readonly dechu: boolean;
+  readonly expired: boolean;
+  readonly colour: Colour;
+}
 
 function sheetName(wanted: string, used: Set<string>): string {
   const base = wanted.replace(/[[\]:*?/\\]/g, '_').slice(0, 28) || 'Sheet';
@@ -117,7 +137,12 @@ export class ExportWriter {
     await this.xlsx.row([...info.headers.map(neutralise), ...COMPUTED_COLUMNS], XlsxStreamWriter.HEADER_STYLE);
   }
 
-  async addRow(row: SheetRow, ev: RowEvaluation): Promise<void> {
+  /**
+   * One row: the original cells, then the computed columns: the engine's evaluation, or (`stored`) the
+   * values the portal stores for an edited row. The no-surcharge end is not stored: it is the engine's
+   * for the stored next annuity when the engine has that annuity on that day, else empty.
+   */
+  async addRow(row: SheetRow, ev: RowEvaluation, stored?: StoredAnnuityFields): Promise<void> {
     const s = ev.schedule;
     const next = s?.next ?? null;
     const previous = s?.previous ?? null;
@@ -127,30 +152,50 @@ export class ExportWriter {
     if (this.filingIndex >= 0 && row.filingDate !== null) cells[this.filingIndex] = { day: row.filingDate };
     if (this.grantIndex >= 0 && row.grantDate !== null) cells[this.grantIndex] = { day: row.grantDate };
     const reasons = s !== null && s.flags.length > 0 ? [...ev.reasons, ...s.flags] : ev.reasons;
-    cells.push(
-      ev.office,
-      ev.origin,
-      ev.publication?.normalised ?? null,
-      ev.application?.display ?? null,
-      ev.url,
-      s === null ? null : ymdFromDay(s.filing).month,
-      day(previous?.due),
-      previous?.number ?? null,
-      day(next?.due),
-      next?.number ?? null,
-      day(s?.instructionLimit),
-      day(next?.noSurchargeEnd),
-      day(s?.nextLimit),
-      day(s?.nextLostAfter),
-      next === null || next.feeMinor === null ? null : Number(formatMinor(next.feeMinor)),
-      next?.currency ?? null,
-      s?.inGraceWithSurcharge ?? null,
-      s?.lapsed ?? null,
-      s?.expired ?? null,
-      s?.colour ?? 'no_date',
-      reasons.length > 0 ? reasons.join(', ') : null,
-    );
-    await this.xlsx.row(cells, this.styles[s?.colour ?? 'no_date']);
+    cells.push(ev.office, ev.origin, ev.publication?.normalised ?? null, ev.application?.display ?? null, ev.url, s === null ? null : ymdFromDay(s.filing).month);
+    if (stored) {
+      const nextDue = stored.dateProchaineAnnuite === null ? null : parseIsoDate(stored.dateProchaineAnnuite);
+      const engineNext = s?.annuities.find((a) => a.number === stored.nextNumber && a.due === nextDue) ?? null;
+      cells.push(
+        isoDay(stored.datePrecedenteAnnuite),
+        stored.quantPrecedent,
+        isoDay(stored.dateProchaineAnnuite),
+        stored.nextNumber,
+        isoDay(stored.instructionLimit),
+        day(engineNext?.noSurchargeEnd),
+        isoDay(stored.limiteDateProchaineAnnuite),
+        // The engine's lost-after edge when the stored limit is still the engine's; a limit the user typed is theirs.
+        engineNext !== null && stored.limiteDateProchaineAnnuite !== null && parseIsoDate(stored.limiteDateProchaineAnnuite) === engineNext.graceEnd
+          ? day(engineNext.graceEndLatest)
+          : isoDay(stored.limiteDateProchaineAnnuite),
+        stored.fee === null ? null : Number(stored.fee),
+        stored.currency,
+        stored.inGraceWithSurcharge,
+        stored.dechu,
+        stored.expired,
+        stored.colour,
+      );
+    } else {
+      cells.push(
+        day(previous?.due),
+        previous?.number ?? null,
+        day(next?.due),
+        next?.number ?? null,
+        day(s?.instructionLimit),
+        day(next?.noSurchargeEnd),
+        day(s?.nextLimit),
+        day(s?.nextLostAfter),
+        next === null || next.feeMinor === null ? null : Number(formatMinor(next.feeMinor)),
+        next?.currency ?? null,
+        s?.inGraceWithSurcharge ?? null,
+        s?.lapsed ?? null,
+        s?.expired ?? null,
+        s?.colour ?? 'no_date',
+      );
+    }
+    cells.push(reasons.length > 0 ? reasons.join(', ') : null);
+    const colour = stored?.colour ?? s?.colour ?? 'no_date';
+    await this.xlsx.row(cells, this.styles[colour]);
   }
 
   async finish(): Promise<void> {

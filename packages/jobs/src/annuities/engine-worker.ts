@@ -6,7 +6,6 @@
 import { Writable } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import {
-  addDays,
   evaluateRow,
   ExportWriter,
   formatIsoDate,
@@ -14,10 +13,8 @@ import {
   parseIsoDate,
   readSpreadsheet,
   ymdFromDay,
-  type Annuity,
   type Day,
   type RowEvaluation,
-  type Schedule,
   type SheetInfo,
   type SheetRow,
 } from '@portal/annuities';
@@ -69,57 +66,6 @@ function record(index: number, row: SheetRow, ev: RowEvaluation): PatentRecord {
     commentaire: row.comment,
     searchText: fields.filter((f) => f !== null).join('\u0001').toLowerCase(),
   };
-}
-
-const dayOf = (value: string | null): Day | null => (value === null ? null : parseIsoDate(value));
-
-/** The row's annuity with the user's date and number (a bare annuity when the engine had none). */
-function patchedAnnuity(base: Annuity | null, due: Day | null, number: number | null, graceEnd?: Day | null): Annuity | null {
-  if (due === null) return null;
-  const fallback: Annuity = base ?? {
-    number: number ?? 0,
-    due,
-    payableFrom: null,
-    noSurchargeEnd: due,
-    noSurchargeEndLatest: due,
-    graceEnd: due,
-    graceEndLatest: due,
-    extensionUnverified: false,
-    closingDaysProvisional: false,
-    feeMinor: null,
-    currency: 'EUR',
-    feeTable: '',
-    surcharge: { type: 'percent', percent: 0 },
-  };
-  // A limit the user typed is theirs for both edges.
-  return { ...fallback, due, number: number ?? fallback.number, graceEnd: graceEnd ?? fallback.graceEnd, graceEndLatest: graceEnd ?? fallback.graceEndLatest };
-}
-
-/** The evaluation as the export shows it once a user edited the row: the edited dates, number and colour. */
-function applyOverride(row: SheetRow, ev: RowEvaluation, o: PatentOverride): RowEvaluation {
-  const s = ev.schedule;
-  const filing = s?.filing ?? row.filingDate;
-  if (filing === null) return ev;
-  const previous = patchedAnnuity(s?.previous ?? null, dayOf(o.datePrecedenteAnnuite), o.quantPrecedent);
-  const next = patchedAnnuity(s?.next ?? null, dayOf(o.dateProchaineAnnuite), null, dayOf(o.limiteDateProchaineAnnuite));
-  const schedule: Schedule = {
-    office: s?.office ?? ev.office ?? 'FR',
-    origin: s?.origin ?? ev.origin ?? 'national',
-    filing,
-    expiry: s?.expiry ?? filing,
-    annuities: s?.annuities ?? [],
-    previous,
-    next,
-    instructionLimit: next === null ? null : addDays(next.due, -7),
-    nextLimit: dayOf(o.limiteDateProchaineAnnuite),
-    nextLostAfter: next?.graceEndLatest ?? null,
-    inGraceWithSurcharge: s?.inGraceWithSurcharge ?? false,
-    lapsed: s?.lapsed ?? false,
-    expired: s?.expired ?? false,
-    colour: o.colour,
-    flags: s?.flags ?? [],
-  };
-  return { ...ev, schedule };
 }
 
 /** One run, on its own message port: rows go out in acked batches, export bytes within a byte window. */
@@ -192,16 +138,17 @@ async function check(
       if (unacked.length >= ROWS_WINDOW) await unacked.shift();
     }
     for (let i = 0; i < written.length; i++) {
-      let { row, ev } = written[i]!;
+      const { ev } = written[i]!;
+      let { row } = written[i]!;
       const o = overrides?.[i] ?? null;
       if (o !== null) {
-        ev = applyOverride(row, ev, o);
         const cells = [...row.cells];
         if (commentIndex >= 0) cells[commentIndex] = o.commentaire;
         row = { ...row, cells };
       }
       if (exporting && commentIndex < 0) row = { ...row, cells: [...row.cells, o?.commentaire ?? row.comment] };
-      await writer.addRow(row, ev);
+      // An edited row shows what the portal stores for it (the screens' values), not a new computation.
+      await writer.addRow(row, ev, o ?? undefined);
     }
   };
 

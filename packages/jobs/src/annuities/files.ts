@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { annuityRange, isOffice, isOrigin } from '@portal/annuities/core';
 import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { annuityFiles, annuityPatents, users, type Executor } from '@portal/db';
 import { serverT, type Locale } from '@portal/i18n';
@@ -62,6 +63,7 @@ export function toPatentDto(p: AnnuityPatentRow): AnnuityPatentDto {
     next_number: p.nextNumber,
     instruction_limit: p.instructionLimit,
     limite_date_prochaine_annuite: p.limiteDateProchaineAnnuite,
+    quant_range: annuityRange(p.office !== null && isOffice(p.office) ? p.office : null, p.origin !== null && isOrigin(p.origin) ? p.origin : null),
     commentaire: p.commentaire,
     colour: p.colour,
     reasons: p.reasons,

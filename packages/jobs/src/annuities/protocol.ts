@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { StoredAnnuityFields } from '@portal/annuities';
 import type { SerializedError } from '../ledes/engine-protocol.ts';
 
 /** One spreadsheet row as stored (annuity_patents without its file id); plain data, crosses the thread. */
@@ -36,14 +37,13 @@ export interface PatentRecord {
   searchText: string;
 }
 
-/** What a user changed on a stored row; the export of a rewrite shows these instead of the computed values. */
-export interface PatentOverride {
+/**
+ * A stored row a user edited: its comment and the annuity fields the portal stores for it (the
+ * user's values, or the engine's recomputation after an edit). The export of a rewrite shows these,
+ * not a new computation, so it says what the screens say.
+ */
+export interface PatentOverride extends StoredAnnuityFields {
   commentaire: string | null;
-  datePrecedenteAnnuite: string | null;
-  quantPrecedent: number | null;
-  dateProchaineAnnuite: string | null;
-  limiteDateProchaineAnnuite: string | null;
-  colour: 'ok' | 'nok' | 'orange' | 'no_date';
 }
 
 /** `check`: read, compute, store rows, write the export. `export`: rewrite the export with the stored edits. */

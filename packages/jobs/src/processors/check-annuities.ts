@@ -131,7 +131,14 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
                 datePrecedenteAnnuite: p.datePrecedenteAnnuite,
                 quantPrecedent: p.quantPrecedent,
                 dateProchaineAnnuite: p.dateProchaineAnnuite,
+                nextNumber: p.nextNumber,
+                instructionLimit: p.instructionLimit,
                 limiteDateProchaineAnnuite: p.limiteDateProchaineAnnuite,
+                fee: p.fee,
+                currency: p.currency,
+                inGraceWithSurcharge: p.inGraceWithSurcharge,
+                dechu: p.dechu,
+                expired: p.expired,
                 colour: p.colour,
               }
             : null;

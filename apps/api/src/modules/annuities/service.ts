@@ -1,5 +1,19 @@
 import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { parseIsoDate, scheduleColour } from '@portal/annuities/core';
+import {
+  addDays,
+  annuityDueBy,
+  annuityRange,
+  computeSchedule,
+  formatIsoDate,
+  formatMinor,
+  inAnnuityRange,
+  isOffice,
+  isOrigin,
+  parseIsoDate,
+  scheduleColour,
+  type Day,
+  type Schedule,
+} from '@portal/annuities/core';
 import { ANNUITY_ALL_LIMIT, paginationMeta, type AnnuityPatentSort } from '@portal/contracts';
 import { annuityFiles, annuityPatents, users } from '@portal/db';
 import type { Locale } from '@portal/i18n';
@@ -193,30 +207,116 @@ const validDay = (value: string | null | undefined, field: string) => {
   return day;
 };
 
+/** A next date before the previous one, or a deadline before the next date: refused. */
+function checkOrder(previous: Day | null, next: Day | null, limit: Day | null) {
+  if (previous !== null && next !== null && next < previous) throw new AppError('next_before_previous');
+  if (next !== null && limit !== null && limit < next) throw new AppError('validation_failed', { fields: { limite_date_prochaine_annuite: 'validation_failed' } });
+}
+
+const isoOrNull = (d: Day | null | undefined) => (d === null || d === undefined ? null : formatIsoDate(d));
+
+/** The stored fields of a row that follow from its schedule: what an edit of the previous annuity recomputes. */
+function scheduleFields(s: Schedule) {
+  const next = s.next;
+  return {
+    quantPrecedent: s.previous?.number ?? null,
+    datePrecedenteAnnuite: isoOrNull(s.previous?.due),
+    nextNumber: next?.number ?? null,
+    dateProchaineAnnuite: isoOrNull(next?.due),
+    instructionLimit: isoOrNull(s.instructionLimit),
+    limiteDateProchaineAnnuite: isoOrNull(s.nextLimit),
+    fee: next === null || next.feeMinor === null ? null : formatMinor(next.feeMinor),
+    currency: next?.currency ?? null,
+    dechu: s.lapsed,
+    expired: s.expired,
+    inGraceWithSurcharge: s.inGraceWithSurcharge,
+    colour: s.colour,
+  };
+}
+
 /**
- * The edit patent modal: the four fields, the colour recomputed by the engine's rule against the
- * file's reference date (the rest of the file's colours are for that date too). A next date before
+ * The schedule after the user said which annuity was paid last: the edited number, or the annuity the
+ * edited previous date names. Computed by the engine from the row's stored office, origin and filing
+ * date, for the file's reference date. Null when the row cannot be computed (no filing date, an
+ * unknown office or origin, a combination the engine refuses) or names no annuity: the caller keeps
+ * the user's dates and recomputes the colour only.
+ */
+function scheduleAfterEdit(patent: AnnuityPatentRow, reference: Day, lastPaid: number | null, previousDay: Day | null): Schedule | null {
+  const filing = parseIsoDate(patent.dateDepot ?? '');
+  if (filing === null || patent.office === null || !isOffice(patent.office) || patent.origin === null || !isOrigin(patent.origin)) return null;
+  const right = { office: patent.office, origin: patent.origin, filing };
+  let paid = lastPaid;
+  if (paid === null) {
+    if (previousDay === null) return null;
+    const all = computeSchedule(right, reference);
+    paid = all.ok ? (annuityDueBy(all.value.annuities, previousDay)?.number ?? null) : null;
+    if (paid === null) return null;
+  }
+  const result = computeSchedule({ ...right, lastPaid: paid }, reference);
+  return result.ok ? result.value : null;
+}
+
+/**
+ * The edit patent modal. The previous annuity number must lie in the office's range (first year to
+ * 20). When the previous number or date changes, the engine recomputes the previous and next annuity
+ * (number, due date, instruction limit, deadline, fee, lapsed, colour) from the row's office, origin
+ * and filing date for the file's reference date, the number paid being the edited one (or the one the
+ * edited previous date names); a date the user changed in the same edit (previous, next, deadline) is
+ * kept, the others follow the engine. Without a filing date the
+ * user's dates are kept and only the colour is recomputed, by the engine's rule. A next date before
  * the previous one is refused.
  */
 export async function editPatent(ctx: AppContext, actor: AuthState, id: string, edit: PatentEdit) {
   const { patent, file } = await editablePatent(ctx, actor, id);
-  const merged = {
+  if (edit.quant_precedent !== undefined && edit.quant_precedent !== null) {
+    const range = annuityRange(patent.office !== null && isOffice(patent.office) ? patent.office : null, patent.origin !== null && isOrigin(patent.origin) ? patent.origin : null);
+    if (!inAnnuityRange(edit.quant_precedent, range)) {
+      throw new AppError('annuity_number_out_of_range', { fields: { quant_precedent: 'annuity_number_out_of_range' }, params: { min: range.first, max: range.last } });
+    }
+  }
+  let merged = {
     datePrecedenteAnnuite: edit.date_precedente_annuite === undefined ? patent.datePrecedenteAnnuite : edit.date_precedente_annuite,
     dateProchaineAnnuite: edit.date_prochaine_annuite === undefined ? patent.dateProchaineAnnuite : edit.date_prochaine_annuite,
     quantPrecedent: edit.quant_precedent === undefined ? patent.quantPrecedent : edit.quant_precedent,
     limiteDateProchaineAnnuite: edit.limite_date_prochaine_annuite === undefined ? patent.limiteDateProchaineAnnuite : edit.limite_date_prochaine_annuite,
   };
-  const previous = validDay(merged.datePrecedenteAnnuite, 'date_precedente_annuite');
-  const next = validDay(merged.dateProchaineAnnuite, 'date_prochaine_annuite');
-  const limit = validDay(merged.limiteDateProchaineAnnuite, 'limite_date_prochaine_annuite');
-  if (previous !== null && next !== null && next < previous) throw new AppError('next_before_previous');
-  if (next !== null && limit !== null && limit < next) throw new AppError('validation_failed', { fields: { limite_date_prochaine_annuite: 'validation_failed' } });
+  const typedPrevious = validDay(merged.datePrecedenteAnnuite, 'date_precedente_annuite');
+  // What the user typed is refused when it contradicts itself, before anything is recomputed from it.
+  checkOrder(typedPrevious, validDay(merged.dateProchaineAnnuite, 'date_prochaine_annuite'), validDay(merged.limiteDateProchaineAnnuite, 'limite_date_prochaine_annuite'));
   const reference = parseIsoDate(file.referenceDate ?? '') ?? parseIsoDate(new Date().toISOString().slice(0, 10))!;
+  // The modal sends its four fields every time: a field is edited when its value differs from the stored one.
+  const numberEdited = merged.quantPrecedent !== patent.quantPrecedent;
+  const previousEdited = merged.datePrecedenteAnnuite !== patent.datePrecedenteAnnuite;
+  const schedule =
+    (numberEdited && merged.quantPrecedent !== null) || (previousEdited && typedPrevious !== null)
+      ? scheduleAfterEdit(patent, reference, numberEdited ? merged.quantPrecedent : null, typedPrevious)
+      : null;
+  // A date the user typed in this edit is theirs; what they left as it was follows the engine.
+  const nextEdited = merged.dateProchaineAnnuite !== patent.dateProchaineAnnuite;
+  const limitEdited = merged.limiteDateProchaineAnnuite !== patent.limiteDateProchaineAnnuite;
+  let computed: Partial<ReturnType<typeof scheduleFields>> = {};
+  if (schedule !== null) {
+    const fields = scheduleFields(schedule);
+    computed = nextEdited ? { ...fields, inGraceWithSurcharge: false, dechu: merged.dateProchaineAnnuite === null && fields.dechu } : fields;
+    merged = {
+      datePrecedenteAnnuite: previousEdited ? merged.datePrecedenteAnnuite : fields.datePrecedenteAnnuite,
+      quantPrecedent: fields.quantPrecedent,
+      dateProchaineAnnuite: nextEdited ? merged.dateProchaineAnnuite : fields.dateProchaineAnnuite,
+      limiteDateProchaineAnnuite: limitEdited ? merged.limiteDateProchaineAnnuite : fields.limiteDateProchaineAnnuite,
+    };
+  }
+  const previous = parseIsoDate(merged.datePrecedenteAnnuite ?? '');
+  const next = parseIsoDate(merged.dateProchaineAnnuite ?? '');
+  // The typed dates kept beside the engine's may still contradict them.
+  checkOrder(previous, next, parseIsoDate(merged.limiteDateProchaineAnnuite ?? ''));
+  // The spec's instruction lock (due date minus 7 days) of a next date the user typed, by the engine's calendar.
+  if (nextEdited) computed = { ...computed, instructionLimit: next === null ? null : formatIsoDate(addDays(next, -7)) };
+  // The engine's rule on the dates stored (the same as the schedule's colour when nothing was typed).
   const colour = scheduleColour(next, previous, reference);
   const updated = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(annuityPatents)
-      .set({ ...merged, colour, edited: true })
+      .set({ ...computed, ...merged, colour, edited: true })
       .where(eq(annuityPatents.id, patent.id))
       .returning();
     if (row!.colour !== patent.colour) {

@@ -13,7 +13,7 @@ import { msg, translated } from '../../lib/message.tsx';
 import { notifySuccess, toastTiming } from '../../lib/notify.ts';
 import { ColourBadge } from './ColourBadge.tsx';
 import { applyPatentEdit, savePatent, type PatentEdit } from './patentsApi.ts';
-import { dayOrNull, formatDay, patentLabel } from './patentsModel.ts';
+import { dayOrNull, formatDay, patentLabel, quantPrecedentError } from './patentsModel.ts';
 import classes from './patents.module.css';
 
 const FIELDS = ['date_precedente_annuite', 'date_prochaine_annuite', 'quant_precedent', 'limite_date_prochaine_annuite'] as const;
@@ -39,7 +39,7 @@ function toBody(v: Values): PatentEdit {
 /** The message key of an error code on a field (the schema's codes and the API's). */
 function errorKey(code: string, field: string): string {
   if (code === 'next_before_previous') return 'annuities:edit.errors.next_before_previous';
-  if (field === 'quant_precedent') return 'annuities:edit.errors.quant_range';
+  if (field === 'quant_precedent') return 'annuities:edit.errors.quant_range'; // also the server's annuity_number_out_of_range
   if (field === 'limite_date_prochaine_annuite' && code === 'validation_failed') return 'annuities:edit.errors.limit_before_next';
   return 'annuities:edit.errors.invalid_date';
 }
@@ -103,7 +103,9 @@ function EditForm({ patent, onClose, phone }: { patent: AnnuityPatentDto; onClos
     },
     schema: annuityPatentEditBody,
     prepare: toBody,
-    translate: (code, field) => t(errorKey(code, field)),
+    // The range depends on the patent's office: the server sends it with the patent.
+    extraRules: (v) => ({ quant_precedent: quantPrecedentError(v.quant_precedent, patent.quant_range) }),
+    translate: (code, field) => t(errorKey(code, field), { min: patent.quant_range.first, max: patent.quant_range.last }),
   });
 
   const mutation = useMutation({
@@ -152,8 +154,8 @@ function EditForm({ patent, onClose, phone }: { patent: AnnuityPatentDto; onClos
           <NumberInput
             name="quant_precedent"
             label={t('edit.fields.quant_precedent')}
-            min={0}
-            max={20}
+            min={patent.quant_range.first}
+            max={patent.quant_range.last}
             allowDecimal={false}
             allowNegative={false}
             data-testid="edit-quant_precedent"

@@ -39,6 +39,19 @@ export function dayOrNull(value: string): string | null {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
 }
 
+/* ------------------------------------------------------------------ the previous annuity number */
+
+/**
+ * The edit modal's check of the previous annuity number against the range the server sent with the
+ * patent (its office's first year to 20): '' (cleared) is fine, anything else must be a whole number
+ * in the range. The server checks the same; this only answers before the round trip.
+ */
+export function quantPrecedentError(value: string | number, range: AnnuityPatentDto['quant_range']): 'quant_range' | undefined {
+  if (value === '') return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isInteger(n) && n >= range.first && n <= range.last ? undefined : 'quant_range';
+}
+
 /* ------------------------------------------------------------------ sorting */
 
 /**
