@@ -19,15 +19,18 @@ export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    options: { status?: number; fields?: Record<string, string>; detail?: string; retryAfterSeconds?: number; notUpdated?: RefusedRow[] } = {},
+    options: { status?: number; fields?: Record<string, string>; detail?: string; retryAfterSeconds?: number; notUpdated?: RefusedRow[]; params?: FieldParams } = {},
   ) {
     super(options.detail ?? code);
     this.status = options.status ?? ERROR_CODES[code];
     this.fields = options.fields;
+    this.params = options.params;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.notUpdated = options.notUpdated;
   }
   readonly fields: Record<string, string> | undefined;
+  /** The field a message names (`text_too_long`: its wire name and limit). */
+  readonly params: FieldParams | undefined;
   /** The refused rows of a bulk instruction update (`instructions_refused`), each with its reason's code. */
   readonly notUpdated: RefusedRow[] | undefined;
   /** When a refusal for rate (429) lifts: sent as Retry-After. */
@@ -49,14 +52,35 @@ export const ERROR_MESSAGE_PARAMS: Partial<Record<ErrorCode, Readonly<Record<str
   too_many_files: { max: LEDES_MAX_FILES },
 };
 
-function errorMessage(code: ErrorCode, locale: Locale): string {
-  return serverT(locale)(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code] });
+/** The failing field of a validation error (wire name, as in `fields`) and, for a length, the limit. */
+export interface FieldParams {
+  field: string;
+  max?: number;
 }
 
-export function envelope(code: ErrorCode, locale: Locale, fields?: Record<string, string>, notUpdated?: RefusedRow[]): ErrorEnvelope {
+/**
+ * Messages that name the field in error (issue 25 §3: "“Client reference” is too long: at most 200
+ * characters"): the field's label comes from `api:fields.<wire name>` (else "This field"), the limit
+ * from the rule that failed (validate.ts).
+ */
+export const FIELD_MESSAGE_PARAMS: Partial<Record<ErrorCode, ReadonlyArray<keyof FieldParams>>> = {
+  formula_not_allowed: ['field'],
+  text_too_long: ['field', 'max'],
+};
+
+function errorMessage(code: ErrorCode, locale: Locale, params?: FieldParams): string {
+  const t = serverT(locale);
+  const named = FIELD_MESSAGE_PARAMS[code];
+  if (!named) return t(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code] });
+  const last = params?.field.split('.').pop() ?? '_';
+  const field = t(`api:fields.${last}`, { defaultValue: t('api:fields._') });
+  return t(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code], field, max: params?.max ?? '' });
+}
+
+export function envelope(code: ErrorCode, locale: Locale, fields?: Record<string, string>, notUpdated?: RefusedRow[], params?: FieldParams): ErrorEnvelope {
   return {
     success: false,
-    message: errorMessage(code, locale),
+    message: errorMessage(code, locale, params),
     code,
     ...(fields ? { fields } : {}),
     ...(notUpdated ? { not_updated: notUpdated.map((row) => ({ ...row, reason: errorMessage(row.code, locale) })) } : {}),
@@ -118,7 +142,7 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
     if (known.status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     // A 429 says when to come back (RFC 6585): the limiter's remaining window, else a minute.
     if (known.status === 429) res.set('Retry-After', String(Math.max(1, Math.ceil(known.retryAfterSeconds ?? 60))));
-    res.status(known.status).json(envelope(known.code, locale, known.fields, known.notUpdated));
+    res.status(known.status).json(envelope(known.code, locale, known.fields, known.notUpdated, known.params));
     return;
   }
   req.log?.error({ err }, 'unexpected error');
