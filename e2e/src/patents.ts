@@ -48,6 +48,15 @@ export interface SeedPatent {
   noPublication?: boolean;
 }
 
+/**
+ * An application or publication number in the office's format (the API refuses others, issue 25 §3):
+ * 7 digits, except DE applications (12), EP applications (8, the check digit computed) and IT (15).
+ */
+export function officeNumber(pays: string, kind: 'application' | 'publication', i: number): string {
+  const length = kind === 'application' ? ({ DE: 12, EP: 8, IT: 15 } as Record<string, number>)[pays] ?? 7 : pays === 'IT' ? 15 : 7;
+  return `${pays}${(kind === 'application' ? '2' : '3').padEnd(length - 6, '0')}${String(i).padStart(6, '0')}`;
+}
+
 /** Logs a user in through the API on this page's browser context (cookies shared with its pages). */
 export async function apiLogin(page: Page, user: { email: string; password: string }): Promise<void> {
   const r = await page.request.post('/api/auth/login', { headers: apiHeaders(), data: { email: user.email, password: user.password } });
@@ -61,8 +70,8 @@ export async function seedPatents(agentPage: Page, adminPage: Page, agent: Paten
     const created = await agentPage.request.post('/api/brevet_eptane/create', {
       headers,
       data: {
-        numero_depot: `${p.pays ?? 'FR'}${String(2_000_000 + i)}`,
-        numero_publication: p.noPublication ? null : `${p.pays ?? 'FR'}${String(3_000_000 + i)}`,
+        numero_depot: officeNumber(p.pays ?? 'FR', 'application', i),
+        numero_publication: p.noPublication ? null : officeNumber(p.pays ?? 'FR', 'publication', i),
         date_depot: '2018-03-15',
         reference_client: p.reference,
         reference_cabinet: `NS-${p.reference}`,

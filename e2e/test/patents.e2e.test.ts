@@ -6,7 +6,8 @@ import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, s
 import { waitForMail } from '../src/outbox.ts';
 import { describeFindings, scan, settle, splitKnown, switchLanguage, WIDTHS, writeReport, type Finding } from '../src/a11y.ts';
 import { asAdmin } from '../src/users.ts';
-import { apiLogin, createPatentUser, seedPatents, type PatentAgent } from '../src/patents.ts';
+import { PATENT_TEXT_MAX } from '@portal/contracts/constants';
+import { apiLogin, createPatentUser, officeNumber, seedPatents, type PatentAgent } from '../src/patents.ts';
 import en from '../../packages/i18n/locales/en/patents.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json' };
 
@@ -22,6 +23,8 @@ type Lang = 'en' | 'fr';
 const TEXTS = { en, fr } as const;
 const TITLES = { en: { pay: 'Pay', noPay: 'Do not pay', wait: 'Wait' }, fr: { pay: 'Payer', noPay: 'Ne pas payer', wait: 'Attendre' } } as const;
 const STAMP = Date.now().toString(36).toUpperCase();
+/** Seven digits of the clock: a number in the French or Italian offices' format (issue 25 §3). */
+const DIGITS = String(Date.now()).slice(-7);
 const fill = (text: string, params: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k]));
 
 let browser: Browser;
@@ -292,7 +295,7 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     await page.waitForURL((u) => u.pathname === '/add/patents');
     await page.getByTestId('add-submit').click();
     await expect.poll(() => page.getByText(T.add.errors.country_required).count()).toBe(1);
-    await page.getByTestId('add-numero_depot').fill(`FR${STAMP.slice(-6)}`);
+    await page.getByTestId('add-numero_depot').fill(`FR${DIGITS}`);
     await page.getByTestId('add-reference_client').fill(ref);
     // The engine proposes the next annuity from the office and the filing date; "Use" fills it in.
     // Filed five years before the month after next: its 6th annuity falls due at the end of that month (FR).
@@ -326,14 +329,14 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     await admin.goto('/annuites/patent');
     await admin.getByTestId('missing-search').fill(`PT${lang}${STAMP}-F`);
     await expect.poll(() => admin.getByTestId('missing-row').count()).toBe(1);
-    await admin.getByTestId('missing-input-NoPublication').fill(`IT${STAMP}`);
+    await admin.getByTestId('missing-input-NoPublication').fill(`IT${DIGITS}`);
     // A link away with an unsaved row asks first; staying keeps the edit.
     await admin.locator('header a').first().click();
     const leave = admin.getByRole('dialog', { name: T.missing.leaveTitle });
     await leave.waitFor();
     await leave.getByTestId('missing-stay').click();
     await leave.waitFor({ state: 'detached' });
-    expect(await admin.getByTestId('missing-input-NoPublication').inputValue()).toBe(`IT${STAMP}`);
+    expect(await admin.getByTestId('missing-input-NoPublication').inputValue()).toBe(`IT${DIGITS}`);
     await admin.getByTestId('missing-save').click();
     await admin.getByText(T.missing.success).waitFor();
     await expect.poll(() => admin.getByTestId('missing-row').count()).toBe(0);
@@ -353,3 +356,59 @@ async function settleRows(page: Page) {
   await page.locator('main h1').first().waitFor();
   await page.getByTestId('patents-count').filter({ hasText: /\d/ }).waitFor();
 }
+
+/**
+ * Issue 25 §3: one very long client reference (here the longest the portal takes, in one token, the
+ * worst case for a table) must not push the other columns of the agents' table off screen: it is cut
+ * to one line, whole on hover (title) and in the detail modal.
+ */
+describe('a long client reference in the agents’ table', () => {
+  it('is cut with an ellipsis; the other columns stay in view; the whole value is on hover and in the detail', async () => {
+    const lang: Lang = 'en';
+    const prefix = `LONG${STAMP}`;
+    // The seed's firm reference is `NS-<reference>`: both within the limit.
+    const reference = `${prefix}-`.padEnd(PATENT_TEXT_MAX.reference - 3, 'X');
+    const context = await newContext(browser, { lang });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      await apiLogin(page, agents[lang]);
+      await asAdmin(browser, (adminPage) => seedPatents(page, adminPage, agents[lang], [{ reference, dueIn: 150, pays: 'FR' }]));
+      await page.goto('/patent-annuities');
+      await settleRows(page);
+      await page.getByTestId('filters-toggle').click();
+      await page.getByTestId('filter-references').fill(prefix);
+      await page.getByTestId('filters-apply').click();
+      await expect.poll(() => page.getByTestId('patent-row').count()).toBe(1);
+      const line = row(page, reference);
+      const cell = line.getByTestId('patent-ref');
+      const viewport = page.viewportSize()!;
+
+      // Cut: one line, narrower than its text, with the whole value as its title (shown on hover).
+      const box = (await cell.boundingBox())!;
+      expect(box.width).toBeLessThan(320);
+      expect(box.height).toBeLessThan(30);
+      expect(await cell.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === 'ellipsis')).toBe(true);
+      expect(await cell.getAttribute('title')).toBe(reference);
+      await cell.hover();
+
+      // The other columns stay on screen: the numbers, the due date, the cost and the details button.
+      for (const target of [line.getByText(officeNumber('FR', 'application', 0)), line.getByTestId('due-date'), line.getByTestId('patent-details')]) {
+        const b = (await target.first().boundingBox())!;
+        expect(b.x + b.width, (await target.first().textContent()) ?? '').toBeLessThanOrEqual(viewport.width);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+      // The detail modal shows the whole value, inside the viewport.
+      await line.getByTestId('patent-details').click();
+      const detail = page.getByTestId('detail-ReferenceClient');
+      await expect.poll(() => detail.textContent()).toContain(reference);
+      const modal = (await page.getByTestId('patent-detail').boundingBox())!;
+      expect(modal.x + modal.width).toBeLessThanOrEqual(viewport.width);
+      await screenshot(page, 'patents-long-reference-detail', lang, { fullPage: false });
+    } finally {
+      await context.close();
+    }
+  });
+});
+

@@ -58,15 +58,19 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
   afterAll(async () => t?.close());
 
   const file = csv([
-    ['A-1', 'B-1', 'C1', 'Cabinet Un', 'REF-1', 'N1', 'FR1', 'P1', 'FR', 'national', '2019-05-10', '2039-05-10', '2027-05-31', 9, '136', 'EUR', 'Title', 'Titre'],
+    ['A-1', 'B-1', 'C1', 'Cabinet Un', 'REF-1', 'N1', 'FR1000001', 'FR2000001', 'FR', 'national', '2019-05-10', '2039-05-10', '2027-05-31', 9, '136', 'EUR', 'Title', 'Titre'],
     // Due date, annuity number and fee computed by the engine from office, origin and filing date.
-    ['A-2', '', 'C1', 'Cabinet Un', 'REF-2', '', 'DE2', '', 'DE', '', '2020-06-15', '', '', '', '', '', '', ''],
+    ['A-2', '', 'C1', 'Cabinet Un', 'REF-2', '', 'DE102020004488', '', 'DE', '', '2020-06-15', '', '', '', '', '', '', ''],
     // A fee in pounds: converted with the rate valid on the due date (1.2 from 2027).
-    ['A-3', '', 'C2', 'Cabinet Deux', '=HYPERLINK("x")', '', 'GB3', '', 'GB', 'national', '2018-01-01', '', '2027-06-30', 10, '100', 'GBP', '', ''],
+    ['A-3', '', 'C2', 'Cabinet Deux', 'REF-3', '', 'GB1800003', '', 'GB', 'national', '2018-01-01', '', '2027-06-30', 10, '100', 'GBP', '', ''],
     ['A-4', '', 'C2', 'Cabinet Deux', '', '', '', '', 'FR', '', '', '', '2027-06-30', 3, '50', 'XYZ', '', ''],
     ['A-5', '', '', 'Cabinet Deux', '', '', '', '', 'FR', '', '', '', '2027-06-30', 3, '50', 'EUR', '', ''],
     ['A-6', '', 'C2', 'Cabinet Deux', '', '', '', '', 'FR', '', '', '', '31/13/2027', 3, '50', 'EUR', '', ''],
     ['A-1', '', 'C1', 'Cabinet Un', '', '', '', '', 'FR', '', '', '', '2027-06-30', 3, '50', 'EUR', '', ''],
+    // Issue 25 §3: a formula-prefixed identifier, a negative cost, a number outside the office's format are refused.
+    ['A-7', '', 'C2', 'Cabinet Deux', '=HYPERLINK("x")', '', '', '', 'FR', '', '', '', '2027-06-30', 3, '50', 'EUR', '', ''],
+    ['A-8', '', 'C2', 'Cabinet Deux', 'REF-8', '', '', '', 'FR', '', '', '', '2027-06-30', 3, '-50', 'EUR', '', ''],
+    ['A-9', '', 'C2', 'Cabinet Deux', 'REF-9', '', 'FR12', '', 'FR', '', '', '', '2027-06-30', 3, '50', 'EUR', '', ''],
   ]);
   let firstImport: string;
 
@@ -78,13 +82,17 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     await t.drainQueue();
     const done = await admin.client.get(`/api/patent_imports/${firstImport}`);
     expect(done.status).toBe(200);
-    expect(done.body.patent_import).toMatchObject({ state: 'Done', rows_total: 7, rows_done: 7, inserted: 3, updated: 0, unchanged: 0, rejected: 4 });
+    expect(done.body.patent_import).toMatchObject({ state: 'Done', rows_total: 10, rows_done: 10, inserted: 3, updated: 0, unchanged: 0, rejected: 7 });
     expect(done.body.patent_import.rejections).toEqual([
       { row: 5, code: 'unknown_currency', field: 'currency' },
       { row: 6, code: 'missing_client_code' },
       { row: 7, code: 'invalid_date', field: 'DateEcheance' },
       { row: 8, code: 'duplicate_idagenda', field: 'idagenda' },
+      { row: 9, code: 'formula_not_allowed', field: 'ReferenceClient' },
+      { row: 10, code: 'invalid_cost', field: 'cost' },
+      { row: 11, code: 'invalid_application_number', field: 'noDepot' },
     ]);
+    expect(await row('A-7')).toBeUndefined();
     const a1 = (await row('A-1'))!;
     expect(a1).toMatchObject({ clientCode: 'C1', pays: 'FR', dateEcheance: '2027-05-31', quantieme: 9, cost: '136.00', version: 1, instructionStatus: 'unprocessed' });
     // DE, filed 2020-06-15: the engine's next annuity after 2027-03-01 is the 8th, due at the end of June 2027 (DE: month end), 280 €.
@@ -100,7 +108,7 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
   it('progress goes live to the uploader and the admins, with rows_done / rows_total', async () => {
     const mine = events.filter((e) => e.event === 'patents:import:updated' && e.dto._id === firstImport);
     expect(mine.some((e) => e.to === admin.id && e.dto.state === 'in_progress')).toBe(true);
-    expect(mine.some((e) => e.to === 'admins' && e.dto.state === 'Done' && e.dto.rows_done === 7 && e.dto.rows_total === 7)).toBe(true);
+    expect(mine.some((e) => e.to === 'admins' && e.dto.state === 'Done' && e.dto.rows_done === 10 && e.dto.rows_total === 10)).toBe(true);
     expect(mine.some((e) => e.to === admin.id && e.dto.state === 'Done')).toBe(true);
   });
 
@@ -110,7 +118,7 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     const res = await upload(admin.client, 'portfolio-again.csv', file);
     await t.drainQueue();
     const done = await admin.client.get(`/api/patent_imports/${res.body.patent_import._id}`);
-    expect(done.body.patent_import).toMatchObject({ state: 'Done', inserted: 0, updated: 0, unchanged: 3, rejected: 4 });
+    expect(done.body.patent_import).toMatchObject({ state: 'Done', inserted: 0, updated: 0, unchanged: 3, rejected: 7 });
     const after = await t.portal.ctx.db.select({ idagenda: patentRecords.idagenda, version: patentRecords.version, updatedAt: patentRecords.updatedAt }).from(patentRecords).orderBy(asc(patentRecords.idagenda));
     expect(after).toEqual(before);
     const list = await admin.client.get('/api/patent_imports?limit=1');
@@ -120,8 +128,8 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
 
   it('an xlsx import is read with the workbook reader; a changed row is updated and its version bumped', async () => {
     const bytes = await xlsx([
-      ['A-1', 'B-1', 'C1', 'Cabinet Un', 'REF-1 changed', 'N1', 'FR1', 'P1', 'FR', 'national', '2019-05-10', '2039-05-10', '2027-05-31', 9, 136, 'EUR', 'Title', 'Titre'],
-      ['X-1', null, 'C3', 'Cabinet Un', 'REF-X', null, 'SE1', null, 'SE', null, '2015-03-31', null, null, null, null, null, null, null],
+      ['A-1', 'B-1', 'C1', 'Cabinet Un', 'REF-1 changed', 'N1', 'FR1000001', 'FR2000001', 'FR', 'national', '2019-05-10', '2039-05-10', '2027-05-31', 9, 136, 'EUR', 'Title', 'Titre'],
+      ['X-1', null, 'C3', 'Cabinet Un', 'REF-X', null, 'SE1500001', null, 'SE', null, '2015-03-31', null, null, null, null, null, null, null],
     ]);
     const res = await upload(admin.client, 'portfolio.xlsx', bytes);
     expect(res.status).toBe(200);
@@ -210,6 +218,8 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
   it('export: validated and not exported patents go to one batch (xlsx and csv), stamped once; an empty run writes nothing', async () => {
     const db = t.portal.ctx.db;
     await db.update(patentRecords).set({ instructionId: 1, instructionStatus: 'validated' }).where(inArray(patentRecords.idagenda, ['A-1', 'A-3']));
+    // A formula stored before the import refused them (issue 25 §3) is still neutralised on the way out.
+    await db.update(patentRecords).set({ referenceClient: '=HYPERLINK("x")' }).where(eq(patentRecords.idagenda, 'A-3'));
     const res = await admin.client.post('/api/patent_exports', {});
     expect(res.status).toBe(200);
     await t.drainQueue();

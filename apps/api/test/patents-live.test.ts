@@ -106,7 +106,7 @@ describe('live patent changes: patents:changed to the rooms of the cabinets and 
     expect(bulk.status).toBe(200);
     const validate = await admin.client.put('/api/brevet_eptane/validate-instruction', { patents: [{ _id: ids['L-A'], version: 2 }] });
     expect(validate.status, JSON.stringify(validate.body)).toBe(200);
-    const missing = await admin.client.put('/api/brevet_eptane/update-missing-info/L-A2', { noDepot: 'EP77', version: 2 });
+    const missing = await admin.client.put('/api/brevet_eptane/update-missing-info/L-A2', { noDepot: 'EP16839078.9', version: 2 });
     expect(missing.status, JSON.stringify(missing.body)).toBe(200);
     await settle();
     expect(received.a).toEqual([
@@ -119,7 +119,7 @@ describe('live patent changes: patents:changed to the rooms of the cabinets and 
 
   it('an accepted submission and an admin edit are announced to the new record’s cabinet', async () => {
     clear();
-    const created = await agentA.client.post('/api/brevet_eptane/create', { pays: 'FR', numero_depot: 'FR1' });
+    const created = await agentA.client.post('/api/brevet_eptane/create', { pays: 'FR', numero_depot: 'FR1234567' });
     const accepted = await admin.client.put(`/api/patent_submissions/${created.body.submission._id}/accept`, { code_client: 'CODE-A' });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     const id = accepted.body.brevet_eptane._id as string;

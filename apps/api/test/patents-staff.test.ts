@@ -83,12 +83,12 @@ describe.each(databaseKinds())('patents: missing information and validation (%s)
 
     it('a cell filled meanwhile is a 409 naming it (translated), a stale version a 409, and nothing is written', async () => {
       const before = await row('NO-DEPOT');
-      const filled = await admin.client.put('/api/brevet_eptane/update-missing-info/NO-DEPOT', { noDepot: 'EP9', ReferenceClient: 'OTHER', version: before.version });
+      const filled = await admin.client.put('/api/brevet_eptane/update-missing-info/NO-DEPOT', { noDepot: 'EP16839078.9', ReferenceClient: 'OTHER', version: before.version });
       expect(filled.status).toBe(409);
       expect(filled.body).toMatchObject({ code: 'patent_field_filled', fields: { ReferenceClient: 'patent_field_filled' } });
       const fr = await admin.client.put('/api/brevet_eptane/update-missing-info/NO-DEPOT', { ReferenceClient: 'OTHER', version: before.version }, FR);
       expect(fr.body.message).toMatch(/^Ce champ a été renseigné/);
-      const stale = await admin.client.put('/api/brevet_eptane/update-missing-info/NO-DEPOT', { noDepot: 'EP9', version: before.version + 5 });
+      const stale = await admin.client.put('/api/brevet_eptane/update-missing-info/NO-DEPOT', { noDepot: 'EP16839078.9', version: before.version + 5 });
       expect([stale.status, stale.body.code]).toEqual([409, 'stale_version']);
       expect(await row('NO-DEPOT')).toEqual(before);
     });

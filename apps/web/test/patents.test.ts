@@ -193,6 +193,29 @@ describe('add patent form', () => {
   });
 });
 
+describe('add patent form: input that can make a deadline wrong (issue 25 §3)', () => {
+  const codes = (values: Partial<typeof EMPTY_ADD_VALUES>) => {
+    const result = patentCreateBody.safeParse(toCreateBody({ ...EMPTY_ADD_VALUES, pays: 'FR', ...values }));
+    return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
+  };
+  it('a cost keeps its sign and is refused when negative; text that is not a number is refused, never guessed', () => {
+    expect(toCreateBody({ ...EMPTY_ADD_VALUES, cout: '-50' }).cout).toBe(-50);
+    expect(toCreateBody({ ...EMPTY_ADD_VALUES, cout: '1 250,50' }).cout).toBe(1250.5);
+    for (const cout of ['-50', -50, 'abc', '1e3', '0x10', '50 €']) expect(codes({ cout }), String(cout)).toEqual({ cout: 'invalid_cost' });
+    expect(toCreateBody({ ...EMPTY_ADD_VALUES, cout: '0x10' }).cout).toBe('0x10');
+    expect(codes({ cout: 0 })).toEqual({});
+  });
+  it('numbers are checked against the chosen office with the engine’s parser, on the client as on the server', () => {
+    expect(codes({ numero_depot: 'FR1', numero_publication: 'EP12345678' })).toEqual({ numero_depot: 'invalid_application_number', numero_publication: 'invalid_publication_number' });
+    expect(codes({ numero_depot: '2005555', numero_publication: 'FR 3 000 001 A1' })).toEqual({});
+    expect(codes({ pays: 'EP', numero_depot: 'EP16839078.9' })).toEqual({});
+  });
+  it('identifiers starting with = + - @ and over-long texts are refused', () => {
+    expect(codes({ reference_client: '=HYPERLINK("x")', reference_cabinet: '@A1', numero_depot: '-2005555' })).toEqual({ reference_client: 'formula_not_allowed', reference_cabinet: 'formula_not_allowed', numero_depot: 'formula_not_allowed' });
+    expect(codes({ reference_client: 'R'.repeat(300) })).toEqual({ reference_client: 'text_too_long' });
+  });
+});
+
 describe('a refused bulk update', () => {
   it('the 409 envelope\'s refused rows travel on the ApiError', () => {
     const row = { idagenda: 'AG-1', ReferenceClient: 'R', noDepot: null, NoPublication: null, Pays: 'EP', DateEcheance: '2027-01-01', instructionBeingUpdated: 2, code: 'patent_locked_acquitted', reason: 'Already acquitted.' };

@@ -111,6 +111,30 @@ export const PATENT_SCHEDULE_REASONS = [
 export type PatentScheduleReason = (typeof PATENT_SCHEDULE_REASONS)[number];
 export const PATENT_SUBMISSION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 export type PatentSubmissionStatus = (typeof PATENT_SUBMISSION_STATUSES)[number];
+/**
+ * Longest text each patent field takes (issue 25 §3), the same for the add form, the
+ * missing-information fill, the admin edit, the portfolio import and the sync. Numbers are
+ * checked against the office's format besides (the annuity engine's `parseNumber`).
+ */
+export const PATENT_TEXT_MAX = {
+  /** Application and publication numbers. */
+  number: 50,
+  /** Client and firm references. */
+  reference: 200,
+  origin: 50,
+  title: 1000,
+  /** DonneurOrdre, DonneurOrdreAn. */
+  party: 300,
+  idagenda: 100,
+  idbrevet: 100,
+  clientCode: 50,
+  cabinet: 200,
+  country: 10,
+} as const;
+/** Largest cost in euros (the database's numeric(12, 2)). */
+export const PATENT_COST_MAX = 9_999_999_999;
+/** A value an identifier field (number, reference, agenda id, client code) must not start with: spreadsheet formula triggers. */
+export const FORMULA_PREFIXES = ['=', '+', '-', '@'] as const;
 /** The new-case file (POST /file/send_email_for_new_case): one file, at most 10 MB. */
 export const NEW_CASE_MAX_BYTES = 10 * 1024 * 1024;
 /** The new-case file's accepted types (by extension; anything else is a 415 wrong_extension). */
@@ -182,6 +206,12 @@ export const ERROR_CODES = {
   reason_required: 400,
   country_required: 400,
   client_code_required: 400,
+  // Patent input (issue 25 §3): numbers in the office's format, costs, formula prefixes, lengths.
+  invalid_application_number: 400,
+  invalid_publication_number: 400,
+  invalid_cost: 400,
+  formula_not_allowed: 400,
+  text_too_long: 400,
   // Portfolio imports (issue 11, back-office loop).
   wrong_import_type: 415,
   // Second factor (issue 13).

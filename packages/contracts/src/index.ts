@@ -9,6 +9,7 @@ export * from './jobs.ts';
 export * from './ledes.ts';
 export * from './annuities.ts';
 export * from './patents.ts';
+export * from './patent-input.ts';
 export * from './patent-portfolio.ts';
 export * from './ops.ts';
 export * from './mfa.ts';

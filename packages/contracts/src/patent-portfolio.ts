@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PATENT_COST_MAX, PATENT_TEXT_MAX } from './constants.ts';
 import { paginationMetaSchema } from './pagination.ts';
 import { text } from './text.ts';
 
@@ -69,6 +70,11 @@ export const PATENT_ROW_REJECTIONS = [
   'unknown_currency',
   'unknown_instruction',
   'duplicate_idagenda',
+  // Issue 25 §3: the same input rules as the forms.
+  'invalid_cost',
+  'formula_not_allowed',
+  'invalid_application_number',
+  'invalid_publication_number',
 ] as const;
 export type PatentRowRejection = (typeof PATENT_ROW_REJECTIONS)[number];
 
@@ -109,26 +115,27 @@ const dayCell = z.string().regex(ISO_DAY).nullable().optional();
 
 /** One row of the integration's sync: the record view's fields; absent and null are the same (no value). */
 export const patentSyncRowSchema = z.strictObject({
-  idagenda: text().trim().min(1).max(100),
-  idbrevet: cell(100),
-  code_client: text().trim().min(1).max(50),
-  cabinet: text().trim().min(1).max(200),
-  ReferenceClient: cell(200),
-  nosref: cell(200),
-  noDepot: cell(100),
-  NoPublication: cell(100),
-  Pays: text().trim().min(1).max(10),
-  Origine: cell(50),
+  idagenda: text().trim().min(1).max(PATENT_TEXT_MAX.idagenda),
+  idbrevet: cell(PATENT_TEXT_MAX.idbrevet),
+  code_client: text().trim().min(1).max(PATENT_TEXT_MAX.clientCode),
+  cabinet: text().trim().min(1).max(PATENT_TEXT_MAX.cabinet),
+  ReferenceClient: cell(PATENT_TEXT_MAX.reference),
+  nosref: cell(PATENT_TEXT_MAX.reference),
+  // Checked per row by the import's rules (prepareRow): office format, formula prefixes.
+  noDepot: cell(PATENT_TEXT_MAX.number),
+  NoPublication: cell(PATENT_TEXT_MAX.number),
+  Pays: text().trim().min(1).max(PATENT_TEXT_MAX.country),
+  Origine: cell(PATENT_TEXT_MAX.origin),
   Depot: dayCell,
   Expiration: dayCell,
   DateEcheance: dayCell,
   Quantieme: z.number().int().min(0).max(100).nullable().optional(),
-  cost: z.number().min(0).max(9_999_999_999).nullable().optional(),
+  cost: z.number().min(0).max(PATENT_COST_MAX).nullable().optional(),
   currency: z.string().regex(/^[A-Z]{3}$/).nullable().optional(),
-  TitreAnglais: cell(1000),
-  TitreFrancais: cell(1000),
-  DonneurOrdre: cell(300),
-  DonneurOrdreAn: cell(300),
+  TitreAnglais: cell(PATENT_TEXT_MAX.title),
+  TitreFrancais: cell(PATENT_TEXT_MAX.title),
+  DonneurOrdre: cell(PATENT_TEXT_MAX.party),
+  DonneurOrdreAn: cell(PATENT_TEXT_MAX.party),
   DateAcquit: dayCell,
   DatePaiementOffice: dayCell,
   DateReponseACourrier: dayCell,

@@ -12,10 +12,12 @@ import {
   PATENT_SORTS,
   PATENT_SUBMISSION_STATUSES,
   PATENT_TABS,
+  PATENT_TEXT_MAX,
   PATENT_TO_VALIDATE_PAGE_SIZE,
   PATENT_TO_VALIDATE_SORTS,
 } from './constants.ts';
 import { paginationMetaSchema } from './pagination.ts';
+import { costNumber, freeText, identifierText, numberMatchesOffice, requiredIdentifier } from './patent-input.ts';
 import { text } from './text.ts';
 
 /** The agents' patent portfolio (`brevet_eptane`) and payment instructions (`instruction_paiement`), spec §3, §4, §7. */
@@ -241,13 +243,16 @@ export const patentAgendaParams = z.strictObject({ idagenda: text().trim().min(1
  */
 export const missingInfoBody = z
   .strictObject({
-    noDepot: text().trim().min(1).max(100).optional(),
-    NoPublication: text().trim().min(1).max(100).optional(),
-    ReferenceClient: text().trim().min(1).max(200).optional(),
+    noDepot: requiredIdentifier(PATENT_TEXT_MAX.number).optional(),
+    NoPublication: requiredIdentifier(PATENT_TEXT_MAX.number).optional(),
+    ReferenceClient: requiredIdentifier(PATENT_TEXT_MAX.reference).optional(),
     Pays: countryCode.optional(),
     version,
   })
-  .refine((body) => PATENT_MISSING_FIELDS.some((field) => body[field] !== undefined), { error: 'missing_info_empty' });
+  .refine((body) => PATENT_MISSING_FIELDS.some((field) => body[field] !== undefined), { error: 'missing_info_empty' })
+  // Against the country given with them; without one, the API checks against the record's.
+  .refine(...numberMatchesOffice('noDepot', 'application', (body) => body.Pays))
+  .refine(...numberMatchesOffice('NoPublication', 'publication', (body) => body.Pays));
 export type MissingInfoBody = z.output<typeof missingInfoBody>;
 
 /* ---------- Patents to validate (admin_test, admins) ---------- */
@@ -331,19 +336,23 @@ export type PatentScheduleResponse = z.infer<typeof patentScheduleResponse>;
 /* ---------- Submitted patents (add-patent form) and their review ---------- */
 
 /** POST /brevet_eptane/create (spec §7 names). The country is required; the rest may be empty (the admin completes them). */
-export const patentCreateBody = z.strictObject({
-  numero_depot: optionalText(100),
-  numero_publication: optionalText(100),
-  date_depot: optionalDay,
-  reference_client: optionalText(200),
-  reference_cabinet: optionalText(200),
-  date_echeance_annuites: optionalDay,
-  pays: text({ error: 'country_required' }).trim().regex(/^[A-Za-z]{2,3}$/, { error: 'country_required' }).transform((value) => value.toUpperCase()),
-  origine: optionalText(50),
-  instruction_paiement: instructionIdSchema.nullish().transform((value) => value ?? null),
-  quantieme: z.number().int().min(0).max(100).nullish().transform((value) => value ?? null),
-  cout: z.number().min(0).max(10_000_000).nullish().transform((value) => value ?? null),
-});
+export const patentCreateBody = z
+  .strictObject({
+    numero_depot: identifierText(PATENT_TEXT_MAX.number),
+    numero_publication: identifierText(PATENT_TEXT_MAX.number),
+    date_depot: optionalDay,
+    reference_client: identifierText(PATENT_TEXT_MAX.reference),
+    reference_cabinet: identifierText(PATENT_TEXT_MAX.reference),
+    date_echeance_annuites: optionalDay,
+    pays: text({ error: 'country_required' }).trim().regex(/^[A-Za-z]{2,3}$/, { error: 'country_required' }).transform((value) => value.toUpperCase()),
+    origine: freeText(PATENT_TEXT_MAX.origin),
+    instruction_paiement: instructionIdSchema.nullish().transform((value) => value ?? null),
+    quantieme: z.number().int().min(0).max(100).nullish().transform((value) => value ?? null),
+    cout: costNumber().nullish().transform((value) => value ?? null),
+  })
+  // Numbers in the format of the chosen office (issue 25 §3).
+  .refine(...numberMatchesOffice('numero_depot', 'application', (body) => body.pays))
+  .refine(...numberMatchesOffice('numero_publication', 'publication', (body) => body.pays));
 export type PatentCreateBody = z.output<typeof patentCreateBody>;
 
 /** GET /brevet_eptane/proposal: what the engine proposes for the add form, from the office, origin and filing date. */
@@ -409,28 +418,31 @@ export const patentEditParams = z.strictObject({ _id: z.uuid() });
 /** PUT /brevet_eptane/update/{_id} (admins): the fields to change (absent: unchanged, null: cleared) and the version read. */
 export const patentEditBody = z
   .strictObject({
-    ReferenceClient: optionalText(200).optional(),
-    nosref: optionalText(200).optional(),
-    noDepot: optionalText(100).optional(),
-    NoPublication: optionalText(100).optional(),
+    ReferenceClient: identifierText(PATENT_TEXT_MAX.reference).optional(),
+    nosref: identifierText(PATENT_TEXT_MAX.reference).optional(),
+    noDepot: identifierText(PATENT_TEXT_MAX.number).optional(),
+    NoPublication: identifierText(PATENT_TEXT_MAX.number).optional(),
     Pays: countryCode.optional(),
-    Origine: optionalText(50).optional(),
+    Origine: freeText(PATENT_TEXT_MAX.origin).optional(),
     Depot: optionalDay.optional(),
     Expiration: optionalDay.optional(),
     DateEcheance: optionalDay.optional(),
     Quantieme: z.number().int().min(0).max(100).nullable().optional(),
-    cost: z.number().min(0).max(10_000_000).nullable().optional(),
-    TitreAnglais: optionalText(1000).optional(),
-    TitreFrancais: optionalText(1000).optional(),
-    DonneurOrdre: optionalText(300).optional(),
-    DonneurOrdreAn: optionalText(300).optional(),
+    cost: costNumber().nullable().optional(),
+    TitreAnglais: freeText(PATENT_TEXT_MAX.title).optional(),
+    TitreFrancais: freeText(PATENT_TEXT_MAX.title).optional(),
+    DonneurOrdre: freeText(PATENT_TEXT_MAX.party).optional(),
+    DonneurOrdreAn: freeText(PATENT_TEXT_MAX.party).optional(),
     id_instruction: instructionIdSchema.nullable().optional(),
     DateAcquit: optionalDay.optional(),
     DatePaiementOffice: optionalDay.optional(),
     DateReponseACourrier: optionalDay.optional(),
     DatePaiementClient: optionalDay.optional(),
     version,
-  });
+  })
+  // Against the country given with them; without one, the API checks against the record's.
+  .refine(...numberMatchesOffice('noDepot', 'application', (body) => body.Pays))
+  .refine(...numberMatchesOffice('NoPublication', 'publication', (body) => body.Pays));
 export type PatentEditBody = z.output<typeof patentEditBody>;
 
 /* ---------- New case (contact-us banner) ---------- */

@@ -42,13 +42,50 @@ describe('portfolio rows', () => {
     expect(prepareRow(raw({ ...base, Pays: null }), RATES, TODAY)).toEqual({ ok: false, code: 'missing_country' });
     expect(prepareRow(raw({ ...base, Depot: '2027-02-30' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_date', field: 'Depot' });
     expect(prepareRow(raw({ ...base, Quantieme: '3.5' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_number', field: 'Quantieme' });
-    expect(prepareRow(raw({ ...base, cost: '-1' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_number', field: 'cost' });
+    expect(prepareRow(raw({ ...base, cost: '-1' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_cost', field: 'cost' });
     expect(prepareRow(raw({ ...base, TitreAnglais: 'x'.repeat(1001) }), RATES, TODAY)).toEqual({ ok: false, code: 'value_too_long', field: 'TitreAnglais' });
     // Control characters are dropped, dates in DD/MM/YYYY and Excel dates are read.
     expect(prepareRow(raw({ ...base, ReferenceClient: 'R\u0000\u0007EF', DateAcquit: '05/01/2027', DatePaiementOffice: new Date('2027-01-06T00:00:00Z') }), RATES, TODAY)).toMatchObject({
       ok: true,
       row: { referenceClient: 'REF', dateAcquit: '2027-01-05', datePaiementOffice: '2027-01-06' },
     });
+  });
+
+  it('issue 25 §3: a negative or non-numeric cost is refused as invalid_cost, never read as another amount', () => {
+    for (const cost of ['-50', -50, '- 50', 'abc', '50 €', '1e3', true]) {
+      expect(prepareRow(raw({ ...base, cost }), RATES, TODAY), String(cost)).toEqual({ ok: false, code: 'invalid_cost', field: 'cost' });
+    }
+    expect(prepareRow(raw({ ...base, cost: '1 250,50' }), RATES, TODAY)).toMatchObject({ ok: true, row: { cost: '1250.50' } });
+  });
+
+  it('issue 25 §3: an identifier cell starting with = + - @ is refused with its field, not neutralised', () => {
+    const cases: Array<[string, unknown]> = [
+      ['idagenda', '=HYPERLINK("http://x")'],
+      ['code_client', '+CODE'],
+      ['idbrevet', '@SUM(A1)'],
+      ['ReferenceClient', '-2+3'],
+      ['nosref', '  =1+1'],
+      ['noDepot', '-2005555'],
+      ['NoPublication', -3000001],
+    ];
+    for (const [field, value] of cases) {
+      expect(prepareRow(raw({ ...base, [field]: value }), RATES, TODAY), field).toEqual({ ok: false, code: 'formula_not_allowed', field });
+    }
+    // Inside a value they are plain characters.
+    expect(prepareRow(raw({ ...base, ReferenceClient: 'A-1=B+C@D' }), RATES, TODAY)).toMatchObject({ ok: true, row: { referenceClient: 'A-1=B+C@D' } });
+  });
+
+  it('issue 25 §3: application and publication numbers must match the format of the row’s office (the engine’s parser)', () => {
+    expect(prepareRow(raw({ ...base, noDepot: 'FR1' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_application_number', field: 'noDepot' });
+    expect(prepareRow(raw({ ...base, noDepot: 'DE102007004488' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_application_number', field: 'noDepot' });
+    expect(prepareRow(raw({ ...base, Pays: 'EP', noDepot: 'EP16839078.3' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_application_number', field: 'noDepot' });
+    expect(prepareRow(raw({ ...base, NoPublication: '30000012' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_publication_number', field: 'NoPublication' });
+    // As typed in the office's formats (with or without prefix, kind code, a number cell): kept as given.
+    expect(prepareRow(raw({ ...base, noDepot: 2005555, NoPublication: 'FR 3 000 001 A1' }), RATES, TODAY)).toMatchObject({ ok: true, row: { numeroDepot: '2005555', numeroPublication: 'FR 3 000 001 A1' } });
+    expect(prepareRow(raw({ ...base, Pays: 'EP', noDepot: 'EP16839078.9', NoPublication: 'EP1234567B1' }), RATES, TODAY)).toMatchObject({ ok: true });
+    // An office the engine does not know: only a number naming a known office is checked.
+    expect(prepareRow(raw({ ...base, Pays: 'US', noDepot: '17/123,456' }), RATES, TODAY)).toMatchObject({ ok: true, row: { numeroDepot: '17/123,456' } });
+    expect(prepareRow(raw({ ...base, Pays: 'US', NoPublication: 'EP12345678' }), RATES, TODAY)).toEqual({ ok: false, code: 'invalid_publication_number', field: 'NoPublication' });
   });
 
   it('headers: the wire names whatever the case or accents, an idagenda column required', () => {

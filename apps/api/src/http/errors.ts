@@ -20,14 +20,7 @@ export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    options: {
-      status?: number;
-      fields?: Record<string, string>;
-      detail?: string;
-      retryAfterSeconds?: number;
-      notUpdated?: RefusedRow[];
-      params?: Readonly<Record<string, number | string>>;
-    } = {},
+    options: { status?: number; fields?: Record<string, string>; detail?: string; retryAfterSeconds?: number; notUpdated?: RefusedRow[]; params?: MessageParams } = {},
   ) {
     super(options.detail ?? code);
     this.status = options.status ?? ERROR_CODES[code];
@@ -37,8 +30,11 @@ export class AppError extends Error {
     this.notUpdated = options.notUpdated;
   }
   readonly fields: Record<string, string> | undefined;
-  /** Values of this refusal its message quotes (`annuity_number_out_of_range`: the office's range); over ERROR_MESSAGE_PARAMS. */
-  readonly params: Readonly<Record<string, number | string>> | undefined;
+  /**
+   * Values this refusal's message quotes, over ERROR_MESSAGE_PARAMS: the office's range of
+   * `annuity_number_out_of_range`; the failing field (wire name) and limit of `text_too_long`.
+   */
+  readonly params: MessageParams | undefined;
   /** The refused rows of a bulk instruction update (`instructions_refused`), each with its reason's code. */
   readonly notUpdated: RefusedRow[] | undefined;
   /** When a refusal for rate (429) lifts: sent as Retry-After. */
@@ -62,17 +58,24 @@ export const ERROR_MESSAGE_PARAMS: Partial<Record<ErrorCode, Readonly<Record<str
   annuity_number_out_of_range: { min: 1, max: LAST_ANNUITY },
 };
 
-function errorMessage(code: ErrorCode, locale: Locale, params?: Readonly<Record<string, number | string>>): string {
-  return serverT(locale)(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code], ...params });
+/** Values a message quotes; `field` is a wire name, shown by its label (`api:fields.<name>`). */
+export type MessageParams = Readonly<Record<string, number | string>> & { readonly field?: string; readonly max?: number };
+
+/** Messages that name the field in error (issue 25 §3: "“Client reference” is too long: at most 200 characters"). */
+export const FIELD_MESSAGE_PARAMS: Partial<Record<ErrorCode, ReadonlyArray<'field' | 'max'>>> = {
+  formula_not_allowed: ['field'],
+  text_too_long: ['field', 'max'],
+};
+
+function errorMessage(code: ErrorCode, locale: Locale, params?: MessageParams): string {
+  const t = serverT(locale);
+  if (!FIELD_MESSAGE_PARAMS[code]) return t(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code], ...params });
+  const last = params?.field?.split('.').pop() ?? '_';
+  const field = t(`api:fields.${last}`, { defaultValue: t('api:fields._') });
+  return t(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code], ...params, field, max: params?.max ?? '' });
 }
 
-export function envelope(
-  code: ErrorCode,
-  locale: Locale,
-  fields?: Record<string, string>,
-  notUpdated?: RefusedRow[],
-  params?: Readonly<Record<string, number | string>>,
-): ErrorEnvelope {
+export function envelope(code: ErrorCode, locale: Locale, fields?: Record<string, string>, notUpdated?: RefusedRow[], params?: MessageParams): ErrorEnvelope {
   return {
     success: false,
     message: errorMessage(code, locale, params),

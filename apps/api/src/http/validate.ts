@@ -15,11 +15,16 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   if (result.success) return result.data;
   const fields: Record<string, string> = {};
   let first: ErrorCode | undefined;
+  let params: { field: string; max?: number } | undefined;
   for (const issue of result.error.issues) {
     const field = issue.path.map(String).join('.') || '_';
     const code = isErrorCode(issue.message) ? issue.message : 'validation_failed';
     fields[field] ??= code;
-    if (!first && code !== 'validation_failed') first = code;
+    if (!first && code !== 'validation_failed') {
+      first = code;
+      // The message names the field, and a length's limit (`text_too_long`).
+      params = issue.code === 'too_big' && typeof issue.maximum === 'number' ? { field, max: issue.maximum } : { field };
+    }
   }
-  throw new AppError(first ?? 'validation_failed', { status: 400, fields });
+  throw new AppError(first ?? 'validation_failed', { status: 400, fields, ...(params ? { params } : {}) });
 }

@@ -10,7 +10,7 @@ import {
   type Office,
   type Origin,
 } from '@portal/annuities/core';
-import type { PatentPortfolioField, PatentRowRejection } from '@portal/contracts';
+import { PATENT_COST_MAX, PATENT_TEXT_MAX, patentNumberProblem, startsLikeFormula, type PatentPortfolioField, type PatentRowRejection } from '@portal/contracts';
 
 /**
  * One portfolio row as the import and the sync give it, checked and completed: the missing due date,
@@ -68,8 +68,7 @@ export interface RawPatentRow {
   present: ReadonlySet<PatentPortfolioField>;
 }
 
-const MAX_TEXT = 1000;
-const COST_MAX = 9_999_999_999;
+const MAX_TEXT: number = PATENT_TEXT_MAX.title;
 
 class Refusal extends Error {
   constructor(
@@ -107,20 +106,38 @@ function dayOf(raw: RawPatentRow, field: PatentPortfolioField): string | null {
   return formatIsoDate(day);
 }
 
-/** "1 234,50", "1234.5", 1234.5: a number, or a refusal. */
-function numberOf(raw: RawPatentRow, field: PatentPortfolioField): number | null {
+/**
+ * An identifier (agenda id, client code, reference, number): a text that must not start like a
+ * spreadsheet formula (= + - @); such a cell is refused, never silently changed (issue 25 §3).
+ */
+function identifierOf(raw: RawPatentRow, field: PatentPortfolioField, max: number): string | null {
+  const value = textOf(raw, field, max);
+  if (value !== null && startsLikeFormula(value)) throw new Refusal('formula_not_allowed', field);
+  return value;
+}
+
+/** An application or publication number in the format of the row's office (the engine's parser). */
+function patentNumberOf(raw: RawPatentRow, field: 'noDepot' | 'NoPublication', pays: string): string | null {
+  const value = identifierOf(raw, field, PATENT_TEXT_MAX.number);
+  const problem = value === null ? null : patentNumberProblem(value, field === 'noDepot' ? 'application' : 'publication', pays);
+  if (problem !== null) throw new Refusal(problem, field);
+  return value;
+}
+
+/** "1 234,50", "1234.5", 1234.5: a number, or a refusal (`refusal`: its code). */
+function numberOf(raw: RawPatentRow, field: PatentPortfolioField, refusal: PatentRowRejection = 'invalid_number'): number | null {
   const value = raw.values[field];
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Refusal('invalid_number', field);
+    if (!Number.isFinite(value)) throw new Refusal(refusal, field);
     return value;
   }
-  if (typeof value !== 'string') throw new Refusal('invalid_number', field);
+  if (typeof value !== 'string') throw new Refusal(refusal, field);
   let text = value.replace(/[\s\u00a0\u202f']/g, '');
   if (text === '') return null;
   if (/^-?\d+,\d+$/.test(text)) text = text.replace(',', '.');
   else if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, '');
-  if (!/^-?\d+(\.\d+)?$/.test(text)) throw new Refusal('invalid_number', field);
+  if (!/^-?\d+(\.\d+)?$/.test(text)) throw new Refusal(refusal, field);
   return Number(text);
 }
 
@@ -152,23 +169,28 @@ function pickAnnuity(annuities: readonly Annuity[], quantieme: number | null, du
  */
 export function prepareRow(raw: RawPatentRow, rates: RateTable, today: Day): RowOutcome {
   try {
-    const idagenda = textOf(raw, 'idagenda', 100);
+    const idagenda = identifierOf(raw, 'idagenda', PATENT_TEXT_MAX.idagenda);
     if (idagenda === null) return { ok: false, code: 'missing_idagenda' };
-    const clientCode = textOf(raw, 'code_client', 50);
+    const clientCode = identifierOf(raw, 'code_client', PATENT_TEXT_MAX.clientCode);
     if (clientCode === null) return { ok: false, code: 'missing_client_code' };
-    const cabinetName = textOf(raw, 'cabinet', 200);
+    const cabinetName = textOf(raw, 'cabinet', PATENT_TEXT_MAX.cabinet);
     if (cabinetName === null) return { ok: false, code: 'missing_cabinet' };
-    const paysText = textOf(raw, 'Pays', 10);
+    const paysText = textOf(raw, 'Pays', PATENT_TEXT_MAX.country);
     if (paysText === null) return { ok: false, code: 'missing_country' };
     const pays = paysText.toUpperCase();
-    const origine = textOf(raw, 'Origine', 50);
+    const origine = textOf(raw, 'Origine', PATENT_TEXT_MAX.origin);
+    const idbrevet = identifierOf(raw, 'idbrevet', PATENT_TEXT_MAX.idbrevet);
+    const referenceClient = identifierOf(raw, 'ReferenceClient', PATENT_TEXT_MAX.reference);
+    const referenceCabinet = identifierOf(raw, 'nosref', PATENT_TEXT_MAX.reference);
+    const numeroDepot = patentNumberOf(raw, 'noDepot', pays);
+    const numeroPublication = patentNumberOf(raw, 'NoPublication', pays);
     const dateDepot = dayOf(raw, 'Depot');
     let dateEcheance = dayOf(raw, 'DateEcheance');
     const quantiemeRaw = numberOf(raw, 'Quantieme');
     if (quantiemeRaw !== null && (!Number.isInteger(quantiemeRaw) || quantiemeRaw < 0 || quantiemeRaw > 100)) throw new Refusal('invalid_number', 'Quantieme');
     let quantieme = quantiemeRaw;
-    const costRaw = numberOf(raw, 'cost');
-    if (costRaw !== null && (costRaw < 0 || costRaw > COST_MAX)) throw new Refusal('invalid_number', 'cost');
+    const costRaw = numberOf(raw, 'cost', 'invalid_cost');
+    if (costRaw !== null && (costRaw < 0 || costRaw > PATENT_COST_MAX)) throw new Refusal('invalid_cost', 'cost');
     const currency = (textOf(raw, 'currency', 10) ?? 'EUR').toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) return { ok: false, code: 'unknown_currency', field: 'currency' };
     let instructionId: number | null = null;
@@ -206,13 +228,13 @@ export function prepareRow(raw: RawPatentRow, rates: RateTable, today: Day): Row
       ok: true,
       row: {
         idagenda,
-        idbrevet: textOf(raw, 'idbrevet', 100),
+        idbrevet,
         clientCode,
         cabinetName,
-        referenceClient: textOf(raw, 'ReferenceClient', 200),
-        referenceCabinet: textOf(raw, 'nosref', 200),
-        numeroDepot: textOf(raw, 'noDepot', 100),
-        numeroPublication: textOf(raw, 'NoPublication', 100),
+        referenceClient,
+        referenceCabinet,
+        numeroDepot,
+        numeroPublication,
         pays,
         origine,
         dateDepot,
@@ -222,8 +244,8 @@ export function prepareRow(raw: RawPatentRow, rates: RateTable, today: Day): Row
         cost: costEur === null ? null : costEur.toFixed(2),
         titreAnglais: textOf(raw, 'TitreAnglais'),
         titreFrancais: textOf(raw, 'TitreFrancais'),
-        donneurOrdre: textOf(raw, 'DonneurOrdre', 300),
-        donneurOrdreAn: textOf(raw, 'DonneurOrdreAn', 300),
+        donneurOrdre: textOf(raw, 'DonneurOrdre', PATENT_TEXT_MAX.party),
+        donneurOrdreAn: textOf(raw, 'DonneurOrdreAn', PATENT_TEXT_MAX.party),
         dateAcquit: dayOf(raw, 'DateAcquit'),
         datePaiementOffice: dayOf(raw, 'DatePaiementOffice'),
         dateReponseCourrier: dayOf(raw, 'DateReponseACourrier'),

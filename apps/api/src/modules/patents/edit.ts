@@ -4,6 +4,7 @@ import { patentInstructionEvents, patentRecords, paymentInstructions } from '@po
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
+import { assertNumbersFitOffice } from './numbers.ts';
 import { dayOf, loadPatent, toPatentDto } from './service.ts';
 
 type Insert = typeof patentRecords.$inferInsert;
@@ -46,6 +47,7 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
     const [row] = await loadPatent(tx, eq(patentRecords.id, id), true);
     if (!row) throw new AppError('not_found');
     const patent = row.patent;
+    assertNumbersFitOffice(body.Pays ?? patent.pays, { application: ['noDepot', body.noDepot], publication: ['NoPublication', body.NoPublication] });
     if (patent.version !== body.version) throw new AppError('stale_version');
     const set: Record<string, unknown> = {};
     for (const [wire, column] of Object.entries(EDITABLE) as Array<[keyof typeof EDITABLE, keyof Insert]>) {

@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
 import { likePattern } from '../search.ts';
+import { assertNumbersFitOffice } from './numbers.ts';
 import { loadPatent, scopeCondition, writeRefusal, toPatentDto, today, writeScope, type PatentRow, type PatentScope } from './service.ts';
 
 /*
@@ -73,6 +74,7 @@ export async function updateMissingInfo(ctx: AppContext, idagenda: string, body:
     const [row] = await loadPatent(tx, eq(patentRecords.idagenda, idagenda), true);
     if (!row) throw new AppError('not_found');
     const patent = row.patent;
+    assertNumbersFitOffice(body.Pays ?? patent.pays, { application: ['noDepot', body.noDepot], publication: ['NoPublication', body.NoPublication] });
     const set: Partial<typeof patentRecords.$inferInsert> = {};
     const filled: Record<string, string> = {};
     for (const field of PATENT_MISSING_FIELDS) {

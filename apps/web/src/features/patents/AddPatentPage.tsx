@@ -3,7 +3,7 @@ import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text, Tex
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { patentCreateBody, type PatentCreateBody } from '@portal/contracts';
+import { PATENT_TEXT_MAX, patentCreateBody, type PatentCreateBody } from '@portal/contracts';
 import { FormErrorSummary } from '../../components/FormErrorSummary.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiError } from '../../lib/api.ts';
@@ -16,7 +16,15 @@ import { EMPTY_ADD_VALUES, instructionLabels, OFFICES, ORIGINS, toCreateBody, ty
 
 export const PORTFOLIO_PATH = '/patent-annuities';
 
-const ERROR_KEYS = new Set(['country_required', 'invalid_date_format']);
+const ERROR_KEYS = new Set(['country_required', 'invalid_date_format', 'invalid_application_number', 'invalid_publication_number', 'invalid_cost', 'formula_not_allowed', 'text_too_long']);
+/** The longest text of each field (the contract's limits, issue 25 §3). */
+const MAX_LENGTH: Record<string, number> = {
+  numero_depot: PATENT_TEXT_MAX.number,
+  numero_publication: PATENT_TEXT_MAX.number,
+  reference_client: PATENT_TEXT_MAX.reference,
+  reference_cabinet: PATENT_TEXT_MAX.reference,
+  origine: PATENT_TEXT_MAX.origin,
+};
 
 /** Spec "Add patent form": submitted for an agent's review; back to the portfolio after adding or cancelling. */
 export function AddPatentPage() {
@@ -28,7 +36,7 @@ export function AddPatentPage() {
     initialValues: EMPTY_ADD_VALUES,
     schema: patentCreateBody,
     prepare: toCreateBody,
-    translate: (code) => t(`add.errors.${ERROR_KEYS.has(code) ? code : 'invalid'}`),
+    translate: (code, path) => t(`add.errors.${ERROR_KEYS.has(code) ? code : 'invalid'}`, { max: MAX_LENGTH[path] }),
   });
   const create = useMutation({
     mutationFn: createPatent,
@@ -64,10 +72,10 @@ export function AddPatentPage() {
           <Stack gap="md">
             <FormErrorSummary count={invalidCount} testId="add-summary" />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              <TextInput {...field('numero_depot')} maxLength={100} autoComplete="off" />
-              <TextInput {...field('numero_publication')} maxLength={100} autoComplete="off" />
-              <TextInput {...field('reference_client')} maxLength={200} autoComplete="off" />
-              <TextInput {...field('reference_cabinet')} maxLength={200} autoComplete="off" />
+              <TextInput {...field('numero_depot')} maxLength={PATENT_TEXT_MAX.number} autoComplete="off" />
+              <TextInput {...field('numero_publication')} maxLength={PATENT_TEXT_MAX.number} autoComplete="off" />
+              <TextInput {...field('reference_client')} maxLength={PATENT_TEXT_MAX.reference} autoComplete="off" />
+              <TextInput {...field('reference_cabinet')} maxLength={PATENT_TEXT_MAX.reference} autoComplete="off" />
               <TextInput type="date" {...field('date_depot')} />
               <Stack gap={6}>
                 <TextInput type="date" {...field('date_echeance_annuites')} />
@@ -116,7 +124,8 @@ export function AddPatentPage() {
                 data-testid="add-instruction_paiement"
               />
               <NumberInput size="md" {...field('quantieme')} min={0} max={100} allowDecimal={false} allowNegative={false} />
-              <NumberInput size="md" {...field('cout')} min={0} decimalScale={2} allowNegative={false} suffix=" €" />
+              {/* Sign kept and no clamping: "-50" is refused with the contract's message, never read as 50 or 0 (issue 25 §3). */}
+              <NumberInput size="md" {...field('cout')} decimalScale={2} clampBehavior="none" suffix=" €" />
             </SimpleGrid>
             <Group justify="flex-end" gap="sm">
               <Button variant="default" component={Link} to={PORTFOLIO_PATH} data-testid="add-cancel">

@@ -205,9 +205,21 @@ export const EMPTY_ADD_VALUES: AddValues = {
   cout: '',
 };
 
+/**
+ * A number field as typed: '' is null; "1 250,50", "-50" and 120.5 are numbers with their sign; any
+ * other text stays text, for the contract to refuse with its message (issue 25 §3: never `Number`'s
+ * guesses, where " " is 0, "1e3" is 1000 and "0x10" is 16).
+ */
+export function formNumber(x: number | string | null): number | string | null {
+  if (x === null || x === '') return null;
+  if (typeof x === 'number') return x;
+  const text = x.replace(/[\s\u00a0\u202f]/g, '');
+  if (text === '') return null;
+  return /^-?\d+([.,]\d+)?$/.test(text) ? Number(text.replace(',', '.')) : x;
+}
+
 /** The form's values as POST /brevet_eptane/create takes them: numbers as numbers, empty as null. */
 export function toCreateBody(v: AddValues): Record<string, unknown> {
-  const num = (x: number | string) => (x === '' || x === null ? null : Number(x));
-  return { ...v, instruction_paiement: v.instruction_paiement ? Number(v.instruction_paiement) : null, quantieme: num(v.quantieme), cout: num(v.cout) };
+  return { ...v, instruction_paiement: v.instruction_paiement ? Number(v.instruction_paiement) : null, quantieme: formNumber(v.quantieme), cout: formNumber(v.cout) };
 }
 

@@ -107,7 +107,8 @@ export function PortfolioTable({ rows, labels, selection, onChoose, onDetails, s
         header: () => t('columns.reference'),
         cell: (c) => (
           <Stack gap={4} align="flex-start">
-            <Text size="sm" fw={600} className="portal-break" data-testid="patent-ref">
+            {/* Cut to one line so a long reference never pushes the other columns away; whole on hover and in the detail. */}
+            <Text size="sm" fw={600} className={classes.cut} title={c.row.original.ReferenceClient ?? undefined} data-testid="patent-ref">
               {c.row.original.ReferenceClient ?? ''}
             </Text>
             <ToneBadge tone={rowTone(c.row.original)} />
@@ -159,7 +160,7 @@ export function PortfolioTable({ rows, labels, selection, onChoose, onDetails, s
               <Stack gap="xs">
                 <Group justify="space-between" wrap="nowrap" align="flex-start">
                   <Stack gap={2}>
-                    <Text fw={650} size="sm" className="portal-break" data-testid="patent-ref">
+                    <Text fw={650} size="sm" className="portal-break" lineClamp={2} title={row.ReferenceClient ?? undefined} data-testid="patent-ref">
                       {row.ReferenceClient ?? ''}
                     </Text>
                     <Text size="xs" c="dark.4">
