@@ -51,7 +51,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const database = openDatabase(config.database);
   await database.migrate();
   const admin = await seedBaseData(database.db, config.admin);
-  // Patent records no checking path wrote yet (from before migration 0012) are checked against the engine once (decision 152).
+  // Patent records no checking path wrote yet (from before migration 0012) are checked against the engine once (decision 146).
   const rechecked = await recheckSchedules(database.db);
   if (rechecked.checked > 0) logger.info({ event: 'patent_schedules_rechecked', ...rechecked }, 'patent records checked against the computed schedule');
 

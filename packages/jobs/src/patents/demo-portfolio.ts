@@ -206,7 +206,7 @@ export async function seedDemoPortfolio(db: Database, options: DemoPortfolioOpti
       returning 1`);
     written += rowsOf(result).length;
   }
-  // Records no checking path wrote (from before the check, or inserted by hand) are checked now (decision 152).
+  // Records no checking path wrote (from before the check, or inserted by hand) are checked now (decision 146).
   await recheckSchedules(db);
   return { cabinets: cabinetRows.length, agents, patents: written };
 }

@@ -7,7 +7,7 @@ const RECHECK_BATCH = 5000;
 
 /**
  * Checks the records no checking path wrote yet (`schedule_checked` false: rows from before migration
- * 0012, or inserted by hand): run at start-up and by `seed:demo` (decision 152). A row written
+ * 0012, or inserted by hand): run at start-up and by `seed:demo` (decision 146). A row written
  * meanwhile by a checking path is left as that path wrote it. Returns the rows checked and flagged.
  */
 export async function recheckSchedules(db: Executor): Promise<{ checked: number; flagged: number }> {
