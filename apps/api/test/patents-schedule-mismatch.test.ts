@@ -3,6 +3,8 @@ import { eq, like } from 'drizzle-orm';
 import { checkRecord, isOffice, parseIsoDate } from '@portal/annuities/core';
 import { cabinets, patentRecords } from '@portal/db';
 import { originOf, seedDemoPortfolio } from '@portal/jobs';
+import { createLogger } from '@portal/logger';
+import { createPortal } from '../src/bootstrap.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
 /*
@@ -141,6 +143,17 @@ describe.each(databaseKinds())('patents that disagree with the computed schedule
     const edited = await admin.client.put(`/api/brevet_eptane/update/${old!.id}`, { ReferenceClient: 'REF-OLD', version: 1 });
     expect(edited.body.brevet_eptane.schedule_mismatch).toMatchObject({ code: 'due_differs', Quantieme: 7 });
     expect((await row('OLD-NL')).scheduleChecked).toBe(true);
+  });
+
+  // A second API process on the same database starts: PostgreSQL only (each PGlite test database is in memory, one process's).
+  it.runIf(kind === 'postgres')('start-up: records no checking path wrote (from before the check) are checked when the API starts', async () => {
+    const [cabinet] = await t.portal.ctx.db.select().from(cabinets).where(eq(cabinets.name, 'Cabinet Mismatch'));
+    await t.portal.ctx.db.insert(patentRecords).values({ idagenda: 'OLD-FR', cabinetId: cabinet!.id, clientCode: 'MM1', pays: 'FR', origine: 'national', dateDepot: '2019-05-10', dateEcheance: '2027-05-10', quantieme: 9 });
+    expect((await row('OLD-FR')).scheduleChecked).toBe(false);
+    const second = await createPortal(t.config, { clock: t.clock, logger: createLogger({ level: 'error', name: 'api-second' }) });
+    await second.close();
+    // FR: annuity 9 of a patent filed 2019-05-10 falls due at the end of May 2027.
+    expect(await row('OLD-FR')).toMatchObject({ scheduleChecked: true, scheduleCode: 'due_differs', scheduleQuantieme: 9, scheduleEcheance: '2027-05-31' });
   });
 
   it('seed:demo: due dates, numbers and fees from the engine (none flagged); records no checking path wrote are checked', async () => {
