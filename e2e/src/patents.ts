@@ -40,6 +40,8 @@ export interface SeedPatent {
   reference: string;
   /** Days from today to the due date (≤ 7: the limit date has passed, the row is locked). */
   dueIn: number;
+  /** A due date written as such (YYYY-MM-DD), in place of `dueIn`'s. */
+  due?: string;
   pays?: string;
   quantieme?: number;
   cout?: number;
@@ -75,7 +77,7 @@ export async function seedPatents(agentPage: Page, adminPage: Page, agent: Paten
         date_depot: '2018-03-15',
         reference_client: p.reference,
         reference_cabinet: `NS-${p.reference}`,
-        date_echeance_annuites: day(p.dueIn),
+        date_echeance_annuites: p.due ?? day(p.dueIn),
         pays: p.pays ?? 'FR',
         origine: 'national',
         instruction_paiement: p.instruction ?? null,

@@ -147,4 +147,25 @@ describe.each(['en', 'fr'] as const)('portfolio page (%s)', (lang) => {
       await context.close();
     }
   });
+
+  it('an import counts the rows stored but flagged because they differ from the computed schedule (issue 25 §2)', async () => {
+    const context = await newContext(browser, { lang });
+    const page = await context.newPage();
+    try {
+      await loginAsAdmin(page);
+      await switchLanguage(page, lang);
+      await page.goto(PATH);
+      await expect.poll(() => page.locator('main h1').textContent()).toBe(t.title);
+      // DE filed 2018-03-15: the engine puts annuity 9 on 2026-03-31, not 2026-12-31 (the issue's example).
+      const name = `flagged-${STAMP}-${lang}.csv`;
+      const file = `idagenda;code_client;cabinet;Pays;Origine;Depot;DateEcheance;Quantieme;cost\nPF-${STAMP}-${lang}-DE;${codeOf(lang)}F;Cabinet E2E ${STAMP} ${lang};DE;national;2018-03-15;2026-12-31;9;540\n`;
+      await page.getByTestId('portfolio-file-input').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(file) });
+      await page.getByTestId('portfolio-import-submit').click();
+      const card = await newestFinished(page, name);
+      const counts = t.imports.counts.replace('{{inserted}}', '1').replace('{{updated}}', '0').replace('{{unchanged}}', '0').replace('{{rejected}}', '0');
+      await expect.poll(() => card.getByTestId('portfolio-import-counts').textContent()).toBe(`${counts} · ${t.imports.flagged_one.replace('{{count}}', '1')}`);
+    } finally {
+      await context.close();
+    }
+  });
 });

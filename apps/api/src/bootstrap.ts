@@ -6,7 +6,7 @@ import { createMailTransport } from '@portal/mail';
 import { createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import { bindJobs, consumedQueues, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine, sweepJobs } from '@portal/jobs';
+import { bindJobs, consumedQueues, recheckSchedules, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine, sweepJobs } from '@portal/jobs';
 import { createMetrics, instrumentJobs } from '@portal/ops';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppContext } from './context.ts';
@@ -51,6 +51,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const database = openDatabase(config.database);
   await database.migrate();
   const admin = await seedBaseData(database.db, config.admin);
+  // Patent records no checking path wrote yet (from before migration 0012) are checked against the engine once (decision 147).
+  const rechecked = await recheckSchedules(database.db);
+  if (rechecked.checked > 0) logger.info({ event: 'patent_schedules_rechecked', ...rechecked }, 'patent records checked against the computed schedule');
 
   const storage = await createStorage(config.storage);
   await storage.ensureReady();

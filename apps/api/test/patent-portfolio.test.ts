@@ -185,7 +185,7 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     expect((await admin.client.put('/api/brevet_eptane/sync', { brevet_eptane: [syncRow] })).status).toBe(401);
     const ok = await machine.put('/api/brevet_eptane/sync', { brevet_eptane: [syncRow, { ...syncRow, idagenda: 'S-2', cost: 10, currency: 'XYZ' }] }, { authorization: `Bearer ${SYNC_KEY}` });
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ success: true, inserted: 1, updated: 0, unchanged: 0, rejected: 1, rejections: [{ row: 2, code: 'unknown_currency', field: 'currency' }] });
+    expect(ok.body).toEqual({ success: true, inserted: 1, updated: 0, unchanged: 0, rejected: 1, flagged: 0, rejections: [{ row: 2, code: 'unknown_currency', field: 'currency' }] });
     const again = await machine.put('/api/brevet_eptane/sync', { brevet_eptane: [syncRow] }, { authorization: `Bearer ${SYNC_KEY}` });
     expect(again.body).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
     const tooMany = await machine.put('/api/brevet_eptane/sync', { brevet_eptane: Array.from({ length: 1001 }, (_v, i) => ({ ...syncRow, idagenda: `T-${i}` })) }, { authorization: `Bearer ${SYNC_KEY}` });

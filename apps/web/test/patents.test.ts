@@ -52,6 +52,7 @@ function patent(over: Partial<PatentRecordDto> = {}): PatentRecordDto {
     exported_at: null,
     deadline: null,
     locked: null,
+    schedule_mismatch: null,
     version: 3,
     created: '2026-01-01T00:00:00.000Z',
     updated: '2026-01-01T00:00:00.000Z',

@@ -109,6 +109,13 @@ export const PATENT_SCHEDULE_REASONS = [
   'unitary_not_available',
 ] as const;
 export type PatentScheduleReason = (typeof PATENT_SCHEDULE_REASONS)[number];
+/**
+ * How a stored record disagrees with the computed schedule (`checkRecord` of `@portal/annuities`):
+ * the due date differs from the engine's for that annuity, no annuity falls due on the record's date,
+ * or the right has no annuity of the record's number.
+ */
+export const PATENT_SCHEDULE_MISMATCH_CODES = ['due_differs', 'no_annuity_due_then', 'number_out_of_range'] as const;
+export type PatentScheduleMismatchCode = (typeof PATENT_SCHEDULE_MISMATCH_CODES)[number];
 export const PATENT_SUBMISSION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 export type PatentSubmissionStatus = (typeof PATENT_SUBMISSION_STATUSES)[number];
 /**

@@ -96,6 +96,8 @@ export const patentImportSchema = z.strictObject({
   updated: z.number().int(),
   unchanged: z.number().int(),
   rejected: z.number().int(),
+  /** Rows stored but flagged: they disagree with the computed schedule (`schedule_mismatch` on the record). */
+  flagged: z.number().int(),
   rejections: z.array(patentRowRejectionSchema),
   uploaded_by: z.uuid().nullable(),
   created: z.iso.datetime(),
@@ -151,6 +153,8 @@ export const patentSyncResponse = z.strictObject({
   updated: z.number().int(),
   unchanged: z.number().int(),
   rejected: z.number().int(),
+  /** Rows stored but flagged: they disagree with the computed schedule. */
+  flagged: z.number().int(),
   rejections: z.array(patentRowRejectionSchema),
 });
 

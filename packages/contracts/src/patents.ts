@@ -8,6 +8,7 @@ import {
   PATENT_MISSING_FIELDS,
   PATENT_MISSING_PAGE_SIZE,
   PATENT_PAGE_MAX,
+  PATENT_SCHEDULE_MISMATCH_CODES,
   PATENT_SCHEDULE_REASONS,
   PATENT_SORTS,
   PATENT_SUBMISSION_STATUSES,
@@ -112,6 +113,8 @@ export const patentRecordSchema = z.strictObject({
   DatePaiementClient: isoDay.nullable(),
   exported_at: z.iso.datetime().nullable(),
   locked: z.enum(PATENT_LOCK_CODES).nullable(),
+  /** The record disagrees with the computed schedule: how, and the engine's annuity (number, due date) it should name; null when it agrees or cannot be checked. */
+  schedule_mismatch: z.strictObject({ code: z.enum(PATENT_SCHEDULE_MISMATCH_CODES), Quantieme: z.number().int(), DateEcheance: isoDay }).nullable(),
   /** Sent back with an update: a change made meanwhile by someone else makes it a 409. */
   version: z.number().int().min(1),
   created: z.iso.datetime(),
@@ -138,6 +141,8 @@ export const patentListQuery = z.strictObject({
   /** `;`-separated office (country) codes. */
   office: semicolonList(text().regex(/^[A-Za-z]{2,3}$/), 50).transform((codes) => codes.map((c) => c.toUpperCase())).optional(),
   search: text().trim().max(200).optional(),
+  /** `mismatch`: only the records that disagree with the computed schedule. */
+  schedule: z.enum(['mismatch']).optional(),
   sort: z.enum(PATENT_SORTS).default('DateEcheance'),
   order: z.enum(['asc', 'desc']).default('asc'),
   page: positiveInt(1_000_000).default(1),

@@ -377,6 +377,8 @@ export const paymentInstructions = pgTable('payment_instructions', {
   appendsNextYear: boolean('appends_next_year').notNull().default(false),
 });
 
+/** `checkRecord`'s disagreement codes (`@portal/annuities`), as stored in `patent_records.schedule_code`. */
+export const SCHEDULE_MISMATCH_CODES = ['due_differs', 'no_annuity_due_then', 'number_out_of_range'] as const;
 export const INSTRUCTION_STATUS_VALUES = ['unprocessed', 'processed', 'validated'] as const;
 export const INSTRUCTION_CHANGE_SOURCES = ['screen', 'bulk', 'sync', 'reset', 'validation', 'import', 'submission', 'edit'] as const;
 
@@ -424,6 +426,16 @@ export const patentRecords = pgTable(
     /** The export batch that carried the validated instruction (set with `exported_at`). */
     exportBatchId: uuid('export_batch_id').references((): AnyPgColumn => patentExportBatches.id, { onDelete: 'set null' }),
     version: integer('version').notNull().default(1),
+    /**
+     * How the record disagrees with the schedule `@portal/annuities` computes (`checkRecord`), written by
+     * every write path in the statement of the write: null when it agrees or cannot be checked; else the
+     * code and the engine's annuity (number and due date) the record should name (issue 25 §2).
+     */
+    scheduleCode: text('schedule_code', { enum: SCHEDULE_MISMATCH_CODES }),
+    scheduleQuantieme: integer('schedule_quantieme'),
+    scheduleEcheance: date('schedule_echeance', { mode: 'string' }),
+    /** False for a row no checking path wrote yet (rows from before migration 0012): `recheckSchedules` takes them. */
+    scheduleChecked: boolean('schedule_checked').notNull().default(false),
     /**
      * Spec §4 "Patent listing": an instruction id or any treatment date makes the patent one "with an
      * instruction" (the unvalidated tab); the others are the unprocessed tab. Kept by PostgreSQL so the
@@ -474,9 +486,12 @@ export const patentRecords = pgTable(
     index('patent_records_to_validate_idx').on(t.numeroDepot, t.id).where(sql`${t.instructionStatus} = 'processed'`),
     // The next export batch: validated and not exported yet.
     index('patent_records_to_export_idx').on(t.dateEcheance, t.id).where(sql`${t.instructionStatus} = 'validated' and ${t.exportedAt} is null`),
+    // Records that disagree with the computed schedule (the list's filter), per tab by due date.
+    index('patent_records_schedule_mismatch_idx').on(t.hasInstruction, t.dateEcheance, t.id).where(sql`${t.scheduleCode} is not null`),
     index('patent_records_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     check('patent_records_quantieme_check', sql`${t.quantieme} is null or ${t.quantieme} between 0 and 100`),
     check('patent_records_cost_check', sql`${t.cost} is null or ${t.cost} >= 0`),
+    check('patent_records_schedule_code_check', sql`${t.scheduleCode} is null or ${t.scheduleCode} in ('due_differs', 'no_annuity_due_then', 'number_out_of_range')`),
     check('patent_records_status_check', sql`${t.instructionStatus} in ('unprocessed', 'processed', 'validated')`),
   ],
 );
@@ -568,6 +583,8 @@ export const patentImports = pgTable(
     updated: integer('updated').notNull().default(0),
     unchanged: integer('unchanged').notNull().default(0),
     rejected: integer('rejected').notNull().default(0),
+    /** Rows stored but flagged: they disagree with the computed schedule. */
+    flagged: integer('flagged').notNull().default(0),
     /** The first refused rows: `{ row, code, field? }`, at most a hundred. */
     rejections: jsonb('rejections').$type<{ row: number; code: string; field?: string }[]>().notNull().default(sql`'[]'::jsonb`),
     attempts: integer('attempts').notNull().default(0),

@@ -18,7 +18,8 @@ export { createExportPatentsProcessor, exportOneBatch, exportStamp, PATENT_EXPOR
 export { createPatentRemindersProcessor, reminderStep, runPatentReminders, type PatentRemindersDeps, type ReminderRunResult, type ReminderStep } from './processors/patent-reminders.ts';
 export { loadImport, publishImport, toImportDto, type PatentImportRow } from './patents/imports.ts';
 export { loadInstructionIds, loadRates, PORTFOLIO_BATCH, PortfolioTally, upsertPatents, type UpsertCounts } from './patents/upsert.ts';
-export { engineDay, mapHeaders, originOf, prepareRow, rateOn, rawFromCells, rowsOf, type PatentUpsertRow, type RateTable, type RawPatentRow } from './patents/rows.ts';
+export { engineDay, mapHeaders, originOf, prepareRow, rateOn, rawFromCells, rowsOf, scheduleColumnsOf, type PatentUpsertRow, type RateTable, type RawPatentRow, type ScheduleColumns, type StoredClaim } from './patents/rows.ts';
+export { recheckSchedules } from './patents/schedule-check.ts';
 export { csvLine, parseCsv } from './patents/csv.ts';
 export { seedDemoPortfolio, DEMO_CURRENCY_RATES, type DemoPortfolioOptions, type DemoPortfolioResult } from './patents/demo-portfolio.ts';
 export { receiptsJob, closeSilentReceiptUploads } from './definitions/receipts.ts';

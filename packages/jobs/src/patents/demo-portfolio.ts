@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { computeSchedule, formatIsoDate, OFFICES, parseIsoDate, UNITARY_STATES, type Office, type Origin } from '@portal/annuities/core';
 import type { Database } from '@portal/db';
-import { rowsOf } from './rows.ts';
+import { rateOn, rowsOf, scheduleColumnsOf, type RateTable } from './rows.ts';
+import { recheckSchedules } from './schedule-check.ts';
 
 /**
  * A realistic demo portfolio (`npm run seed:demo`, `--patents N`) and the bench's: cabinets and
@@ -9,7 +10,8 @@ import { rowsOf } from './rows.ts';
  * every instruction status, every lock case (limit date passed, acquitted, office paid, mail reply,
  * client paid, validated), rows with missing information, and a few currency rates. Deterministic
  * (a seeded generator), idempotent (idagenda `DEMO-000001`…, `on conflict do nothing`), written with
- * one `unnest` statement per 5,000 patents.
+ * one `unnest` statement per 5,000 patents. Due dates, annuity numbers and fees are the engine's, and
+ * every record is checked against it as the other write paths do (then any unchecked record is).
  */
 export interface DemoPortfolioOptions {
   patents: number;
@@ -58,6 +60,14 @@ export const DEMO_CURRENCY_RATES = [
   { currency: 'USD', validFrom: '2024-01-01', eurPerUnit: '0.92000000' },
   { currency: 'CHF', validFrom: '2024-01-01', eurPerUnit: '1.04000000' },
 ];
+
+/** The demo rates by currency, oldest first, as the import reads `currency_rates`. */
+const DEMO_RATES: RateTable = new Map(
+  [...new Set(DEMO_CURRENCY_RATES.map((r) => r.currency))].map((currency) => [
+    currency,
+    DEMO_CURRENCY_RATES.filter((r) => r.currency === currency).map((r) => ({ validFrom: r.validFrom, eurPerUnit: Number(r.eurPerUnit) })),
+  ]),
+);
 
 type Column = { name: string; type: string; values: unknown[] };
 
@@ -111,15 +121,21 @@ export async function seedDemoPortfolio(db: Database, options: DemoPortfolioOpti
       const office = COUNTRIES[n % COUNTRIES.length]!;
       const origin = pick(originsOf(office));
       const filing = addDays(options.today, -Math.floor(365 * (2 + random() * 16)));
-      // Due dates from 60 days ago to 400 days ahead: limit passed, in every reminder window, far.
-      let due: string | null = addDays(options.today, Math.floor(-60 + random() * 460));
-      let quantieme: number | null = 3 + Math.floor(random() * 15);
-      let cost: string | null = (50 + Math.floor(random() * 2000) + random()).toFixed(2);
+      // The annuity, its due date and its fee are the engine's (issue 25 §2: the demo agrees with its own
+      // schedule): the first annuity due on or after a day drawn from 60 days ago to 400 days ahead, so
+      // that due dates spread over limit passed, every reminder window and far.
+      const drawn = parseIsoDate(addDays(options.today, Math.floor(-60 + random() * 460)))!;
+      let due: string | null = null;
+      let quantieme: number | null = null;
+      let cost: string | null = null;
       const schedule = computeSchedule({ office, origin, filing: parseIsoDate(filing)! }, today);
-      if (schedule.ok && schedule.value.next) {
-        due = formatIsoDate(schedule.value.next.due);
-        quantieme = schedule.value.next.number;
-        if (random() < 0.5) due = addDays(options.today, Math.floor(-60 + random() * 460));
+      const annuities = schedule.ok ? schedule.value.annuities : [];
+      const annuity = annuities.find((a) => a.due >= drawn) ?? annuities.at(-1);
+      if (annuity) {
+        due = formatIsoDate(annuity.due);
+        quantieme = annuity.number;
+        const rate = annuity.feeMinor === null ? null : rateOn(DEMO_RATES, annuity.currency, due);
+        if (rate !== null) cost = ((annuity.feeMinor! / 100) * rate).toFixed(2);
       }
       // The case of this row: status, lock, missing information.
       const r = random();
@@ -171,6 +187,12 @@ export async function seedDemoPortfolio(db: Database, options: DemoPortfolioOpti
       column('date_reponse_courrier', 'date').values.push(dates.reply);
       column('date_paiement_client', 'date').values.push(dates.client);
       column('exported_at', 'timestamptz').values.push(exported);
+      // Checked like every other write (all agree: the values above are the engine's).
+      const check = scheduleColumnsOf({ pays: office, origine: origin, dateDepot: filing, quantieme, dateEcheance: due });
+      column('schedule_code', 'text').values.push(check.scheduleCode);
+      column('schedule_quantieme', 'integer').values.push(check.scheduleQuantieme);
+      column('schedule_echeance', 'date').values.push(check.scheduleEcheance);
+      column('schedule_checked', 'boolean').values.push(check.scheduleChecked);
     }
     const list = Object.values(columns);
     const names = sql.raw(list.map((c) => `"${c.name}"`).join(', '));
@@ -184,5 +206,7 @@ export async function seedDemoPortfolio(db: Database, options: DemoPortfolioOpti
       returning 1`);
     written += rowsOf(result).length;
   }
+  // Records no checking path wrote (from before the check, or inserted by hand) are checked now (decision 147).
+  await recheckSchedules(db);
   return { cabinets: cabinetRows.length, agents, patents: written };
 }

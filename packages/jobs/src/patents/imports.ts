@@ -18,6 +18,7 @@ export function toImportDto(row: PatentImportRow): PatentImportDto {
     updated: row.updated,
     unchanged: row.unchanged,
     rejected: row.rejected,
+    flagged: row.flagged,
     rejections: row.rejections as PatentImportDto['rejections'],
     uploaded_by: row.uploadedBy,
     created: row.createdAt.toISOString(),

@@ -1,5 +1,6 @@
 import {
   cellDate,
+  checkRecord,
   computeSchedule,
   dayFromDate,
   formatIsoDate,
@@ -11,6 +12,7 @@ import {
   type Origin,
 } from '@portal/annuities/core';
 import { PATENT_COST_MAX, PATENT_TEXT_MAX, patentNumberProblem, startsLikeFormula, type PatentPortfolioField, type PatentRowRejection } from '@portal/contracts';
+import type { SCHEDULE_MISMATCH_CODES } from '@portal/db';
 
 /**
  * One portfolio row as the import and the sync give it, checked and completed: the missing due date,
@@ -45,9 +47,46 @@ export interface PatentUpsertRow {
   /** Whether the source carries the instruction (a column or key present): otherwise the portal's stays. */
   setsInstruction: boolean;
   instructionId: number | null;
+  /** The row checked against the computed schedule: stored with it, flagged when it disagrees. */
+  schedule: ScheduleColumns;
 }
 
 export type RowOutcome = { ok: true; row: PatentUpsertRow } | { ok: false; code: PatentRowRejection; field?: string };
+
+/** What a record claims, as stored (`patent_records` columns, days YYYY-MM-DD). */
+export interface StoredClaim {
+  pays: string;
+  origine: string | null;
+  dateDepot: string | null;
+  quantieme: number | null;
+  dateEcheance: string | null;
+}
+
+/** The columns a write path sets with the record: the disagreement (all null when it agrees or cannot be checked), and "checked". */
+export interface ScheduleColumns {
+  scheduleCode: (typeof SCHEDULE_MISMATCH_CODES)[number] | null;
+  scheduleQuantieme: number | null;
+  scheduleEcheance: string | null;
+  scheduleChecked: true;
+}
+
+const AGREES: ScheduleColumns = Object.freeze({ scheduleCode: null, scheduleQuantieme: null, scheduleEcheance: null, scheduleChecked: true });
+
+/**
+ * The record checked against the schedule `@portal/annuities` computes from its office, origin and
+ * filing date (`checkRecord`): no date arithmetic here, only the engine's answer in column form. An
+ * office the engine does not know, or no filing date, is not checked (no flag).
+ */
+export function scheduleColumnsOf(claim: StoredClaim): ScheduleColumns {
+  const office = claim.pays.trim().toUpperCase();
+  if (!isOffice(office)) return AGREES;
+  const filing = claim.dateDepot === null ? null : parseIsoDate(claim.dateDepot);
+  const due = claim.dateEcheance === null ? null : parseIsoDate(claim.dateEcheance);
+  const check = checkRecord({ office, origin: originOf(office, claim.origine), filing, number: claim.quantieme, due });
+  if (check.status !== 'disagrees') return AGREES;
+  const { code, number, due: engineDue } = check.disagreement;
+  return { scheduleCode: code, scheduleQuantieme: number, scheduleEcheance: formatIsoDate(engineDue), scheduleChecked: true };
+}
 
 /** Euros per unit of a currency from a day on, oldest first per currency (the `currency_rates` table). */
 export type RateTable = ReadonlyMap<string, ReadonlyArray<{ validFrom: string; eurPerUnit: number }>>;
@@ -252,6 +291,7 @@ export function prepareRow(raw: RawPatentRow, rates: RateTable, today: Day): Row
         datePaiementClient: dayOf(raw, 'DatePaiementClient'),
         setsInstruction: raw.present.has('id_instruction'),
         instructionId,
+        schedule: scheduleColumnsOf({ pays, origine, dateDepot, quantieme, dateEcheance }),
       },
     };
   } catch (error) {

@@ -43,6 +43,11 @@ const DATA_COLUMNS: ReadonlyArray<{ name: string; type: string; of: (row: Patent
   { name: 'date_paiement_office', type: 'date', of: (r) => r.datePaiementOffice },
   { name: 'date_reponse_courrier', type: 'date', of: (r) => r.dateReponseCourrier },
   { name: 'date_paiement_client', type: 'date', of: (r) => r.datePaiementClient },
+  // The row checked against the computed schedule, written with it (a re-import of a row from before this check writes it once).
+  { name: 'schedule_code', type: 'text', of: (r) => r.schedule.scheduleCode },
+  { name: 'schedule_quantieme', type: 'integer', of: (r) => r.schedule.scheduleQuantieme },
+  { name: 'schedule_echeance', type: 'date', of: (r) => r.schedule.scheduleEcheance },
+  { name: 'schedule_checked', type: 'boolean', of: (r) => r.schedule.scheduleChecked },
 ];
 /** Every column the upsert writes and compares: the data, the cabinet and the instruction with its status. */
 const WRITTEN = ['cabinet_id', ...DATA_COLUMNS.map((c) => c.name), 'instruction_id', 'instruction_status'];
@@ -132,12 +137,14 @@ export async function upsertPatents(db: Database, rows: readonly PatentUpsertRow
   });
 }
 
-/** Counts and the first refused rows of an import or a sync. */
+/** Counts (flagged rows among those stored) and the first refused rows of an import or a sync. */
 export class PortfolioTally {
   inserted = 0;
   updated = 0;
   unchanged = 0;
   rejected = 0;
+  /** Rows stored but flagged: they disagree with the computed schedule. */
+  flagged = 0;
   readonly rejections: PatentRowRejectionDto[] = [];
   private readonly seen = new Set<string>();
   private pending: Array<{ rowNumber: number; row: PatentUpsertRow }> = [];
@@ -188,6 +195,7 @@ export class PortfolioTally {
       now,
     );
     this.inserted += counts.inserted;
+    this.flagged += batch.filter((b) => b.row.schedule.scheduleCode !== null).length;
     this.updated += counts.updated;
     this.unchanged += counts.unchanged;
     return batch.length;

@@ -70,7 +70,7 @@ export function createImportPatentsProcessor(deps: ImportPatentsDeps): Processor
     if (found.state !== 'in_progress') return;
     const [started] = await deps.db
       .update(patentImports)
-      .set({ startedAt: now(), attempts: sql`${patentImports.attempts} + 1`, rowsDone: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [], updatedAt: now() })
+      .set({ startedAt: now(), attempts: sql`${patentImports.attempts} + 1`, rowsDone: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, flagged: 0, rejections: [], updatedAt: now() })
       .where(and(eq(patentImports.id, importId), eq(patentImports.state, 'in_progress')))
       .returning();
     if (!started) return;
@@ -85,7 +85,7 @@ export function createImportPatentsProcessor(deps: ImportPatentsDeps): Processor
     const beat = async () => {
       const [progressed] = await deps.db
         .update(patentImports)
-        .set({ rowsDone, ...(rowsTotal === null ? {} : { rowsTotal }), inserted: tally.inserted, updated: tally.updated, unchanged: tally.unchanged, rejected: tally.rejected, updatedAt: now() })
+        .set({ rowsDone, ...(rowsTotal === null ? {} : { rowsTotal }), inserted: tally.inserted, updated: tally.updated, unchanged: tally.unchanged, rejected: tally.rejected, flagged: tally.flagged, updatedAt: now() })
         .where(and(eq(patentImports.id, importId), eq(patentImports.state, 'in_progress')))
         .returning();
       if (progressed) publishImport(deps.realtime, progressed, { admins: true });
@@ -157,6 +157,7 @@ export function createImportPatentsProcessor(deps: ImportPatentsDeps): Processor
         updated: tally.updated,
         unchanged: tally.unchanged,
         rejected: tally.rejected,
+        flagged: tally.flagged,
         rejections: tally.rejections,
         finishedAt: now(),
         updatedAt: now(),
@@ -165,7 +166,7 @@ export function createImportPatentsProcessor(deps: ImportPatentsDeps): Processor
       .returning();
     if (!finished) return;
     deps.logger.info(
-      { event: 'patent_import_done', importId, rows: rowsDone, inserted: tally.inserted, updated: tally.updated, unchanged: tally.unchanged, rejected: tally.rejected, ms: Math.round(performance.now() - begun) },
+      { event: 'patent_import_done', importId, rows: rowsDone, inserted: tally.inserted, updated: tally.updated, unchanged: tally.unchanged, rejected: tally.rejected, flagged: tally.flagged, ms: Math.round(performance.now() - begun) },
       'patent import done',
     );
     publishImport(deps.realtime, finished, { admins: true });

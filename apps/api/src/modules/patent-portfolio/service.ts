@@ -94,7 +94,7 @@ export async function syncPatents(ctx: AppContext, rows: PatentSyncRow[]) {
   const tally = new PortfolioTally(PATENT_SYNC_MAX_ROWS, await loadRates(ctx.db), engineDay(ctx.clock.now()), await loadInstructionIds(ctx.db));
   rows.forEach((row, index) => tally.add(index + 1, rawOfSyncRow(row)));
   await tally.flush(ctx.db, 'sync', ctx.clock.now());
-  return { inserted: tally.inserted, updated: tally.updated, unchanged: tally.unchanged, rejected: tally.rejected, rejections: tally.rejections };
+  return { inserted: tally.inserted, updated: tally.updated, unchanged: tally.unchanged, rejected: tally.rejected, flagged: tally.flagged, rejections: tally.rejections };
 }
 
 /** An export run now (the admin's button): the queue's job, with a fresh id so it is never mistaken for a pending scheduled one. */

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { InstructionStatus, PatentEditBody, PatentRecordDto } from '@portal/contracts';
 import { patentInstructionEvents, patentRecords, paymentInstructions } from '@portal/db';
+import { scheduleColumnsOf } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
@@ -71,6 +72,8 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
         createdAt: now,
       });
     }
+    // The edited record checked against the computed schedule, in the same statement (flagged when it disagrees).
+    Object.assign(set, scheduleColumnsOf({ ...patent, ...(set as Partial<typeof patent>) }));
     await tx
       .update(patentRecords)
       .set({ ...(set as Partial<Insert>), version: sql`${patentRecords.version} + 1`, updatedAt: now })

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import {
   PATENT_LIMIT_DAYS,
   paginationMeta,
@@ -162,10 +162,17 @@ export function toPatentDto(row: PatentRow, cabinetName: string, day: string): P
     DatePaiementClient: row.datePaiementClient,
     exported_at: row.exportedAt?.toISOString() ?? null,
     locked: lockReason(row, day),
+    schedule_mismatch: scheduleMismatchOf(row),
     version: row.version,
     created: row.createdAt.toISOString(),
     updated: row.updatedAt.toISOString(),
   };
+}
+
+/** The stored disagreement with the computed schedule, on the wire. */
+function scheduleMismatchOf(row: PatentRow): PatentRecordDto['schedule_mismatch'] {
+  if (row.scheduleCode === null || row.scheduleQuantieme === null || row.scheduleEcheance === null) return null;
+  return { code: row.scheduleCode, Quantieme: row.scheduleQuantieme, DateEcheance: row.scheduleEcheance };
 }
 
 const SORT_COLUMNS: Record<PatentSort, (typeof patentRecords)[keyof typeof patentRecords]> = {
@@ -208,6 +215,7 @@ export async function listPatents(ctx: AppContext, scope: PatentScope, query: Pa
   if (query.instruction && query.instruction.length > 0) conditions.push(inArray(patentRecords.instructionId, query.instruction));
   if (query.office && query.office.length > 0) conditions.push(inArray(patentRecords.pays, query.office));
   if (query.search) conditions.push(sql`${patentRecords.searchText} like ${likePattern(query.search)}`);
+  if (query.schedule === 'mismatch') conditions.push(isNotNull(patentRecords.scheduleCode));
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(patentRecords).where(where);
   const column = SORT_COLUMNS[query.sort];

@@ -1,6 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { paginationMeta, type PatentCreateBody, type PatentRecordDto, type PatentSubmissionDto, type PatentSubmissionStatus } from '@portal/contracts';
 import { cabinets, patentInstructionEvents, patentRecords, patentSubmissions, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
+import { scheduleColumnsOf } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
@@ -149,6 +150,9 @@ export async function acceptSubmission(ctx: AppContext, actor: AuthState, id: st
     const proposed = await proposeAnnuity(tx, { pays: submission.pays, origine: submission.origine, dateDepot: submission.dateDepot, quantieme: submission.quantieme }, day);
     const cost = submission.cost ?? (proposed.cost === null ? null : proposed.cost.toFixed(2));
     const status = submission.instructionId === null ? ('unprocessed' as const) : ('processed' as const);
+    const dateEcheance = submission.dateEcheance ?? proposed.dateEcheance;
+    const quantieme = submission.quantieme ?? proposed.quantieme;
+    const pays = submission.pays;
     const [record] = await tx
       .insert(patentRecords)
       .values({
@@ -162,9 +166,11 @@ export async function acceptSubmission(ctx: AppContext, actor: AuthState, id: st
         pays: submission.pays,
         origine: submission.origine,
         dateDepot: submission.dateDepot,
-        dateEcheance: submission.dateEcheance ?? proposed.dateEcheance,
-        quantieme: submission.quantieme ?? proposed.quantieme,
+        dateEcheance,
+        quantieme,
         cost,
+        // Checked against the computed schedule with the insert: a date or number the submitter got wrong is stored, flagged.
+        ...scheduleColumnsOf({ pays, origine: submission.origine, dateDepot: submission.dateDepot, quantieme, dateEcheance }),
         instructionId: submission.instructionId,
         instructionStatus: status,
         createdAt: now,

@@ -25,8 +25,10 @@ export interface PatentFilters {
   instruction: string;
   /** `;`-separated office codes. */
   office: string;
+  /** `mismatch`: only the patents that differ from the computed schedule. */
+  schedule: '' | 'mismatch';
 }
-export const NO_FILTERS: PatentFilters = { dates: '', references: '', instruction: '', office: '' };
+export const NO_FILTERS: PatentFilters = { dates: '', references: '', instruction: '', office: '', schedule: '' };
 
 export interface PatentListParams extends PatentFilters {
   tab: PatentTab;
@@ -58,6 +60,7 @@ export function patentListQuery(params: PatentListParams) {
           references: params.references,
           instruction: params.instruction,
           office: params.office,
+          schedule: params.schedule,
           sort: params.sort,
           order: params.order,
           page: params.page,

@@ -189,7 +189,10 @@ function ImportCard({ item }: { item: PatentImportDto }) {
       error={t(`imports.errorReason.${item.error_code ?? 'processing_failed'}`, {
         defaultValue: t(`annuities:reason.${item.error_code ?? 'processing_failed'}`, { defaultValue: t('imports.errorReason.processing_failed') }),
       })}
-      counts={t('imports.counts', { inserted: item.inserted, updated: item.updated, unchanged: item.unchanged, rejected: item.rejected })}
+      counts={[
+        t('imports.counts', { inserted: item.inserted, updated: item.updated, unchanged: item.unchanged, rejected: item.rejected }),
+        ...(item.flagged > 0 ? [t('imports.flagged', { count: item.flagged })] : []),
+      ].join(' · ')}
       refused={{
         count: item.rejected,
         items: item.rejections.map((r) => ({

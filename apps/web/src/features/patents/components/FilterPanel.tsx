@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, MultiSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, MultiSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { PatentFilters } from '../api.ts';
 import { OFFICES, parseDateFilter, parseReferences, type InstructionLabel } from '../model.ts';
@@ -10,12 +10,12 @@ const split = (value: string) => (value ? value.split(';') : []);
 
 /** The count of filters in use (shown on the toggle). */
 export function activeFilters(filters: PatentFilters): number {
-  return [filters.dates, filters.references, filters.instruction, filters.office].filter((v) => v !== '').length;
+  return [filters.dates, filters.references, filters.instruction, filters.office, filters.schedule].filter((v) => v !== '').length;
 }
 
 /**
  * Spec §5 filters: due dates (one day or `from;to`, else the spec's alert), references separated by
- * `;`, instruction and office. Applied on submit (Enter in a field or the button), reset at once.
+ * `;`, instruction and office; and the patents that differ from the computed schedule. Applied on submit (Enter in a field or the button), reset at once.
  */
 export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilters; labels: InstructionLabel[]; onApply: (filters: PatentFilters) => void }) {
   const { t } = useTranslation('patents');
@@ -23,6 +23,7 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
   const [references, setReferences] = useState(applied.references);
   const [instruction, setInstruction] = useState<string[]>(split(applied.instruction));
   const [office, setOffice] = useState<string[]>(split(applied.office));
+  const [mismatch, setMismatch] = useState(applied.schedule === 'mismatch');
   const [dateError, setDateError] = useState(false);
 
   const submit = (e: FormEvent) => {
@@ -34,15 +35,16 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
       return;
     }
     setDateError(false);
-    onApply({ dates: parsed.value ?? '', references: parseReferences(references) ?? '', instruction: instruction.join(';'), office: office.join(';') });
+    onApply({ dates: parsed.value ?? '', references: parseReferences(references) ?? '', instruction: instruction.join(';'), office: office.join(';'), schedule: mismatch ? 'mismatch' : '' });
   };
   const reset = () => {
     setDates('');
     setReferences('');
     setInstruction([]);
     setOffice([]);
+    setMismatch(false);
     setDateError(false);
-    onApply({ dates: '', references: '', instruction: '', office: '' });
+    onApply({ dates: '', references: '', instruction: '', office: '', schedule: '' });
   };
 
   return (
@@ -93,6 +95,7 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
             data-testid="filter-office"
           />
         </SimpleGrid>
+        <Checkbox label={t('filters.schedule')} checked={mismatch} onChange={(e) => setMismatch(e.currentTarget.checked)} data-testid="filter-schedule" />
         <Group gap="sm" justify="flex-end">
           <Button variant="default" onClick={reset} data-testid="filters-reset">
             {t('filters.reset')}

@@ -10,6 +10,7 @@ import { patentDetailQuery } from '../api.ts';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 import { patentRef } from './InstructionChoice.tsx';
 import { PatentHistory, PatentReceipts, PatentSchedule } from './PatentExtras.tsx';
+import { ScheduleMismatchNotice } from './ScheduleMismatch.tsx';
 import classes from '../patents.module.css';
 
 type FieldKey = keyof PatentRecordDto | 'status' | 'cabinet';
@@ -107,6 +108,7 @@ export function PatentDetailModal({ patent, labels, onClose }: { patent: PatentR
             )}
           </Section>
           <Section title={t('detail.sections.annuity')}>
+            <ScheduleMismatchNotice row={p} />
             <Fields
               items={[
                 ['DateEcheance', formatDay(p.DateEcheance)],

@@ -7,6 +7,7 @@ import type { PatentRecordDto } from '@portal/contracts';
 import { SortableTable } from '../../../components/SortableTable.tsx';
 import { formatDay, formatEuros, rowTone, type InstructionLabel, type RowTone, type Selection } from '../model.ts';
 import { InstructionChoice, patentRef } from './InstructionChoice.tsx';
+import { ScheduleMismatchFlag } from './ScheduleMismatch.tsx';
 import classes from '../patents.module.css';
 
 const col = createColumnHelper<PatentRecordDto>();
@@ -51,9 +52,12 @@ function DueCell({ row }: { row: PatentRecordDto }) {
   const { t } = useTranslation('patents');
   return (
     <Stack gap={0}>
-      <Text size="sm" className={classes.nowrap} data-testid="due-date">
-        {formatDay(row.DateEcheance)}
-      </Text>
+      <Group gap={4} wrap="nowrap">
+        <Text size="sm" className={classes.nowrap} data-testid="due-date">
+          {formatDay(row.DateEcheance)}
+        </Text>
+        <ScheduleMismatchFlag row={row} />
+      </Group>
       {row.DateLimite && (
         <Text size="xs" c="dark.4" className={classes.nowrap}>
           {t('columns.limitDate')} {formatDay(row.DateLimite)}
