@@ -99,7 +99,7 @@ describe.each(databaseKinds())('patents that disagree with the computed schedule
     const db = t.portal.ctx.db;
     const [cabinet] = await db.select().from(cabinets).where(eq(cabinets.name, 'Cabinet Mismatch'));
     const form = {
-      numero_depot: 'BE2024070901',
+      numero_depot: 'BE 2024/05123',
       numero_publication: '',
       date_depot: '2024-07-09',
       reference_client: 'ADD-BE',
