@@ -28,7 +28,8 @@ function filedAgo(yearsAgo: number, monthsAgo: number): string {
 /**
  * The rows of a test portfolio: `count` rows cycling through the four colours as of today (FR
  * national patents, an annuity due at the end of the filing month each year):
- * - ok: filed 6 years ago, nothing said paid → the next annuity is ahead;
+ * - ok: filed 6 years less 3 months ago, nothing said paid → the next annuity falls due in about 3 months,
+ *   the last one's grace period is over (without payment data an annuity due within 37 days, or in grace, is red);
  * - nok: filed 6 years and 2 months ago, the 6th annuity the last paid → the 7th fell due about two
  *   months ago, still in its grace period;
  * - orange: filed 26 years ago (expired), or (every other one) filed 8 years ago with only the 3rd
@@ -42,7 +43,7 @@ export function portfolioRows(tag: string, count: number): Cell[][] {
     const publication = `FR${3_000_000 + i}`;
     switch (i % 4) {
       case 0:
-        return [publication, `20${String(10000 + i)}`, `${tag}-${n}`, `Widget ${n}`, 'FR', 'Client A', filedAgo(6, 0), null, null, null, null];
+        return [publication, `20${String(10000 + i)}`, `${tag}-${n}`, `Widget ${n}`, 'FR', 'Client A', filedAgo(6, -3), null, null, null, null];
       case 1:
         return [publication, `19${String(10000 + i)}`, `${tag}-${n}`, `Gadget ${n}`, 'FR', 'Client B', filedAgo(6, 2), null, 6, null, null];
       case 2:

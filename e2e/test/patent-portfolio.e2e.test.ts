@@ -36,7 +36,7 @@ function portfolioCsv(lang: Lang): string {
     `PF-${STAMP}-${lang}-1;${code};${cabinet};REF-${STAMP}-1;FR1850001;FR3050001;FR;national;2018-03-15;2027-03-31;10;240`,
     `PF-${STAMP}-${lang}-2;${code};${cabinet};REF-${STAMP}-2;EP18150002;EP3500002;DE;ep_validated;2018-01-10;2027-01-31;10;470`,
     `PF-${STAMP}-${lang}-3;${code};${cabinet};REF-${STAMP}-3;GB1800003;GB2560003;GB;national;2018-06-01;2027-06-30;10;200`,
-    `PF-${STAMP}-${lang}-4;${code};${cabinet};REF-${STAMP}-4;IT1800004;;IT;national;2018-02-01;2027-02-31;10;120`,
+    `PF-${STAMP}-${lang}-4;${code};${cabinet};REF-${STAMP}-4;102018000000004;;IT;national;2018-02-01;2027-02-31;10;120`,
   ];
   return `${[header, ...rows].join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isOffice, parseNumber, type NumberKind } from '@portal/annuities/core';
+import { isOffice, parseNumber, type NumberKind } from '@portal/annuities/numbers';
 import { FORMULA_PREFIXES, PATENT_COST_MAX } from './constants.ts';
 import { text } from './text.ts';
 
