@@ -7,6 +7,7 @@ import type { PatentRecordDto } from '@portal/contracts';
 import { overlayProps } from '../../../app/theme.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { patentDetailQuery } from '../api.ts';
+import { DeadlineNote } from './DeadlineNote.tsx';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 import { patentRef } from './InstructionChoice.tsx';
 import { PatentHistory, PatentReceipts, PatentSchedule } from './PatentExtras.tsx';
@@ -117,6 +118,7 @@ export function PatentDetailModal({ patent, labels, onClose }: { patent: PatentR
                 ['cost', formatEuros(p.cost, lang)],
               ]}
             />
+            <DeadlineNote row={p} />
           </Section>
           <Section title={t('detail.sections.instruction')}>
             <Fields

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { PatentRecordDto } from '@portal/contracts';
 import { SortableTable } from '../../../components/SortableTable.tsx';
 import { formatDay, formatEuros, rowTone, type InstructionLabel, type RowTone, type Selection } from '../model.ts';
+import { DeadlineNote } from './DeadlineNote.tsx';
 import { InstructionChoice, patentRef } from './InstructionChoice.tsx';
 import { ScheduleMismatchFlag } from './ScheduleMismatch.tsx';
 import classes from '../patents.module.css';
@@ -65,33 +66,6 @@ function DueCell({ row }: { row: PatentRecordDto }) {
       )}
       <DeadlineNote row={row} />
     </Stack>
-  );
-}
-
-/** The engine's deadline of the annuity in words: surcharge-free end, grace end, and the later edge when an office's rule is unverified. */
-export function DeadlineNote({ row }: { row: PatentRecordDto }) {
-  const { t } = useTranslation('patents');
-  const d = row.deadline;
-  if (d === null || d.state === 'before_due') return null;
-  const text =
-    d.state === 'due'
-      ? t('deadline.due', { date: formatDay(d.no_surcharge_end) })
-      : d.state === 'grace'
-        ? t('deadline.grace', { date: formatDay(d.grace_end) })
-        : t('deadline.pastGrace', { date: formatDay(d.lost_after) });
-  const unverified = d.extension_unverified && d.lost_after !== d.grace_end;
-  return (
-    <Text size="xs" c="dark.4" data-testid="deadline-note" data-state={d.state}>
-      {text}
-      {unverified && d.state !== 'past_grace' && (
-        <Tooltip label={t('deadline.unverifiedHelp')} multiline w={280} withArrow>
-          <span data-testid="deadline-unverified" tabIndex={0}>
-            {' '}
-            {t('deadline.unverified', { date: formatDay(d.lost_after) })}
-          </span>
-        </Tooltip>
-      )}
-    </Text>
   );
 }
 
