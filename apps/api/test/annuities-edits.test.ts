@@ -1,10 +1,10 @@
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeSchedule, parseIsoDate, scheduleToJson, type Day } from '@portal/annuities';
 import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { annuityPatents } from '@portal/db';
 import { eq } from 'drizzle-orm';
 import { ENGLISH_HEADERS, xlsxBuffer, type Cell } from '../../../packages/annuities/test/support/workbooks.ts';
+import { downloadExport, sheetRows } from './support/annuity-exports.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
 /**
@@ -36,21 +36,7 @@ async function allPatents(client: TestClient, id: string): Promise<AnnuityPatent
 
 /** The export's first sheet as header → value objects (dates as YYYY-MM-DD). */
 async function exportRows(client: TestClient, file: AnnuityFileDto): Promise<Array<Record<string, unknown>>> {
-  const res = await fetch(`${(client as unknown as { baseUrl: string }).baseUrl}/api/annuite/files/download?file_path=${encodeURIComponent(file.path_export!)}`, {
-    headers: { cookie: client.cookieHeader(), 'x-api-key': (client as unknown as { options: { apiKey: string } }).options.apiKey },
-  });
-  expect(res.status).toBe(200);
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
-  const ws = wb.worksheets[0]!;
-  const headers = (ws.getRow(1).values as unknown[]).slice(1).map(String);
-  const rows: Array<Record<string, unknown>> = [];
-  ws.eachRow((row, n) => {
-    if (n === 1) return;
-    const values = (row.values as unknown[]).slice(1);
-    rows.push(Object.fromEntries(headers.map((h, i) => [h, values[i] instanceof Date ? (values[i]).toISOString().slice(0, 10) : (values[i] ?? null)])));
-  });
-  return rows;
+  return sheetRows((await downloadExport(client, file)).worksheets[0]!, { isoDates: true });
 }
 
 /** The engine's answer for a FR national right filed on FILING, with `lastPaid`, on TODAY. */

@@ -9,6 +9,7 @@ import { count, eq } from 'drizzle-orm';
 import { cases } from '../../../packages/annuities/test/schedule-cases.ts';
 import { ENGLISH_HEADERS, FRENCH_HEADERS, rowsFrom, xlsxBuffer, type Cell } from '../../../packages/annuities/test/support/workbooks.ts';
 import { buildZip, minimalXlsxEntries, SHEET_HEAD, SHEET_TAIL } from '../../../packages/annuities/test/support/zip.ts';
+import { downloadExport, sheetRows } from './support/annuity-exports.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
 const HEADERS = [...ENGLISH_HEADERS, 'Origin'];
@@ -43,21 +44,7 @@ async function allPatents(client: TestClient, id: string, query = ''): Promise<A
 
 /** The export's first sheet as header → value objects. */
 async function exportRows(client: TestClient, file: AnnuityFileDto): Promise<Array<Record<string, unknown>>> {
-  const res = await fetch(`${(client as unknown as { baseUrl: string }).baseUrl}/api/annuite/files/download?file_path=${encodeURIComponent(file.path_export!)}`, {
-    headers: { cookie: client.cookieHeader(), 'x-api-key': (client as unknown as { options: { apiKey: string } }).options.apiKey },
-  });
-  expect(res.status).toBe(200);
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
-  const ws = wb.worksheets[0]!;
-  const headers = (ws.getRow(1).values as unknown[]).slice(1).map(String);
-  const rows: Array<Record<string, unknown>> = [];
-  ws.eachRow((row, n) => {
-    if (n === 1) return;
-    const values = (row.values as unknown[]).slice(1);
-    rows.push(Object.fromEntries(headers.map((h, i) => [h, values[i] ?? null])));
-  });
-  return rows;
+  return sheetRows((await downloadExport(client, file)).worksheets[0]!);
 }
 
 /** Moves the test clock to noon UTC of `iso` (the engine's reference date is the day of the check). */
@@ -180,11 +167,7 @@ describe.each(databaseKinds())('annuities flow (%s)', (kind) => {
       const red = await client.get(`/api/brevets/file/${file._id}?limit=all&colour=nok`);
       expect((red.body.patents as AnnuityPatentDto[]).map((p) => p.reference).sort()).toEqual(['DUE-SOON', 'IN-GRACE']);
 
-      const res = await fetch(`${(client as unknown as { baseUrl: string }).baseUrl}/api/annuite/files/download?file_path=${encodeURIComponent(file.path_export!)}`, {
-        headers: { cookie: client.cookieHeader(), 'x-api-key': (client as unknown as { options: { apiKey: string } }).options.apiKey },
-      });
-      const wb = new ExcelJS.Workbook();
-      await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+      const wb = await downloadExport(client, file);
       const sheet = wb.worksheets[0]!;
       const header = (sheet.getRow(1).values as unknown[]).map(String);
       const reasons = header.indexOf('Motifs / Reasons');
