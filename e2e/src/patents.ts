@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { PatentSubmissionDto } from '@portal/contracts';
 import { uniqueEmail } from './browser.ts';
 import { apiHeaders, type CreatedUser, type Lang } from './users.ts';
@@ -90,4 +90,9 @@ export async function seedPatents(agentPage: Page, adminPage: Page, agent: Paten
     const accepted = await adminPage.request.put(`/api/patent_submissions/${submission._id}/accept`, { headers, data: { cabinet: agent.cabinet, code_client: agent.code } });
     if (accepted.status() !== 200) throw new Error(`accept: ${accepted.status()} ${await accepted.text()}`);
   }
+}
+
+/** The agents' list's row (desktop) or card (phone) of the patent whose client reference is `ref`. */
+export function patentRow(page: Page, ref: string): Locator {
+  return page.getByTestId('patent-row').filter({ has: page.getByTestId('patent-ref').getByText(ref, { exact: true }) });
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, login, newContext, screenshot } from '../src/browser.ts';
 import { asAdmin } from '../src/users.ts';
-import { apiLogin, createPatentUser, seedPatents, type PatentAgent } from '../src/patents.ts';
+import { apiLogin, createPatentUser, patentRow, seedPatents, type PatentAgent } from '../src/patents.ts';
 import en from '../../packages/i18n/locales/en/patents.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json' };
 
@@ -50,10 +50,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-function row(page: Page, ref: string): Locator {
-  return page.getByTestId('patent-row').filter({ has: page.getByTestId('patent-ref').getByText(ref, { exact: true }) });
-}
-
 describe.each(['en', 'fr'] as const)('patents that differ from the computed schedule, in %s', (lang) => {
   const T = TEXTS[lang];
   const message = fill(T.schedule.mismatch, { number: 10, date: '31-03-2027' });
@@ -74,10 +70,10 @@ describe.each(['en', 'fr'] as const)('patents that differ from the computed sche
       await expect.poll(() => page.getByTestId('patent-row').count()).toBe(2);
 
       // The flag: an icon whose accessible name is the message, shown again on hover; the twin that agrees has none.
-      const flag = row(page, r.wrong).getByTestId('schedule-mismatch');
+      const flag = patentRow(page, r.wrong).getByTestId('schedule-mismatch');
       expect(await flag.getAttribute('aria-label')).toBe(message);
       expect(await page.getByRole('img', { name: message }).count()).toBe(1);
-      expect(await row(page, r.right).getByTestId('schedule-mismatch').count()).toBe(0);
+      expect(await patentRow(page, r.right).getByTestId('schedule-mismatch').count()).toBe(0);
       await flag.hover();
       await expect.poll(() => page.getByRole('tooltip').textContent()).toBe(message);
       await page.mouse.move(0, 0);
@@ -86,20 +82,20 @@ describe.each(['en', 'fr'] as const)('patents that differ from the computed sche
       await page.getByLabel(T.filters.schedule).check();
       await page.getByTestId('filters-apply').click();
       await expect.poll(() => page.getByTestId('patent-row').count()).toBe(1);
-      expect(await row(page, r.wrong).count()).toBe(1);
+      expect(await patentRow(page, r.wrong).count()).toBe(1);
       await screenshot(page, 'patents-schedule-mismatch', lang);
       await page.getByLabel(T.filters.schedule).uncheck();
       await page.getByTestId('filters-apply').click();
       await expect.poll(() => page.getByTestId('patent-row').count()).toBe(2);
 
       // The explanation in the detail modal.
-      await row(page, r.wrong).getByTestId('patent-details').click();
+      await patentRow(page, r.wrong).getByTestId('patent-details').click();
       const notice = page.getByTestId('schedule-mismatch-detail');
       await notice.waitFor();
       expect(await notice.textContent()).toContain(message);
       expect(await notice.textContent()).toContain(T.schedule.explain.due_differs);
       await page.getByTestId('patent-detail-close').click();
-      await row(page, r.right).getByTestId('patent-details').click();
+      await patentRow(page, r.right).getByTestId('patent-details').click();
       await page.getByTestId('patent-detail').getByText(r.right).first().waitFor();
       expect(await page.getByTestId('schedule-mismatch-detail').count()).toBe(0);
     } finally {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, screenshot } from '../src/browser.ts';
 import { waitForMail } from '../src/outbox.ts';
 import { describeFindings, scan, settle, splitKnown, switchLanguage, WIDTHS, writeReport, type Finding } from '../src/a11y.ts';
 import { asAdmin } from '../src/users.ts';
 import { PATENT_TEXT_MAX } from '@portal/contracts/constants';
-import { apiLogin, createPatentUser, officeNumber, seedPatents, type PatentAgent } from '../src/patents.ts';
+import { apiLogin, createPatentUser, officeNumber, patentRow, seedPatents, type PatentAgent } from '../src/patents.ts';
 import en from '../../packages/i18n/locales/en/patents.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json' };
 
@@ -65,12 +65,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-function row(page: Page, ref: string): Locator {
-  return page.getByTestId('patent-row').filter({ has: page.getByTestId('patent-ref').getByText(ref, { exact: true }) });
-}
-
 async function chooseInstruction(page: Page, ref: string, title: string) {
-  await row(page, ref).getByTestId('instruction-choice').click();
+  await patentRow(page, ref).getByTestId('instruction-choice').click();
   await page.getByRole('option', { name: new RegExp(`^${title}(?![A-Za-zé])`) }).click();
   await page.getByRole('listbox').waitFor({ state: 'hidden' });
 }
@@ -102,7 +98,7 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     expect(await page.getByTestId('patents-count').textContent()).toBe(fill(T.annuities.count_other, { count: 4 }));
 
     // The locked row: no choice, its reason on focus.
-    const locked = row(page, r.locked);
+    const locked = patentRow(page, r.locked);
     expect(await locked.getByTestId('instruction-choice').count()).toBe(0);
     expect(await locked.getAttribute('data-tone')).toBe('pastLimit');
     // Read with the lock (screen readers, keyboard), and shown on hover.
@@ -116,25 +112,25 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     const update = page.getByTestId('update-instructions');
     expect(await update.isDisabled()).toBe(true);
     await chooseInstruction(page, r.a, titles.pay);
-    expect(await row(page, r.a).getAttribute('data-selected')).toBe('true');
-    expect(await row(page, r.a).getByTestId('instruction-being').count()).toBe(1);
+    expect(await patentRow(page, r.a).getAttribute('data-selected')).toBe('true');
+    expect(await patentRow(page, r.a).getByTestId('instruction-being').count()).toBe(1);
     // The same again deselects.
     await chooseInstruction(page, r.a, titles.pay);
-    expect(await row(page, r.a).getAttribute('data-selected')).toBeNull();
+    expect(await patentRow(page, r.a).getAttribute('data-selected')).toBeNull();
     expect(await update.isDisabled()).toBe(true);
     await chooseInstruction(page, r.a, titles.pay);
     await chooseInstruction(page, r.b, titles.noPay);
     // Another replaces.
     await chooseInstruction(page, r.c, titles.wait);
     await chooseInstruction(page, r.c, titles.pay);
-    expect(await row(page, r.c).getByTestId('instruction-choice').inputValue()).toBe(titles.pay);
+    expect(await patentRow(page, r.c).getByTestId('instruction-choice').inputValue()).toBe(titles.pay);
     // By keyboard: the choice opens with ArrowDown; Enter on the chosen option deselects, on another replaces.
-    const cInput = row(page, r.c).getByTestId('instruction-choice');
+    const cInput = patentRow(page, r.c).getByTestId('instruction-choice');
     await cInput.focus();
     await page.keyboard.press('ArrowDown');
     await page.getByRole('listbox').waitFor();
     await page.keyboard.press('Enter');
-    await expect.poll(() => row(page, r.c).getAttribute('data-selected')).toBeNull();
+    await expect.poll(() => patentRow(page, r.c).getAttribute('data-selected')).toBeNull();
     await cInput.focus();
     await page.keyboard.press('ArrowDown');
     await page.getByRole('listbox').waitFor();
@@ -159,11 +155,11 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
 
     await page.getByTestId('tab-unvalidated').click();
     await expect.poll(() => page.getByTestId('patent-row').count()).toBe(3);
-    expect(await row(page, r.b).getByTestId('instruction-current').textContent()).toBe(titles.noPay);
-    expect(await row(page, r.b).getAttribute('data-tone')).toBe('treated');
+    expect(await patentRow(page, r.b).getByTestId('instruction-current').textContent()).toBe(titles.noPay);
+    expect(await patentRow(page, r.b).getAttribute('data-tone')).toBe('treated');
 
     // The detail modal: fields, schedule and the audit trail of the change.
-    await row(page, r.b).getByTestId('patent-details').click();
+    await patentRow(page, r.b).getByTestId('patent-details').click();
     const detail = page.getByRole('dialog');
     await detail.getByTestId('patent-event').first().waitFor();
     expect(await detail.getByTestId('detail-ReferenceClient').textContent()).toContain(r.b);
@@ -199,8 +195,8 @@ describe.each(['en', 'fr'] as const)('patent annuities in %s', (lang) => {
     await adminContext.close();
 
     // The agent's open page shows them validated and locked, live (patents:changed), without a reload.
-    await expect.poll(() => row(page, r.a).locator('[data-lock="instruction_validated"]').count(), { timeout: 15_000 }).toBe(1);
-    expect(await row(page, r.b).locator('[data-lock="instruction_validated"]').count()).toBe(1);
+    await expect.poll(() => patentRow(page, r.a).locator('[data-lock="instruction_validated"]').count(), { timeout: 15_000 }).toBe(1);
+    expect(await patentRow(page, r.b).locator('[data-lock="instruction_validated"]').count()).toBe(1);
     await context.close();
   }, 180_000);
 
@@ -380,7 +376,7 @@ describe('a long client reference in the agents’ table', () => {
       await page.getByTestId('filter-references').fill(prefix);
       await page.getByTestId('filters-apply').click();
       await expect.poll(() => page.getByTestId('patent-row').count()).toBe(1);
-      const line = row(page, reference);
+      const line = patentRow(page, reference);
       const cell = line.getByTestId('patent-ref');
       const viewport = page.viewportSize()!;
 
