@@ -10,6 +10,7 @@ export { annuitiesJob, closeSilentAnnuityFiles, ANNUITY_ERROR_CODES } from './de
 export { createCheckAnnuitiesProcessor, markAnnuityFileFailed, exportKeyFor, PATENT_BATCH, ANNUITY_PROGRESS_MS, type CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 export { exportNameOf, loadAnnuityFile, publishFile, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from './annuities/files.ts';
 export { runAnnuityEngine, type AnnuityEngine } from './annuities/engine.ts';
+export { scheduleFields } from './annuities/schedule-fields.ts';
 export { patentImportJob, closeSilentPatentImports } from './definitions/patent-import.ts';
 export { patentExportJob, PATENT_EXPORT_EVERY_MS } from './definitions/patent-export.ts';
 export { patentRemindersJob, PATENT_REMINDERS_CRON, PATENT_REMINDERS_EVERY_MS } from './definitions/patent-reminders.ts';

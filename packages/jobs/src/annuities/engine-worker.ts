@@ -9,7 +9,6 @@ import {
   evaluateRow,
   ExportWriter,
   formatIsoDate,
-  formatMinor,
   parseIsoDate,
   readSpreadsheet,
   ymdFromDay,
@@ -21,6 +20,7 @@ import {
 import { serializeError } from '../ledes/engine-protocol.ts';
 import { serveRuns } from '../shared-thread.ts';
 import { threadOutput } from '../thread-io.ts';
+import { scheduleFields } from './schedule-fields.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
 /** Row batches of a check the main thread may still be storing while this thread reads on. */
@@ -30,7 +30,6 @@ const iso = (d: Day | null | undefined) => (d === null || d === undefined ? null
 
 function record(index: number, row: SheetRow, ev: RowEvaluation): PatentRecord {
   const s = ev.schedule;
-  const next = s?.next ?? null;
   const reasons = [...new Set(ev.reasons)];
   const fields = [row.publication, row.application, row.reference, row.title, row.country];
   return {
@@ -47,20 +46,9 @@ function record(index: number, row: SheetRow, ev: RowEvaluation): PatentRecord {
     publie: ev.publication?.normalised ?? null,
     office: ev.office,
     origin: ev.origin,
-    dechu: s?.lapsed ?? false,
-    expired: s?.expired ?? false,
-    inGraceWithSurcharge: s?.inGraceWithSurcharge ?? false,
+    ...scheduleFields(s),
     dateDepot: iso(row.filingDate),
     moisDateDepot: s === null ? (row.filingDate === null ? null : ymdFromDay(row.filingDate).month) : ymdFromDay(s.filing).month,
-    datePrecedenteAnnuite: iso(s?.previous?.due),
-    quantPrecedent: s?.previous?.number ?? null,
-    dateProchaineAnnuite: iso(next?.due),
-    nextNumber: next?.number ?? null,
-    instructionLimit: iso(s?.instructionLimit),
-    limiteDateProchaineAnnuite: iso(s?.nextLimit),
-    fee: next === null || next.feeMinor === null ? null : formatMinor(next.feeMinor),
-    currency: next?.currency ?? null,
-    colour: s?.colour ?? 'no_date',
     reasons,
     flags: s ? [...s.flags] : [],
     commentaire: row.comment,

@@ -5,7 +5,6 @@ import {
   annuityRange,
   computeSchedule,
   formatIsoDate,
-  formatMinor,
   inAnnuityRange,
   isOffice,
   isOrigin,
@@ -14,6 +13,7 @@ import {
   type Day,
   type Schedule,
 } from '@portal/annuities/core';
+import { scheduleFields } from '@portal/jobs';
 import { ANNUITY_ALL_LIMIT, paginationMeta, type AnnuityPatentSort } from '@portal/contracts';
 import { annuityFiles, annuityPatents, users } from '@portal/db';
 import type { Locale } from '@portal/i18n';
@@ -211,27 +211,6 @@ const validDay = (value: string | null | undefined, field: string) => {
 function checkOrder(previous: Day | null, next: Day | null, limit: Day | null) {
   if (previous !== null && next !== null && next < previous) throw new AppError('next_before_previous');
   if (next !== null && limit !== null && limit < next) throw new AppError('validation_failed', { fields: { limite_date_prochaine_annuite: 'validation_failed' } });
-}
-
-const isoOrNull = (d: Day | null | undefined) => (d === null || d === undefined ? null : formatIsoDate(d));
-
-/** The stored fields of a row that follow from its schedule: what an edit of the previous annuity recomputes. */
-function scheduleFields(s: Schedule) {
-  const next = s.next;
-  return {
-    quantPrecedent: s.previous?.number ?? null,
-    datePrecedenteAnnuite: isoOrNull(s.previous?.due),
-    nextNumber: next?.number ?? null,
-    dateProchaineAnnuite: isoOrNull(next?.due),
-    instructionLimit: isoOrNull(s.instructionLimit),
-    limiteDateProchaineAnnuite: isoOrNull(s.nextLimit),
-    fee: next === null || next.feeMinor === null ? null : formatMinor(next.feeMinor),
-    currency: next?.currency ?? null,
-    dechu: s.lapsed,
-    expired: s.expired,
-    inGraceWithSurcharge: s.inGraceWithSurcharge,
-    colour: s.colour,
-  };
 }
 
 /**
