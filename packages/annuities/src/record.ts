@@ -80,16 +80,11 @@ export type DeadlineState =
   /** Past *lost after*: lost unless paid. */
   | 'past_grace';
 
-export interface RecordDeadline {
-  readonly due: Day;
-  readonly noSurchargeEnd: Day;
-  readonly noSurchargeEndLatest: Day;
-  readonly graceEnd: Day;
-  readonly graceEndLatest: Day;
-  readonly extensionUnverified: boolean;
-  readonly closingDaysProvisional: boolean;
-  readonly state: DeadlineState;
-}
+/** The period ends of a record's annuity (the engine's `Annuity` fields) and where it stands today. */
+export type RecordDeadline = Pick<
+  Annuity,
+  'due' | 'noSurchargeEnd' | 'noSurchargeEndLatest' | 'graceEnd' | 'graceEndLatest' | 'extensionUnverified' | 'closingDaysProvisional'
+> & { readonly state: DeadlineState };
 
 /**
  * The period ends of the annuity a record claims, and where it stands on `today`. The engine's own
@@ -102,14 +97,7 @@ export function recordDeadline(claim: RecordClaim, today: Day): RecordDeadline |
   const check = checkRecord(claim);
   const a = check.status === 'agrees' && check.annuity.due === claim.due ? check.annuity : annuityFromDue(claim.office, claim.due);
   const state: DeadlineState = today <= a.due ? 'before_due' : today <= a.noSurchargeEnd ? 'due' : today <= a.graceEndLatest ? 'grace' : 'past_grace';
-  return {
-    due: a.due,
-    noSurchargeEnd: a.noSurchargeEnd,
-    noSurchargeEndLatest: a.noSurchargeEndLatest,
-    graceEnd: a.graceEnd,
-    graceEndLatest: a.graceEndLatest,
-    extensionUnverified: a.extensionUnverified,
-    closingDaysProvisional: a.closingDaysProvisional,
-    state,
-  };
+  const { due, noSurchargeEnd, noSurchargeEndLatest, graceEnd, graceEndLatest, extensionUnverified, closingDaysProvisional } = a;
+  return { due, noSurchargeEnd, noSurchargeEndLatest, graceEnd, graceEndLatest, extensionUnverified, closingDaysProvisional, state };
 }
+

@@ -13,12 +13,12 @@ import {
   type PaymentInstructionDto,
 } from '@portal/contracts';
 import { formatIsoDate, officeOfCountry, parseIsoDate, recordDeadline } from '@portal/annuities/core';
+import { originOf } from '@portal/jobs';
 import { cabinets, patentInstructionEvents, patentRecords, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../http/errors.ts';
 import type { AuthState } from '../../http/session.ts';
 import { likePattern } from '../search.ts';
-import { originOf } from './origin.ts';
 import { recordInstructionConfirmation, sendCommitted } from './notify.ts';
 
 export type PatentRow = typeof patentRecords.$inferSelect;
@@ -115,7 +115,8 @@ export function deadlineOf(row: Pick<PatentRow, 'pays' | 'origine' | 'dateDepot'
   const due = row.dateEcheance === null ? null : parseIsoDate(row.dateEcheance);
   const now = parseIsoDate(day);
   if (office === null || due === null || now === null) return null;
-  const origin = originOf(office, row.origine) ?? (office === 'EP' ? 'ep_application' : office === 'UP' ? 'unitary' : 'national');
+  // The same reading of `Origine` as the stored schedule check (scheduleColumnsOf), so the flag and the tone agree.
+  const origin = originOf(office, row.origine);
   const filing = row.dateDepot === null ? null : parseIsoDate(row.dateDepot);
   const d = recordDeadline({ office, origin, filing, number: row.quantieme, due }, now);
   if (d === null) return null;
