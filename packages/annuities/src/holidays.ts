@@ -473,25 +473,25 @@ function calendarKey(office: Office): Office | 'EPO' {
   return office === 'EP' || office === 'UP' ? 'EPO' : office;
 }
 
+function unverified(office: Office): boolean {
+  return calendarKey(office) !== 'EPO' && NATIONAL_CALENDARS[office as Exclude<Office, 'EP' | 'UP'>].status === 'unverified';
+}
+
+/** OPEN, SURE or POSSIBLE for a day of `office`, from its year's closing days. */
+function classify(office: Office, d: Day, days: YearDays): number {
+  if (!unverified(office) && (isWeekend(d) || days.sure.has(d))) return SURE;
+  return isWeekend(d) || days.possible.has(d) ? POSSIBLE : OPEN;
+}
+
 function fillYear(table: Uint8Array, office: Office, year: number): void {
   const days = yearDays(office, year);
-  const unverified = calendarKey(office) !== 'EPO' && NATIONAL_CALENDARS[office as Exclude<Office, 'EP' | 'UP'>].status === 'unverified';
-  for (let d = dayFromYmd(year, 1, 1), end = dayFromYmd(year + 1, 1, 1); d < end; d = addDays(d, 1)) {
-    const closedSure = !unverified && (isWeekend(d) || days.sure.has(d));
-    const closedPossibly = isWeekend(d) || days.possible.has(d);
-    table[d - TABLE_BASE] = closedSure ? SURE : closedPossibly ? POSSIBLE : OPEN;
-  }
+  for (let d = dayFromYmd(year, 1, 1), end = dayFromYmd(year + 1, 1, 1); d < end; d = addDays(d, 1)) table[d - TABLE_BASE] = classify(office, d, days);
 }
 
 /** OPEN, SURE or POSSIBLE for a day of `office`'s calendar. */
 function dayStatus(office: Office, d: Day): number {
   const i = d - TABLE_BASE;
-  if (i < 0 || i >= TABLE_SPAN) {
-    const days = yearDays(office, ymdFromDay(d).year);
-    const unverified = calendarKey(office) !== 'EPO' && NATIONAL_CALENDARS[office as Exclude<Office, 'EP' | 'UP'>].status === 'unverified';
-    if (!unverified && (isWeekend(d) || days.sure.has(d))) return SURE;
-    return isWeekend(d) || days.possible.has(d) ? POSSIBLE : OPEN;
-  }
+  if (i < 0 || i >= TABLE_SPAN) return classify(office, d, yearDays(office, ymdFromDay(d).year));
   const key = calendarKey(office);
   let table = tables.get(key);
   if (!table) tables.set(key, (table = new Uint8Array(TABLE_SPAN)));
