@@ -30,6 +30,12 @@ const CABINETS = 50;
 const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 30);
 const TODAY = new Date().toISOString().slice(0, 10);
 
+/** A number in the office's format (the import refuses others, issue 25 §3): the shape e2e/src/patents.ts uses. */
+function officeNumber(pays: string, kind: 'application' | 'publication', i: number): string {
+  const length = kind === 'application' ? ({ DE: 12, EP: 8, IT: 15 } as Record<string, number>)[pays] ?? 7 : pays === 'IT' ? 15 : 7;
+  return `${pays}${(kind === 'application' ? '2' : '3').padEnd(length - 6, '0')}${String(i).padStart(6, '0')}`;
+}
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -142,7 +148,7 @@ try {
     const fee = computed ? '' : String(100 + (i % 900));
     const currency = computed ? '' : i % 7 === 0 ? 'GBP' : 'EUR';
     lines.push(
-      [`IMP-${i}`, `B-${i}`, `DEMO${String(1 + (i % 100)).padStart(3, '0')}`, `Cabinet Démo ${String(1 + (i % CABINETS)).padStart(2, '0')}`, `REF-${i}`, `NS-${i}`, `${office}${i}`, `${office}P${i}`, office, origin, filing, '', due, computed ? '' : String(3 + (i % 15)), fee, currency, `Title ${i}`, `Titre ${i}`, 'Donneur', 'Orderer'].join(';'),
+      [`IMP-${i}`, `B-${i}`, `DEMO${String(1 + (i % 100)).padStart(3, '0')}`, `Cabinet Démo ${String(1 + (i % CABINETS)).padStart(2, '0')}`, `REF-${i}`, `NS-${i}`, officeNumber(office === 'UP' ? 'EP' : office, 'application', i), officeNumber(office, 'publication', i), office, origin, filing, '', due, computed ? '' : String(3 + (i % 15)), fee, currency, `Title ${i}`, `Titre ${i}`, 'Donneur', 'Orderer'].join(';'),
     );
   }
   const csv = Buffer.from(lines.join('\r\n') + '\r\n');
