@@ -63,8 +63,8 @@ export function LoginPage() {
       // A second factor is due: its screen is a lazy route of its own (the redirect goes along).
       if ('mfa' in r) return navigate(`/login/mfa${location.search}`);
       queryClient.setQueryData(SESSION_KEY, sessionFromLogin(r));
-      // The account's language applies at login; an explicit switch afterwards is remembered and wins.
-      const lang = languageAfterLogin(currentLanguage(), r.user?.langue);
+      // The account's language applies at login once its user chose it; an explicit switch afterwards is remembered and wins.
+      const lang = languageAfterLogin(currentLanguage(), r.user);
       if (lang !== currentLanguage()) await switchLanguage(lang);
       navigate(sanitizeRedirect(params.get('redirect')), { replace: true });
     },
