@@ -73,7 +73,9 @@ export function UserListPage() {
                   userId={u._id}
                   name={u.company_agent}
                   isAdmin={u.roles.some((r) => r.slug === 'admin')}
-                  onReset={() => void queryClient.invalidateQueries({ queryKey: usersQuery.queryKey })}
+                  onReset={() => {
+                    queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }).catch(() => undefined);
+                  }}
                 />
               )}
             </Group>
