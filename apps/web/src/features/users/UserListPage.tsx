@@ -17,7 +17,7 @@ const col = createColumnHelper<PublicUser>();
 /** Mantine's badge keeps one line and cuts it with an ellipsis: a role's name wraps inside it instead. */
 const ROLE_BADGE_STYLES = {
   root: { height: 'auto', minHeight: 'var(--badge-height)', paddingBlock: 2, maxWidth: '100%' },
-  label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', overflowWrap: 'anywhere', lineHeight: 1.3 },
+  label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', overflowWrap: 'break-word', lineHeight: 1.3 },
 } as const;
 const joinSort = (a: string[]) => a.join(', ').toLowerCase();
 
