@@ -167,6 +167,35 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     ]);
   });
 
+  // Issue 26: a stored zip holds its first PDF's `%PDF-` at byte 40, within the first 1,024 bytes;
+  // the zip's signature at offset 0 decides, so every entry and the manifest are read.
+  it.each([
+    ['stored', (i: number) => i >= 0],
+    ['deflated', () => false],
+    ['mixed', (i: number) => i % 2 === 0],
+  ] as const)('a %s zip of six PDFs with a manifest: six receipts, references from the manifest', async (method, stored) => {
+    const names = ['s1.pdf', 's2.pdf', 's3.pdf', 's4.pdf', 's5.pdf', 's6.pdf'];
+    const manifest = 'file;reference_client\r\n' + names.map((n) => `${n};CLI-A1`).join('\r\n') + '\r\n';
+    const zip = buildZip([
+      ...names.map((name, i) => ({ name, data: makePdf([`receipt ${i + 1}`]), stored: stored(i) })),
+      { name: 'manifest.csv', data: manifest, stored: stored(names.length) },
+    ]);
+    if (method === 'stored') expect(zip.subarray(0, 1024).includes(Buffer.from('%PDF-', 'latin1'))).toBe(true);
+    const r = await run(agentA.client, `${method}.zip`, zip);
+    await nothingLost(r);
+    expect(r.row.entriesTotal).toBe(6);
+    expect(r.made.map((m) => [m.fileName, m.source, m.referenceClient, m.patentId])).toEqual(names.map((n) => [n, 'manifest', 'CLI-A1', world.ids['R-A1']]));
+    // The same archive named .pdf is a zip all the same: refused at once, not read as one PDF.
+    const named = await upload(agentA.client, `${method}.pdf`, zip);
+    expect(named.status).toBe(415);
+    expect(named.body).toMatchObject({ success: false, code: 'wrong_receipt_type' });
+  });
+
+  it('an empty zip (end of central directory only) ends Done with no receipt', async () => {
+    const r = await run(agentA.client, 'empty.zip', buildZip([]));
+    expect(r.row).toMatchObject({ state: 'Done', entriesTotal: 0, receiptsCreated: 0 });
+  });
+
   it('bad entries: a nested zip, an .exe, a disguised executable and deflate garbage are refused and listed; a corrupt PDF is a receipt with its error', async () => {
     const zip = buildZip([
       { name: 'good.pdf', data: receiptPdf({ client: 'CLI-A1' }) },

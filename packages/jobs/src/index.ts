@@ -26,4 +26,5 @@ export { seedDemoPortfolio, DEMO_CURRENCY_RATES, type DemoPortfolioOptions, type
 export { receiptsJob, closeSilentReceiptUploads } from './definitions/receipts.ts';
 export { createReadReceiptsProcessor, markReceiptUploadFailed, RECEIPT_ERROR_CODES, RECEIPTS_PROGRESS_MS, type ReadReceiptsDeps } from './processors/read-receipts.ts';
 export { loadReceiptUpload, publishReceiptUpload, toReceiptUploadDto, type ReceiptUploadRow } from './receipts/uploads.ts';
+export { receiptUploadKind, PDF_SNIFF_BYTES } from './receipts/kind.ts';
 export { manifestOf, referencesFromText, type ReceiptReferences } from './receipts/references.ts';

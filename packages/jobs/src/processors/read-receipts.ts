@@ -8,6 +8,7 @@ import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
+import { receiptUploadKind } from '../receipts/kind.ts';
 import { isComplete } from '../receipts/references.ts';
 import { readUploadInThread, type ReceiptVisitor } from '../receipts/thread.ts';
 import { loadReceiptUpload, publishReceiptUpload } from '../receipts/uploads.ts';
@@ -24,8 +25,6 @@ export interface ReadReceiptsDeps {
 export const RECEIPTS_PROGRESS_MS = 500;
 export const RECEIPT_ERROR_CODES = { failed: 'processing_failed', interrupted: 'interrupted', malformed: 'malformed_archive' } as const;
 
-const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -86,7 +85,7 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
 
     const begun = performance.now();
     const bytes = await readAll(await deps.storage.get(started.storageKey));
-    const kind = bytes.subarray(0, 1024).includes(PDF_MAGIC) ? 'pdf' : bytes.subarray(0, 4).equals(ZIP_MAGIC) ? 'zip' : null;
+    const kind = receiptUploadKind(bytes);
     if (kind === null) {
       await markReceiptUploadFailed(deps, uploadId, RECEIPT_ERROR_CODES.malformed);
       return;
