@@ -191,7 +191,7 @@ describe('readiness: storage that reads but refuses writes (S3)', () => {
     expect(down.headers.get('retry-after')).not.toBeNull();
     s3.setReadOnly(false);
     const up = await until(async () => health(t, '/readyz'), (r) => r.status === 200, PROBE_CACHE_MS + 5000);
-    expect(up.body.checks.storage).toBe('ok');
+    expect((up.body as { checks: Record<string, string> }).checks.storage).toBe('ok');
     expect((await s3.keys('portal-readiness')).filter((key) => key.startsWith('health/'))).toEqual([]);
   });
 });

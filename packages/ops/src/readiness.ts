@@ -45,7 +45,7 @@ export function cachedProbe(probe: () => Promise<void>, options: CachedProbeOpti
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   const cacheMs = options.cacheMs ?? PROBE_CACHE_MS;
   const now = options.now ?? Date.now;
-  let last: { at: number; ok: true } | { at: number; ok: false; error: unknown } | undefined;
+  let last: { at: number; ok: true } | { at: number; ok: false; error: Error } | undefined;
   let inFlight: Promise<void> | undefined;
   let hung: Promise<void> | undefined;
   const answer = (): Promise<void> => (last!.ok ? Promise.resolve() : Promise.reject(last!.error));
@@ -61,26 +61,28 @@ export function cachedProbe(probe: () => Promise<void>, options: CachedProbeOpti
     let timer: NodeJS.Timeout | undefined;
     const bounded = new Promise<void>((resolve, reject) => {
       timer = setTimeout(() => {
+        // Cleared once the probe answers at last (the callback runs after this assignment).
         hung = running.then(
-          () => undefined,
-          () => undefined,
+          () => void (hung = undefined),
+          () => void (hung = undefined),
         );
-        void hung.then(() => (hung = undefined));
         reject(new Error(`no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       timer.unref?.();
       running.then(resolve, reject);
     }).finally(() => clearTimeout(timer));
-    inFlight = bounded
+    const answered = bounded
       .then(
         () => void (last = { at: now(), ok: true }),
         (error: unknown) => {
-          last = { at: now(), ok: false, error };
-          throw error;
+          const failure = error instanceof Error ? error : new Error(String(error));
+          last = { at: now(), ok: false, error: failure };
+          throw failure;
         },
       )
       .finally(() => (inFlight = undefined));
-    return inFlight;
+    inFlight = answered;
+    return answered;
   };
 }
 
