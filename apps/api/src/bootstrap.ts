@@ -7,7 +7,7 @@ import { createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
 import { bindJobs, consumedQueues, recheckSchedules, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine, sweepJobs } from '@portal/jobs';
-import { createMetrics, instrumentJobs } from '@portal/ops';
+import { cachedProbe, createMetrics, instrumentJobs, storageWriteProbe } from '@portal/ops';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppContext } from './context.ts';
 import { createHttpApp } from './http/app.ts';
@@ -138,8 +138,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     readiness: {
       database: () => database.ping(),
       ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
-      // A missing probe object is fine: the point is that the storage answers.
-      storage: async () => void (await storage.stat('health/readiness-probe')),
+      // A write and its delete, bounded and cached (`cachedProbe`): a store that reads but refuses
+      // writes refuses every upload, so it is not ready.
+      storage: cachedProbe(storageWriteProbe(storage)),
     },
     disconnectSession: (sessionId) => disconnect(sessionId),
   };

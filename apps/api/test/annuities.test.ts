@@ -342,6 +342,9 @@ describe.each(databaseKinds())('annuities flow (%s)', (kind) => {
       expect([pdf.status, pdf.body.code]).toEqual([415, 'wrong_type']);
       const none = await upload(owner.client, [], { title: 'nothing' });
       expect([none.status, none.body.code]).toEqual([400, 'error_choose_file']);
+      // Issue 26: a 0-byte workbook is the receipts' "empty file", not a wrong type.
+      const empty = await upload(owner.client, [{ filename: 'empty.xlsx', content: Buffer.alloc(0) }]);
+      expect([empty.status, empty.body.code, empty.body.message]).toEqual([400, 'empty_file', 'The file is empty.']);
       const big = await upload(owner.client, [{ filename: 'big.xlsx', content: Buffer.alloc(50 * 1024 * 1024, 0x50) }]);
       expect([big.status, big.body.code]).toEqual([413, 'payload_too_large']);
       expect(await stored()).toBe(before);

@@ -6,6 +6,8 @@ import { testDatabaseBaseUrl } from '@portal/db/testing';
 import { startRedisServer, type TestRedis } from '@portal/queue/test-support';
 import { startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 import { multipart } from './support/multipart.ts';
+import { startS3Server, type TestS3 } from './support/s3-server.ts';
+import { PROBE_CACHE_MS } from '@portal/ops';
 
 /** Brings a stopped test Redis back on its port, so the portal can close cleanly. */
 async function restartRedis(port: number): Promise<ChildProcess> {
@@ -165,3 +167,40 @@ describe.skipIf(!testDatabaseBaseUrl())('503, not 500, while a dependency is dow
     });
   });
 });
+
+// Issue 26: the probe only read (`stat`), so a store refusing writes left the node "ready" while
+// every upload answered 503. Readiness now writes and deletes a small object (bounded, cached a few seconds).
+describe('readiness: storage that reads but refuses writes (S3)', () => {
+  let s3: TestS3;
+  let t: TestPortal;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    t = await startTestPortal('pglite', { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'portal-readiness', S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s3?.destroy();
+  });
+
+  it('/readyz 503 (storage down) while the store is read-only, 200 again once it takes writes; the probe leaves no object', async () => {
+    expect(await health(t, '/readyz')).toMatchObject({ status: 200, body: { checks: { storage: 'ok' } } });
+    s3.setReadOnly(true);
+    // The answer before the fault may be reused for PROBE_CACHE_MS.
+    const down = await until(async () => health(t, '/readyz'), (r) => r.status === 503, PROBE_CACHE_MS + 5000);
+    expect(down).toMatchObject({ status: 503, body: { status: 'unavailable', checks: { database: 'ok', storage: 'down' } } });
+    expect(down.headers.get('retry-after')).not.toBeNull();
+    s3.setReadOnly(false);
+    const up = await until(async () => health(t, '/readyz'), (r) => r.status === 200, PROBE_CACHE_MS + 5000);
+    expect((up.body as { checks: Record<string, string> }).checks.storage).toBe('ok');
+    expect((await s3.keys('portal-readiness')).filter((key) => key.startsWith('health/'))).toEqual([]);
+  });
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

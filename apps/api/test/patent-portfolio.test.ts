@@ -151,6 +151,11 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     await t.drainQueue();
     const done = await admin.client.get(`/api/patent_imports/${noHeader.body.patent_import._id}`);
     expect(done.body.patent_import).toMatchObject({ state: 'Error', error_code: 'headers_not_found' });
+    // Issue 26: a 0-byte workbook or CSV is the receipts' "empty file", not a wrong type.
+    for (const name of ['empty.xlsx', 'empty.csv']) {
+      const empty = await upload(admin.client, name, Buffer.alloc(0));
+      expect([empty.status, empty.body.code, empty.body.message]).toEqual([400, 'empty_file', 'The file is empty.']);
+    }
     const txt = await upload(admin.client, 'portfolio.txt', 'idagenda\r\n');
     expect(txt.status).toBe(415);
     expect(txt.body.code).toBe('wrong_import_type');

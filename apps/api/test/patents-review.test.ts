@@ -336,6 +336,9 @@ describe.each(databaseKinds())('patents: audit trail, schedule, confirmation mai
       expect([none.status, none.body.code]).toEqual([400, 'error_choose_file']);
       const exe = await send(agentA.client, [{ filename: 'tool.exe', content: 'MZ' }]);
       expect([exe.status, exe.body.code]).toEqual([415, 'wrong_extension']);
+      // Issue 26: a 0-byte file is refused as the receipts refuse it; nothing is mailed.
+      const empty = await send(agentA.client, [{ filename: 'empty.pdf', content: Buffer.alloc(0) }]);
+      expect([empty.status, empty.body.code, empty.body.message]).toEqual([400, 'empty_file', 'The file is empty.']);
       expect((await send(annuities.client, [{ filename: 'a.pdf', content: '%PDF' }])).status).toBe(403);
       expect((await send(t.client(), [{ filename: 'a.pdf', content: '%PDF' }])).status).toBe(401);
     });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_PATH } from '@portal/contracts';
 import { testDatabaseBaseUrl } from '@portal/db/testing';
 import { REGISTERED_QUEUES } from '@portal/jobs';
+import { startSmtpSink } from '@portal/mail/test-support';
 import { multipart } from './support/multipart.ts';
 import { freePort, PRODUCTION_ADMIN, startProcess, startProductionPortal, waitForRowState, type RunningProcess } from './support/processes.ts';
 import { TestClient } from './support/portal.ts';
@@ -43,7 +44,10 @@ describe.skipIf(!baseUrl)('production mode: health, metrics and the queue dashbo
   let api: RunningProcess;
 
   beforeAll(async () => {
-    const portal = await startProductionPortal(baseUrl!, { METRICS_TOKEN });
+    // A real SMTP server: the mail worker is ready only when its server greets it (issue 26).
+    const smtp = await startSmtpSink();
+    cleanups.push(() => smtp.stop());
+    const portal = await startProductionPortal(baseUrl!, { METRICS_TOKEN, SMTP_URL: smtp.url });
     cleanups.push(() => portal.stop());
     ({ env, url, apiKey, db, api } = portal);
     // Every worker kind of the registry, each on its own health port.
@@ -77,6 +81,7 @@ describe.skipIf(!baseUrl)('production mode: health, metrics and the queue dashbo
     // The API and the workers that keep files check their storage too.
     expect(((await (await fetch(`${url}/readyz`)).json()) as { checks: Record<string, string> }).checks.storage).toBe('ok');
     expect(((await (await fetch(`${workers.get('ledes')!.base}/readyz`)).json()) as { checks: Record<string, string> }).checks.storage).toBe('ok');
+    expect(((await (await fetch(`${workers.get('mail')!.base}/readyz`)).json()) as { checks: Record<string, string> }).checks.smtp).toBe('ok');
   });
 
   it('/metrics refuses a missing or wrong bearer token, on the API and on every worker', async () => {

@@ -1,7 +1,8 @@
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { receiptUploads, receipts, userCabinets, users } from '@portal/db';
+import { markReceiptUploadFailed, receiptStorageKey } from '@portal/jobs';
 import { xlsxBuffer } from '../../../packages/annuities/test/support/workbooks.ts';
 import { buildZip, minimalXlsxEntries, type RawEntry } from '../../../packages/annuities/test/support/zip.ts';
 import { startPatentWorld, type PatentWorld } from './support/patents.ts';
@@ -62,6 +63,12 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
       for await (const c of stream as AsyncIterable<Buffer>) chunks.push(c);
       expect(Buffer.concat(chunks).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     }
+  }
+
+  async function storedReceiptKeys(): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const object of t.portal.ctx.storage.list({ prefix: 'receipts/' })) keys.push(object.key);
+    return keys;
   }
 
   beforeAll(async () => {
@@ -165,6 +172,35 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
       ['partial.pdf', 'pdf_text', 'CLI-A2', true],
       ['blank.pdf', 'none', null, true],
     ]);
+  });
+
+  // Issue 26: a stored zip holds its first PDF's `%PDF-` at byte 40, within the first 1,024 bytes;
+  // the zip's signature at offset 0 decides, so every entry and the manifest are read.
+  it.each([
+    ['stored', (i: number) => i >= 0],
+    ['deflated', () => false],
+    ['mixed', (i: number) => i % 2 === 0],
+  ] as const)('a %s zip of six PDFs with a manifest: six receipts, references from the manifest', async (method, stored) => {
+    const names = ['s1.pdf', 's2.pdf', 's3.pdf', 's4.pdf', 's5.pdf', 's6.pdf'];
+    const manifest = 'file;reference_client\r\n' + names.map((n) => `${n};CLI-A1`).join('\r\n') + '\r\n';
+    const zip = buildZip([
+      ...names.map((name, i) => ({ name, data: makePdf([`receipt ${i + 1}`]), stored: stored(i) })),
+      { name: 'manifest.csv', data: manifest, stored: stored(names.length) },
+    ]);
+    if (method === 'stored') expect(zip.subarray(0, 1024).includes(Buffer.from('%PDF-', 'latin1'))).toBe(true);
+    const r = await run(agentA.client, `${method}.zip`, zip);
+    await nothingLost(r);
+    expect(r.row.entriesTotal).toBe(6);
+    expect(r.made.map((m) => [m.fileName, m.source, m.referenceClient, m.patentId])).toEqual(names.map((n) => [n, 'manifest', 'CLI-A1', world.ids['R-A1']]));
+    // The same archive named .pdf is a zip all the same: refused at once, not read as one PDF.
+    const named = await upload(agentA.client, `${method}.pdf`, zip);
+    expect(named.status).toBe(415);
+    expect(named.body).toMatchObject({ success: false, code: 'wrong_receipt_type' });
+  });
+
+  it('an empty zip (end of central directory only) ends Done with no receipt', async () => {
+    const r = await run(agentA.client, 'empty.zip', buildZip([]));
+    expect(r.row).toMatchObject({ state: 'Done', entriesTotal: 0, receiptsCreated: 0 });
   });
 
   it('bad entries: a nested zip, an .exe, a disguised executable and deflate garbage are refused and listed; a corrupt PDF is a receipt with its error', async () => {
@@ -295,6 +331,49 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     const [row] = await t.portal.ctx.db.select().from(receiptUploads).where(eq(receiptUploads.id, r.id));
     expect(row).toMatchObject({ state: 'Done', receiptsCreated: 2, attempts: 2 });
   });
+
+  // Issue 26: the PDF was stored before the patent lookup and the insert, and only the conflict path
+  // deleted it. Here the database itself refuses the insert (a trigger raising, as a PostgreSQL
+  // going away or a constraint would), once on the first attempt and on every attempt of another upload.
+  it('the database refusing a receipt between its object and its row leaves no object without a row', async () => {
+    const db = t.portal.ctx.db;
+    await db.execute(sql`create sequence if not exists test_refuse_receipt_once`);
+    await db.execute(sql`create or replace function test_refuse_receipt() returns trigger language plpgsql as $$
+      begin
+        if new.file_name = 'refused-once.pdf' and nextval('test_refuse_receipt_once') = 1 then raise exception 'refused by the test (once)'; end if;
+        if new.file_name = 'refused-always.pdf' then raise exception 'refused by the test (always)'; end if;
+        return new;
+      end $$`);
+    await db.execute(sql`create trigger test_refuse_receipt before insert on receipts for each row execute function test_refuse_receipt()`);
+    try {
+      const before = new Set(await storedReceiptKeys());
+      const once = await run(agentA.client, 'refused-once.zip', buildZip([{ name: 'first.pdf', data: makePdf(['1']) }, { name: 'refused-once.pdf', data: makePdf(['2']) }, { name: 'last.pdf', data: makePdf(['3']) }]));
+      await nothingLost(once);
+      expect(once.row).toMatchObject({ state: 'Done', attempts: 2, receiptsCreated: 3 });
+      // Every attempt refused: the upload ends Error, the receipts written before the refusal stay.
+      const always = await run(agentA.client, 'refused-always.zip', buildZip([{ name: 'kept.pdf', data: makePdf(['1']) }, { name: 'refused-always.pdf', data: makePdf(['2']) }]));
+      expect(always.row).toMatchObject({ state: 'Error', errorCode: 'processing_failed' });
+      expect(always.made.map((m) => m.fileName)).toEqual(['kept.pdf']);
+
+      const recorded = new Set([
+        ...(await db.select({ key: receipts.storageKey }).from(receipts)).map((r) => r.key),
+        ...(await db.select({ key: receiptUploads.storageKey }).from(receiptUploads)).map((r) => r.key),
+      ]);
+      const stray = (await storedReceiptKeys()).filter((key) => !before.has(key) && !recorded.has(key));
+      expect(stray).toEqual([]);
+
+      // A killed attempt cannot delete: the object it stored for its entry waits under the entry's
+      // key (the retry rewrites it); an upload ending in Error deletes those keys no row records.
+      const [killed] = await db.update(receiptUploads).set({ state: 'in_progress', entriesTotal: 3 }).where(eq(receiptUploads.id, always.id)).returning();
+      const orphan = receiptStorageKey(killed!, 2);
+      await t.portal.ctx.storage.put(orphan, makePdf(['left by a killed worker']), { contentType: 'application/pdf' });
+      await markReceiptUploadFailed(t.portal.ctx, always.id, 'processing_failed');
+      expect(await storedReceiptKeys()).not.toContain(orphan);
+      expect(await storedReceiptKeys()).toContain(always.made[0]!.storageKey);
+    } finally {
+      await db.execute(sql`drop trigger test_refuse_receipt on receipts`);
+    }
+  }, 120_000);
 
   it('GET /recepisse: each sees its cabinets, codes and own uploads (admins all); search, sort and paging in the database', async () => {
     // This test's own receipts (the others' are there too, whatever ran before: the expectations count from the database).

@@ -6,6 +6,11 @@ export { envSchema, ENV_VARIABLES, type Env };
 /** The embedded default key: fine on a laptop, refused in production. */
 export const DEV_API_KEY = 'local-dev-api-key';
 
+/** The stalled check's interval when none is set: a sixth of the lock, at least 500 ms (see WORKER_STALLED_INTERVAL_MS). */
+export function defaultStalledInterval(lockDurationMs: number): number {
+  return Math.max(500, Math.round(lockDurationMs / 6));
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -78,6 +83,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.COOKIE_SAMESITE === 'none' && env.COOKIE_SECURE === false) {
     problems.push('COOKIE_SECURE: must be true when COOKIE_SAMESITE=none (browsers refuse insecure SameSite=None cookies)');
   }
+  // BullMQ marks a job at one stalled check and moves it back to waiting at a later check once its
+  // lock is gone: with an interval as long as the lock, a killed worker's job waited up to twice the lock.
+  if (env.WORKER_STALLED_INTERVAL_MS !== undefined && env.WORKER_STALLED_INTERVAL_MS * 2 > env.WORKER_LOCK_DURATION_MS) {
+    problems.push('WORKER_STALLED_INTERVAL_MS: must be at most half of WORKER_LOCK_DURATION_MS (a killed worker\'s job waits the lock plus up to this interval)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   // Without API_KEY the process answers to a key published in this repository, so it listens on
@@ -140,7 +150,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workers: {
       concurrency: { mail: env.WORKER_CONCURRENCY_MAIL, ledes: env.WORKER_CONCURRENCY_LEDES, annuities: env.WORKER_CONCURRENCY_ANNUITIES },
       lockDurationMs: env.WORKER_LOCK_DURATION_MS,
-      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS ?? defaultStalledInterval(env.WORKER_LOCK_DURATION_MS),
       http: env.WORKER_HTTP_PORT === undefined ? undefined : { port: env.WORKER_HTTP_PORT, host: env.WORKER_HTTP_HOST },
     },
     metrics: { token: env.METRICS_TOKEN },

@@ -74,10 +74,13 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY_MAIL: positiveInt.default(4),
   WORKER_CONCURRENCY_LEDES: positiveInt.default(2),
   WORKER_CONCURRENCY_ANNUITIES: positiveInt.default(1),
-  /** BullMQ lock of a running job; a killed worker's job is taken over after about this long. */
+  /** BullMQ lock of a running job; a killed worker's job is taken over this long after its last lock renewal, plus at most one stalled interval. */
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
-  /** How often workers look for jobs whose lock expired (a killed worker's jobs). */
-  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  /**
+   * How often the queue looks for jobs whose lock expired (a killed worker's jobs); at most half the
+   * lock. Unset: a sixth of the lock (5 s for 30 s), so a killed worker's job waits the lock and little more.
+   */
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(300_000).optional(),
   /** A worker's own HTTP port (/healthz, /readyz, /metrics); unset: no HTTP server (decision 128). */
   WORKER_HTTP_PORT: port.optional(),
   /** Where that server listens; default 0.0.0.0 (the port is never published to the host). */

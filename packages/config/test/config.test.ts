@@ -43,6 +43,16 @@ describe('loadConfig', () => {
     }
   });
 
+  // Issue 26: with the stalled check as long as the lock (30 s each), a killed worker's job started
+  // again 62-63 s later; the check now runs at a sixth of the lock, and may not exceed half of it.
+  it('a killed worker\'s job is taken over within the lock and a sixth of it: the stalled check runs at a sixth of the lock unless set, at most half', () => {
+    expect(loadConfig({}).workers).toMatchObject({ lockDurationMs: 30_000, stalledIntervalMs: 5000 });
+    expect(loadConfig({ WORKER_LOCK_DURATION_MS: '6000' }).workers).toMatchObject({ lockDurationMs: 6000, stalledIntervalMs: 1000 });
+    expect(loadConfig({ WORKER_LOCK_DURATION_MS: '1000' }).workers.stalledIntervalMs).toBe(500);
+    expect(loadConfig({ WORKER_STALLED_INTERVAL_MS: '15000' }).workers.stalledIntervalMs).toBe(15_000);
+    expect(() => loadConfig({ WORKER_STALLED_INTERVAL_MS: '30000' })).toThrow(/WORKER_STALLED_INTERVAL_MS: must be at most half/);
+  });
+
   it('refuses incomplete S3 settings and Redis without PostgreSQL', () => {
     expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(/S3_BUCKET: required/);
     expect(() => loadConfig({ REDIS_URL: 'redis://localhost:6379' })).toThrow(/DATABASE_URL: required when REDIS_URL/);

@@ -24,6 +24,7 @@ export { recheckSchedules } from './patents/schedule-check.ts';
 export { csvLine, parseCsv } from './patents/csv.ts';
 export { seedDemoPortfolio, DEMO_CURRENCY_RATES, type DemoPortfolioOptions, type DemoPortfolioResult } from './patents/demo-portfolio.ts';
 export { receiptsJob, closeSilentReceiptUploads } from './definitions/receipts.ts';
-export { createReadReceiptsProcessor, markReceiptUploadFailed, RECEIPT_ERROR_CODES, RECEIPTS_PROGRESS_MS, type ReadReceiptsDeps } from './processors/read-receipts.ts';
+export { createReadReceiptsProcessor, markReceiptUploadFailed, receiptStorageKey, RECEIPT_ERROR_CODES, RECEIPTS_PROGRESS_MS, type ReadReceiptsDeps } from './processors/read-receipts.ts';
 export { loadReceiptUpload, publishReceiptUpload, toReceiptUploadDto, type ReceiptUploadRow } from './receipts/uploads.ts';
+export { receiptUploadKind, PDF_SNIFF_BYTES } from './receipts/kind.ts';
 export { manifestOf, referencesFromText, type ReceiptReferences } from './receipts/references.ts';

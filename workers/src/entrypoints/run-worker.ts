@@ -5,7 +5,7 @@ import type { RegisteredQueue } from '@portal/jobs';
 import { createLogger, type Logger } from '@portal/logger';
 import { bindJob, closeGracefully, type JobDefinition } from '@portal/queue';
 import { checkRedisForQueues, inspectQueues, startBullmqWorker, type RunningWorker } from '@portal/queue/redis';
-import { createMetrics, instrumentJob, startOpsServer, type OpsServer } from '@portal/ops';
+import { cachedProbe, createMetrics, instrumentJob, startOpsServer, storageWriteProbe, type OpsServer, type Readiness } from '@portal/ops';
 
 /** The whole shutdown must fit in this; docker-compose's `stop_grace_period` leaves a margin above it. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -15,6 +15,8 @@ export const HAND_BACK_AFTER_MS = 20_000;
 export interface WorkerPorts<Ports> {
   ports: Ports;
   close?: () => Promise<void> | void;
+  /** Checks of the worker's own dependencies for /readyz (the mail worker's SMTP server), besides database, Redis and storage. */
+  readiness?: Readiness;
 }
 
 /**
@@ -57,10 +59,12 @@ export async function runWorker<Q extends RegisteredQueue, Ports>(
   worker.worker.on('failed', (job, error) => logger.error({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, `${queue} job failed`));
 
   let stopping = false;
-  // WORKER_HTTP_PORT: /healthz, /readyz (database, Redis, storage when the worker uses one) and /metrics (decision 128).
+  // WORKER_HTTP_PORT: /healthz, /readyz (database, Redis, storage when the worker uses one, its own
+  // checks) and /metrics (decision 128). Storage must take a write (a read-only store refuses every
+  // job's output), probed at most every few seconds (`cachedProbe`).
   let ops: OpsServer | undefined;
   if (config.workers.http) {
-    const storage = (built.ports as { storage?: { stat(key: string): Promise<unknown> } }).storage;
+    const storage = (built.ports as { storage?: Parameters<typeof storageWriteProbe>[0] }).storage;
     ops = await startOpsServer({
       ...config.workers.http,
       metrics,
@@ -69,7 +73,8 @@ export async function runWorker<Q extends RegisteredQueue, Ports>(
       readiness: {
         database: () => database.ping(),
         redis: () => inspected.ping(),
-        ...(storage ? { storage: async () => void (await storage.stat('health/readiness-probe')) } : {}),
+        ...(storage ? { storage: cachedProbe(storageWriteProbe(storage)) } : {}),
+        ...built.readiness,
       },
       onError: (error) => logger.error({ err: error }, 'ops server request failed'),
     });

@@ -52,6 +52,14 @@ interface WatchedProcess {
   process: RunningProcess;
   /** Set when the test itself stops or kills the process. */
   expectedExit: boolean;
+  /** Where its /healthz and /readyz answer (the API's port, a worker's WORKER_HTTP_PORT). */
+  base?: string;
+}
+
+export interface ReadinessAnswer {
+  name: string;
+  status: Observed;
+  checks: Record<string, string>;
 }
 
 export interface TopologyOptions {
@@ -59,6 +67,8 @@ export interface TopologyOptions {
   /** Redis keeps its data across a kill (AOF, fsync always), as a production Redis for BullMQ does. */
   persistentRedis?: boolean;
   env?: Record<string, string>;
+  /** Variables of the topology's defaults left unset (their configuration default applies). */
+  unset?: string[];
 }
 
 export interface StreamOptions {
@@ -108,10 +118,12 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       WORKER_STALLED_INTERVAL_MS: '1000',
       ...options.env,
     };
+    for (const name of options.unset ?? []) delete env[name];
 
     const watched: WatchedProcess[] = [];
-    const watch = (name: string, entry: string): WatchedProcess => {
-      const entryProcess = { name, process: startProcess(entry, env), expectedExit: false };
+    const watch = (name: string, entry: string, http?: { port: number }): WatchedProcess => {
+      const processEnv = http ? { ...env, WORKER_HTTP_PORT: String(http.port), WORKER_HTTP_HOST: '127.0.0.1' } : env;
+      const entryProcess: WatchedProcess = { name, process: startProcess(entry, processEnv), expectedExit: false, ...(http ? { base: `http://127.0.0.1:${http.port}` } : {}) };
       watched.push(entryProcess);
       cleanups.push(async () => {
         entryProcess.expectedExit = true;
@@ -120,15 +132,22 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       return entryProcess;
     };
     const startLedesWorker = async (name: string) => {
-      const worker = watch(name, 'workers/src/entrypoints/ledes.ts');
+      const worker = watch(name, 'workers/src/entrypoints/ledes.ts', { port: await freePort() });
       await worker.process.waitFor(/ledes worker started/, 60_000);
+      return worker;
+    };
+    /** A worker of any registered queue, watched like the others (`workers/src/entrypoints/<queue>.ts`). */
+    const startWorker = async (queue: string, name: string) => {
+      const worker = watch(name, `workers/src/entrypoints/${queue}.ts`, { port: await freePort() });
+      await worker.process.waitFor(new RegExp(`${queue} worker started`), 60_000);
       return worker;
     };
     // The API first: it migrates the schema and creates the bucket. Workers starting together with it
     // race it on the bucket's creation, and today the loser dies on BucketAlreadyExists.
     const api = watch('api', 'apps/api/src/main.ts');
+    api.base = url;
     await api.process.waitFor(/Portal ready on/, 60_000);
-    const mailWorker = watch('mail worker', 'workers/src/entrypoints/mail.ts');
+    const mailWorker = watch('mail worker', 'workers/src/entrypoints/mail.ts', { port: await freePort() });
     let [ledesWorkers] = await Promise.all([
       Promise.all(Array.from({ length: options.ledesWorkers ?? 2 }, (_, i) => startLedesWorker(`ledes worker ${i + 1}`))),
       mailWorker.process.waitFor(/mail worker started/, 60_000),
@@ -206,6 +225,9 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       },
       mailWorker,
       api,
+      /** The production admin, signed in. */
+      admin,
+      startWorker,
 
       /** A small valid LEDES file whose invoice numbers no other file of the suite uses (accepted, delivered). */
       smallFile(lines = 200): Promise<Buffer> {
@@ -275,6 +297,22 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       },
       async startSmtp() {
         smtp = await startSmtpSink(undefined, { port: smtpPort, received });
+      },
+
+      /** What /readyz answers now on the API and on every worker still running (each bounded to 10 s). */
+      async readiness(): Promise<ReadinessAnswer[]> {
+        const running = watched.filter((w) => w.base && w.process.child.exitCode === null && w.process.child.signalCode === null);
+        return Promise.all(
+          running.map(async (w): Promise<ReadinessAnswer> => {
+            try {
+              const res = await fetch(`${w.base}/readyz`, { signal: AbortSignal.timeout(10_000) });
+              const body = (await res.json()) as { checks?: Record<string, string> };
+              return { name: w.name, status: res.status, checks: body.checks ?? {} };
+            } catch (error) {
+              return { name: w.name, status: error instanceof Error && error.name === 'TimeoutError' ? 'no answer' : 'network error', checks: {} };
+            }
+          }),
+        );
       },
 
       /** Stops or kills a worker on purpose: its exit is not counted as a death. */
@@ -416,11 +454,18 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       return problems;
     }
 
-    /** Every object in the bucket belongs to a run row; nothing half-written is left. */
+    /** Every object in the bucket belongs to a row (any column of `@portal/db` STORAGE_KEY_COLUMNS); nothing half-written is left. */
     async function strayObjects(): Promise<string[]> {
       const referenced = new Set<string>();
-      const rows = (await db.query('select original_key, treated_key, delivered_key from ledes_runs')).rows as Array<Record<string, string | null>>;
-      for (const row of rows) for (const key of Object.values(row)) if (key) referenced.add(key);
+      const rows = (
+        await db.query(
+          `select original_key as k from ledes_runs union all select treated_key from ledes_runs union all select delivered_key from ledes_runs
+           union all select import_key from annuity_files union all select export_key from annuity_files union all select storage_key from mail_attachments
+           union all select storage_key from patent_imports union all select xlsx_key from patent_export_batches union all select csv_key from patent_export_batches
+           union all select storage_key from receipt_uploads union all select storage_key from receipts`,
+        )
+      ).rows as Array<{ k: string | null }>;
+      for (const row of rows) if (row.k) referenced.add(row.k);
       const keys = await s3.keys(PRODUCTION_BUCKET);
       const problems: string[] = [];
       const stray = keys.filter((k) => !referenced.has(k));

@@ -19,6 +19,8 @@ export interface RawEntry {
   flags?: number;
   /** Replace the compressed bytes (deflate garbage). */
   compressedOverride?: Buffer;
+  /** Stored (method 0, the bytes as they are) instead of deflated, as `zip -0` and many scanners write them. */
+  stored?: boolean;
 }
 
 const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
@@ -43,7 +45,7 @@ function compress(entry: RawEntry): { compressed: Buffer; size: number; crc: num
     return { compressed: Buffer.concat(parts), size, crc };
   }
   const data = Buffer.isBuffer(entry.data) ? entry.data : Buffer.from(entry.data ?? '');
-  return { compressed: deflateRawSync(data), size: data.length, crc: crc32(data) };
+  return { compressed: entry.stored ? data : deflateRawSync(data), size: data.length, crc: crc32(data) };
 }
 
 function overridden(entry: RawEntry, compressed: Buffer): { compressed: Buffer; size: number; crc: number } {
@@ -60,11 +62,12 @@ export function buildZip(entries: readonly RawEntry[]): Buffer {
     const { compressed, size, crc } = entry.compressedOverride ? overridden(entry, entry.compressedOverride) : compress(entry);
     const declared = entry.declaredSize ?? size;
     const flags = 0x0800 | (entry.flags ?? 0);
+    const method = entry.stored ? 0 : 8;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(flags, 6);
-    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE((entry.crc ?? crc) >>> 0, 14);
     local.writeUInt32LE(compressed.length, 18);
     local.writeUInt32LE(Math.min(declared, 0xffffffff), 22);
@@ -74,7 +77,7 @@ export function buildZip(entries: readonly RawEntry[]): Buffer {
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(flags, 8);
-    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE((entry.crc ?? crc) >>> 0, 16);
     central.writeUInt32LE(compressed.length, 20);
     central.writeUInt32LE(Math.min(declared, 0xffffffff), 24);

@@ -1,13 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { RECEIPT_KEPT_REFUSALS, RECEIPT_UPLOAD_MAX_BYTES } from '@portal/contracts';
+import { RECEIPT_KEPT_REFUSALS, RECEIPT_UPLOAD_MAX_BYTES, RECEIPT_ZIP_LIMITS } from '@portal/contracts';
 import { patentRecords, receiptUploads, receipts, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
+import { receiptUploadKind } from '../receipts/kind.ts';
 import { isComplete } from '../receipts/references.ts';
 import { readUploadInThread, type ReceiptVisitor } from '../receipts/thread.ts';
 import { loadReceiptUpload, publishReceiptUpload } from '../receipts/uploads.ts';
@@ -24,8 +25,6 @@ export interface ReadReceiptsDeps {
 export const RECEIPTS_PROGRESS_MS = 500;
 export const RECEIPT_ERROR_CODES = { failed: 'processing_failed', interrupted: 'interrupted', malformed: 'malformed_archive' } as const;
 
-const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -38,15 +37,44 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** The upload ends in Error with a reason (its content refused, or the last attempt failed); published. */
-export async function markReceiptUploadFailed(deps: Pick<ReadReceiptsDeps, 'db' | 'realtime' | 'clock'>, uploadId: string, errorCode: string): Promise<void> {
+/**
+ * Where entry `index` of an upload is stored: the same key on every attempt (a uuid-shaped digest of
+ * the upload and the entry, under the upload's month), so a retried or concurrent attempt rewrites
+ * the object an earlier one left instead of adding one no row points to.
+ */
+export function receiptStorageKey(upload: { id: string; createdAt: Date }, index: number): string {
+  const hex = createHash('sha256').update(`receipt:${upload.id}:${index}`).digest('hex');
+  const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  const day = upload.createdAt;
+  return `receipts/${day.getUTCFullYear()}/${String(day.getUTCMonth() + 1).padStart(2, '0')}/${uuid}.pdf`;
+}
+
+/** Deletes the object unless a receipt row points to it (another attempt's); a failed check keeps it. */
+async function deleteUnlessRecorded(deps: Pick<ReadReceiptsDeps, 'db' | 'storage'>, key: string): Promise<void> {
+  const [recorded] = await deps.db.select({ id: receipts.id }).from(receipts).where(eq(receipts.storageKey, key)).limit(1);
+  if (!recorded) await deps.storage.delete(key);
+}
+
+/**
+ * The upload ends in Error with a reason (its content refused, or the last attempt failed); published.
+ * The objects its attempts stored without writing their rows (an attempt killed between the two)
+ * are deleted: every entry's key is known (`receiptStorageKey`).
+ */
+export async function markReceiptUploadFailed(deps: Pick<ReadReceiptsDeps, 'db' | 'storage' | 'realtime' | 'clock' | 'logger'>, uploadId: string, errorCode: string): Promise<void> {
   const now = deps.clock?.now() ?? new Date();
   const [row] = await deps.db
     .update(receiptUploads)
     .set({ state: 'Error', errorCode, finishedAt: now, updatedAt: now })
     .where(and(eq(receiptUploads.id, uploadId), eq(receiptUploads.state, 'in_progress')))
     .returning();
-  if (row) publishReceiptUpload(deps.realtime, row);
+  if (!row) return;
+  publishReceiptUpload(deps.realtime, row);
+  const entries = Math.min(row.entriesTotal ?? 0, RECEIPT_ZIP_LIMITS.maxEntries);
+  const recorded = new Set((await deps.db.select({ key: receipts.storageKey }).from(receipts).where(eq(receipts.uploadId, uploadId))).map((r) => r.key));
+  const unrecorded = Array.from({ length: entries }, (_, index) => receiptStorageKey(row, index)).filter((key) => !recorded.has(key));
+  const results = await Promise.allSettled(unrecorded.map((key) => deps.storage.delete(key)));
+  const failed = results.filter((r) => r.status === 'rejected').length;
+  if (failed > 0) deps.logger.warn({ uploadId, failed }, 'receipt upload objects not deleted; the storage clean-up will');
 }
 
 /** The uploader's reach, as the patents' read rule (decision 121): admins any patent, others their cabinets and client codes. */
@@ -65,7 +93,7 @@ async function uploaderScope(db: Database, ownerId: string | null) {
 
 /**
  * Makes an upload into receipts: the file read in a worker thread (`receipts/read.ts`), each PDF
- * stored under a key of its own (a uuid, never the entry's name), its row written with the patent
+ * stored under the key of its entry (`receiptStorageKey`, never the entry's name), its row written with the patent
  * record whose client reference matches (within what the uploader may see), entries refused listed.
  * A rerun (retry) finds the receipts already written (unique upload + entry) and does not store them
  * twice. A refused upload (zip bomb, not a zip) ends Error and keeps no receipt of it.
@@ -86,7 +114,7 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
 
     const begun = performance.now();
     const bytes = await readAll(await deps.storage.get(started.storageKey));
-    const kind = bytes.subarray(0, 1024).includes(PDF_MAGIC) ? 'pdf' : bytes.subarray(0, 4).equals(ZIP_MAGIC) ? 'zip' : null;
+    const kind = receiptUploadKind(bytes);
     if (kind === null) {
       await markReceiptUploadFailed(deps, uploadId, RECEIPT_ERROR_CODES.malformed);
       return;
@@ -145,35 +173,43 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
       receiptsCreated++;
       if (written.has(message.index)) return;
       const day = now();
-      const key = `receipts/${day.getUTCFullYear()}/${String(day.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}.pdf`;
+      const key = receiptStorageKey(started, message.index);
       const content = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
       await deps.storage.put(key, content, { contentType: 'application/pdf' });
-      const refs = message.references;
-      const patent = await matchPatent(refs.referenceClient);
-      const inserted = await deps.db
-        .insert(receipts)
-        .values({
-          uploadId,
-          entryIndex: message.index,
-          fileName: message.name,
-          storageKey: key,
-          size: content.length,
-          referenceClient: refs.referenceClient,
-          referenceInpi: refs.referenceInpi,
-          referenceProvider: refs.referenceProvider,
-          dateOrdrePaiement: refs.dateOrdrePaiement,
-          source: message.source,
-          needsCompletion: message.pdfError !== null || !isComplete(refs),
-          pdfError: message.pdfError,
-          patentId: patent?.id ?? null,
-          cabinetId: patent?.cabinetId ?? scope.cabinetIds[0] ?? null,
-          clientCode: patent?.clientCode ?? null,
-          createdAt: day,
-        })
-        .onConflictDoNothing({ target: [receipts.uploadId, receipts.entryIndex] })
-        .returning({ id: receipts.id });
-      // Written meanwhile by another attempt: that one's object stays, this one goes.
-      if (inserted.length === 0) await deps.storage.delete(key).catch(() => {});
+      // Stored, not yet recorded: whatever fails before the row is written takes the object away
+      // (a killed process cannot: its retry rewrites the same key, and an upload ending in Error
+      // deletes its entries' unrecorded keys).
+      try {
+        const refs = message.references;
+        const patent = await matchPatent(refs.referenceClient);
+        const inserted = await deps.db
+          .insert(receipts)
+          .values({
+            uploadId,
+            entryIndex: message.index,
+            fileName: message.name,
+            storageKey: key,
+            size: content.length,
+            referenceClient: refs.referenceClient,
+            referenceInpi: refs.referenceInpi,
+            referenceProvider: refs.referenceProvider,
+            dateOrdrePaiement: refs.dateOrdrePaiement,
+            source: message.source,
+            needsCompletion: message.pdfError !== null || !isComplete(refs),
+            pdfError: message.pdfError,
+            patentId: patent?.id ?? null,
+            cabinetId: patent?.cabinetId ?? scope.cabinetIds[0] ?? null,
+            clientCode: patent?.clientCode ?? null,
+            createdAt: day,
+          })
+          .onConflictDoNothing({ target: [receipts.uploadId, receipts.entryIndex] })
+          .returning({ id: receipts.id });
+        // Written meanwhile by another attempt: its row keeps the object when it points to the same key.
+        if (inserted.length === 0) await deleteUnlessRecorded(deps, key);
+      } catch (error) {
+        await deleteUnlessRecorded(deps, key).catch((cleanup: unknown) => deps.logger.warn({ err: cleanup, uploadId }, 'receipt object kept after a failed insert; the next attempt rewrites it'));
+        throw error;
+      }
     };
 
     let outcome;

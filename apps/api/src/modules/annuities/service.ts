@@ -43,6 +43,7 @@ export function canRead(actor: AuthState, file: Pick<AnnuityFileRow, 'ownerId'>)
  */
 export async function submitAnnuityFile(ctx: AppContext, actor: AuthState, upload: StoredUpload | undefined, title: string | undefined): Promise<AnnuityFileRow> {
   if (!upload) throw new AppError('error_choose_file');
+  if (upload.size === 0) throw new AppError('empty_file');
   if (!(await looksLikeWorkbook(ctx, upload.key))) throw new AppError('wrong_type');
   const now = ctx.clock.now();
   const [file] = await ctx.db

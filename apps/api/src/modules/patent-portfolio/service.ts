@@ -25,6 +25,7 @@ const SNIFF_BYTES = 4096;
  */
 export async function submitImport(ctx: AppContext, actor: AuthState, upload: StoredUpload | undefined) {
   if (!upload) throw new AppError('error_choose_file');
+  if (upload.size === 0) throw new AppError('empty_file');
   const head = await uploadHead(ctx.storage, upload.key, SNIFF_BYTES);
   const isXlsx = upload.originalName.toLowerCase().endsWith('.xlsx');
   const zip = head.subarray(0, 4).equals(ZIP_MAGIC);

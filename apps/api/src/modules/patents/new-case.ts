@@ -30,6 +30,7 @@ const contentTypeOf = (name: string) => CONTENT_TYPES[name.slice(name.lastIndexO
  */
 export async function sendNewCase(ctx: AppContext, actor: AuthState, upload: StoredUpload | undefined): Promise<void> {
   if (!upload) throw new AppError('error_choose_file');
+  if (upload.size === 0) throw new AppError('empty_file');
   const mailIds = await ctx.db.transaction(async (tx) => {
     const [user] = await tx.select({ name: users.companyAgent }).from(users).where(eq(users.id, actor.userId));
     const params = { name: user?.name ?? actor.email, mail: actor.email, filename: upload.originalName };

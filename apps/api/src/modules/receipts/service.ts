@@ -1,28 +1,27 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { paginationMeta, type ReceiptDto, type ReceiptListQuery } from '@portal/contracts';
 import { patentRecords, receiptUploads, receipts } from '@portal/db';
-import { enqueueCommitted, publishReceiptUpload, toReceiptUploadDto } from '@portal/jobs';
+import { enqueueCommitted, PDF_SNIFF_BYTES, publishReceiptUpload, receiptUploadKind, toReceiptUploadDto } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../http/multipart.ts';
+import { uploadHead, type StoredUpload } from '../../http/multipart.ts';
 import type { AuthState } from '../../http/session.ts';
 import { readPatent, readScope } from '../patents/service.ts';
 import { likePattern } from '../search.ts';
 
-const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
-const SNIFF_BYTES = 1024;
 
 /**
- * A file is required (spec §5), not empty, and really what its name says: a `.pdf` holds `%PDF-` in
- * its first 1,024 bytes, a `.zip` starts with a local header. Then the row (in_progress), enqueued
+ * A file is required (spec §5), not empty, and really what its name says (`receiptUploadKind`, the
+ * worker's own reading): a `.zip` starts with a zip signature, a `.pdf` holds `%PDF-` in its first
+ * 1,024 bytes and starts with no zip signature. Then the row (in_progress), enqueued
  * after the commit; the uploader and the admins are told.
  */
 export async function submitReceipts(ctx: AppContext, actor: AuthState, upload: StoredUpload | undefined) {
   if (!upload) throw new AppError('error_choose_file');
   if (upload.size === 0) throw new AppError('empty_file');
-  const head = await uploadHead(ctx.storage, upload.key, SNIFF_BYTES);
+  const head = await uploadHead(ctx.storage, upload.key, PDF_SNIFF_BYTES);
   const isZip = upload.originalName.toLowerCase().endsWith('.zip');
-  if (isZip ? !head.subarray(0, 4).equals(ZIP_MAGIC) : !head.includes(PDF_MAGIC)) throw new AppError('wrong_receipt_type');
+  if (receiptUploadKind(head) !== (isZip ? 'zip' : 'pdf')) throw new AppError('wrong_receipt_type');
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .insert(receiptUploads)
