@@ -7,6 +7,9 @@ import { createSharedThread } from '../shared-thread.ts';
 
 const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
 
+/** Resolves from a later turn of the event loop, after the timers and I/O already waiting. */
+export const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export interface AnnuityEngineOptions {
   mode: 'check' | 'export';
   fileName: string;
@@ -70,9 +73,13 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
             options.onExpected?.(message.rows);
             break;
           case 'rows': {
-            // A check sends several batches ahead: they are stored one after another, in order.
+            // A check sends several batches ahead: they are stored one after another, in order. Each
+            // starts from a task of its own (setImmediate): chained as bare promise callbacks, the
+            // batches sent ahead (and on the embedded portal PGlite's statements, which run on this
+            // thread) followed each other inside one task, and HTTP, timers and socket.io waited for
+            // all of them, seconds at a time (docs/benchmarks.md, "issue 26").
             const { rows } = message;
-            stored = stored.then(() => (settled ? undefined : options.onRows(rows).then((overrides) => send({ type: 'rows-ack', overrides }))));
+            stored = stored.then(nextTask).then(() => (settled ? undefined : options.onRows(rows).then((overrides) => send({ type: 'rows-ack', overrides }))));
             stored.catch(fail);
             break;
           }
