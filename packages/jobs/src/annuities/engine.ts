@@ -4,11 +4,9 @@ import { deserializeError } from '../ledes/engine-protocol.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
 import { createSharedThread } from '../shared-thread.ts';
+import { nextTask } from '../next-task.ts';
 
 const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
-
-/** Resolves from a later turn of the event loop, after the timers and I/O already waiting. */
-export const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface AnnuityEngineOptions {
   mode: 'check' | 'export';
