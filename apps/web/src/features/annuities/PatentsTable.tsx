@@ -48,7 +48,14 @@ function SelectCell({ patent }: { patent: AnnuityPatentDto }) {
 function StatusCell({ patent }: { patent: AnnuityPatentDto }) {
   const { t } = useTranslation('annuities');
   const { expanded, onToggleReasons } = useRowState();
-  const reasons = statusReasons(patent).map((r) => t(r.key, { ...r.values, ...(r.defaultValue === undefined ? {} : { defaultValue: r.defaultValue }) }));
+  const reasons = statusReasons(patent).map((r) =>
+    t(r.key, {
+      ...r.values,
+      // A date in a sentence keeps its line (non-breaking hyphens): "02-" then "10-2023" in a narrow cell.
+      ...(typeof r.values?.date === 'string' ? { date: r.values.date.replaceAll('-', '\u2011') } : {}),
+      ...(r.defaultValue === undefined ? {} : { defaultValue: r.defaultValue }),
+    }),
+  );
   const open = expanded.has(patent._id);
   const listId = `reasons-${patent._id}`;
   return (
