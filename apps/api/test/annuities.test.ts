@@ -143,6 +143,33 @@ describe.each(databaseKinds())('annuities flow (%s)', (kind) => {
     expect(compared).toBeGreaterThan(100);
   }, 300_000);
 
+  it('issue 26: a lapsed row carries the annuity missed and its lost-after day; a row with no number and no country says why', async () => {
+    const realNow = Date.now();
+    try {
+      setDay(t, '2025-10-01');
+      const { client } = await t.loginAs('user_annuites');
+      const rows: Cell[][] = [
+        // NL, annuity 7 paid: annuity 8 was due 31-03-2025, its grace ended 30-09-2025 (the engine's lost after).
+        [null, null, 'LAPSED', 'Lapsed', 'NL', null, '2018-03-15', null, 7, null],
+        [null, null, 'BARE', 'Nothing to go on', null, null, '2018-03-15', null, null, null],
+        [null, null, 'ALIVE', 'Paid', 'NL', null, '2018-03-15', null, 8, null],
+      ];
+      const file = await checked(client, 'why.xlsx', await xlsxBuffer([{ name: 'S', headers: ENGLISH_HEADERS, rows }]));
+      const byRef = new Map((await allPatents(client, file._id)).map((p) => [p.reference, p]));
+      expect(byRef.get('LAPSED')).toMatchObject({ dechu: true, missed_number: 8, missed_lost_after: '2025-09-30', next_number: null });
+      expect(byRef.get('BARE')).toMatchObject({ colour: 'no_date', reasons: ['empty_number', 'missing_country'], dechu: false, missed_number: null, missed_lost_after: null });
+      expect(byRef.get('ALIVE')).toMatchObject({ dechu: false, missed_number: null, missed_lost_after: null });
+
+      // Paid after all: the edit's recomputation is no longer lapsed, and forgets the missed annuity.
+      const lapsed = byRef.get('LAPSED')!;
+      const res = await client.put(`/api/brevets/annuite/${lapsed._id}`, { quant_precedent: 8, date_precedente_annuite: lapsed.date_precedente_annuite, date_prochaine_annuite: lapsed.date_prochaine_annuite, limite_date_prochaine_annuite: lapsed.limite_date_prochaine_annuite });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.patent).toMatchObject({ dechu: false, missed_number: null, missed_lost_after: null, next_number: 9 });
+    } finally {
+      t.clock.advance(realNow - t.clock.now().getTime());
+    }
+  });
+
   it('#25 without a last-paid column: due soon and in grace are red "payment not known", past grace is not lapsed; the export and the screen legend say why in both languages', async () => {
     const realNow = Date.now();
     try {

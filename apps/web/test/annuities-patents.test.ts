@@ -13,11 +13,15 @@ import {
   quantPrecedentError,
   selectionState,
   SORT_KEYS,
+  statusReasons,
   toggleAllShown,
   toggleColour,
 } from '../src/features/annuities/patentsModel.ts';
 import { applyBulkComment, applyPatentEdit, commentPatents, DEFAULT_PATENT_PAGE, patentPageQuery } from '../src/features/annuities/patentsApi.ts';
 import { queryKeys } from '../src/lib/queryKeys.ts';
+import i18next from 'i18next';
+import en from '../../../packages/i18n/locales/en/annuities.json' with { type: 'json' };
+import fr from '../../../packages/i18n/locales/fr/annuities.json' with { type: 'json' };
 
 const FILE_ID = '00000000-0000-4000-8000-000000000001';
 const OTHER_FILE = '00000000-0000-4000-8000-000000000002';
@@ -39,6 +43,8 @@ function patent(n: number, over: Partial<AnnuityPatentDto> = {}): AnnuityPatentD
     url: null,
     publié: null,
     dechu: false,
+    missed_number: null,
+    missed_lost_after: null,
     expired: false,
     in_grace_with_surcharge: false,
     office: 'FR',
@@ -254,5 +260,35 @@ describe('#25 the previous annuity number in the edit modal: the range the serve
     // GB starts at 5: 4 is refused there, allowed for FR.
     expect(quantPrecedentError(4, { first: 5, last: 20 })).toBe('quant_range');
     expect(quantPrecedentError(4, fr)).toBeUndefined();
+  });
+});
+
+describe('every row says why it has its status (issue 26)', () => {
+  const texts = async (lang: 'en' | 'fr', p: AnnuityPatentDto) => {
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: lang, ns: ['annuities'], defaultNS: 'annuities', resources: { en: { annuities: en }, fr: { annuities: fr } }, interpolation: { escapeValue: false } });
+    return statusReasons(p).map((r) => i18n.t(r.key, { ...r.values, ...(r.defaultValue === undefined ? {} : { defaultValue: r.defaultValue }) }));
+  };
+
+  it('a lapsed row names the annuity missed and the day its grace ended (the engine\'s, as stored)', async () => {
+    const lapsed = patent(1, { dechu: true, colour: 'orange', missed_number: 8, missed_lost_after: '2025-09-30', date_prochaine_annuite: null, next_number: null });
+    expect(statusReasons(lapsed)).toEqual([{ key: 'patents.lapsedMissed', values: { number: 8, date: '30-09-2025' } }]);
+    expect(await texts('en', lapsed)).toEqual(['Lapsed: annuity 8 was not paid and its grace period ended on 30-09-2025']);
+    expect(await texts('fr', lapsed)).toEqual(['Déchu\u00a0: l’annuité 8 n’a pas été payée et son délai de grâce a pris fin le 30-09-2025']);
+  });
+
+  it('a lapsed row stored before the missed annuity was kept still says it lapsed', () => {
+    expect(statusReasons(patent(1, { dechu: true, colour: 'no_date' }))).toEqual([{ key: 'patents.lapsedUnknown' }]);
+  });
+
+  it('a row without a number or a country says so, in both languages', async () => {
+    const bare = patent(2, { colour: 'no_date', pays: null, num_publication: null, reasons: ['empty_number', 'missing_country'], date_prochaine_annuite: null, date_precedente_annuite: null });
+    expect(await texts('en', bare)).toEqual(['Number missing', 'Country missing']);
+    expect(await texts('fr', bare)).toEqual(['Numéro manquant', 'Pays manquant']);
+  });
+
+  it('no row without a date has an empty list', () => {
+    expect(statusReasons(patent(3, { colour: 'no_date', reasons: [] }))).toEqual([{ key: 'patents.noDateUnknown' }]);
+    expect(statusReasons(patent(4))).toEqual([]);
   });
 });

@@ -49,7 +49,11 @@ export function evaluateRow(row: SheetRow, today: Day): RowEvaluation {
   const application = parseOptional(row.application, 'application', office, reasons);
   // No country column: the number's own prefix says where it belongs.
   office ??= publication?.country ?? application?.country ?? null;
-  if (office === null) return { office, origin: null, publication, application, schedule: null, url: null, reasons };
+  if (office === null) {
+    // No country cell and no number that names one: the row says why, as every other row without a date.
+    if (row.country === null && row.publication === null && row.application === null) reasons.push('empty_number', 'missing_country');
+    return { office, origin: null, publication, application, schedule: null, url: null, reasons };
+  }
 
   const origin = originOfText(row.origin) ?? inferOrigin(office, publication, application);
   const url = registerUrl({ office, origin, publication, application });

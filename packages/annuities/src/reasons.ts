@@ -7,6 +7,7 @@ export const REASON_CODES = [
   'empty_number',
   'unreadable_number',
   'unknown_country',
+  'missing_country',
   'country_mismatch',
   'invalid_length',
   'check_digit_mismatch',

@@ -93,6 +93,11 @@ export interface Schedule {
   readonly nextLostAfter: Day | null;
   readonly inGraceWithSurcharge: boolean;
   readonly lapsed: boolean;
+  /**
+   * A lapsed right only: the annuity left unpaid past its last possible day, whose `number` is the
+   * missed year and whose `graceEndLatest` (*lost after*) the day after which the right was lost.
+   */
+  readonly missed: Annuity | null;
   readonly expired: boolean;
   readonly colour: Colour;
   readonly flags: readonly ScheduleFlag[];
@@ -420,11 +425,13 @@ function portalFields(
   // §2.4 line 114: past F + 20 years the right is expired, not lapsed.
   const expired = today > expiry;
   let lapsed = false;
+  let missed: Annuity | null = null;
   if (expired) next = null;
   else if (next !== null && today > next.graceEndLatest) {
     // §2.5: red only while in grace; afterwards the right is lapsed and nothing is payable. Lapsed only
     // after the last day any extension may allow (issue 25), and only when payment data says unpaid.
     lapsed = true;
+    missed = next;
     next = null;
   }
   const paymentUnknown = lastPaid === null && next !== null && next.due - today <= DUE_SOON_DAYS;
@@ -449,6 +456,7 @@ function portalFields(
     nextLostAfter: next === null ? null : next.graceEndLatest,
     inGraceWithSurcharge: next !== null && today > next.noSurchargeEnd && today <= next.graceEndLatest,
     lapsed,
+    missed,
     expired,
     colour,
     flags,

@@ -50,6 +50,8 @@ export interface Case {
   nextLimit?: string | null;
   /** The next annuity's lost-after day. */
   nextLostAfter?: string | null;
+  /** A lapsed right: the missed annuity's number and its lost-after day. */
+  missed?: { number: number; lostAfter: string } | null;
   inGrace?: boolean;
   lapsed?: boolean;
   expired?: boolean;
@@ -179,7 +181,7 @@ export const cases: Case[] = [
   { name: 'ES: 3 months without surcharge', source: 'annuities.md §2.3 ES, line 87', office: 'ES', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 4, due: '2021-03-31', noSurchargeEnd: '2021-06-30', surcharge: ['2021-06-30', 0] } },
   { name: 'ES: in the 25 % months is in grace with surcharge', source: 'annuities.md §2.3 ES, line 88', office: 'ES', origin: 'national', filing: '2018-03-15', lastPaid: 3, today: '2021-07-15', next: 4, colour: 'nok', inGrace: true, nextLimit: '2021-12-31' },
   { name: 'ES: in the plain 3 months is red but not surcharged', source: 'annuities.md §2.3 ES, line 87', office: 'ES', origin: 'national', filing: '2018-03-15', lastPaid: 3, today: '2021-05-15', next: 4, colour: 'nok', inGrace: false },
-  { name: 'ES: lapsed after 9 months', source: 'annuities.md §2.3 ES, line 88', office: 'ES', origin: 'national', filing: '2018-03-15', lastPaid: 3, today: '2022-01-01', lapsed: true, next: null, colour: 'orange' },
+  { name: 'ES: lapsed after 9 months', source: 'annuities.md §2.3 ES, line 88', office: 'ES', origin: 'national', filing: '2018-03-15', lastPaid: 3, today: '2022-01-01', lapsed: true, next: null, colour: 'orange', missed: { number: 4, lostAfter: '2021-12-31' } },
 
   // §2.3 DE (line 90).
   { name: 'DE: surcharge only after the end of the 2nd month', source: 'annuities.md §2.3 DE, line 90', office: 'DE', origin: 'national', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 5, due: '2022-03-31', noSurchargeEnd: '2022-05-31', surcharge: ['2022-05-31', 0] } },
@@ -236,8 +238,8 @@ export const cases: Case[] = [
   { name: 'red: next date past, still in grace', source: 'annuities.md §2.4, line 103', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-04-15', previous: 7, next: 8, nextDate: '2025-03-31', colour: 'nok', inGrace: true, lapsed: false },
   { name: 'red on the due date itself', source: 'annuities.md §2.4, line 110', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-03-31', colour: 'nok', inGrace: false },
   { name: 'last day of grace still red', source: 'annuities.md §2.4, line 112', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-09-30', colour: 'nok', inGrace: true, lapsed: false },
-  { name: 'lapsed the day after the grace end', source: 'annuities.md §2.4, line 113', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-10-01', lapsed: true, next: null, colour: 'orange', previous: 7 },
-  { name: 'lapsed before any payment: no date', source: 'annuities.md §2.4, line 110', office: 'EP', origin: 'ep_application', filing: '2018-03-15', lastPaid: 0, today: '2021-01-01', lapsed: true, previous: null, next: null, colour: 'no_date' },
+  { name: 'lapsed the day after the grace end', source: 'annuities.md §2.4, line 113', office: 'NL', origin: 'national', filing: '2018-03-15', lastPaid: 7, today: '2025-10-01', lapsed: true, next: null, colour: 'orange', previous: 7, missed: { number: 8, lostAfter: '2025-09-30' } },
+  { name: 'lapsed before any payment: no date', source: 'annuities.md §2.4, line 110', office: 'EP', origin: 'ep_application', filing: '2018-03-15', lastPaid: 0, today: '2021-01-01', lapsed: true, previous: null, next: null, colour: 'no_date', missed: { number: 3, lostAfter: '2020-09-30' } },
   { name: 'last paid ahead of the calendar', source: 'annuities.md §2.4, line 102', office: 'DE', origin: 'national', filing: '2018-03-15', lastPaid: 10, today: '2026-11-21', previous: 10, next: 11, nextDate: '2028-03-31', colour: 'ok' },
   { name: 'last paid below the first national year', source: 'annuities.md §2.2, line 61', office: 'BE', origin: 'ep_validated', filing: '2018-03-15', grant: '2024-01-10', lastPaid: 6, today: '2024-02-01', previous: null, next: 7, colour: 'ok' },
   { name: 'first annuity not yet due: green without previous', source: 'annuities.md §2.4, line 110', office: 'EP', origin: 'ep_application', filing: '2025-06-01', today: '2026-11-21', previous: null, next: 3, nextDate: '2027-06-30', colour: 'ok' },
@@ -311,8 +313,8 @@ export const cases: Case[] = [
   // Grace end Sat 30 Sep 2023 (pay by) → Mon 2 Oct 2023 (lost after).
   { name: 'GB: both edges of an unverified extension (weekend, early May bank holiday)', source: 'annuities.md §2.4 GB, line 114', office: 'GB', origin: 'national', filing: '2019-03-10', grant: '2021-06-01', today: '2019-04-01', annuity: { number: 5, due: '2023-03-31', noSurchargeEnd: '2023-04-30', noSurchargeEndLatest: '2023-05-02', graceEnd: '2023-09-30', lostAfter: '2023-10-02' } },
   // Same right, last paid 4: on Sun 1 Oct 2023 the pay-by grace end has passed but the right is not lost (an extension may apply): red, in grace, flagged.
-  { name: 'GB: not lapsed between pay by and lost after', source: 'annuities.md §2.4, lines 104-105; GB line 114', office: 'GB', origin: 'national', filing: '2019-03-10', grant: '2021-06-01', lastPaid: 4, today: '2023-10-01', next: 5, nextLimit: '2023-09-30', nextLostAfter: '2023-10-02', inGrace: true, lapsed: false, colour: 'nok', flags: ['extension_unverified'] },
-  { name: 'GB: lapsed the day after lost after', source: 'annuities.md §2.4, lines 104-105; GB line 114', office: 'GB', origin: 'national', filing: '2019-03-10', grant: '2021-06-01', lastPaid: 4, today: '2023-10-03', next: null, lapsed: true, colour: 'no_date' },
+  { name: 'GB: not lapsed between pay by and lost after', source: 'annuities.md §2.4, lines 104-105; GB line 114', office: 'GB', origin: 'national', filing: '2019-03-10', grant: '2021-06-01', lastPaid: 4, today: '2023-10-01', next: 5, nextLimit: '2023-09-30', nextLostAfter: '2023-10-02', inGrace: true, lapsed: false, missed: null, colour: 'nok', flags: ['extension_unverified'] },
+  { name: 'GB: lapsed the day after lost after', source: 'annuities.md §2.4, lines 104-105; GB line 114', office: 'GB', origin: 'national', filing: '2019-03-10', grant: '2021-06-01', lastPaid: 4, today: '2023-10-03', next: null, lapsed: true, colour: 'no_date', missed: { number: 5, lostAfter: '2023-10-02' } },
   // BE, AR 3 Feb 2023 unverified: due Sun 31 Dec 2023 (pay by); Mon 1 Jan 2024 Nouvel An → lost after Tue 2 Jan. Grace end Sun 30 June 2024 → lost after Mon 1 July.
   { name: 'BE: both edges over New Year', source: 'annuities.md §2.4 BE, line 115', office: 'BE', origin: 'national', filing: '2020-12-10', today: '2021-01-01', annuity: { number: 4, due: '2023-12-31', noSurchargeEnd: '2023-12-31', noSurchargeEndLatest: '2024-01-02', graceEnd: '2024-06-30', lostAfter: '2024-07-01' } },
   { name: 'BE: in grace, not lapsed, on the day only an extension allows', source: 'annuities.md §2.4 BE, line 115', office: 'BE', origin: 'national', filing: '2020-12-10', lastPaid: 3, today: '2024-07-01', next: 4, nextLimit: '2024-06-30', nextLostAfter: '2024-07-01', lapsed: false, inGrace: true, colour: 'nok', flags: ['extension_unverified'] },

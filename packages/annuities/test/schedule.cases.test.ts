@@ -64,6 +64,7 @@ describe('schedule case table (shared/domain/annuities.md)', () => {
     if (c.nextLostAfter !== undefined) expect(iso(s.nextLostAfter)).toBe(c.nextLostAfter);
     if (c.inGrace !== undefined) expect(s.inGraceWithSurcharge).toBe(c.inGrace);
     if (c.lapsed !== undefined) expect(s.lapsed).toBe(c.lapsed);
+    if (c.missed !== undefined) expect(s.missed === null ? null : { number: s.missed.number, lostAfter: iso(s.missed.graceEndLatest) }).toEqual(c.missed);
     if (c.expired !== undefined) expect(s.expired).toBe(c.expired);
     if (c.colour !== undefined) expect(s.colour).toBe(c.colour);
     if (c.flags !== undefined) expect([...s.flags].sort()).toEqual([...c.flags].sort());

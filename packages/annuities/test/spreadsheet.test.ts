@@ -335,4 +335,12 @@ describe('row evaluation (annuities.md §9, lines 387-403)', () => {
     expect(evaluateRow(row({ country: 'Atlantis' }), TODAY).reasons).toEqual(['unknown_country']);
     expect(evaluateRow(row({ country: 'GB', origin: 'unitary' }), TODAY).reasons).toEqual(['unitary_not_available']);
   });
+
+  it('a row without a date always says why: no number and no country (issue 26)', () => {
+    expect(evaluateRow(row({}), TODAY)).toMatchObject({ schedule: null, reasons: ['empty_number', 'missing_country'] });
+    expect(evaluateRow(row({ filingDate: null }), TODAY)).toMatchObject({ schedule: null, reasons: ['empty_number', 'missing_country'] });
+    // A number without its country's letters, and no country cell: the number cannot say it either.
+    expect(evaluateRow(row({ publication: '1234567' }), TODAY)).toMatchObject({ schedule: null, reasons: ['unknown_country'] });
+    expect(evaluateRow(row({ country: 'FR' }), TODAY).reasons).toEqual([]);
+  });
 });

@@ -107,6 +107,9 @@ export const annuityPatentSchema = z.strictObject({
   url: z.string().nullable(),
   publié: z.string().nullable(),
   dechu: z.boolean(),
+  /** A lapsed row (`dechu`): the annuity left unpaid, its year number, and the last day its grace allowed (the engine's *lost after*); else null. */
+  missed_number: z.number().int().nullable(),
+  missed_lost_after: isoDay.nullable(),
   expired: z.boolean(),
   in_grace_with_surcharge: z.boolean(),
   office: z.string().nullable(),

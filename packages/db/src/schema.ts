@@ -333,6 +333,9 @@ export const annuityPatents = pgTable(
     dechu: boolean('dechu').notNull().default(false),
     expired: boolean('expired').notNull().default(false),
     inGraceWithSurcharge: boolean('in_grace_with_surcharge').notNull().default(false),
+    /** A lapsed row only: the annuity left unpaid (its year number) and its *lost after* day (issue 26). */
+    missedNumber: integer('missed_number'),
+    missedLostAfter: text('missed_lost_after'),
     /** Dates as YYYY-MM-DD text: sortable, no time zone. */
     dateDepot: text('date_depot'),
     moisDateDepot: integer('mois_date_depot'),

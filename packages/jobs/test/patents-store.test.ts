@@ -23,6 +23,8 @@ function record(rowIndex: number, overrides: Partial<PatentRecord> = {}): Patent
     office: 'FR',
     origin: 'national',
     dechu: rowIndex % 2 === 0,
+    missedNumber: rowIndex % 2 === 0 ? 7 : null,
+    missedLostAfter: rowIndex % 2 === 0 ? '2025-09-30' : null,
     expired: false,
     inGraceWithSurcharge: true,
     dateDepot: '2019-03-15',

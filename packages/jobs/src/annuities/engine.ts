@@ -4,6 +4,7 @@ import { deserializeError } from '../ledes/engine-protocol.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
 import { createSharedThread } from '../shared-thread.ts';
+import { nextTask } from '../next-task.ts';
 
 const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
 
@@ -70,9 +71,13 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
             options.onExpected?.(message.rows);
             break;
           case 'rows': {
-            // A check sends several batches ahead: they are stored one after another, in order.
+            // A check sends several batches ahead: they are stored one after another, in order. Each
+            // starts from a task of its own (setImmediate): chained as bare promise callbacks, the
+            // batches sent ahead (and on the embedded portal PGlite's statements, which run on this
+            // thread) followed each other inside one task, and HTTP, timers and socket.io waited for
+            // all of them, seconds at a time (docs/benchmarks.md, "issue 26").
             const { rows } = message;
-            stored = stored.then(() => (settled ? undefined : options.onRows(rows).then((overrides) => send({ type: 'rows-ack', overrides }))));
+            stored = stored.then(nextTask).then(() => (settled ? undefined : options.onRows(rows).then((overrides) => send({ type: 'rows-ack', overrides }))));
             stored.catch(fail);
             break;
           }

@@ -51,6 +51,8 @@ export function toPatentDto(p: AnnuityPatentRow): AnnuityPatentDto {
     url: p.url,
     publié: p.publie,
     dechu: p.dechu,
+    missed_number: p.missedNumber,
+    missed_lost_after: p.missedLostAfter,
     expired: p.expired,
     in_grace_with_surcharge: p.inGraceWithSurcharge,
     office: p.office,

@@ -5,7 +5,7 @@ import type { PatentRecord } from './protocol.ts';
 /** Every stored field of a row, checked complete by the compiler: the insert's column list. */
 const PATENT_FIELDS = Object.keys({
   rowIndex: 1, sheet: 1, rowNumber: 1, numPublication: 1, numDepot: 1, reference: 1, nom: 1, pays: 1, payeur: 1, url: 1,
-  publie: 1, office: 1, origin: 1, dechu: 1, expired: 1, inGraceWithSurcharge: 1, dateDepot: 1, moisDateDepot: 1,
+  publie: 1, office: 1, origin: 1, dechu: 1, missedNumber: 1, missedLostAfter: 1, expired: 1, inGraceWithSurcharge: 1, dateDepot: 1, moisDateDepot: 1,
   datePrecedenteAnnuite: 1, quantPrecedent: 1, dateProchaineAnnuite: 1, nextNumber: 1, instructionLimit: 1,
   limiteDateProchaineAnnuite: 1, fee: 1, currency: 1, colour: 1, reasons: 1, flags: 1, commentaire: 1, searchText: 1,
 } satisfies Record<keyof PatentRecord, 1>) as Array<keyof PatentRecord>;

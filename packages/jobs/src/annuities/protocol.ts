@@ -18,6 +18,9 @@ export interface PatentRecord {
   office: string | null;
   origin: string | null;
   dechu: boolean;
+  /** A lapsed row: the missed annuity's number and its lost-after day, YYYY-MM-DD. */
+  missedNumber: number | null;
+  missedLostAfter: string | null;
   expired: boolean;
   inGraceWithSurcharge: boolean;
   dateDepot: string | null;

@@ -19,6 +19,8 @@ export function scheduleFields(s: Schedule | null) {
     fee: next === null || next.feeMinor === null ? null : formatMinor(next.feeMinor),
     currency: next?.currency ?? null,
     dechu: s?.lapsed ?? false,
+    missedNumber: s?.missed?.number ?? null,
+    missedLostAfter: iso(s?.missed?.graceEndLatest),
     expired: s?.expired ?? false,
     inGraceWithSurcharge: s?.inGraceWithSurcharge ?? false,
     colour: s?.colour ?? 'no_date',

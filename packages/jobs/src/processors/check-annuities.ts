@@ -8,6 +8,7 @@ import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { runAnnuityEngine, type AnnuityEngine } from '../annuities/engine.ts';
+import { nextTask } from '../next-task.ts';
 import { loadAnnuityFile, publishFile, type AnnuityFileRow } from '../annuities/files.ts';
 import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
 import { storePatents } from '../annuities/patents.ts';
@@ -24,6 +25,12 @@ export interface CheckAnnuitiesDeps {
 
 /** Rows per batch: one insert statement each, and what the engine thread sends at a time. */
 export const PATENT_BATCH = 1000;
+/**
+ * Rows per insert statement. On the embedded portal PGlite runs each statement on the main thread,
+ * whole: 1,000 rows with their search and trigram indexes held it 300–600 ms on 2 shared cores, 250
+ * rows about a quarter of that, so HTTP and socket.io are served between statements (issue 26).
+ */
+export const PATENT_INSERT_ROWS = 250;
 /** A file of at least this many rows refreshes the patents' planner statistics once stored. */
 export const ANALYZE_FROM_ROWS = 10_000;
 /** Progress goes to the owner and touches the row (the heartbeat) at least this often while rows come in. */
@@ -201,8 +208,12 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     let outcome: Awaited<ReturnType<typeof writeExport>>;
     try {
       outcome = await writeExport(started, bytes, 'check', async (rows) => {
-        job.signal.throwIfAborted();
-        await storePatents(deps.db, file.id, rows);
+        for (let from = 0; from < rows.length; from += PATENT_INSERT_ROWS) {
+          job.signal.throwIfAborted();
+          // A task of its own per statement: on the embedded portal PGlite runs it on this thread.
+          if (from > 0) await nextTask();
+          await storePatents(deps.db, file.id, rows.slice(from, from + PATENT_INSERT_ROWS));
+        }
         rowsDone += rows.length;
         return undefined;
       }, (rows) => {

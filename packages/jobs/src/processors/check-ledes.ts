@@ -9,6 +9,7 @@ import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { runEngineInThread, type LedesEngine } from '../ledes/engine.ts';
+import { nextTask } from '../next-task.ts';
 import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts';
 import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
@@ -75,19 +76,24 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     let pendingBatches = 0;
     let writeError: Error | undefined;
     const flush = () => {
-      if (batch.length === 0) return;
-      const rows = batch;
+      // One message of the engine may carry many findings (a file's duplicate invoices): they are
+      // written FINDINGS_BATCH at a time, each statement from a task of its own. On the embedded
+      // portal PGlite runs it on this thread; chained as bare promise callbacks, the statements
+      // followed each other inside one task and HTTP and socket.io waited (issue 26).
+      for (let from = 0; from < batch.length; from += FINDINGS_BATCH) {
+        const rows = batch.slice(from, from + FINDINGS_BATCH);
+        pendingBatches++;
+        // The chain is always awaited below, but it may reject while the engine still runs: its
+        // failure is kept and rethrown by `settleWrites`, never left as an unhandled rejection.
+        writes = writes.then(nextTask).then(async () => {
+          if (writeError) return;
+          await insertFindings(deps.db, rows);
+          pendingBatches--;
+        }).catch((error: unknown) => {
+          writeError ??= error instanceof Error ? error : new Error(String(error));
+        });
+      }
       batch = [];
-      pendingBatches++;
-      // The chain is always awaited below, but it may reject while the engine still runs: its
-      // failure is kept and rethrown by `settleWrites`, never left as an unhandled rejection.
-      writes = writes.then(async () => {
-        if (writeError) return;
-        await insertFindings(deps.db, rows);
-        pendingBatches--;
-      }).catch((error: unknown) => {
-        writeError ??= error instanceof Error ? error : new Error(String(error));
-      });
     };
     const settleWrites = async () => {
       await writes;

@@ -277,7 +277,8 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
   let computed: Partial<ReturnType<typeof scheduleFields>> = {};
   if (schedule !== null) {
     const fields = scheduleFields(schedule);
-    computed = nextEdited ? { ...fields, inGraceWithSurcharge: false, dechu: merged.dateProchaineAnnuite === null && fields.dechu } : fields;
+    const dechu = merged.dateProchaineAnnuite === null && fields.dechu;
+    computed = nextEdited ? { ...fields, inGraceWithSurcharge: false, dechu, ...(dechu ? {} : { missedNumber: null, missedLostAfter: null }) } : fields;
     merged = {
       datePrecedenteAnnuite: previousEdited ? merged.datePrecedenteAnnuite : fields.datePrecedenteAnnuite,
       quantPrecedent: fields.quantPrecedent,

@@ -6,7 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { AnnuityPatentDto } from '@portal/contracts';
 import { ColourBadge } from './ColourBadge.tsx';
-import { formatDay, patentLabel, SORT_KEYS, VIRTUALIZE_ABOVE, selectionState, type PatentSort, type SortableColumn } from './patentsModel.ts';
+import { formatDay, patentLabel, SORT_KEYS, statusReasons, VIRTUALIZE_ABOVE, selectionState, type PatentSort, type SortableColumn } from './patentsModel.ts';
 import classes from './patents.module.css';
 import tableClasses from '../../components/SortableTable.module.css';
 
@@ -48,13 +48,14 @@ function SelectCell({ patent }: { patent: AnnuityPatentDto }) {
 function StatusCell({ patent }: { patent: AnnuityPatentDto }) {
   const { t } = useTranslation('annuities');
   const { expanded, onToggleReasons } = useRowState();
-  const reasons = [
-    ...patent.reasons.map((code) => t(`reason.${code}`, { defaultValue: code })),
-    // The engine's review flags: computed, but a person should look (the export's legend says the same).
-    ...patent.flags.map((code) => t(`flag.${code}`, { defaultValue: code })),
-    ...(patent.in_grace_with_surcharge ? [t('patents.grace')] : []),
-    ...(patent.expired ? [t('patents.expired')] : []),
-  ];
+  const reasons = statusReasons(patent).map((r) =>
+    t(r.key, {
+      ...r.values,
+      // A date in a sentence keeps its line (non-breaking hyphens): "02-" then "10-2023" in a narrow cell.
+      ...(typeof r.values?.date === 'string' ? { date: r.values.date.replaceAll('-', '\u2011') } : {}),
+      ...(r.defaultValue === undefined ? {} : { defaultValue: r.defaultValue }),
+    }),
+  );
   const open = expanded.has(patent._id);
   const listId = `reasons-${patent._id}`;
   return (

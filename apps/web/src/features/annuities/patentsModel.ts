@@ -34,6 +34,39 @@ export function formatDay(iso: string | null | undefined): string {
   return m ? `${m[3]}-${m[2]}-${m[1]}` : '';
 }
 
+/** One line of a row's "Why?" list: a key of the annuities namespace with its values. */
+export interface StatusReason {
+  key: string;
+  values?: Record<string, string | number>;
+  /** An engine code the locales do not know yet is shown as the code. */
+  defaultValue?: string;
+}
+
+/**
+ * Why a row has its status, in the order shown: the engine's reason codes, its review flags, the grace
+ * period, the lapse (the missed annuity and the last day its grace allowed, both the engine's, stored
+ * at check time), expiry. A row without a date always says something: rows checked before the reasons
+ * covered every case get the general one.
+ */
+export function statusReasons(patent: AnnuityPatentDto): StatusReason[] {
+  const reasons: StatusReason[] = [
+    ...patent.reasons.map((code) => ({ key: `reason.${code}`, defaultValue: code })),
+    // The engine's review flags: computed, but a person should look (the export's legend says the same).
+    ...patent.flags.map((code) => ({ key: `flag.${code}`, defaultValue: code })),
+  ];
+  if (patent.in_grace_with_surcharge) reasons.push({ key: 'patents.grace' });
+  if (patent.dechu) {
+    reasons.push(
+      patent.missed_number !== null && patent.missed_lost_after !== null
+        ? { key: 'patents.lapsedMissed', values: { number: patent.missed_number, date: formatDay(patent.missed_lost_after) } }
+        : { key: 'patents.lapsedUnknown' },
+    );
+  }
+  if (patent.expired) reasons.push({ key: 'patents.expired' });
+  if (reasons.length === 0 && patent.colour === 'no_date') reasons.push({ key: 'patents.noDateUnknown' });
+  return reasons;
+}
+
 /** A date input's value ('' when empty) as the API's edit field: null clears it. */
 export function dayOrNull(value: string): string | null {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
