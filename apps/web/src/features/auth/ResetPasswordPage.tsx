@@ -84,7 +84,7 @@ export function ResetPasswordPage() {
       confirm: !v.confirm ? 'password_empty' : v.password && v.confirm !== v.password ? 'not_same_password' : undefined,
     }),
     firstErrorOf: ['password', 'confirm'],
-    translate: (code) => t(RESET_KEYS[code] ?? 'reset.genericError', { min: PASSWORD_MIN_LENGTH }),
+    translate: (code) => t(RESET_KEYS[code] ?? 'reset.genericError', { count: PASSWORD_MIN_LENGTH }),
   });
 
   const mutation = useMutation({
@@ -114,7 +114,7 @@ export function ResetPasswordPage() {
 
   const done = mutation.isSuccess;
   return (
-    <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle', { min: PASSWORD_MIN_LENGTH })}>
+    <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle', { count: PASSWORD_MIN_LENGTH })}>
       <form ref={ref} onSubmit={onSubmit((body) => mutation.mutate(body.password))} noValidate>
         <Stack gap="md">
           <PasswordInput
