@@ -364,7 +364,7 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
       await t.portal.ctx.db.insert(userCabinets).values({ userId: fr.id, cabinetId });
       await runPatentReminders(deps(), addDays(TODAY, 6));
       const mine = (await reminderMails()).filter((m) => m.recipient === fr.email);
-      expect(mine.map((m) => m.params.step).sort()).toEqual(['Premier appel', 'Relance']);
+      expect(mine.map((m) => m.params.step).sort()).toEqual(['Premier rappel', 'Relance']);
       const relance = mine.find((m) => m.params.step === 'Relance')!;
       expect(relance.locale).toBe('fr');
       expect(relance.params.rows).toContain('R-first | dépôt D-R-first | FR | échéance 28/03/2027 | date limite 21/03/2027 | taxe 100,00');

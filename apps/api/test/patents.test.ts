@@ -181,8 +181,8 @@ describe.each(databaseKinds())('patent portfolio and payment instructions (%s)',
     });
 
     it.each([
-      ['PAST-LIMIT', 'patent_locked_limit_date', 'The limit date for an instruction on this patent (7 days before the due date) has passed.'],
-      ['ACQUITTED', 'patent_locked_acquitted', 'This annuity has already been acquitted.'],
+      ['PAST-LIMIT', 'patent_locked_limit_date', 'The instruction deadline for this patent (7 days before the due date) has passed.'],
+      ['ACQUITTED', 'patent_locked_acquitted', 'This annuity has already been settled.'],
       ['OFFICE-PAID', 'patent_locked_office_paid', 'This annuity has already been paid to the patent office.'],
       ['MAIL-REPLY', 'patent_locked_mail_reply', 'A reply to the letter about this annuity has already been recorded.'],
       ['CLIENT-PAID', 'patent_locked_client_paid', 'The client has already paid this annuity.'],
