@@ -355,7 +355,7 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
       await t.drainQueue();
       const mine = t.outbox().filter((m) => m.raw.includes(late.email));
       expect(mine).toHaveLength(2);
-      expect(mine.some((m) => /Subject: Last call: patent annuities waiting for your instruction \(1\)/.test(m.raw))).toBe(true);
+      expect(mine.some((m) => /Subject: Final reminder: patent annuities waiting for your instruction \(1\)/.test(m.raw))).toBe(true);
       expect(mine.some((m) => m.raw.includes('R-first | application D-R-first | FR | due 2027-03-28 | limit 2027-03-21 | =\r\nfee =E2=82=AC100.00') || m.raw.includes('R-first | application D-R-first | FR | due 2027-03-28 | limit 2027-03-21 | =\nfee =E2=82=AC100.00'))).toBe(true);
     });
 

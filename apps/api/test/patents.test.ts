@@ -261,7 +261,7 @@ describe.each(databaseKinds())('patent portfolio and payment instructions (%s)',
         ['B-CODE-Y', 'not_found'],
         ['NO-SUCH-AGENDA', 'not_found'],
       ]);
-      expect(res.body.not_updated[0]).toMatchObject({ ReferenceClient: 'REF-GAMMA', DateEcheance: '2027-03-05', instructionBeingUpdated: 1, reason: expect.stringMatching(/limit date/) });
+      expect(res.body.not_updated[0]).toMatchObject({ ReferenceClient: 'REF-GAMMA', DateEcheance: '2027-03-05', instructionBeingUpdated: 1, reason: expect.stringMatching(/instruction deadline/) });
       const after = await t.portal.ctx.db.select().from(patentRecords).where(inArray(patentRecords.idagenda, ['BULK-1', 'BULK-2']));
       expect(after).toEqual(before);
       expect([...(await trail('BULK-1')), ...(await trail('BULK-2'))]).toEqual([]);

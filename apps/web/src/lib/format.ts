@@ -20,7 +20,7 @@ export function pageLanguage(): string {
 /** An integer or decimal in the reader's format; anything that is not a finite number is written as it is. */
 export function formatNumber(value: unknown, lang: string = pageLanguage()): string {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
-  if (!Number.isFinite(n)) return value === null || value === undefined ? '' : String(value);
+  if (!Number.isFinite(n)) return typeof value === 'string' ? value : '';
   return new Intl.NumberFormat(isFrench(lang) ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 20 }).format(n);
 }
 
