@@ -123,7 +123,7 @@ describe.each(databaseKinds())('patent portfolio and payment instructions (%s)',
     it('refuses a bad date filter with the spec’s alert, in both languages, and an unbounded page', async () => {
       const en = await admin.client.get('/api/brevet_eptane?dates=01-06-2027');
       expect(en.status).toBe(400);
-      expect(en.body).toMatchObject({ success: false, code: 'invalid_date_format', message: 'Invalid date format! Use YYYY-MM-DD;YYYY-MM-DD' });
+      expect(en.body).toMatchObject({ success: false, code: 'invalid_date_format', message: 'Invalid date format. Use YYYY-MM-DD, or two YYYY-MM-DD dates separated by a semicolon.' });
       const fr = await admin.client.get('/api/brevet_eptane?dates=2027-02-30', FR);
       expect(fr.body.code).toBe('invalid_date_format');
       expect(fr.body.message).toMatch(/^Format de date invalide/);
