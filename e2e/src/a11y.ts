@@ -18,6 +18,8 @@ export const INVALID_SAMPLE = path.join(SAMPLES, 'mikewagner-ledes_parser_spec-f
 
 import type { Lang } from './users.ts';
 export const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1366, height: 900 } } as const;
+/** The narrowest phone of the spec's screenshots, for states that broke only there (issue 26: the role listbox). */
+export const NARROW_PHONE = { width: 360, height: 740 } as const;
 
 export interface AxeNode {
   target: string[];

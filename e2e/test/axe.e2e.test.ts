@@ -11,6 +11,7 @@ import {
   splitKnown,
   switchLanguage,
   VALID_SAMPLE,
+  NARROW_PHONE,
   WIDTHS,
   writeReport,
   type Finding,
@@ -279,6 +280,23 @@ const adminStates: State[] = [
       await page.waitForTimeout(100);
     },
     cleanup: closeDialog,
+  },
+  {
+    // Issue 26: the open role listbox failed scrollable-region-focusable at 360 px (its list scrolled).
+    name: 'add-user-role-listbox-360',
+    path: '/add/user',
+    widths: ['phone'],
+    alsoGate: ['scrollable-region-focusable'],
+    setup: async (page) => {
+      await page.setViewportSize(NARROW_PHONE);
+      await page.getByTestId('add-user-role').click();
+      await page.getByRole('listbox').waitFor();
+      await page.waitForTimeout(200);
+    },
+    cleanup: async (page) => {
+      await page.keyboard.press('Escape');
+      await page.setViewportSize(WIDTHS.phone);
+    },
   },
   { name: 'user-list', path: '/admin/user' },
   { name: 'ledes-upload-admin', path: '/ledes/upload' },

@@ -269,7 +269,13 @@ describe('keyboard walks', () => {
     expect(await input.count()).toBe(1);
     await tabTo(page, byTestId('type-patent'), 'the patent type');
     await page.keyboard.press('Space');
-    await tabTo(page, byTestId('office-PAR'), 'the Paris office');
+    // Each radio group is one Tab stop (issue 26): the next Tab leaves the types for the offices, whose arrows
+    // move to the Paris office.
+    const office = await tabTo(page, (f) => f.testId?.startsWith('office-') === true, 'the office group', { max: 1 });
+    if (office.testId !== 'office-PAR') {
+      for (let i = 0; i < 10 && (await focused(page)).testId !== 'office-PAR'; i++) await page.keyboard.press('ArrowRight');
+    }
+    expect((await focused(page)).testId).toBe('office-PAR');
     await page.keyboard.press('Space');
     await tabTo(page, byTestId('ledes-submit'), 'the submit button');
     await page.keyboard.press('Enter');

@@ -22,6 +22,17 @@ async function createAnnuitiesUser(langue: 'en' | 'fr'): Promise<{ email: string
   return user;
 }
 
+/** The user picks `langue` on the login screen of another device (a login through the API with the pick). */
+async function chooseAccountLanguage(user: { email: string; password: string }, langue: 'en' | 'fr'): Promise<void> {
+  const context = await newContext(browser);
+  try {
+    const res = await context.request.post('/api/auth/login', { headers: apiHeaders(), data: { email: user.email, password: user.password, langue } });
+    expect(res.status()).toBe(200);
+  } finally {
+    await context.close();
+  }
+}
+
 describe('language at login', () => {
   it('a language chosen on the login screen wins over the account language and is saved as the account language', async () => {
     const user = await createAnnuitiesUser('en');
@@ -50,9 +61,27 @@ describe('language at login', () => {
   });
 });
 
+describe('an account language that was never chosen (decision 154)', () => {
+  it('does not flip a French browser to English at login: the default never overrides the browser', async () => {
+    const user = await createAnnuitiesUser('en');
+    const context = await newContext(browser, { lang: 'fr' });
+    const page = await context.newPage();
+    await login(page, user.email, user.password);
+    await page.getByTestId('logout-button').waitFor();
+    await page.waitForURL((u) => u.pathname !== '/login');
+    // Long enough for a hand-over to the account's language to have landed, had there been one.
+    await page.waitForLoadState('networkidle');
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    expect(await page.getByTestId('logout-button').textContent()).toContain('Se déconnecter');
+    await context.close();
+  });
+});
+
 describe('a language picked while the login applies the account language', () => {
   it('wins: the switcher shows the language on its way, so picking the other one is a real change', async () => {
     const user = await createAnnuitiesUser('en');
+    // English becomes the account's chosen language (a pick at an earlier login elsewhere), so it applies at login.
+    await chooseAccountLanguage(user, 'en');
     const context = await newContext(browser, { lang: 'fr' });
     const page = await context.newPage();
     // The English texts arrive only when the test says so: the hand-over to the account's language is slow,

@@ -71,6 +71,9 @@ describe('admin creates a ledes agent', () => {
     const user = await newContext(browser);
     const userPage = await user.newPage();
     await userPage.goto(link);
+    // The mail said "Your account is ready": the page activates it, it does not "reset" a password.
+    expect(await userPage.getByRole('heading', { level: 1 }).textContent()).toBe('Choose your password');
+    expect(await userPage.getByTestId('reset-submit').textContent()).toBe('Activate my account');
     await userPage.locator('input[name="password"]').fill('My-own-password-2026');
     await userPage.locator('input[name="confirm"]').fill('My-own-password-2027');
     await userPage.getByTestId('reset-submit').click();
@@ -102,7 +105,7 @@ describe('admin creates a ledes agent', () => {
     await context.close();
   });
 
-  it("applies the account's language at login, and an explicit switch afterwards sticks", async () => {
+  it("an admin's language pick at creation does not override the browser at login (decision 154), and an explicit switch afterwards sticks", async () => {
     const admin = await newContext(browser);
     const adminPage = await admin.newPage();
     await loginAsAdmin(adminPage);
@@ -118,17 +121,19 @@ describe('admin creates a ledes agent', () => {
     expect(created.status()).toBe(200);
     await admin.close();
 
+    // The account is 'fr' (its mails are French) but its user never chose: the English browser wins.
     const context = await newContext(browser, { lang: 'en' });
     const page = await context.newPage();
     await login(page, email, 'Mot-de-passe-2026');
     await page.getByTestId('logout-button').waitFor();
-    await page.waitForFunction(() => document.documentElement.lang === 'fr');
-    expect(await page.getByTestId('logout-button').textContent()).toContain('Se déconnecter');
-    expect(await page.getByTestId('menu-annuities').textContent()).toContain('Annuités');
-    await page.getByTestId('language-switcher').getByText('EN', { exact: true }).click();
+    await page.waitForURL((u) => u.pathname !== '/login');
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(await page.getByTestId('logout-button').textContent()).toContain('Log out');
+    expect(await page.getByTestId('menu-annuities').textContent()).toContain('Annuities');
+    await page.getByTestId('language-switcher').getByText('FR', { exact: true }).click();
     await page.reload();
     await page.getByTestId('logout-button').waitFor();
-    expect(await page.getByTestId('logout-button').textContent()).toContain('Log out');
+    expect(await page.getByTestId('logout-button').textContent()).toContain('Se déconnecter');
     await context.close();
   });
 
@@ -164,6 +169,8 @@ describe('admin creates a ledes agent', () => {
     await page.getByRole('dialog').locator('button:not(.mantine-Modal-close)', { hasText: 'Fermer' }).click();
     await page.waitForURL((u) => u.pathname === '/login');
     await page.goto(resetLinkIn(mail));
+    // A real reset keeps its title.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Réinitialiser le mot de passe');
     await page.getByTestId('reset-submit').click();
     expect(await page.getByTestId('reset-error').textContent()).toBe('Veuillez saisir un mot de passe');
     await page.locator('input[name="password"]').fill('Nouveau-mot-de-passe-2026');

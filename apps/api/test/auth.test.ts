@@ -54,6 +54,17 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     expect((await t.client().post('/api/auth/login', { email: user.email, password: user.password, langue: 'de' })).status).toBe(400);
   });
 
+  it("an account's language counts as chosen only once its user picked it at login (decision 154)", async () => {
+    // The admin's pick at creation (for the mails) is not the user's choice: the interface follows the browser.
+    const user = await t.createUser('user_annuites', { langue: 'fr' });
+    const first = await t.client().post('/api/auth/login', { email: user.email, password: user.password });
+    expect(first.body.user).toMatchObject({ langue: 'fr', langue_chosen: false });
+    // Picking the very same language is a choice too.
+    const picked = await t.client().post('/api/auth/login', { email: user.email, password: user.password, langue: 'fr' });
+    expect(picked.body.user).toMatchObject({ langue: 'fr', langue_chosen: true });
+    expect((await t.client().post('/api/auth/login', { email: user.email, password: user.password })).body.user).toMatchObject({ langue: 'fr', langue_chosen: true });
+  });
+
   it('AUTH-18 same status and body for an unknown e-mail and a wrong password', async () => {
     const user = await t.createUser('user_annuites');
     const known = await t.client().post('/api/auth/login', { email: user.email, password: 'not-the-password' });
@@ -160,9 +171,9 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     await t.drainQueue();
     const link = linkFrom(t.outbox()[before]!.raw);
     t.clock.advance(9 * 60_000 + 59_000);
-    expect((await t.client().get(`/api/verify_token/?id=${link.id}&token=${link.token}`)).body).toMatchObject({ success: true, invalid: false });
+    expect((await t.client().get(`/api/verify_token/?id=${link.id}&token=${link.token}`)).body).toMatchObject({ success: true, invalid: false, purpose: 'reset' });
     t.clock.advance(2_000);
-    expect((await t.client().get(`/api/verify_token/?id=${link.id}&token=${link.token}`)).body).toMatchObject({ invalid: true });
+    expect((await t.client().get(`/api/verify_token/?id=${link.id}&token=${link.token}`)).body).toMatchObject({ invalid: true, purpose: null });
     const reset = await t.client().put(`/api/auth/reset_password/${link.token}/${link.id}`, { password: 'a-brand-new-password' });
     expect(reset.status).toBe(410);
     expect(reset.body.code).toBe('link_expired');
@@ -222,7 +233,8 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     await t.drainQueue();
     const link = linkFrom(t.outbox()[before]!.raw);
     t.clock.advance(71 * 3_600_000);
-    expect((await t.client().get(`/api/verify_token/?id=${link.id}&token=${link.token}`)).body.invalid).toBe(false);
+    // The screen reads it as an activation ("Choose your password"), not a reset.
+    expect((await t.client().get(`/api/verify_token/?id=${link.id}&token=${link.token}`)).body).toMatchObject({ invalid: false, purpose: 'first_connection' });
     t.clock.advance(2 * 3_600_000);
     expect((await t.client().get(`/api/verify_token/?id=${link.id}&token=${link.token}`)).body.invalid).toBe(true);
   });

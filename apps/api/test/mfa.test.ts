@@ -135,7 +135,9 @@ describe.each(databaseKinds())('second factor (%s)', (kind) => {
     expect((await c.post('/api/auth/mfa/enrol/complete')).body.code).toBe('mfa_not_enabled');
     const wrong = await c.post('/api/auth/mfa/enrol', { code: '000000' === code(secret, t) ? '111111' : '000000' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toMatchObject({ success: false, code: 'mfa_code_invalid' });
+    // At enrolment no recovery code exists yet: the message does not offer one.
+    expect(wrong.body).toMatchObject({ success: false, code: 'mfa_enrol_code_invalid' });
+    expect(wrong.body.message).not.toMatch(/recovery/i);
 
     const enrol = await c.post('/api/auth/mfa/enrol', { code: code(secret, t) });
     expect(enrol.status).toBe(200);
@@ -174,15 +176,24 @@ describe.each(databaseKinds())('second factor (%s)', (kind) => {
     expect(ok.body.roles).toContain('admin');
     expect((await c.get('/api/auth/verify_token_')).body.isAuthenticated).toBe(true);
 
-    // Replayed in the same step, from another browser: refused.
+    // Replayed in the same step, from another browser: refused as already used (wait for the next code),
+    // not as a wrong code with advice about the phone's clock (decision 155).
     const other = client();
     await other.post('/api/auth/login', { email: admin.email, password: admin.password });
     const replay = await other.post('/api/auth/mfa/verify', { code: now });
     expect(replay.status).toBe(401);
-    expect(replay.body.code).toBe('mfa_code_invalid');
+    expect(replay.body.code).toBe('mfa_code_reused');
+    expect(replay.body.message).toMatch(/already been used.*next code/);
+
     // The next step's code works.
     nextStep(t);
-    expect((await other.post('/api/auth/mfa/verify', { code: code(admin.secret, t) })).status).toBe(200);
+    const next = code(admin.secret, t);
+    expect((await other.post('/api/auth/mfa/verify', { code: next })).status).toBe(200);
+    // In French too.
+    const autre = client('fr');
+    await autre.post('/api/auth/login', { email: admin.email, password: admin.password });
+    const rejeu = await autre.post('/api/auth/mfa/verify', { code: next });
+    expect(rejeu.body).toMatchObject({ code: 'mfa_code_reused', message: expect.stringMatching(/déjà été utilisé.*code suivant/) });
   });
 
   it('a wrong, missing or expired challenge is a translated 401, never a 500', async () => {
@@ -268,6 +279,9 @@ describe.each(databaseKinds())('second factor (%s)', (kind) => {
   it('an admin resets another user second factor: audited, their sessions end, an admin enrols again, anyone else has none', async () => {
     const [actor, target] = [await enrolledAdmin(), await enrolledAdmin()];
     expect((await target.client.get('/api/auth/verify_token_')).body.isAuthenticated).toBe(true);
+    // The users list says whose second factor is on: the screen offers the reset only there.
+    const listed = async (id: string) => ((await actor.client.get('/api/user')).body.users as { _id: string; mfa_enabled: boolean }[]).find((u) => u._id === id)?.mfa_enabled;
+    expect(await listed(target.id)).toBe(true);
     const reset = await actor.client.post(`/api/admin/user/${target.id}/mfa/reset`);
     expect(reset.status).toBe(200);
     const events = await t.portal.ctx.db.select().from(securityEvents).where(and(eq(securityEvents.targetId, target.id), eq(securityEvents.kind, 'mfa_reset')));
@@ -275,6 +289,7 @@ describe.each(databaseKinds())('second factor (%s)', (kind) => {
     expect(await t.portal.ctx.db.select().from(userMfa).where(eq(userMfa.userId, target.id))).toHaveLength(0);
     expect(await t.portal.ctx.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, target.id))).toHaveLength(0);
     expect((await target.client.get('/api/auth/verify_token_')).body.isAuthenticated).toBe(false);
+    expect(await listed(target.id)).toBe(false);
     // Nothing left to reset.
     expect((await actor.client.post(`/api/admin/user/${target.id}/mfa/reset`)).body.code).toBe('mfa_not_enabled');
     expect((await actor.client.post(`/api/admin/user/00000000-0000-4000-8000-000000000000/mfa/reset`)).status).toBe(404);
@@ -318,7 +333,7 @@ describe.each(databaseKinds())('second factor (%s)', (kind) => {
     expect((await c.post('/api/account/mfa/confirm', { code: '123456' })).body.code).toBe('mfa_not_enabled');
     const setup = await c.post('/api/account/mfa/setup');
     const secret = setup.body.enrolment.secret as string;
-    expect((await c.post('/api/account/mfa/confirm', { code: code(secret, t) === '000000' ? '111111' : '000000' })).body.code).toBe('mfa_code_invalid');
+    expect((await c.post('/api/account/mfa/confirm', { code: code(secret, t) === '000000' ? '111111' : '000000' })).body.code).toBe('mfa_enrol_code_invalid');
     const on = await c.post('/api/account/mfa/confirm', { code: code(secret, t) });
     expect(on.body.recovery_codes).toHaveLength(10);
     expect((await c.get('/api/account/mfa')).body).toMatchObject({ enabled: true, recovery_codes_left: 10 });
@@ -330,7 +345,7 @@ describe.each(databaseKinds())('second factor (%s)', (kind) => {
     expect((await d.post('/api/auth/mfa/verify', { code: code(secret, t) })).status).toBe(200);
 
     // Off: the code just used is refused (already taken), a fresh one works.
-    expect((await d.post('/api/account/mfa/disable', { code: code(secret, t) })).body.code).toBe('mfa_code_invalid');
+    expect((await d.post('/api/account/mfa/disable', { code: code(secret, t) })).body.code).toBe('mfa_code_reused');
     nextStep(t);
     const off = await d.post('/api/account/mfa/disable', { code: code(secret, t) });
     expect(off.status).toBe(200);

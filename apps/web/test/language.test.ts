@@ -18,13 +18,17 @@ describe('chooseInitialLanguage', () => {
 });
 
 describe('languageAfterLogin', () => {
-  it("applies the account's language", () => {
-    expect(languageAfterLogin('en', 'fr')).toBe('fr');
-    expect(languageAfterLogin('fr', 'en')).toBe('en');
+  it("applies the account's language once its user chose it", () => {
+    expect(languageAfterLogin('en', { langue: 'fr', langue_chosen: true })).toBe('fr');
+    expect(languageAfterLogin('fr', { langue: 'en', langue_chosen: true })).toBe('en');
+  });
+  it('never lets a default (or an admin’s pick) override the browser', () => {
+    expect(languageAfterLogin('fr', { langue: 'en', langue_chosen: false })).toBe('fr');
+    expect(languageAfterLogin('en', { langue: 'fr', langue_chosen: false })).toBe('en');
   });
   it('keeps the current language when the account has none', () => {
     expect(languageAfterLogin('fr', undefined)).toBe('fr');
-    expect(languageAfterLogin('fr', 'de')).toBe('fr');
+    expect(languageAfterLogin('fr', { langue: 'de', langue_chosen: true })).toBe('fr');
   });
 });
 

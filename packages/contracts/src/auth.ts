@@ -43,7 +43,12 @@ export const publicUserSchema = z.strictObject({
   id_client: z.array(z.string()),
   cabinets: z.array(cabinetSchema),
   code: z.array(z.string()),
+  /** The language of the user's mails; the interface's at login only when `langue_chosen`. */
   langue: z.enum(LANGUAGES),
+  /** Whether the user picked `langue` themselves: until then the interface follows the browser (decision 154). */
+  langue_chosen: z.boolean(),
+  /** Whether the user's two-step verification is on (an enrolment confirmed). */
+  mfa_enabled: z.boolean(),
   created: z.iso.datetime(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
@@ -86,7 +91,17 @@ export const verifyResetQuery = z.strictObject({
   id: z.union([z.uuid(), text().max(64).transform(() => null)]),
   token: linkToken,
 });
-export const verifyResetResponse = z.strictObject({ success: z.boolean(), message: z.string(), invalid: z.boolean() });
+/** Kinds of single-use password link: a reset asked for, or the first connection (activation) of an invited account. */
+export const PASSWORD_LINK_PURPOSES = ['reset', 'first_connection'] as const;
+export type PasswordLinkPurpose = (typeof PASSWORD_LINK_PURPOSES)[number];
+
+/** `purpose` tells the screen whether it resets a password or activates an account; null when the link does not work. */
+export const verifyResetResponse = z.strictObject({
+  success: z.boolean(),
+  message: z.string(),
+  invalid: z.boolean(),
+  purpose: z.enum(PASSWORD_LINK_PURPOSES).nullable(),
+});
 export type VerifyResetResponse = z.infer<typeof verifyResetResponse>;
 
 export const emailParam = z.strictObject({ email: emailSchema });

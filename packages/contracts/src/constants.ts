@@ -224,6 +224,10 @@ export const ERROR_CODES = {
   // Second factor (issue 13).
   mfa_challenge_expired: 401,
   mfa_code_invalid: 401,
+  /** A right code already accepted (within its 30-second step): wait for the next one. */
+  mfa_code_reused: 401,
+  /** A wrong first code while turning the second factor on (no recovery code exists yet). */
+  mfa_enrol_code_invalid: 401,
   mfa_code_empty: 400,
   mfa_required: 403,
   mfa_not_enabled: 409,

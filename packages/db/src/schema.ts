@@ -21,7 +21,10 @@ export const users = pgTable(
     /** Stored lower-cased; the unique index makes "already exists" a database fact, not a race. */
     email: text('email').notNull(),
     passwordHash: text('password_hash'),
+    /** The language of the user's mails; the interface's at login only once `langue_chosen` (decision 154). */
     langue: text('langue', { enum: ['en', 'fr'] }).notNull().default('en'),
+    /** Whether the user picked `langue` (switcher before a login); a default or an admin's pick never overrides the browser. */
+    langueChosen: boolean('langue_chosen').notNull().default(false),
     idClient: text('id_client').array().notNull().default(sql`'{}'::text[]`),
     code: text('code').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),

@@ -86,6 +86,10 @@ export const theme = createTheme({
     // opens it and moves into it with the arrow keys.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     Button: { defaultProps: { radius: 'md' } },
+    // Mantine's Alert is role="alert" unless told otherwise: every coloured box (a hint, a file's verdict, a
+    // summary inside its live region) was announced, nested alerts twice and a result page once per file. A box
+    // is a note; what is announced is the live region that holds it, or an Alert given role="alert" itself.
+    Alert: { defaultProps: { role: 'note' } },
     Paper: { defaultProps: { radius: 'lg' } },
     Card: { defaultProps: { radius: 'lg' } },
     TextInput: { defaultProps: { size: 'md' } },

@@ -1,6 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
-import type { LoginMfaResponse, LoginResponse, PublicUser, VerifyTokenResponse } from '@portal/contracts';
+import type { LoginMfaResponse, LoginResponse, PublicUser, VerifyResetResponse, VerifyTokenResponse } from '@portal/contracts';
 import { api, apiPath } from './api.ts';
 import { queryKeys } from './queryKeys.ts';
 import { decideAccess, type Access, type SessionSnapshot, LOGGED_OUT } from './access.ts';
@@ -57,7 +57,7 @@ export function requestResetPassword(email: string): Promise<{ success: true; me
   return api(apiPath`/auth/request_reset_password/${email}`);
 }
 
-export function verifyResetToken(id: string, token: string): Promise<{ success: boolean; message: string; invalid: boolean }> {
+export function verifyResetToken(id: string, token: string): Promise<VerifyResetResponse> {
   return api('/verify_token/', { query: { id, token } });
 }
 

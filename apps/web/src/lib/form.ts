@@ -127,8 +127,11 @@ export function useSchemaForm<Values extends Record<string, unknown>, Out>(optio
     enhanceGetInputProps: ({ inputProps, field, form: f }) => {
       // Mantine merges the result into `inputProps` itself: keep the original handler aside.
       const change = inputProps.onChange as (value: unknown) => void;
+      const error = typeof inputProps.error === 'string' ? translate(inputProps.error, String(field)) : undefined;
       return {
-        error: typeof inputProps.error === 'string' ? translate(inputProps.error, String(field)) : undefined,
+        error,
+        // Mantine's inputs say so themselves, but not PasswordInput (its inner input gets aria-describedby only).
+        'aria-invalid': error ? true : undefined,
         onChange: (value: unknown) => {
           change(value);
           if (submitted.current) recheck(f, String(field));

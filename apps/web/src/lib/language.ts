@@ -24,12 +24,14 @@ export function chooseInitialLanguage(stored: string | null | undefined, browser
 }
 
 /**
- * Language to apply right after a login: the account's language, unless it is not a supported value.
- * A language picked on the login screen is sent with the login and saved as the account's, so the
- * account's language the server answers with is already that pick.
+ * Language to apply right after a login: the account's language once its user has chosen one, else the
+ * current one (the browser's, or a pick on the login screen). A default or an admin's pick at creation never
+ * overrides the browser (decision 154). A language picked on the login screen is sent with the login and
+ * saved as the account's choice, so the language the server answers with is already that pick.
  */
-export function languageAfterLogin(current: Language, userLangue: string | null | undefined): Language {
-  return asLanguage(userLangue) ?? current;
+export function languageAfterLogin(current: Language, user: { langue?: string | null; langue_chosen?: boolean } | null | undefined): Language {
+  if (!user?.langue_chosen) return current;
+  return asLanguage(user.langue) ?? current;
 }
 
 /** Records a language the visitor picked with the switcher (storage may be unavailable: the choice then lasts for the page only). */

@@ -25,7 +25,7 @@ import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { endSession } from '../../http/session.ts';
 import { loadPublicUser } from '../users/presenter.ts';
-import { isResetLinkValid, login, requestPasswordReset, resetPassword, sendFirstConnection } from './service.ts';
+import { usableLinkPurpose, login, requestPasswordReset, resetPassword, sendFirstConnection } from './service.ts';
 
 export function authRoutes(ctx: AppContext): Route[] {
   return [
@@ -90,8 +90,9 @@ export function authRoutes(ctx: AppContext): Route[] {
       query: verifyResetQuery,
       response: verifyResetResponse,
       async handler({ query }, { t }) {
-        const valid = query.id !== null && (await isResetLinkValid(ctx, query.id, query.token));
-        return { success: valid, invalid: !valid, message: valid ? t('api:link_valid') : t('errors:link_expired') };
+        const purpose = query.id === null ? null : await usableLinkPurpose(ctx, query.id, query.token);
+        const valid = purpose !== null;
+        return { success: valid, invalid: !valid, purpose, message: valid ? t('api:link_valid') : t('errors:link_expired') };
       },
     }),
     defineRoute({

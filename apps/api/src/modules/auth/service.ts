@@ -5,6 +5,7 @@ import {
   RESET_TOKEN_MINUTES,
   type LoginBody,
   type MfaStep,
+  type PasswordLinkPurpose,
   type PublicUser,
 } from '@portal/contracts';
 import { passwordTokens, sessions, users } from '@portal/db';
@@ -33,7 +34,7 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
     throw new AppError('too_many_attempts', { retryAfterSeconds: blockedFor });
   }
   const [user] = await ctx.db
-    .select({ id: users.id, passwordHash: users.passwordHash, langue: users.langue })
+    .select({ id: users.id, passwordHash: users.passwordHash, langue: users.langue, langueChosen: users.langueChosen })
     .from(users)
     .where(eq(users.email, body.email));
   // verifyPassword spends the same time when the account does not exist (AUTH-18).
@@ -43,8 +44,11 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
     req.log.info({ event: 'login_failed', email: sha256(body.email) }, 'login failed');
     throw new AppError('login_failed');
   }
-  // The language chosen on the login screen wins over the account's and is kept as the account's from now on.
-  if (body.langue && body.langue !== user.langue) await ctx.db.update(users).set({ langue: body.langue }).where(eq(users.id, user.id));
+  // The language chosen on the login screen wins over the account's and is kept as the account's from now on,
+  // as a choice: from then on it applies at login over the browser's (a default or an admin's pick never does).
+  if (body.langue && (body.langue !== user.langue || !user.langueChosen)) {
+    await ctx.db.update(users).set({ langue: body.langue, langueChosen: true }).where(eq(users.id, user.id));
+  }
   // A second factor to give (or, for an admin, to enrol): no session yet, and the lockout pair is not
   // cleared until the code is right, so wrong codes and wrong passwords add up (decision 136).
   const mfa = await stepAfterPassword(ctx, user.id);
@@ -149,8 +153,9 @@ async function findUsableToken(ctx: AppContext, userId: string, token: string) {
   return row ?? null;
 }
 
-export async function isResetLinkValid(ctx: AppContext, userId: string, token: string): Promise<boolean> {
-  return (await findUsableToken(ctx, userId, token)) !== null;
+/** The kind of a link that still works (reset or first connection), or null. */
+export async function usableLinkPurpose(ctx: AppContext, userId: string, token: string): Promise<PasswordLinkPurpose | null> {
+  return (await findUsableToken(ctx, userId, token))?.purpose ?? null;
 }
 
 /** Sets the new password, spends the link and ends every session of the user (HARD-09, SESS-06). */

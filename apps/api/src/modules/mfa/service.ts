@@ -107,7 +107,7 @@ async function refuseWhileLocked(ctx: AppContext, req: Request, email: string): 
  * A wrong code counts in the login lockout like a wrong password, and in the challenge's own budget:
  * past it the challenge is deleted and the sign-in starts again from the password.
  */
-async function refuseCode(ctx: AppContext, req: Request, challenge: Challenge): Promise<never> {
+async function refuseCode(ctx: AppContext, req: Request, challenge: Challenge, code: MfaRefusal = 'mfa_code_invalid'): Promise<never> {
   await ctx.limits.login.recordFailure(challenge.email, req.ip ?? 'unknown');
   const [row] = await ctx.db
     .update(mfaChallenges)
@@ -115,39 +115,43 @@ async function refuseCode(ctx: AppContext, req: Request, challenge: Challenge): 
     .where(eq(mfaChallenges.tokenHash, challenge.tokenHash))
     .returning({ failedAttempts: mfaChallenges.failedAttempts });
   if (row && row.failedAttempts >= MFA_CHALLENGE_MAX_FAILURES) await ctx.db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, challenge.tokenHash));
-  req.log.info({ event: 'mfa_failed', userId: challenge.userId }, 'second factor refused');
-  throw new AppError('mfa_code_invalid');
+  req.log.info({ event: 'mfa_failed', userId: challenge.userId, code }, 'second factor refused');
+  throw new AppError(code);
 }
+
+/** Why a code is refused: wrong, already used in its step (decision 155), or wrong while enrolling. */
+type MfaRefusal = 'mfa_code_invalid' | 'mfa_code_reused' | 'mfa_enrol_code_invalid';
 
 /**
  * Checks a code against a confirmed factor: a TOTP code is accepted once (its step must be later than
  * the last accepted one: the guarded update is the check, so two concurrent uses cannot both pass), a
  * recovery code is spent and its use recorded.
  */
-async function acceptCode(ctx: AppContext, userId: string, code: string): Promise<boolean> {
+async function acceptCode(ctx: AppContext, userId: string, code: string): Promise<'accepted' | MfaRefusal> {
   const factor = await confirmedFactor(ctx.db, userId);
-  if (!factor) return false;
+  if (!factor) return 'mfa_code_invalid';
   const now = ctx.clock.now();
   if (/^\d{6}$/.test(code)) {
     const step = matchTotp(decryptSecret(ctx.mfaKeys, userId, factor.secretEncrypted), code, now);
-    if (step === null) return false;
+    if (step === null) return 'mfa_code_invalid';
     const spent = await ctx.db
       .update(userMfa)
       .set({ lastUsedStep: step })
       .where(and(eq(userMfa.userId, userId), or(isNull(userMfa.lastUsedStep), lt(userMfa.lastUsedStep, step))))
       .returning({ userId: userMfa.userId });
-    return spent.length > 0;
+    // A right code whose step was already taken: the phone's clock is fine, the code was simply used.
+    return spent.length > 0 ? 'accepted' : 'mfa_code_reused';
   }
-  if (!looksLikeRecoveryCode(code)) return false;
+  if (!looksLikeRecoveryCode(code)) return 'mfa_code_invalid';
   return ctx.db.transaction(async (tx) => {
     const used = await tx
       .update(mfaRecoveryCodes)
       .set({ usedAt: now })
       .where(and(eq(mfaRecoveryCodes.userId, userId), eq(mfaRecoveryCodes.codeHash, hashRecoveryCode(ctx.mfaKeys, code)), isNull(mfaRecoveryCodes.usedAt)))
       .returning({ id: mfaRecoveryCodes.id });
-    if (used.length === 0) return false;
+    if (used.length === 0) return 'mfa_code_invalid' as const;
     await tx.insert(securityEvents).values({ kind: 'mfa_recovery_code_used', actorId: userId, targetId: userId, createdAt: now });
-    return true;
+    return 'accepted' as const;
   });
 }
 
@@ -219,7 +223,8 @@ async function confirmEnrolment(ctx: AppContext, userId: string, code: string): 
 export async function verifySignIn(ctx: AppContext, req: Request, res: Response, code: string): Promise<PublicUser> {
   const challenge = await readChallenge(ctx, req, 'verify');
   await refuseWhileLocked(ctx, req, challenge.email);
-  if (!(await acceptCode(ctx, challenge.userId, code))) return refuseCode(ctx, req, challenge);
+  const outcome = await acceptCode(ctx, challenge.userId, code);
+  if (outcome !== 'accepted') return refuseCode(ctx, req, challenge, outcome);
   return finishSignIn(ctx, req, res, challenge);
 }
 
@@ -228,7 +233,7 @@ export async function confirmSignInEnrolment(ctx: AppContext, req: Request, code
   const challenge = await readChallenge(ctx, req, 'enrol');
   await refuseWhileLocked(ctx, req, challenge.email);
   const codes = /^\d{6}$/.test(code) ? await confirmEnrolment(ctx, challenge.userId, code) : null;
-  if (!codes) return refuseCode(ctx, req, challenge);
+  if (!codes) return refuseCode(ctx, req, challenge, 'mfa_enrol_code_invalid');
   req.log.info({ event: 'mfa_enrolled', userId: challenge.userId }, 'second factor enrolled');
   return codes;
 }
@@ -257,7 +262,7 @@ export function setupForAccount(ctx: AppContext, userId: string, email: string):
 /** POST /account/mfa/confirm */
 export async function confirmForAccount(ctx: AppContext, userId: string, code: string): Promise<string[]> {
   const codes = /^\d{6}$/.test(code) ? await confirmEnrolment(ctx, userId, code) : null;
-  if (!codes) throw new AppError('mfa_code_invalid');
+  if (!codes) throw new AppError('mfa_enrol_code_invalid');
   return codes;
 }
 
@@ -266,9 +271,10 @@ export async function disableForAccount(ctx: AppContext, req: Request, user: { u
   if (user.isAdmin && ctx.config.mfa.requiredForAdmins) throw new AppError('mfa_required');
   if (!(await confirmedFactor(ctx.db, user.userId))) throw new AppError('mfa_not_enabled');
   await refuseWhileLocked(ctx, req, user.email);
-  if (!(await acceptCode(ctx, user.userId, code))) {
+  const outcome = await acceptCode(ctx, user.userId, code);
+  if (outcome !== 'accepted') {
     await ctx.limits.login.recordFailure(user.email, req.ip ?? 'unknown');
-    throw new AppError('mfa_code_invalid');
+    throw new AppError(outcome);
   }
   await ctx.db.transaction(async (tx) => {
     await removeFactor(tx, user.userId);

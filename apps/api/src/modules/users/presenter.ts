@@ -1,6 +1,6 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { PublicUser, RoleSlug } from '@portal/contracts';
-import { cabinets, roles, userCabinets, userRoles, users, type Executor } from '@portal/db';
+import { cabinets, roles, userCabinets, userMfa, userRoles, users, type Executor } from '@portal/db';
 
 /**
  * The only way user rows leave the API: an explicit list of public fields, so a new column
@@ -14,11 +14,14 @@ export async function loadPublicUsers(db: Executor, userIds?: string[]): Promise
       companyAgent: users.companyAgent,
       email: users.email,
       langue: users.langue,
+      langueChosen: users.langueChosen,
+      mfaConfirmedAt: userMfa.confirmedAt,
       idClient: users.idClient,
       code: users.code,
       createdAt: users.createdAt,
     })
-    .from(users);
+    .from(users)
+    .leftJoin(userMfa, eq(userMfa.userId, users.id));
   const rows = await (userIds ? base.where(inArray(users.id, userIds)) : base).orderBy(asc(users.companyAgent), asc(users.email));
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
@@ -39,6 +42,8 @@ export async function loadPublicUsers(db: Executor, userIds?: string[]): Promise
     company_agent: row.companyAgent,
     email: row.email,
     langue: row.langue,
+    langue_chosen: row.langueChosen,
+    mfa_enabled: row.mfaConfirmedAt !== null,
     id_client: row.idClient,
     code: row.code,
     created: row.createdAt.toISOString(),

@@ -9,6 +9,7 @@ import { SESSION_KEY, login, sessionFromLogin } from '../../lib/auth.ts';
 import { sanitizeRedirect } from '../../lib/access.ts';
 import { currentLanguage, switchLanguage } from '../../lib/i18n.ts';
 import { languageAfterLogin } from '../../lib/language.ts';
+import { useDescribedBy } from '../../lib/describedBy.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { msg, translated, type Message } from '../../lib/message.tsx';
 import { LOGIN_LOCKOUT_MINUTES } from '@portal/contracts/constants';
@@ -35,6 +36,9 @@ export function LoginPage() {
   const [missing, setMissing] = useState<Missing>({});
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  // The fields marked empty are described by the message under them (shared by both).
+  useDescribedBy(emailRef, missing.email && error ? 'login-error' : undefined);
+  useDescribedBy(passwordRef, missing.password && error ? 'login-error' : undefined);
   const change = (field: keyof LoginValues) => (event: { currentTarget: HTMLInputElement }) => {
     const next = { ...values, [field]: event.currentTarget.value };
     setValues(next);
@@ -63,8 +67,8 @@ export function LoginPage() {
       // A second factor is due: its screen is a lazy route of its own (the redirect goes along).
       if ('mfa' in r) return navigate(`/login/mfa${location.search}`);
       queryClient.setQueryData(SESSION_KEY, sessionFromLogin(r));
-      // The account's language applies at login; an explicit switch afterwards is remembered and wins.
-      const lang = languageAfterLogin(currentLanguage(), r.user?.langue);
+      // The account's language applies at login once its user chose it; an explicit switch afterwards is remembered and wins.
+      const lang = languageAfterLogin(currentLanguage(), r.user);
       if (lang !== currentLanguage()) await switchLanguage(lang);
       navigate(sanitizeRedirect(params.get('redirect')), { replace: true });
     },
@@ -100,7 +104,6 @@ export function LoginPage() {
             value={values.email}
             onChange={change('email')}
             error={missing.email}
-            aria-describedby={missing.email ? 'login-error' : undefined}
           />
           <div>
             <PasswordInput
@@ -112,14 +115,14 @@ export function LoginPage() {
               value={values.password}
               onChange={change('password')}
               error={missing.password}
-              aria-describedby={missing.password ? 'login-error' : undefined}
               visibilityToggleButtonProps={{ 'aria-label': t('togglePassword') }}
             />
-            <div aria-live="assertive">
+            {/* One announcement: the region is always in the page and speaks its new text; the message itself is not an alert too. */}
+            <div aria-live="assertive" aria-atomic="true" data-testid="login-error-region">
               {error && (
                 <Group gap={6} mt={8} wrap="nowrap" align="flex-start">
                   <IconAlertCircle size={16} color="var(--mantine-color-red-7)" aria-hidden="true" style={{ flexShrink: 0, marginTop: 2 }} />
-                  <Text id="login-error" c="red.7" size="sm" role="alert" data-testid="login-error">
+                  <Text id="login-error" c="red.7" size="sm" data-testid="login-error">
                     {translated(error)}
                   </Text>
                 </Group>

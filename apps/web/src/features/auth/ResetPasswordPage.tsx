@@ -87,10 +87,14 @@ export function ResetPasswordPage() {
     translate: (code) => t(RESET_KEYS[code] ?? 'reset.genericError', { count: PASSWORD_MIN_LENGTH }),
   });
 
+  // The first-connection mail's link activates the account: the screen says so ("Choose your password"),
+  // the reset link's keeps its title. The server tells which kind of link this is.
+  const copy = check.data?.purpose === 'first_connection' ? 'activate' : 'reset';
+
   const mutation = useMutation({
     mutationFn: (password: string) => resetPassword(token, id, password),
     onSuccess: () => {
-      notifySuccess(t('reset.success'));
+      notifySuccess(t(`${copy}.success`));
       window.setTimeout(() => {
         navigate('/login');
       }, TOAST_MS);
@@ -114,7 +118,7 @@ export function ResetPasswordPage() {
 
   const done = mutation.isSuccess;
   return (
-    <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle', { count: PASSWORD_MIN_LENGTH })}>
+    <AuthCard title={t(`${copy}.title`)} subtitle={t(`${copy}.subtitle`, { count: PASSWORD_MIN_LENGTH })}>
       <form ref={ref} onSubmit={onSubmit((body) => mutation.mutate(body.password))} noValidate>
         <Stack gap="md">
           <PasswordInput
@@ -137,11 +141,11 @@ export function ResetPasswordPage() {
           />
           {done && (
             <Text c="teal.8" size="sm" role="status" data-testid="reset-success">
-              {t('reset.success')}
+              {t(`${copy}.success`)}
             </Text>
           )}
           <Button type="submit" fullWidth size="md" loading={mutation.isPending} disabled={mutation.isPending || done} data-testid="reset-submit">
-            {t('reset.submit')}
+            {t(`${copy}.submit`)}
           </Button>
         </Stack>
       </form>

@@ -3,6 +3,7 @@ import { Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/cor
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { clientNameQuery } from './api.ts';
+import { radioTabIndex } from '../../lib/roving.ts';
 
 export interface ClientChoice {
   idClient: string;
@@ -46,6 +47,7 @@ export function ClientChoiceModal({ opened, idClients, onCancel, onConfirm }: Pr
                   radius="md"
                   p="sm"
                   data-testid="client-option"
+                  tabIndex={radioTabIndex(id, value, idClients)}
                   aria-label={nameOf(i) ? `${nameOf(i)} (${id})` : id}
                   // The first focus goes to the first choice, not the close button.
                   data-autofocus={i === 0 || undefined}

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconFileText, IconHistory, IconInfoCircle, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
@@ -107,7 +107,8 @@ function RunCard({ detail }: { detail: LedesRunDetail }) {
         {status === 'in_progress' && (
           <Stack gap={6}>
             <Progress value={100} animated striped color="orange" size="sm" aria-label={t('state.in_progress')} />
-            <Text size="sm" c="dimmed" aria-live="polite">
+            {/* Not a live region: with several files each card would speak at every count; the page's summary speaks once. */}
+            <Text size="sm" c="dimmed">
               <span data-testid="lines-checked">{t('result.linesChecked', { count: run.lines_checked })}</span>
             </Text>
           </Stack>
@@ -220,6 +221,11 @@ export function ResultPage() {
   const details = runs.map((q) => q.data).filter((d): d is LedesRunDetail => !!d);
   const counts = { in_progress: 0, accepted: 0, refused: 0, error: 0 };
   for (const d of details) counts[runStatus(d.run)]++;
+  const stateTexts = (['accepted', 'refused', 'in_progress', 'error'] as const).filter((k) => counts[k] > 0).map((k) => ({ k, text: t(`result.summaryState.${k}`, { count: counts[k] }) }));
+  // One announcement for the page's results, once every file has its verdict ("3 files, 2 accepted, 1 refused"),
+  // rather than one per file: the cards themselves are not live.
+  const settled = details.length === ids.length && counts.in_progress === 0;
+  const announcement = settled ? [t('result.summary', { count: ids.length }), ...stateTexts.map((s) => s.text)].join(', ') : '';
 
   return (
     <Stack gap="lg" maw={1100} mx="auto" w="100%">
@@ -238,18 +244,19 @@ export function ResultPage() {
         }
       />
       <LiveNotice show={live.interrupted} pollMs={POLL_INTERVAL_MS} />
+      <VisuallyHidden role="status" aria-live="polite" aria-atomic="true" data-testid="result-announcement">
+        {announcement}
+      </VisuallyHidden>
       {ids.length > 1 && details.length > 0 && (
         <Group gap="xs" data-testid="result-summary">
           <Text size="sm" fw={600}>
             {t('result.summary', { count: ids.length })}
           </Text>
-          {(['accepted', 'refused', 'in_progress', 'error'] as const)
-            .filter((k) => counts[k] > 0)
-            .map((k) => (
-              <Badge key={k} variant="dot" color={k === 'accepted' ? 'teal' : k === 'in_progress' ? 'orange' : 'red'} tt="none" size="md">
-                {t(`result.summaryState.${k}`, { count: counts[k] })}
-              </Badge>
-            ))}
+          {stateTexts.map(({ k, text }) => (
+            <Badge key={k} variant="dot" color={k === 'accepted' ? 'teal' : k === 'in_progress' ? 'orange' : 'red'} tt="none" size="md">
+              {text}
+            </Badge>
+          ))}
         </Group>
       )}
       {runs.map((q, i) =>

@@ -13,6 +13,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { FileUpload } from '../../components/FileUpload.tsx';
 import { FormErrorSummary } from '../../components/FormErrorSummary.tsx';
+import { radioTabIndex } from '../../lib/roving.ts';
 import { ledesUsersQuery, officesQuery, uploadLedes, type LedesRunDetail, type UploadInput } from './api.ts';
 import { ClientChoiceModal, type ClientChoice } from './ClientChoiceModal.tsx';
 import { officeLabel } from './labels.ts';
@@ -64,6 +65,14 @@ function Section({ step, title, children, aside }: { step: number | null; title:
     </Stack>
   );
 }
+
+const TYPE_ERROR_ID = 'ledes-type-error';
+const OFFICE_ERROR_ID = 'ledes-office-error';
+/**
+ * Mantine's radio group shows its message but ties it to nothing: each card of a group in error says so and
+ * is described by the message, as an input given its error is.
+ */
+const invalidProps = (error: unknown, id: string) => (error ? { 'aria-invalid': true as const, 'aria-describedby': id } : {});
 
 export function UploadPage() {
   const { t, i18n } = useTranslation('ledes');
@@ -199,13 +208,24 @@ export function UploadPage() {
               // The group's name: the radiogroup element is labelled by it (the section title says it visibly).
               label={<VisuallyHidden>{t('upload.type.title')}</VisuallyHidden>}
               error={typeError}
-              errorProps={{ 'data-testid': 'error-type', role: 'alert' }}
+              errorProps={{ 'data-testid': 'error-type', role: 'alert', id: TYPE_ERROR_ID }}
               data-path="type"
               name="type"
             >
               <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
                 {LEDES_TYPES.map((v) => (
-                  <Radio.Card key={v} value={v} radius="md" p="md" className={classes.choice} mod={{ invalid: !!typeError }} data-testid={`type-${v}`} disabled={sending}>
+                  <Radio.Card
+                    key={v}
+                    value={v}
+                    radius="md"
+                    p="md"
+                    className={classes.choice}
+                    mod={{ invalid: !!typeError }}
+                    data-testid={`type-${v}`}
+                    disabled={sending}
+                    tabIndex={radioTabIndex(v, values.type, LEDES_TYPES)}
+                    {...invalidProps(typeError, TYPE_ERROR_ID)}
+                  >
                     <Group wrap="nowrap" align="flex-start" gap="sm">
                       <Radio.Indicator mt={2} />
                       <div>
@@ -245,7 +265,7 @@ export function UploadPage() {
                 onChange={(v) => setField('office', v)}
                 label={<VisuallyHidden>{t('upload.office.title')}</VisuallyHidden>}
                 error={officeError}
-                errorProps={{ 'data-testid': 'error-office', role: 'alert' }}
+                errorProps={{ 'data-testid': 'error-office', role: 'alert', id: OFFICE_ERROR_ID }}
                 data-path="office"
                 name="office"
               >
@@ -260,6 +280,8 @@ export function UploadPage() {
                       mod={{ invalid: !!officeError }}
                       data-testid={`office-${o.code}`}
                       disabled={sending}
+                      tabIndex={radioTabIndex(o.code, values.office, offices.data.map((x) => x.code))}
+                      {...invalidProps(officeError, OFFICE_ERROR_ID)}
                     >
                       <Group wrap="nowrap" gap="sm">
                         <Radio.Indicator />

@@ -36,7 +36,7 @@ export function MfaSignInPage() {
 
   const signedIn = async (r: LoginResponse) => {
     queryClient.setQueryData(SESSION_KEY, sessionFromLogin(r));
-    const lang = languageAfterLogin(currentLanguage(), r.user?.langue);
+    const lang = languageAfterLogin(currentLanguage(), r.user);
     if (lang !== currentLanguage()) await switchLanguage(lang);
     navigate(sanitizeRedirect(params.get('redirect')), { replace: true });
   };

@@ -7,8 +7,12 @@ import { notifySuccess } from '../../lib/notify.ts';
 import { resetUserMfa } from './api.ts';
 import { mfaErrorMessage } from './errors.ts';
 
-/** The users screen's row action: reset a user's second factor (a lost phone), after an "Are you sure?". */
-export function ResetMfaButton({ userId, name }: { userId: string; name: string }) {
+/**
+ * The users screen's row action: reset a user's second factor (a lost phone), after an "Are you sure?"
+ * worded for the user's case (an administrator enrols again at the next sign-in, anyone else goes on with the
+ * password alone). Offered only where the second factor is on.
+ */
+export function ResetMfaButton({ userId, name, isAdmin, onReset }: { userId: string; name: string; isAdmin: boolean; onReset?(): void }) {
   const { t } = useTranslation('mfa');
   const [opened, setOpened] = useState(false);
   const [pending, setPending] = useState(false);
@@ -25,6 +29,7 @@ export function ResetMfaButton({ userId, name }: { userId: string; name: string 
         setPending(false);
         close();
         notifySuccess(msg('mfa:reset.done'));
+        onReset?.();
       },
       (err: unknown) => {
         setPending(false);
@@ -47,7 +52,7 @@ export function ResetMfaButton({ userId, name }: { userId: string; name: string 
       </Button>
       <Modal opened={opened} onClose={close} title={t('reset.title')} centered radius="lg">
         <Stack gap="md">
-          <Text size="sm">{t('reset.confirmText', { name })}</Text>
+          <Text size="sm">{isAdmin ? t('reset.confirmAdmin', { name }) : t('reset.confirmUser', { name })}</Text>
           {error && (
             <Text c="red.7" size="sm" role="alert">
               {translated(error)}

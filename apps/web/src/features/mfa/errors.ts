@@ -8,6 +8,10 @@ export function mfaErrorMessage(error: unknown): Message {
   switch (error.fields.code ?? error.code) {
     case 'mfa_code_invalid':
       return msg('mfa:errors.mfa_code_invalid');
+    case 'mfa_code_reused':
+      return msg('mfa:errors.mfa_code_reused');
+    case 'mfa_enrol_code_invalid':
+      return msg('mfa:errors.mfa_enrol_code_invalid');
     case 'mfa_code_empty':
       return msg('mfa:errors.mfa_code_empty');
     case 'mfa_challenge_expired':

@@ -181,6 +181,9 @@ export function AddUserPage() {
               error={errorOf('roles') ?? (roles.isError ? t('add.loadError') : undefined)}
               data-path="roles"
               data-testid="add-user-role"
+              // Five roles whose names wrap on a phone: in a scroll area of fixed height the list scrolled, a
+              // scrollable region with nothing focusable in it (axe: scrollable-region-focusable). The whole list shows.
+              withScrollArea={false}
             />
 
             {isLedesAgent && (

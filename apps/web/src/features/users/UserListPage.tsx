@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Badge, Button, Group, Paper, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -14,11 +14,17 @@ import { SortableTable } from '../../components/SortableTable.tsx';
 import { ResetMfaButton } from '../mfa/ResetMfaButton.tsx';
 
 const col = createColumnHelper<PublicUser>();
+/** Mantine's badge keeps one line and cuts it with an ellipsis: a role's name wraps inside it instead. */
+const ROLE_BADGE_STYLES = {
+  root: { height: 'auto', minHeight: 'var(--badge-height)', paddingBlock: 2, maxWidth: '100%' },
+  label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', overflowWrap: 'break-word', lineHeight: 1.3 },
+} as const;
 const joinSort = (a: string[]) => a.join(', ').toLowerCase();
 
 export function UserListPage() {
   const { t } = useTranslation('users');
   const users = useQuery(usersQuery);
+  const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
 
   const columns = useMemo(
@@ -34,10 +40,12 @@ export function UserListPage() {
         id: 'roles',
         header: () => t('list.columns.roles'),
         cell: (c) => (
+          // The role in words (the labels of /add/user's select), whole: a badge that wraps rather than cuts the
+          // name, since user_agent_ledes, user_agent_annuites and user_annuites only differ at their ends.
           <Group gap={4}>
             {c.row.original.roles.map((r) => (
-              <Badge key={r._id} variant="light" color={r.slug === 'admin' ? 'accent' : 'brand'} radius="sm" tt="none">
-                {r.slug}
+              <Badge key={r._id} variant="light" color={r.slug === 'admin' ? 'accent' : 'brand'} radius="sm" tt="none" styles={ROLE_BADGE_STYLES} data-testid="role-badge">
+                {t(`roles.${r.slug}`)}
               </Badge>
             ))}
           </Group>
@@ -49,13 +57,33 @@ export function UserListPage() {
         cell: (c) => c.row.original.cabinets.map((cab) => cab.name).join(', '),
       }),
       col.accessor((u) => joinSort(u.code), { id: 'code', header: () => t('list.columns.codes'), cell: (c) => c.row.original.code.join(', ') }),
-      col.display({
+      // The second factor's status (on / off), and its reset only where there is one to reset.
+      col.accessor((u) => (u.mfa_enabled ? 1 : 0), {
         id: 'mfa',
         header: () => t('mfa:security.sectionTitle'),
-        cell: (c) => <ResetMfaButton userId={c.row.original._id} name={c.row.original.company_agent} />,
+        cell: (c) => {
+          const u = c.row.original;
+          return (
+            <Group gap="xs" wrap="nowrap" data-testid="mfa-cell">
+              <Badge variant="light" color={u.mfa_enabled ? 'teal' : 'gray'} radius="sm" tt="none" data-testid="mfa-status">
+                {u.mfa_enabled ? t('mfa:security.on') : t('mfa:security.off')}
+              </Badge>
+              {u.mfa_enabled && (
+                <ResetMfaButton
+                  userId={u._id}
+                  name={u.company_agent}
+                  isAdmin={u.roles.some((r) => r.slug === 'admin')}
+                  onReset={() => {
+                    queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }).catch(() => undefined);
+                  }}
+                />
+              )}
+            </Group>
+          );
+        },
       }),
     ],
-    [t],
+    [t, queryClient],
   );
 
   const data = useMemo(() => filterUsers(users.data ?? [], search), [users.data, search]);
