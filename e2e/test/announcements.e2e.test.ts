@@ -76,9 +76,9 @@ describe('screen-reader announcements: one per event', () => {
     await page.locator('input[name="email"]').fill(portal().adminEmail);
     await page.locator('input[name="password"]').fill('definitely-not-the-password');
     await page.getByTestId('login-submit').click();
-    await page.getByText('Email / password incorrect').waitFor();
+    await page.getByText('Incorrect email or password.').waitFor();
     await quiet(page);
-    expect(await announcementsSince(page, mark)).toEqual([expect.objectContaining({ text: 'Email / password incorrect' })]);
+    expect(await announcementsSince(page, mark)).toEqual([expect.objectContaining({ text: 'Incorrect email or password.' })]);
     await context.close();
   });
 

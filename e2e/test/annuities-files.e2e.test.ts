@@ -109,7 +109,7 @@ describe.each(['en', 'fr'] as const)('annuities upload and file list (%s)', (lan
     await page.getByTestId('annuity-file-input').setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: Buffer.from('a;b\n') });
     const notice = page.getByTestId('file-notice');
     await notice.waitFor();
-    expect(await notice.textContent()).toContain(COMMON[lang].fileUpload.wrongType.split('{{')[0]!.trim().slice(0, 12));
+    expect(await notice.textContent()).toContain(COMMON[lang].fileUpload.wrongType_one.split('{{')[0]!.trim().slice(0, 12));
     expect(await page.getByTestId('file-list').count()).toBe(0);
 
     // The help modal: the column picture with its headers, closed by OK.

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { AnnuityColour, AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { launchBrowser, login, newContext, screenshot } from '../src/browser.ts';
 import { asAdmin } from '../src/users.ts';
+import { shownDay } from '../src/format.ts';
 import {
   createAnnuityUser,
   exportDay,
@@ -145,7 +146,7 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     expect(await hit.getByTestId('colour-badge').getAttribute('data-colour')).toBe(p072.colour);
     expect(await hit.getByTestId('colour-badge').textContent()).toBe(t.colour[p072.colour]);
     expect(p072.colour).toBe('ok');
-    const next = p072.date_prochaine_annuite!.split('-').reverse().join('-');
+    const next = shownDay(p072.date_prochaine_annuite!, lang);
     expect(await hit.getByTestId('research-next').textContent()).toBe(next);
     await expect(page.getByTestId('research-count').textContent()).resolves.toBe(t.research.count_other.replace('{{count, number}}', '5'));
 
@@ -158,21 +159,21 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await page.getByTestId('research-open-file').first().click();
     await modal(page).waitFor();
     await expect(modal(page).getByRole('heading', { name: data.file.title! }).count()).resolves.toBe(1);
-    // The day of the check (the reference date), as DD-MM-YYYY.
-    expect(await modal(page).getByTestId('patents-checked-on').textContent()).toBe(t.patents.checkedOn.replace('{{date}}', data.file.reference_date!.split('-').reverse().join('-')));
+    // The day of the check (the reference date), in the page's language (decision 153).
+    expect(await modal(page).getByTestId('patents-checked-on').textContent()).toBe(t.patents.checkedOn.replace('{{date}}', shownDay(data.file.reference_date!, lang)));
     await until(() => rows(page).count(), (n) => n === 30, 'default page of 30');
     await screenshotSet(page, lang, 'modal');
   });
 
   it('page size 30 / 50 / 100 / all, pagination, search and server-side sort', async () => {
-    await choosePageSize(page, t.patents.perPage.replace('{{count}}', '50'));
+    await choosePageSize(page, t.patents.perPage_other.replace('{{count, number}}', '50'));
     await until(() => rows(page).count(), (n) => n === 50, '50 rows');
-    await choosePageSize(page, t.patents.perPage.replace('{{count}}', '100'));
+    await choosePageSize(page, t.patents.perPage_other.replace('{{count, number}}', '100'));
     await until(() => rows(page).count(), (n) => n === ROWS, 'all 75 rows on one page of 100');
     await choosePageSize(page, t.patents.all);
     await until(() => rows(page).count(), (n) => n === ROWS, 'all rows');
     expect(await modal(page).getByTestId('patents-pagination').count()).toBe(0);
-    await choosePageSize(page, t.patents.perPage.replace('{{count}}', '30'));
+    await choosePageSize(page, t.patents.perPage_other.replace('{{count, number}}', '30'));
     await until(() => rows(page).count(), (n) => n === 30, 'back to 30');
 
     await modal(page).getByTestId('patents-pagination').getByRole('button', { name: '2', exact: true }).click();
@@ -214,7 +215,7 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     for (const c of COLOURS) expect(counts[c], c).toBeGreaterThan(0);
     for (const c of COLOURS) {
       const button = modal(page).getByTestId(`filter-${c}`);
-      expect(await button.textContent()).toBe(t.patents.filter.replace('{{label}}', t.colour[c]).replace('{{count, number}}', String(counts[c])));
+      expect(await button.textContent()).toBe((counts[c] === 1 ? t.patents.filter_one : t.patents.filter_other).replace('{{label}}', t.colour[c]).replace('{{count, number}}', String(counts[c])));
       await button.click();
       expect(await button.getAttribute('aria-pressed')).toBe('true');
       const colours = await until(
@@ -321,7 +322,7 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await editModal(page).waitFor({ state: 'detached' });
     const row = rows(page).filter({ has: page.getByText(ref, { exact: true }) });
     await until(() => row.getAttribute('data-colour'), (c) => c === 'ok', 'row turned green in place');
-    expect(await row.textContent()).toContain('31-03-2031');
+    expect(await row.textContent()).toContain(shownDay('2031-03-31', lang));
     expect(await row.getByTestId('colour-badge').textContent()).toBe(t.colour.ok);
     expect(await modal(page).getByTestId('filter-ok').textContent()).toContain(String(okCount + 1));
     data.edit = { ref, next: '2031-03-31', quant: 7 };
@@ -350,7 +351,7 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await page.goto('/annuities/research');
     await searchResearch(page, data.edit!.ref);
     const hit = page.getByTestId('research-hit').first();
-    expect(await hit.getByTestId('research-next').textContent()).toBe('31-03-2031');
+    expect(await hit.getByTestId('research-next').textContent()).toBe(shownDay('2031-03-31', lang));
     await screenshotSet(page, lang, 'research');
     await hit.getByTestId('research-edit').click();
     await editModal(page).waitFor();
@@ -358,7 +359,7 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await editModal(page).getByTestId('edit-limite_date_prochaine_annuite').fill('2032-09-30');
     await editModal(page).getByTestId('edit-confirm').click();
     await page.getByText(t.edit.success, { exact: true }).first().waitFor();
-    await until(() => hit.getByTestId('research-next').textContent(), (s) => s === '31-03-2032', 'hit updated in place');
+    await until(() => hit.getByTestId('research-next').textContent(), (s) => s === shownDay('2032-03-31', lang), 'hit updated in place');
   });
 });
 

@@ -29,7 +29,7 @@ describe('login', () => {
     await login(page, portal().adminEmail, 'definitely-not-the-password');
     const error = page.getByTestId('login-error');
     await error.waitFor();
-    expect(await error.textContent()).toBe('Email / password incorrect');
+    expect(await error.textContent()).toBe('Incorrect email or password.');
     expect(new URL(page.url()).pathname).toBe('/login');
     await context.close();
   });
@@ -52,7 +52,7 @@ describe('login', () => {
       await error.waitFor();
       texts.push((await error.textContent()) ?? '');
     }
-    expect(texts.slice(0, 5)).toEqual(Array(5).fill('Email / password incorrect'));
+    expect(texts.slice(0, 5)).toEqual(Array(5).fill('Incorrect email or password.'));
     expect(texts[5]).toBe('Too many attempts, please try again in 5 minutes');
     await context.close();
   });

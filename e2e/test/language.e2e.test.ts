@@ -129,9 +129,9 @@ describe('messages already shown follow a language switch', () => {
 
     await switchTo(page, 'en');
     await login(page, portal().adminEmail, 'definitely-not-the-password');
-    await page.getByText('Email / password incorrect').waitFor();
+    await page.getByText('Incorrect email or password.').waitFor();
     await switchTo(page, 'fr');
-    expect(await error.textContent()).toBe('E-mail / mot de passe incorrect');
+    expect(await error.textContent()).toBe('E-mail ou mot de passe incorrect.');
     await context.close();
   });
 

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, screenshot } from '../src/browser.ts';
 import { freshSample, INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
 import { createLedesAgent, type LedesAgent } from '../src/users.ts';
+import { shownDayPattern } from '../src/format.ts';
 import enLedes from '../../packages/i18n/locales/en/ledes.json' with { type: 'json' };
 import frLedes from '../../packages/i18n/locales/fr/ledes.json' with { type: 'json' };
 import enCommon from '../../packages/i18n/locales/en/common.json' with { type: 'json' };
@@ -247,9 +248,9 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     const invalidRow = rows.filter({ hasText: INVALID_NAME });
     expect(await validRow.getByTestId('run-state').textContent()).toBe(T.state.accepted);
     expect(await invalidRow.getByTestId('run-state').textContent()).toBe(T.state.refused);
-    // The name shows the label only (parts from the 7th), the date as DD-MM-YYYY.
+    // The name shows the label only (parts from the 7th), the date in the page's language (decision 153).
     expect(await validRow.getByTestId('history-name').textContent()).toBe(VALID_NAME);
-    expect(await validRow.getByTestId('history-date').textContent()).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+    expect(await validRow.getByTestId('history-date').textContent()).toMatch(shownDayPattern(lang));
     await screenshot(page, 'ledes-history', lang);
 
     const treated = await download(page, validRow.getByTestId('download-treated'));
@@ -284,7 +285,7 @@ describe.each(['en', 'fr'] as const)('LEDES in %s', (lang) => {
     await page.waitForURL((u) => u.pathname === '/result-ledes');
     const notice = page.getByTestId('live-interrupted');
     await notice.waitFor({ timeout: 10_000 });
-    expect(await notice.textContent()).toBe(COMMON[lang].live.interrupted.replace('{{seconds}}', String(POLL_INTERVAL_MS / 1000)));
+    expect(await notice.textContent()).toBe(COMMON[lang].live.interrupted_other.replace('{{count, number}}', String(POLL_INTERVAL_MS / 1000)));
     // The run still reaches its verdict, through polling.
     await waitAllFinished(page, 1);
     await screenshot(page, 'ledes-result-polling', lang);

@@ -112,7 +112,7 @@ describe.each(['en', 'fr'] as const)('portfolio page (%s)', (lang) => {
       await importCsv(page, lang);
       let card = await newestFinished(page, name);
       expect(await card.getAttribute('data-state')).toBe('Done');
-      const first = t.imports.counts.replace('{{inserted}}', '3').replace('{{updated}}', '0').replace('{{unchanged}}', '0').replace('{{rejected}}', '1');
+      const first = t.imports.counts.replace('{{inserted, number}}', '3').replace('{{updated, number}}', '0').replace('{{unchanged, number}}', '0').replace('{{rejected, number}}', '1');
       await expect.poll(() => card.getByTestId('portfolio-import-counts').textContent()).toBe(first);
       await card.getByTestId('portfolio-import-refused-toggle').click();
       await expect.poll(() => card.getByTestId('portfolio-import-refused').textContent()).toContain(t.imports.rejection.invalid_date);
@@ -121,7 +121,7 @@ describe.each(['en', 'fr'] as const)('portfolio page (%s)', (lang) => {
       await importCsv(page, lang);
       await expect.poll(() => page.getByTestId('portfolio-import').filter({ hasText: name }).count(), { timeout: 30_000 }).toBe(2);
       card = await newestFinished(page, name);
-      const second = t.imports.counts.replace('{{inserted}}', '0').replace('{{updated}}', '0').replace('{{unchanged}}', '3').replace('{{rejected}}', '1');
+      const second = t.imports.counts.replace('{{inserted, number}}', '0').replace('{{updated, number}}', '0').replace('{{unchanged, number}}', '3').replace('{{rejected, number}}', '1');
       await expect.poll(() => card.getByTestId('portfolio-import-counts').textContent(), { timeout: 60_000 }).toBe(second);
 
       const idagendas = await instructAndValidate(page, lang);
@@ -162,8 +162,8 @@ describe.each(['en', 'fr'] as const)('portfolio page (%s)', (lang) => {
       await page.getByTestId('portfolio-file-input').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(file) });
       await page.getByTestId('portfolio-import-submit').click();
       const card = await newestFinished(page, name);
-      const counts = t.imports.counts.replace('{{inserted}}', '1').replace('{{updated}}', '0').replace('{{unchanged}}', '0').replace('{{rejected}}', '0');
-      await expect.poll(() => card.getByTestId('portfolio-import-counts').textContent()).toBe(`${counts} · ${t.imports.flagged_one.replace('{{count}}', '1')}`);
+      const counts = t.imports.counts.replace('{{inserted, number}}', '1').replace('{{updated, number}}', '0').replace('{{unchanged, number}}', '0').replace('{{rejected, number}}', '0');
+      await expect.poll(() => card.getByTestId('portfolio-import-counts').textContent()).toBe(`${counts} · ${t.imports.flagged_one.replace('{{count, number}}', '1')}`);
     } finally {
       await context.close();
     }

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, login, newContext, screenshot } from '../src/browser.ts';
 import { asAdmin } from '../src/users.ts';
 import { apiLogin, createPatentUser, patentRow, seedPatents, type PatentAgent } from '../src/patents.ts';
+import { shownDay } from '../src/format.ts';
 import en from '../../packages/i18n/locales/en/patents.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json' };
 
@@ -16,7 +17,7 @@ import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json'
 type Lang = 'en' | 'fr';
 const TEXTS = { en, fr } as const;
 const STAMP = Date.now().toString(36).toUpperCase();
-const fill = (text: string, params: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k]));
+const fill = (text: string, params: Record<string, string | number>) => text.replace(/\{\{(\w+)(?:,\s*\w+)?\}\}/g, (_, k: string) => String(params[k]));
 const refs = (lang: Lang) => ({ wrong: `SM${lang}${STAMP}-W`, right: `SM${lang}${STAMP}-R` });
 
 let browser: Browser;
@@ -52,7 +53,7 @@ afterAll(async () => {
 
 describe.each(['en', 'fr'] as const)('patents that differ from the computed schedule, in %s', (lang) => {
   const T = TEXTS[lang];
-  const message = fill(T.schedule.mismatch, { number: 10, date: '31-03-2027' });
+  const message = fill(T.schedule.mismatch, { number: 10, date: shownDay('2027-03-31', lang) });
 
   it('the list flags the record with the engine’s annuity, the filter keeps the flagged ones, the detail explains it', async () => {
     const r = refs(lang);

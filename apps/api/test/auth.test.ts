@@ -35,9 +35,9 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
   it('answers a wrong password with the catalogue message, in both languages', async () => {
     const en = await t.client().post('/api/auth/login', { email: 'admin@portal.test', password: 'wrong-password' });
     expect(en.status).toBe(401);
-    expect(en.body).toEqual({ success: false, code: 'login_failed', message: 'Email / password incorrect' });
+    expect(en.body).toEqual({ success: false, code: 'login_failed', message: 'Incorrect email or password.' });
     const fr = await t.client({ lang: 'fr-FR,fr;q=0.9' }).post('/api/auth/login', { email: 'admin@portal.test', password: 'wrong-password' });
-    expect(fr.body).toEqual({ success: false, code: 'login_failed', message: 'E-mail / mot de passe incorrect' });
+    expect(fr.body).toEqual({ success: false, code: 'login_failed', message: 'E-mail ou mot de passe incorrect.' });
   });
 
   it('a language chosen before login wins over the account language and becomes the account language', async () => {

@@ -7,8 +7,11 @@ describe('error messages', () => {
   it('every placeholder of an error message is filled in, in both languages', () => {
     for (const locale of ['en', 'fr'] as const) {
       for (const code of ERROR_CODE_LIST) {
-        const source = resources[locale].errors[code];
-        const wanted = [...source.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort();
+        // A message with a count is i18next's plural forms (`too_many_files_one`, `_other`…, decision 153): every form counts.
+        const messages = resources[locale].errors as Record<string, string | undefined>;
+        const forms = [code, `${code}_one`, `${code}_many`, `${code}_other`].map((key) => messages[key]).filter((text) => text !== undefined);
+        expect(forms.length, `${locale}:${code}`).toBeGreaterThan(0);
+        const wanted = [...new Set(forms.flatMap((source) => [...source.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1])))].sort();
         expect([...Object.keys(ERROR_MESSAGE_PARAMS[code] ?? {}), ...(FIELD_MESSAGE_PARAMS[code] ?? [])].sort(), `${locale}:${code}`).toEqual(wanted);
         expect(envelope(code, locale, undefined, undefined, { field: 'reference_client', max: 200 }).message, `${locale}:${code}`).not.toMatch(/\{\{|\}\}/);
       }

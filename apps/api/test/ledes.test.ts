@@ -257,7 +257,7 @@ describe.each(databaseKinds())('LEDES flow (%s)', (kind) => {
     for (const file_path of corpus) {
       const res = await agent.client.post('/api/ledes/file/download', { file_path });
       expect(res.status, file_path).toBe(404);
-      expect(res.body).toEqual({ success: false, code: 'not_found', message: 'Not found.' });
+      expect(res.body).toEqual({ success: false, code: 'not_found', message: 'The requested item could not be found. Please try again; if it persists, contact support.' });
     }
     expect((await stranger.client.post('/api/ledes/file/download', { file_path: realKey })).status).toBe(404);
     expect(reads).toBe(0);

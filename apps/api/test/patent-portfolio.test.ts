@@ -360,7 +360,7 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
       await t.drainQueue();
       const mine = t.outbox().filter((m) => m.raw.includes(late.email));
       expect(mine).toHaveLength(2);
-      expect(mine.some((m) => /Subject: Last call: patent annuities waiting for your instruction \(1\)/.test(m.raw))).toBe(true);
+      expect(mine.some((m) => /Subject: Final reminder: patent annuities waiting for your instruction \(1\)/.test(m.raw))).toBe(true);
       expect(mine.some((m) => m.raw.includes('R-first | application D-R-first | FR | due 2027-03-28 | limit 2027-03-21 | =\r\nfee =E2=82=AC100.00') || m.raw.includes('R-first | application D-R-first | FR | due 2027-03-28 | limit 2027-03-21 | =\nfee =E2=82=AC100.00'))).toBe(true);
     });
 
@@ -369,7 +369,7 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
       await t.portal.ctx.db.insert(userCabinets).values({ userId: fr.id, cabinetId });
       await runPatentReminders(deps(), addDays(TODAY, 6));
       const mine = (await reminderMails()).filter((m) => m.recipient === fr.email);
-      expect(mine.map((m) => m.params.step).sort()).toEqual(['Premier appel', 'Relance']);
+      expect(mine.map((m) => m.params.step).sort()).toEqual(['Premier rappel', 'Relance']);
       const relance = mine.find((m) => m.params.step === 'Relance')!;
       expect(relance.locale).toBe('fr');
       expect(relance.params.rows).toContain('R-first | dépôt D-R-first | FR | échéance 28/03/2027 | date limite 21/03/2027 | taxe 100,00');

@@ -146,8 +146,9 @@ describe.each(databaseKinds())('patents: input that can make a deadline wrong (%
       // The country given with the number is the one it is checked against.
       await refused(put({ noDepot: '2005555', Pays: 'DE' }), 'invalid_application_number', 'noDepot', app.en, app.fr);
       await refused(put({ nosref: '@cmd' }), 'formula_not_allowed', 'nosref', 'Firm reference cannot start with =, +, - or @.', 'Le champ «\u00a0Référence cabinet\u00a0» ne peut pas commencer par =, +, - ou @.');
+      // The limit is written in the caller's number format (decision 153: 1,000 / 1 000).
       const max = PATENT_TEXT_MAX.title;
-      await refused(put({ TitreAnglais: 't'.repeat(max + 1) }), 'text_too_long', 'TitreAnglais', `English title is too long: at most ${max} characters.`, `Le champ «\u00a0Titre anglais\u00a0» est trop long\u00a0: ${max} caractères au plus.`);
+      await refused(put({ TitreAnglais: 't'.repeat(max + 1) }), 'text_too_long', 'TitreAnglais', `English title is too long: at most ${max.toLocaleString('en-GB')} characters.`, `Le champ «\u00a0Titre anglais\u00a0» est trop long\u00a0: ${max.toLocaleString('fr-FR')} caractères au plus.`);
       expect(await world.row('IN-EP')).toEqual(before);
       const ok = await admin.put(`/api/brevet_eptane/update/${world.ids['IN-EP']}`, { cost: 0, NoPublication: 'EP1234567', version: before.version });
       expect([ok.status, ok.body.brevet_eptane?.cost, ok.body.brevet_eptane?.NoPublication]).toEqual([200, 0, 'EP1234567']);

@@ -123,7 +123,7 @@ describe.each(databaseKinds())('patent portfolio and payment instructions (%s)',
     it('refuses a bad date filter with the spec’s alert, in both languages, and an unbounded page', async () => {
       const en = await admin.client.get('/api/brevet_eptane?dates=01-06-2027');
       expect(en.status).toBe(400);
-      expect(en.body).toMatchObject({ success: false, code: 'invalid_date_format', message: 'Invalid date format! Use YYYY-MM-DD;YYYY-MM-DD' });
+      expect(en.body).toMatchObject({ success: false, code: 'invalid_date_format', message: 'Invalid date format. Use YYYY-MM-DD, or two YYYY-MM-DD dates separated by a semicolon.' });
       const fr = await admin.client.get('/api/brevet_eptane?dates=2027-02-30', FR);
       expect(fr.body.code).toBe('invalid_date_format');
       expect(fr.body.message).toMatch(/^Format de date invalide/);
@@ -181,8 +181,8 @@ describe.each(databaseKinds())('patent portfolio and payment instructions (%s)',
     });
 
     it.each([
-      ['PAST-LIMIT', 'patent_locked_limit_date', 'The limit date for an instruction on this patent (7 days before the due date) has passed.'],
-      ['ACQUITTED', 'patent_locked_acquitted', 'This annuity has already been acquitted.'],
+      ['PAST-LIMIT', 'patent_locked_limit_date', 'The instruction deadline for this patent (7 days before the due date) has passed.'],
+      ['ACQUITTED', 'patent_locked_acquitted', 'This annuity has already been settled.'],
       ['OFFICE-PAID', 'patent_locked_office_paid', 'This annuity has already been paid to the patent office.'],
       ['MAIL-REPLY', 'patent_locked_mail_reply', 'A reply to the letter about this annuity has already been recorded.'],
       ['CLIENT-PAID', 'patent_locked_client_paid', 'The client has already paid this annuity.'],
@@ -261,7 +261,7 @@ describe.each(databaseKinds())('patent portfolio and payment instructions (%s)',
         ['B-CODE-Y', 'not_found'],
         ['NO-SUCH-AGENDA', 'not_found'],
       ]);
-      expect(res.body.not_updated[0]).toMatchObject({ ReferenceClient: 'REF-GAMMA', DateEcheance: '2027-03-05', instructionBeingUpdated: 1, reason: expect.stringMatching(/limit date/) });
+      expect(res.body.not_updated[0]).toMatchObject({ ReferenceClient: 'REF-GAMMA', DateEcheance: '2027-03-05', instructionBeingUpdated: 1, reason: expect.stringMatching(/instruction deadline/) });
       const after = await t.portal.ctx.db.select().from(patentRecords).where(inArray(patentRecords.idagenda, ['BULK-1', 'BULK-2']));
       expect(after).toEqual(before);
       expect([...(await trail('BULK-1')), ...(await trail('BULK-2'))]).toEqual([]);

@@ -305,7 +305,7 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     expect(empty.body).toMatchObject({ success: false, code: 'empty_file' });
     const txt = await upload(agentA.client, 'notes.txt', 'hello');
     expect(txt.status).toBe(415);
-    expect(txt.body).toMatchObject({ success: false, code: 'wrong_receipt_type', message: 'Only a PDF or a zip of PDFs can be uploaded, and the file must really be one.' });
+    expect(txt.body).toMatchObject({ success: false, code: 'wrong_receipt_type', message: 'Only a PDF or a zip of PDFs can be sent, and the file’s content must match its extension.' });
     const zipAsPdf = await upload(agentA.client, 'fake.pdf', buildZip([{ name: 'a.pdf', data: 'x' }]));
     expect(zipAsPdf.status).toBe(415);
     const htmlAsZip = await upload(agentA.client, 'fake.zip', '<html></html>');
@@ -313,7 +313,7 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     // French, from the caller's language.
     const frTxt = await upload(agentA.client, 'notes.txt', 'hello', 'fr');
     expect(frTxt.status).toBe(415);
-    expect(frTxt.body.message).toBe('Seul un PDF ou un zip de PDF peut être envoyé, et le fichier doit vraiment en être un.');
+    expect(frTxt.body.message).toBe('Seul un PDF ou un zip de PDF peut être envoyé, et le contenu du fichier doit correspondre à son extension.');
     const frNone = await upload(agentA.client, 'x', null, 'fr');
     expect(frNone.body).toMatchObject({ code: 'error_choose_file', message: 'Veuillez choisir un fichier.' });
     // Nothing of the refusals stayed.
@@ -430,7 +430,7 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
     expect((await agentB.client.get(`/api/recepisse/${theirs.id}`)).status).toBe(404);
     const denied = await agentB.client.get(`/api/download/recepisse?file_path=${encodeURIComponent(theirs.storageKey)}`);
     expect(denied.status).toBe(404);
-    expect(denied.body).toEqual({ success: false, code: 'not_found', message: 'Not found.' });
+    expect(denied.body).toEqual({ success: false, code: 'not_found', message: 'The requested item could not be found. Please try again; if it persists, contact support.' });
     const own = await agentA.client.get(`/api/recepisse/${theirs.id}`);
     expect(own.status).toBe(200);
     expect(own.body.recepisse).toMatchObject({ _id: theirs.id, reference_client: 'CLI-A1', patent: { idagenda: 'R-A1' } });
@@ -467,7 +467,7 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
       for (const file_path of corpus) {
         const res = await agentB.client.get(`/api/download/recepisse?file_path=${encodeURIComponent(file_path)}`);
         expect(res.status, file_path).toBe(404);
-        expect(res.body).toEqual({ success: false, code: 'not_found', message: 'Not found.' });
+        expect(res.body).toEqual({ success: false, code: 'not_found', message: 'The requested item could not be found. Please try again; if it persists, contact support.' });
       }
       // The other cabinet's real key, too.
       expect((await agentB.client.get(`/api/download/recepisse?file_path=${encodeURIComponent(realKey)}`)).status).toBe(404);

@@ -95,9 +95,11 @@ function page(patents: AnnuityPatentDto[], over: Partial<AnnuityFileDto> = {}): 
 }
 
 describe('dates', () => {
-  it('shows a wire day as DD-MM-YYYY, with no time zone shift, and nothing for empty or bad values', () => {
-    expect(formatDay('2026-03-01')).toBe('01-03-2026');
-    expect(formatDay('1999-12-31')).toBe('31-12-1999');
+  // Issue 26 §2, decision 153: days by the page's language (was DD-MM-YYYY in both).
+  it('shows a wire day as 01/03/2026 in French and 1 Mar 2026 in English, with no time zone shift, and nothing for empty or bad values', () => {
+    expect(formatDay('2026-03-01', 'fr')).toBe('01/03/2026');
+    expect(formatDay('1999-12-31', 'fr')).toBe('31/12/1999');
+    expect(formatDay('1999-12-31', 'en')).toBe('31\u00A0Dec\u00A01999');
     expect(formatDay(null)).toBe('');
     expect(formatDay(undefined)).toBe('');
     expect(formatDay('2026-3-1')).toBe('');

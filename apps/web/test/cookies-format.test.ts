@@ -23,10 +23,12 @@ describe('consent cookie', () => {
 });
 
 describe('formatDate', () => {
-  it('formats as DD-MM-YYYY', () => {
-    expect(formatDate(new Date(2024, 0, 5))).toBe('05-01-2024');
-    expect(formatDate('not a date')).toBe('');
-    expect(formatDate(null)).toBe('');
+  // Issue 26 §2, decision 153: by the page's language (was DD-MM-YYYY in both).
+  it('formats as DD/MM/YYYY in French and D Mon YYYY in English', () => {
+    expect(formatDate(new Date(2024, 0, 5), 'fr')).toBe('05/01/2024');
+    expect(formatDate(new Date(2024, 0, 5), 'en')).toBe('5\u00A0Jan\u00A02024');
+    expect(formatDate('not a date', 'fr')).toBe('');
+    expect(formatDate(null, 'fr')).toBe('');
   });
 });
 

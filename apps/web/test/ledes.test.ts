@@ -25,9 +25,10 @@ const ID1 = '0b7e5c1e-4c57-4d3f-9d0b-1f1f7f0f0a01';
 const ID2 = '0b7e5c1e-4c57-4d3f-9d0b-1f1f7f0f0a02';
 
 describe('history names', () => {
-  it('takes the date from parts 1-3 (DD-MM-YYYY) and the label from the 7th part onward', () => {
-    expect(splitHistoryName('2026_03_07_14_05_09_invoice.txt')).toEqual({ date: '07-03-2026', label: 'invoice.txt' });
-    expect(splitHistoryName('2026_03_07_14_05_09_my_invoice_v2.txt')).toEqual({ date: '07-03-2026', label: 'my_invoice_v2.txt' });
+  // The day stays a server day (YYYY-MM-DD); the screen writes it in the page's language (decision 153).
+  it('takes the date from parts 1-3 (as YYYY-MM-DD) and the label from the 7th part onward', () => {
+    expect(splitHistoryName('2026_03_07_14_05_09_invoice.txt')).toEqual({ date: '2026-03-07', label: 'invoice.txt' });
+    expect(splitHistoryName('2026_03_07_14_05_09_my_invoice_v2.txt')).toEqual({ date: '2026-03-07', label: 'my_invoice_v2.txt' });
   });
   it('keeps an unexpected name whole', () => {
     expect(splitHistoryName('invoice.txt')).toEqual({ date: '', label: 'invoice.txt' });

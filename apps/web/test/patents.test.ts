@@ -150,8 +150,10 @@ describe('row colours (spec §4), from the server’s deadline (issue 25)', () =
     // Whatever the dates say, without the server's state there is no grace tone.
     expect(rowTone(patent({ DateEcheance: '2020-01-31', DateLimite: '2020-01-24', deadline: null }))).toBe('none');
   });
-  it('dates show as DD-MM-YYYY without a time zone shift', () => {
-    expect(formatDay('2027-01-01')).toBe('01-01-2027');
+  // Issue 26 §2, decision 153: days by the page's language (was DD-MM-YYYY in both).
+  it('dates show as 01/01/2027 in French and 1 Jan 2027 in English, without a time zone shift', () => {
+    expect(formatDay('2027-01-01', 'fr')).toBe('01/01/2027');
+    expect(formatDay('2027-01-01', 'en')).toBe('1\u00A0Jan\u00A02027');
     expect(formatDay(null)).toBe('');
   });
 });

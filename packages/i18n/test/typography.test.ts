@@ -98,3 +98,62 @@ describe('both languages', () => {
     expect(faults).toEqual([]);
   });
 });
+
+/**
+ * Words the portal counts (both languages, singular or plural). A number placeholder right before one of
+ * them is a count: "1 lignes", "At most 1 files", "in 1 seconds" (issue 26 §2, decision 153).
+ */
+export const COUNTED_WORD =
+  /^(?:files?|fichiers?|rows?|lignes?|lines?|seconds?|secondes?|minutes?|hours?|heures?|days?|jours?|patents?|brevets?|codes?|receipts?|récépissés?|entry|entries|characters?|caractères?|instructions?|users?|utilisateurs?|filters?|filtres?|fields?|champs?|annuity|annuities|annuités?|messages?|errors?|erreurs?|warnings?)(?![\p{L}-])/iu;
+
+/** Every way a locale breaks the plural rule: a count without all its plural forms, or a counted word after another number. */
+export function pluralFaults(locales: Record<'en' | 'fr', Map<string, string>>): string[] {
+  const faults: string[] = [];
+  for (const [locale, texts] of Object.entries(locales) as ['en' | 'fr', Map<string, string>][]) {
+    for (const [key, value] of texts) {
+      for (const m of value.matchAll(/\{\{\s*(\w+)[^}]*\}\}/g)) {
+        const after = value.slice(m.index + m[0].length).replace(/^[ \u00A0\u202F]+/, '');
+        if (m[1] !== 'count' && after !== value.slice(m.index + m[0].length) && COUNTED_WORD.test(after)) {
+          faults.push(`${locale}:${key}: {{${m[1]}}} counts "${COUNTED_WORD.exec(after)![0]}": it must be {{count}} with plural forms`);
+        }
+      }
+      if (!/\{\{\s*count\b/.test(value)) continue;
+      const base = key.replace(/_(zero|one|two|few|many|other)$/, '');
+      if (base === key) {
+        faults.push(`${locale}:${key} has {{count}} but no plural forms (_one, _other…)`);
+        continue;
+      }
+      for (const lang of ['en', 'fr'] as const) {
+        for (const category of new Intl.PluralRules(lang).resolvedOptions().pluralCategories) {
+          if (!locales[lang].has(`${base}_${category}`)) faults.push(`${lang}:${base}_${category} missing (plural form of ${locale}:${key})`);
+        }
+      }
+    }
+  }
+  return [...new Set(faults)];
+}
+
+describe('plurals', () => {
+  it('the checker finds each fault it is meant to find', () => {
+    const of = (en: Record<string, string>, fr: Record<string, string>) => pluralFaults({ en: new Map(Object.entries(en)), fr: new Map(Object.entries(fr)) });
+    expect(of({ a: '{{created}} receipts created' }, { a: '{{created}} récépissés créés' })).not.toEqual([]);
+    expect(of({ a: 'At most {{max}} files' }, { a: 'Au plus {{max}} fichiers' })).not.toEqual([]);
+    expect(of({ a: '{{count}} recovery codes left' }, { a: '{{count}} codes de secours restants' })).not.toEqual([]);
+    expect(of({ a_one: '{{count}} file', a_other: '{{count}} files' }, { a_one: '{{count}} fichier', a_other: '{{count}} fichiers' })).not.toEqual([]);
+    expect(
+      of(
+        { a_one: '{{count, number}} file', a_many: '{{count, number}} files', a_other: '{{count, number}} files' },
+        { a_one: '{{count, number}} fichier', a_many: '{{count, number}} fichiers', a_other: '{{count, number}} fichiers' },
+      ),
+    ).toEqual([]);
+    expect(of({ a: 'Rows: {{done}} of {{total}}', b: '{{max}} at most', c: 'Sent on {{date}}' }, { a: 'Lignes : {{done}} sur {{total}}', b: '{{max}} au plus', c: 'Envoyé le {{date}}' })).toEqual([]);
+  });
+
+  it('every text with a count has all the plural forms of both languages, and every number before a counted word is that count', () => {
+    // Not the e-mails: their renderer hands i18next markers, never values (packages/mail/src/templates.ts), so no
+    // plural form could be chosen; their durations are the spec's fixed ones (10 minutes, 72 hours) and their counts
+    // stand in parentheses ("(3)").
+    const faults = NAMESPACES.filter((ns) => ns !== 'emails').flatMap((ns) => pluralFaults({ en: leaves(resources.en[ns]), fr: leaves(resources.fr[ns]) }).map((f) => `${ns}: ${f}`));
+    expect(faults).toEqual([]);
+  });
+});

@@ -46,14 +46,15 @@ export function requestLocale(req: Request): Locale {
 }
 
 /**
- * Values some messages quote (`errors.password_too_short`: "at least {{min}} characters"), taken from
- * the constants the rules themselves apply, so a message never states another limit than the rule.
+ * Values some messages quote (`errors.password_too_short`: "at least {{count}} characters"), taken from
+ * the constants the rules themselves apply, so a message never states another limit than the rule. A
+ * number before a counted word is i18next's `count`, so the message has its plural forms (decision 153).
  */
 export const ERROR_MESSAGE_PARAMS: Partial<Record<ErrorCode, Readonly<Record<string, number>>>> = {
-  password_too_short: { min: PASSWORD_MIN_LENGTH },
-  password_too_long: { max: PASSWORD_MAX_LENGTH },
-  too_many_attempts: { minutes: LOGIN_LOCKOUT_MINUTES },
-  too_many_files: { max: LEDES_MAX_FILES },
+  password_too_short: { count: PASSWORD_MIN_LENGTH },
+  password_too_long: { count: PASSWORD_MAX_LENGTH },
+  too_many_attempts: { count: LOGIN_LOCKOUT_MINUTES },
+  too_many_files: { count: LEDES_MAX_FILES },
   // The widest range (no office known, or a value that is no number); a refusal on a row gives its office's.
   annuity_number_out_of_range: { min: 1, max: LAST_ANNUITY },
 };
@@ -62,9 +63,10 @@ export const ERROR_MESSAGE_PARAMS: Partial<Record<ErrorCode, Readonly<Record<str
 export type MessageParams = Readonly<Record<string, number | string>> & { readonly field?: string; readonly max?: number };
 
 /** Messages that name the field in error (issue 25 §3: "“Client reference” is too long: at most 200 characters"). */
-export const FIELD_MESSAGE_PARAMS: Partial<Record<ErrorCode, ReadonlyArray<'field' | 'max'>>> = {
+export const FIELD_MESSAGE_PARAMS: Partial<Record<ErrorCode, ReadonlyArray<'field' | 'count'>>> = {
   formula_not_allowed: ['field'],
-  text_too_long: ['field', 'max'],
+  // The length's limit (`max` of the refusal) is the message's plural count.
+  text_too_long: ['field', 'count'],
 };
 
 function errorMessage(code: ErrorCode, locale: Locale, params?: MessageParams): string {
@@ -72,7 +74,7 @@ function errorMessage(code: ErrorCode, locale: Locale, params?: MessageParams): 
   if (!FIELD_MESSAGE_PARAMS[code]) return t(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code], ...params });
   const last = params?.field?.split('.').pop() ?? '_';
   const field = t(`api:fields.${last}`, { defaultValue: t('api:fields._') });
-  return t(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code], ...params, field, max: params?.max ?? '' });
+  return t(`errors:${code}`, { ...ERROR_MESSAGE_PARAMS[code], ...params, field, ...(params?.max === undefined ? {} : { count: params.max }) });
 }
 
 export function envelope(code: ErrorCode, locale: Locale, fields?: Record<string, string>, notUpdated?: RefusedRow[], params?: MessageParams): ErrorEnvelope {

@@ -62,9 +62,9 @@ export function FileUpload({
     const outcome = addFiles(files, incoming, rules);
     onFilesChange(outcome.files);
     const messages: string[] = [];
-    if (outcome.wrongType.length) messages.push(t('fileUpload.wrongType', { names: outcome.wrongType.join(', '), extensions }));
-    if (outcome.tooLarge.length) messages.push(t('fileUpload.tooLarge', { names: outcome.tooLarge.join(', '), max: formatBytes(rules.maxBytes) }));
-    if (outcome.overflow.length) messages.push(t('fileUpload.tooMany', { max: rules.maxFiles }));
+    if (outcome.wrongType.length) messages.push(t('fileUpload.wrongType', { names: outcome.wrongType.join(', '), extensions, count: outcome.wrongType.length }));
+    if (outcome.tooLarge.length) messages.push(t('fileUpload.tooLarge', { names: outcome.tooLarge.join(', '), size: formatBytes(rules.maxBytes), count: outcome.tooLarge.length }));
+    if (outcome.overflow.length) messages.push(t('fileUpload.tooMany', { count: rules.maxFiles }));
     setNotice(messages.length ? messages.join(' ') : null);
   };
 
@@ -99,7 +99,7 @@ export function FileUpload({
           </Dropzone.Idle>
           <Stack gap={6} align="flex-start">
             <Text size="md" fw={600}>
-              {t('fileUpload.drop')}
+              {t('fileUpload.drop', { count: rules.maxFiles })}
             </Text>
             <Text size="sm" c="dimmed" id={hintId}>
               {hint}
@@ -118,7 +118,7 @@ export function FileUpload({
               }}
               data-testid="file-browse"
             >
-              {t('fileUpload.browse')}
+              {t('fileUpload.browse', { count: rules.maxFiles })}
             </Button>
           </Stack>
         </Group>
@@ -145,7 +145,7 @@ export function FileUpload({
         </Alert>
       )}
       {files.length > 0 && (
-        <Stack gap={6} component="ul" className={classes.list} aria-label={t('fileUpload.selected')} data-testid="file-list">
+        <Stack gap={6} component="ul" className={classes.list} aria-label={t('fileUpload.selected', { count: rules.maxFiles })} data-testid="file-list">
           {files.map((f, i) => (
             <Group key={`${f.name}-${f.size}-${i}`} component="li" justify="space-between" wrap="nowrap" className={classes.item}>
               <Group gap="sm" wrap="nowrap" miw={0}>

@@ -17,7 +17,7 @@ export function LiveNotice({ show, pollMs }: { show: boolean; pollMs: number }) 
       aria-live="polite"
       data-testid="live-interrupted"
     >
-      {t('live.interrupted', { seconds: pollMs / 1000 })}
+      {t('live.interrupted', { count: pollMs / 1000 })}
     </Alert>
   );
 }

@@ -2,6 +2,7 @@ import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Language } from '@portal/contracts';
 import { setApiLanguageProvider } from './api.ts';
+import { formatNumber } from './format.ts';
 import { LANGUAGE_STORAGE_KEY, asLanguage, chooseInitialLanguage } from './language.ts';
 
 /**
@@ -103,6 +104,9 @@ export const i18nReady: Promise<unknown> = i18next
     react: { useSuspense: false },
   })
   .catch((error: unknown) => console.error('i18n init failed', error));
+
+// Numbers inside a text (`{{count, number}}`) are written by the same function as the numbers of the cells (decision 153).
+i18next.services.formatter?.add('number', (value: unknown, lng: string | undefined) => formatNumber(value, lng ?? currentLanguage()));
 
 function syncDocument(lang: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = lang;

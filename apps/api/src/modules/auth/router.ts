@@ -80,7 +80,7 @@ export function authRoutes(ctx: AppContext): Route[] {
       async handler({ params }, { req, t }) {
         await ctx.limits.resetRequest.consume(req.ip ?? 'unknown');
         await requestPasswordReset(ctx, params.email);
-        return { success: true, message: t('api:reset_requested', { minutes: RESET_TOKEN_MINUTES }) };
+        return { success: true, message: t('api:reset_requested', { count: RESET_TOKEN_MINUTES }) };
       },
     }),
     defineRoute({

@@ -24,7 +24,7 @@ export function ColourBadge({ colour, size = 'sm' }: { colour: AnnuityColour; si
       size={size}
       tt="none"
       leftSection={<Icon size={13} aria-hidden="true" />}
-      title={t(`colour.help.${colour}`, { days: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
+      title={t(`colour.help.${colour}`, { count: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
       data-testid="colour-badge"
       data-colour={colour}
       // Never cut to "À j…" in a narrow table cell: the badge keeps its whole text.

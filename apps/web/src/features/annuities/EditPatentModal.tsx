@@ -122,7 +122,7 @@ function EditForm({ patent, onClose, phone }: { patent: AnnuityPatentDto; onClos
     },
   });
 
-  // The browser draws a date input in its own locale's order: the value is also written DD-MM-YYYY under it.
+  // The browser draws a date input in its own locale's order: the value is also written under it in the page's language.
   const dateInput = (field: Exclude<Field, 'quant_precedent'>) => (
     <TextInput
       type="date"

@@ -160,7 +160,7 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
                 leftSection={<Icon size={14} aria-hidden="true" />}
                 rightSection={active ? <IconX size={12} aria-hidden="true" /> : null}
                 onClick={() => setColour((cur) => toggleColour(cur, c))}
-                title={t(`colour.help.${c}`, { days: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
+                title={t(`colour.help.${c}`, { count: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
                 data-testid={`filter-${c}`}
               >
                 {t('patents.filter', { label: t(`colour.${c}`), count: counts?.[c] ?? 0 })}
@@ -169,7 +169,7 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
           })}
         </Group>
         <Text size="xs" c="dark.5" mt={4} data-testid="colour-legend">
-          {t('colour.legend', { days: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
+          {t('colour.legend', { count: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
         </Text>
       </div>
       {query.isPending ? (

@@ -67,11 +67,11 @@ export function VerifyPage() {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       if (!(error instanceof ApiError)) return setGeneral(t('verify.errors.generic'));
       if (error.code === 'wrong_extension' || error.code === 'wrong_type') return showFileError(t('verify.errors.wrongType'));
-      if (error.code === 'payload_too_large') return showFileError(t('verify.errors.tooLarge', { max: formatBytes(ANNUITY_FILE_RULES.maxBytes) }));
+      if (error.code === 'payload_too_large') return showFileError(t('verify.errors.tooLarge', { size: formatBytes(ANNUITY_FILE_RULES.maxBytes) }));
       if (FILE_CODES.has(error.code)) return showFileError(t('verify.errors.chooseFile'));
       if (error.code === 'timeout') return setGeneral(t('verify.errors.timeout'));
       if (error.code === 'network_error') return setGeneral(t('verify.errors.network'));
-      if (error.isRateLimited) return setGeneral(error.retryAfter ? t('verify.errors.rateLimitedFor', { seconds: error.retryAfter }) : t('verify.errors.rateLimited'));
+      if (error.isRateLimited) return setGeneral(error.retryAfter ? t('verify.errors.rateLimitedFor', { count: error.retryAfter }) : t('verify.errors.rateLimited'));
       setGeneral(error.message || t('verify.errors.generic'));
     },
     onSettled: () => {
@@ -107,7 +107,7 @@ export function VerifyPage() {
           <div ref={fileGroup}>
             <FileUpload
               label={t('verify.file.label')}
-              hint={t('verify.file.hint', { max: formatBytes(ANNUITY_FILE_RULES.maxBytes) })}
+              hint={t('verify.file.hint', { size: formatBytes(ANNUITY_FILE_RULES.maxBytes) })}
               rules={ANNUITY_FILE_RULES}
               files={files}
               onFilesChange={(next) => {

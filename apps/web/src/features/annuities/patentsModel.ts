@@ -5,6 +5,7 @@
  * apps/web/test/annuities-patents.test.ts.
  */
 import type { AnnuityColour, AnnuityPatentDto, AnnuityPatentsResponse, AnnuityResearchResponse } from '@portal/contracts';
+import { formatYmd } from '../../lib/format.ts';
 
 /* ------------------------------------------------------------------ constants (spec §9) */
 
@@ -27,11 +28,11 @@ export const COLOURS = ['ok', 'nok', 'orange', 'no_date'] as const satisfies rea
 
 /* ------------------------------------------------------------------ dates */
 
-/** A wire day (YYYY-MM-DD) as the screens show it (DD-MM-YYYY); anything else (null, a bad value) gives ''. No time zone involved. */
-export function formatDay(iso: string | null | undefined): string {
+/** A wire day (YYYY-MM-DD) in the page's language (decision 153: 15/03/2025, 15 Mar 2025); anything else (null, a bad value) gives ''. No time zone involved. */
+export function formatDay(iso: string | null | undefined, lang?: string): string {
   if (!iso) return '';
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  return m ? `${m[3]}-${m[2]}-${m[1]}` : '';
+  return m ? formatYmd(m[1]!, m[2]!, m[3]!, lang) : '';
 }
 
 /** One line of a row's "Why?" list: a key of the annuities namespace with its values. */

@@ -46,7 +46,7 @@ export function ForgotPasswordPage() {
   };
 
   return (
-    <AuthCard title={t('forgot.title')} subtitle={t('forgot.subtitle', { minutes: RESET_TOKEN_MINUTES })}>
+    <AuthCard title={t('forgot.title')} subtitle={t('forgot.subtitle', { count: RESET_TOKEN_MINUTES })}>
       <form ref={ref} onSubmit={onSubmit((body) => {
           const value = body.email.trim();
           mutation.mutate(value, { onSuccess: () => setSentTo(value) });
@@ -82,7 +82,7 @@ export function ForgotPasswordPage() {
               <IconMailCheck size={24} aria-hidden="true" />
             </ThemeIcon>
             <Text size="sm" data-testid="forgot-sent">
-              {t('forgot.sentText', { email: sentTo ?? '', minutes: RESET_TOKEN_MINUTES })}
+              {t('forgot.sentText', { email: sentTo ?? '', count: RESET_TOKEN_MINUTES })}
             </Text>
           </Group>
           <Group justify="space-between">

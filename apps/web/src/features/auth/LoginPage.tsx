@@ -76,7 +76,7 @@ export function LoginPage() {
       if (err instanceof ApiError) {
         if (err.isServerError) setError(msg('auth:login.serverError'));
         else if (err.code === 'login_failed') setError(msg('auth:login.wrongCredentials'));
-        else if (err.code === 'too_many_attempts') setError(msg('auth:login.tooManyAttempts', { minutes: LOGIN_LOCKOUT_MINUTES }));
+        else if (err.code === 'too_many_attempts') setError(msg('auth:login.tooManyAttempts', { count: LOGIN_LOCKOUT_MINUTES }));
         else setError(msg('auth:login.failed'));
       } else {
         setError(msg('auth:login.serverError'));

@@ -84,7 +84,7 @@ export function ResetPasswordPage() {
       confirm: !v.confirm ? 'password_empty' : v.password && v.confirm !== v.password ? 'not_same_password' : undefined,
     }),
     firstErrorOf: ['password', 'confirm'],
-    translate: (code) => t(RESET_KEYS[code] ?? 'reset.genericError', { min: PASSWORD_MIN_LENGTH }),
+    translate: (code) => t(RESET_KEYS[code] ?? 'reset.genericError', { count: PASSWORD_MIN_LENGTH }),
   });
 
   // The first-connection mail's link activates the account: the screen says so ("Choose your password"),
@@ -118,7 +118,7 @@ export function ResetPasswordPage() {
 
   const done = mutation.isSuccess;
   return (
-    <AuthCard title={t(`${copy}.title`)} subtitle={t(`${copy}.subtitle`, { min: PASSWORD_MIN_LENGTH })}>
+    <AuthCard title={t(`${copy}.title`)} subtitle={t(`${copy}.subtitle`, { count: PASSWORD_MIN_LENGTH })}>
       <form ref={ref} onSubmit={onSubmit((body) => mutation.mutate(body.password))} noValidate>
         <Stack gap="md">
           <PasswordInput

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, formatDay } from '../../lib/format.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { userHistoryQuery, downloadLedesFile, LEDES_DOWNLOAD_FAILURE } from './api.ts';
@@ -21,9 +21,9 @@ import { Pagination } from '../../components/Pagination.tsx';
 const col = createColumnHelper<HistoryItem>();
 const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;
 
-/** The name's date (DD-MM-YYYY), falling back to the creation date. */
+/** The name's date, falling back to the creation date, in the page's language. */
 export function rowDate(row: HistoryItem): string {
-  return splitHistoryName(row.name).date || formatDate(row.created);
+  return formatDay(splitHistoryName(row.name).date) || formatDate(row.created);
 }
 
 /** Empty history: 'Aucun historique disponible' / 'No history available'. */

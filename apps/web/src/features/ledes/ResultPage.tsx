@@ -6,7 +6,7 @@ import { FIRST_RESULT_LINE } from '@portal/contracts/constants';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, formatNumber } from '../../lib/format.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { runPageQuery, runQuery, type LedesResultDto, type LedesRunDetail } from './api.ts';
 import { FindingsTable } from './FindingsTable.tsx';
@@ -25,7 +25,7 @@ function Stat({ label, value, color, testId }: { label: string; value: number; c
         {label}
       </Text>
       <Text size="xl" fw={700} c={color} data-testid={testId}>
-        {value.toLocaleString(i18n.resolvedLanguage ?? i18n.language)}
+        {formatNumber(value, i18n.resolvedLanguage ?? i18n.language)}
       </Text>
     </div>
   );

@@ -96,7 +96,7 @@ export function UploadPage() {
     schema: ledesUploadChoice,
     extraRules: (v) => ({ user: admin && !v.user ? 'missing_id_user' : undefined }),
     firstErrorOf: CHECK_ORDER,
-    translate: (code) => (LOCAL_CODES.has(code) ? t(code === 'too_many_files' ? 'upload.files.tooMany' : `upload.errors.${code}`, { max: LEDES_MAX_FILES }) : code),
+    translate: (code) => (LOCAL_CODES.has(code) ? t(code === 'too_many_files' ? 'upload.files.tooMany' : `upload.errors.${code}`, { count: LEDES_MAX_FILES }) : code),
   });
   const values = form.getValues();
 
@@ -185,7 +185,7 @@ export function UploadPage() {
           >
             <FileUpload
               label={t('upload.files.inputLabel')}
-              hint={t('upload.files.hint', { extensions: LEDES_FILE_RULES.extensions.map((e) => `.${e}`).join(', '), max: LEDES_MAX_FILES })}
+              hint={t('upload.files.hint', { extensions: LEDES_FILE_RULES.extensions.map((e) => `.${e}`).join(', '), count: LEDES_MAX_FILES })}
               rules={LEDES_FILE_RULES}
               files={values.files}
               onFilesChange={(files) => setField('files', files)}

@@ -25,7 +25,7 @@ export const POLL_INTERVAL_MS = 3000;
 /* ------------------------------------------------------------------ history names */
 
 export interface HistoryName {
-  /** DD-MM-YYYY from the first three parts, '' when they are not a date. */
+  /** The day (YYYY-MM-DD) of the first three parts, '' when they are not a date; the screens format it (lib/format.ts). */
   date: string;
   /** Parts from the seventh onward joined with '_' (the original file name); the whole name otherwise. */
   label: string;
@@ -38,7 +38,7 @@ export interface HistoryName {
 export function splitHistoryName(name: string): HistoryName {
   const parts = name.split('_');
   const [y = '', m = '', d = ''] = parts;
-  const date = /^\d{4}$/.test(y) && /^\d{2}$/.test(m) && /^\d{2}$/.test(d) ? `${d}-${m}-${y}` : '';
+  const date = /^\d{4}$/.test(y) && /^\d{2}$/.test(m) && /^\d{2}$/.test(d) ? `${y}-${m}-${d}` : '';
   const label = parts.length >= 7 ? parts.slice(6).join('_') : name;
   return { date, label: label || name };
 }

@@ -21,7 +21,7 @@ export function mfaErrorMessage(error: unknown): Message {
     case 'mfa_required':
       return msg('mfa:errors.mfa_required');
     case 'too_many_attempts':
-      return msg('mfa:errors.too_many_attempts', { minutes: LOGIN_LOCKOUT_MINUTES });
+      return msg('mfa:errors.too_many_attempts', { count: LOGIN_LOCKOUT_MINUTES });
     default:
       return msg('mfa:errors.failed');
   }

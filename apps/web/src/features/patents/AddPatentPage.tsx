@@ -36,7 +36,7 @@ export function AddPatentPage() {
     initialValues: EMPTY_ADD_VALUES,
     schema: patentCreateBody,
     prepare: toCreateBody,
-    translate: (code, path) => t(`add.errors.${ERROR_KEYS.has(code) ? code : 'invalid'}`, { max: MAX_LENGTH[path] }),
+    translate: (code, path) => t(`add.errors.${ERROR_KEYS.has(code) ? code : 'invalid'}`, { count: MAX_LENGTH[path] }),
   });
   const create = useMutation({
     mutationFn: createPatent,

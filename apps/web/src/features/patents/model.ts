@@ -140,12 +140,8 @@ export function rowTone(row: PatentRecordDto): RowTone {
   return 'none';
 }
 
-/** YYYY-MM-DD shown as DD-MM-YYYY (spec §9), without a time zone shifting the day; '' for none. */
-export function formatDay(day: string | null | undefined): string {
-  if (!day) return '';
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
-  return m ? `${m[3]}-${m[2]}-${m[1]}` : '';
-}
+/** A server day (YYYY-MM-DD) in the page's language (decision 153: 15/03/2025, 15 Mar 2025), no time zone shifting it; '' for none. */
+export { formatDay } from '../../lib/format.ts';
 
 /** A euro amount in the screen's language. */
 export function formatEuros(value: number | null, lang: string): string {

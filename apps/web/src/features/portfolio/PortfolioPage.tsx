@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { PatentImportDto } from '@portal/contracts';
 import { ApiError, type UploadProgress } from '../../lib/api.ts';
 import { formatBytes, type FileRules } from '../../lib/files.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, formatNumber } from '../../lib/format.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
@@ -78,7 +78,7 @@ function ImportSection() {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       if (!(error instanceof ApiError)) return setGeneral(t('import.errors.generic'));
       if (error.code === 'wrong_extension' || error.code === 'wrong_type' || error.code === 'wrong_import_type') return setFileError(t('import.errors.wrongType'));
-      if (error.code === 'payload_too_large') return setFileError(t('import.errors.tooLarge', { max: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) }));
+      if (error.code === 'payload_too_large') return setFileError(t('import.errors.tooLarge', { size: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) }));
       if (error.code === 'error_choose_file') return setFileError(t('import.errors.chooseFile'));
       if (error.code === 'network_error' || error.code === 'timeout') return setGeneral(t('import.errors.network'));
       setGeneral(error.message || t('import.errors.generic'));
@@ -108,7 +108,7 @@ function ImportSection() {
         <Stack gap="md">
           <FileUpload
             label={t('import.file.label')}
-            hint={t('import.file.hint', { max: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) })}
+            hint={t('import.file.hint', { size: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) })}
             rules={PORTFOLIO_FILE_RULES}
             files={files}
             onFilesChange={(next) => {
@@ -284,7 +284,7 @@ function ExportSection() {
                 <Table.Td className="portal-break">{batch.name}</Table.Td>
                 <Table.Td>{formatDate(batch.created)}</Table.Td>
                 <Table.Td ta="right" data-testid="portfolio-export-count">
-                  {batch.patent_count}
+                  {formatNumber(batch.patent_count)}
                 </Table.Td>
                 <Table.Td>
                   <ExportDownloads batch={batch} />

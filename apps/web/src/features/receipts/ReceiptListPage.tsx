@@ -8,6 +8,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { RECEIPT_SORTS, type ReceiptDto, type ReceiptSort } from '@portal/contracts';
 import { msg } from '../../lib/message.tsx';
+import { formatDay } from '../../lib/format.ts';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
@@ -20,8 +21,6 @@ import { downloadReceipt, RECEIPT_PAGE_SIZES, RECEIPT_SEARCH_DEBOUNCE_MS, receip
 const col = createColumnHelper<ReceiptDto>();
 const PHONE_QUERY = '(max-width: 40em)';
 const DEFAULT_SORT: SortingState = [{ id: 'created', desc: true }];
-/** Spec §9: dates display as DD-MM-YYYY. */
-const formatDay = (day: string | null) => (day ? day.split('-').reverse().join('-') : '');
 const isSort = (id: string | undefined): id is ReceiptSort => (RECEIPT_SORTS as readonly string[]).includes(id ?? '');
 
 function ReceiptDownload({ receipt }: { receipt: ReceiptDto }) {

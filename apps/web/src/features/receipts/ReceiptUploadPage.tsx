@@ -48,7 +48,7 @@ export function ReceiptUploadPage() {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       if (error instanceof ApiError) {
         if (error.code === 'wrong_receipt_type' || error.code === 'wrong_extension') return setFileError(t('upload.errors.wrongType'));
-        if (error.code === 'payload_too_large') return setFileError(t('upload.errors.tooLarge', { max: formatBytes(RECEIPT_FILE_RULES.maxBytes) }));
+        if (error.code === 'payload_too_large') return setFileError(t('upload.errors.tooLarge', { size: formatBytes(RECEIPT_FILE_RULES.maxBytes) }));
         if (error.code === 'error_choose_file') return setFileError(t('upload.errors.chooseFile'));
         if (error.code === 'empty_file') return setFileError(t('upload.errors.empty'));
       }
@@ -94,7 +94,7 @@ export function ReceiptUploadPage() {
         <Stack gap="md">
           <FileUpload
             label={t('upload.file.label')}
-            hint={t('upload.file.hint', { max: formatBytes(RECEIPT_FILE_RULES.maxBytes) })}
+            hint={t('upload.file.hint', { size: formatBytes(RECEIPT_FILE_RULES.maxBytes) })}
             rules={RECEIPT_FILE_RULES}
             files={files}
             onFilesChange={(next) => {

@@ -93,7 +93,7 @@ export function AddUserPage() {
       };
     },
     extraRules: (v) => ({ cabinets: slugOf(v) === 'user_agent_annuites' && v.cabinets.length === 0 ? 'cabinet_required' : undefined }),
-    translate: (code, field) => t(`add.errors.${errorKey(code, field)}`, { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH }),
+    translate: (code, field) => t(`add.errors.${errorKey(code, field)}`, { count: PASSWORD_MIN_LENGTH }),
   });
   const values = form.getValues();
   const roleSlug = slugOf(values);
@@ -149,7 +149,7 @@ export function AddUserPage() {
               <PasswordInput
                 name="password"
                 label={t('add.fields.password')}
-                description={t('add.fields.passwordHint', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
+                description={t('add.fields.passwordHint', { min: PASSWORD_MIN_LENGTH, count: PASSWORD_MAX_LENGTH })}
                 autoComplete="new-password"
                 required
                 maxLength={PASSWORD_MAX_LENGTH}

@@ -54,7 +54,7 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
           <TextInput
             id="patent-filter-dates"
             label={t('filters.dates')}
-            description={t('filters.datesHint', { format: DATE_FORMAT })}
+            description={t('filters.datesHint')}
             inputWrapperOrder={['label', 'input', 'description', 'error']}
             placeholder={DATE_FORMAT}
             value={dates}
@@ -62,7 +62,7 @@ export function FilterPanel({ applied, labels, onApply }: { applied: PatentFilte
               setDates(e.currentTarget.value);
               if (dateError) setDateError(false);
             }}
-            error={dateError ? <span role="alert" data-testid="date-filter-error">{t('filters.datesInvalid', { format: DATE_FORMAT })}</span> : undefined}
+            error={dateError ? <span role="alert" data-testid="date-filter-error">{t('filters.datesInvalid')}</span> : undefined}
             data-testid="filter-dates"
             autoComplete="off"
           />

@@ -57,7 +57,7 @@ export function NewCaseModal({ opened, onClose }: { opened: boolean; onClose: ()
         <Text size="sm">{t('newCase.intro')}</Text>
         <FileUpload
           label={t('newCase.label')}
-          hint={t('newCase.hint', { max: formatBytes(NEW_CASE_RULES.maxBytes) })}
+          hint={t('newCase.hint', { size: formatBytes(NEW_CASE_RULES.maxBytes) })}
           rules={NEW_CASE_RULES}
           files={files}
           onFilesChange={(next) => {

@@ -75,7 +75,7 @@ export function PatentDetailModal({ patent, labels, onClose }: { patent: PatentR
           )}
           {p.locked && (
             <Badge variant="light" color="gray" c="dark.6" tt="none" radius="sm" style={{ whiteSpace: 'normal', height: 'auto' }} py={4}>
-              {t('detail.fields.locked')} {t(`lock.${p.locked}`)}
+              {t('detail.fields.locked', { reason: t(`lock.${p.locked}`) })}
             </Badge>
           )}
           <Section title={t('detail.sections.identity')}>

@@ -60,8 +60,9 @@ function DueCell({ row }: { row: PatentRecordDto }) {
         <ScheduleMismatchFlag row={row} />
       </Group>
       {row.DateLimite && (
-        <Text size="xs" c="dark.4" className={classes.nowrap}>
-          {t('columns.limitDate')} {formatDay(row.DateLimite)}
+        // The label may wrap between its words ("Instruction deadline" is longer than "Limit date" was); the day never does.
+        <Text size="xs" c="dark.4">
+          {t('columns.limitDate')} <span className={classes.nowrap}>{formatDay(row.DateLimite)}</span>
         </Text>
       )}
       <DeadlineNote row={row} />

@@ -7,7 +7,7 @@ import { formatDay } from '../model.ts';
 /*
  * Issue 25 §2: a record that disagrees with the schedule the engine computes is stored but flagged.
  * The server says how (`schedule_mismatch`: the engine's annuity number and due date); the screen only
- * words it, with dates written DD-MM-YYYY like the rest of the screen.
+ * words it, with dates written in the page's language like the rest of the screen.
  */
 
 /** "differs from the computed schedule: annuity 9 due 31-03-2026", in the screen's language. */
