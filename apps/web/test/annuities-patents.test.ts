@@ -269,14 +269,15 @@ describe('every row says why it has its status (issue 26)', () => {
   const texts = async (lang: 'en' | 'fr', p: AnnuityPatentDto) => {
     const i18n = i18next.createInstance();
     await i18n.init({ lng: lang, ns: ['annuities'], defaultNS: 'annuities', resources: { en: { annuities: en }, fr: { annuities: fr } }, interpolation: { escapeValue: false } });
-    return statusReasons(p).map((r) => i18n.t(r.key, { ...r.values, ...(r.defaultValue === undefined ? {} : { defaultValue: r.defaultValue }) }));
+    return statusReasons(p, lang).map((r) => i18n.t(r.key, { ...r.values, ...(r.defaultValue === undefined ? {} : { defaultValue: r.defaultValue }) }));
   };
 
   it('a lapsed row names the annuity missed and the day its grace ended (the engine\'s, as stored)', async () => {
     const lapsed = patent(1, { dechu: true, colour: 'orange', missed_number: 8, missed_lost_after: '2025-09-30', date_prochaine_annuite: null, next_number: null });
-    expect(statusReasons(lapsed)).toEqual([{ key: 'patents.lapsedMissed', values: { number: 8, date: '30-09-2025' } }]);
-    expect(await texts('en', lapsed)).toEqual(['Lapsed: annuity 8 was not paid and its grace period ended on 30-09-2025']);
-    expect(await texts('fr', lapsed)).toEqual(['Déchu\u00a0: l’annuité 8 n’a pas été payée et son délai de grâce a pris fin le 30-09-2025']);
+    expect(statusReasons(lapsed, 'en')).toEqual([{ key: 'patents.lapsedMissed', values: { number: 8, date: '30\u00a0Sep\u00a02025' } }]);
+    expect(statusReasons(lapsed, 'fr')).toEqual([{ key: 'patents.lapsedMissed', values: { number: 8, date: '30/09/2025' } }]);
+    expect(await texts('en', lapsed)).toEqual(['Lapsed: annuity 8 was not paid and its grace period ended on 30\u00a0Sep\u00a02025']);
+    expect(await texts('fr', lapsed)).toEqual(['Déchu\u00a0: l’annuité 8 n’a pas été payée et son délai de grâce a pris fin le 30/09/2025']);
   });
 
   it('a lapsed row stored before the missed annuity was kept still says it lapsed', () => {

@@ -5,7 +5,7 @@
  * apps/web/test/annuities-patents.test.ts.
  */
 import type { AnnuityColour, AnnuityPatentDto, AnnuityPatentsResponse, AnnuityResearchResponse } from '@portal/contracts';
-import { formatYmd } from '../../lib/format.ts';
+import { formatYmd, pageLanguage } from '../../lib/format.ts';
 
 /* ------------------------------------------------------------------ constants (spec §9) */
 
@@ -28,8 +28,8 @@ export const COLOURS = ['ok', 'nok', 'orange', 'no_date'] as const satisfies rea
 
 /* ------------------------------------------------------------------ dates */
 
-/** A wire day (YYYY-MM-DD) in the page's language (decision 153: 15/03/2025, 15 Mar 2025); anything else (null, a bad value) gives ''. No time zone involved. */
-export function formatDay(iso: string | null | undefined, lang?: string): string {
+/** A wire day (YYYY-MM-DD only) in the page's language (decision 153: 15/03/2025, 15 Mar 2025); anything else (null, a timestamp, a bad value) gives ''. No time zone involved. */
+export function formatDay(iso: string | null | undefined, lang: string = pageLanguage()): string {
   if (!iso) return '';
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   return m ? formatYmd(m[1]!, m[2]!, m[3]!, lang) : '';
@@ -49,7 +49,7 @@ export interface StatusReason {
  * at check time), expiry. A row without a date always says something: rows checked before the reasons
  * covered every case get the general one.
  */
-export function statusReasons(patent: AnnuityPatentDto): StatusReason[] {
+export function statusReasons(patent: AnnuityPatentDto, lang: string = pageLanguage()): StatusReason[] {
   const reasons: StatusReason[] = [
     ...patent.reasons.map((code) => ({ key: `reason.${code}`, defaultValue: code })),
     // The engine's review flags: computed, but a person should look (the export's legend says the same).
@@ -59,7 +59,7 @@ export function statusReasons(patent: AnnuityPatentDto): StatusReason[] {
   if (patent.dechu) {
     reasons.push(
       patent.missed_number !== null && patent.missed_lost_after !== null
-        ? { key: 'patents.lapsedMissed', values: { number: patent.missed_number, date: formatDay(patent.missed_lost_after) } }
+        ? { key: 'patents.lapsedMissed', values: { number: patent.missed_number, date: formatDay(patent.missed_lost_after, lang) } }
         : { key: 'patents.lapsedUnknown' },
     );
   }
