@@ -82,6 +82,25 @@ describe('screen-reader announcements: one per event', () => {
     await context.close();
   });
 
+  it('an empty submit of the upload form is announced once: the summary, not one alert per field', async () => {
+    const context = await newContext(browser);
+    await countAnnouncements(context);
+    const page = await context.newPage();
+    await login(page, agent.email, agent.password);
+    await page.getByTestId('logout-button').waitFor();
+    await page.goto('/ledes/upload');
+    await page.getByTestId('type-patent').waitFor();
+    await quiet(page);
+    const mark = await announcementMark(page);
+    await page.getByTestId('ledes-submit').click();
+    await page.getByTestId('error-file').waitFor();
+    await quiet(page);
+    const heard = await announcementsSince(page, mark);
+    // File, type and office are missing: one summary counts them; each message is read with its focused control.
+    expect(heard, JSON.stringify(heard)).toEqual([{ testId: 'upload-summary', text: '3 fields need your attention: see the messages under them.' }]);
+    await context.close();
+  });
+
   it('an upload refused by the server is announced once (no alert inside an alert)', async () => {
     const context = await newContext(browser);
     await countAnnouncements(context);

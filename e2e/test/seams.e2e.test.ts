@@ -196,8 +196,11 @@ describe('LEDES upload control', () => {
     await page.getByTestId('ledes-submit').click();
     const error = page.getByTestId('error-file');
     await error.waitFor();
-    // The message is in a live region and describes the control, which has the focus.
-    expect(await error.evaluate((el) => el.closest('[role="alert"]') !== null)).toBe(true);
+    // The form's summary announces the rejected submit (once: the field's message is not a live region of
+    // its own, issue 26); the message describes the control, which has the focus, so it is read with it.
+    expect(await page.getByTestId('upload-summary').getAttribute('role')).toBe('alert');
+    expect(await page.getByTestId('upload-summary').textContent()).toMatch(/need your attention/);
+    expect(await error.evaluate((el) => el.closest('[role="alert"], [aria-live]:not([aria-live="off"])') === null)).toBe(true);
     const describedBy = (await browse.getAttribute('aria-describedby')) ?? '';
     const described = await page.evaluate((ids) => ids.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '), describedBy);
     expect(described).toContain(await error.textContent());

@@ -16,8 +16,13 @@ export interface FileUploadProps {
   rules: FileRules;
   files: File[];
   onFilesChange: (files: File[]) => void;
-  /** The field's error (required, refused by the server …): role=alert, tied to the control. */
+  /** The field's error (required, refused by the server …), tied to the control. */
   error?: string | undefined;
+  /**
+   * Whether the error announces itself (role=alert). A form with a `FormErrorSummary` passes false: the
+   * summary is the one announcement of a rejected submit, and the focused control reads its message.
+   */
+  announceError?: boolean;
   disabled?: boolean | undefined;
   /** Bytes sent so far while uploading; null when nothing is being sent. */
   progress?: UploadProgress | null | undefined;
@@ -47,6 +52,7 @@ export function FileUpload({
   dataPath,
   inputTestId,
   errorTestId = 'error-file',
+  announceError = true,
 }: FileUploadProps) {
   const { t } = useTranslation('common');
   const openRef = useRef<() => void>(null);
@@ -123,7 +129,7 @@ export function FileUpload({
           </Stack>
         </Group>
       </Dropzone>
-      <div role="alert" id={errorId}>
+      <div role={announceError ? 'alert' : undefined} id={errorId}>
         {error && (
           <Text size="sm" c="red.8" fw={500} data-testid={errorTestId}>
             {error}

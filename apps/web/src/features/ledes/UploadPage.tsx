@@ -196,6 +196,7 @@ export function UploadPage() {
               dataPath="files"
               inputTestId="ledes-file-input"
               errorTestId="error-file"
+              announceError={false}
             />
           </Section>
 
@@ -208,7 +209,7 @@ export function UploadPage() {
               // The group's name: the radiogroup element is labelled by it (the section title says it visibly).
               label={<VisuallyHidden>{t('upload.type.title')}</VisuallyHidden>}
               error={typeError}
-              errorProps={{ 'data-testid': 'error-type', role: 'alert', id: TYPE_ERROR_ID }}
+              errorProps={{ 'data-testid': 'error-type', id: TYPE_ERROR_ID }}
               data-path="type"
               name="type"
             >
@@ -265,7 +266,7 @@ export function UploadPage() {
                 onChange={(v) => setField('office', v)}
                 label={<VisuallyHidden>{t('upload.office.title')}</VisuallyHidden>}
                 error={officeError}
-                errorProps={{ 'data-testid': 'error-office', role: 'alert', id: OFFICE_ERROR_ID }}
+                errorProps={{ 'data-testid': 'error-office', id: OFFICE_ERROR_ID }}
                 data-path="office"
                 name="office"
               >
@@ -315,7 +316,7 @@ export function UploadPage() {
                   searchable
                   nothingFoundMessage={t('upload.admin.nothingFound')}
                   error={errorOf('user')}
-                  errorProps={{ 'data-testid': 'error-user', role: 'alert' }}
+                  errorProps={{ 'data-testid': 'error-user' }}
                   disabled={sending || users.isPending}
                   data-testid="admin-user"
                   maw={720}
