@@ -166,7 +166,9 @@ describe('AC-01 route × role matrix', () => {
     const { users } = (await admin.get('/api/user')).body as { users: Array<Record<string, unknown>> };
     expect(users.length).toBeGreaterThan(0);
     for (const user of users) {
-      expect(Object.keys(user).sort()).toEqual(['_id', 'cabinets', 'code', 'company_agent', 'created', 'email', 'id_client', 'langue', 'roles']);
+      // langue_chosen (decision 154) and mfa_enabled, the factor's status without its secret (decision 155), are public.
+      expect(Object.keys(user).sort()).toEqual(['_id', 'cabinets', 'code', 'company_agent', 'created', 'email', 'id_client', 'langue', 'langue_chosen', 'mfa_enabled', 'roles']);
+      expect(JSON.stringify(user)).not.toMatch(/secret|recovery|hash/i);
     }
     const self = (await clients.get('user_annuites')!.get('/api/auth/verify_token_')).text;
     expect(self).not.toMatch(/password|hash|token_hash/i);
