@@ -96,8 +96,9 @@ describe('screen-reader announcements: one per event', () => {
     await page.getByTestId('error-file').waitFor();
     await quiet(page);
     const heard = await announcementsSince(page, mark);
-    // File, type and office are missing: one summary counts them; each message is read with its focused control.
-    expect(heard, JSON.stringify(heard)).toEqual([{ testId: 'upload-summary', text: '3 fields need your attention: see the messages under them.' }]);
+    // The summary is the one announcement (before, the file's message was an alert of its own too); the message
+    // is read with its focused control.
+    expect(heard, JSON.stringify(heard)).toEqual([{ testId: 'upload-summary', text: '1 field needs your attention: see the message under it.' }]);
     await context.close();
   });
 

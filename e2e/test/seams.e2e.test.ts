@@ -199,7 +199,7 @@ describe('LEDES upload control', () => {
     // The form's summary announces the rejected submit (once: the field's message is not a live region of
     // its own, issue 26); the message describes the control, which has the focus, so it is read with it.
     expect(await page.getByTestId('upload-summary').getAttribute('role')).toBe('alert');
-    expect(await page.getByTestId('upload-summary').textContent()).toMatch(/need your attention/);
+    expect(await page.getByTestId('upload-summary').textContent()).toMatch(/needs? your attention/);
     expect(await error.evaluate((el) => el.closest('[role="alert"], [aria-live]:not([aria-live="off"])') === null)).toBe(true);
     const describedBy = (await browse.getAttribute('aria-describedby')) ?? '';
     const described = await page.evaluate((ids) => ids.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '), describedBy);
