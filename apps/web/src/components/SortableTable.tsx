@@ -78,7 +78,8 @@ export function SortableTable<T>({ data, columns, initialSorting = [], manualSor
                 <Table.Th key={h.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}>
                   <UnstyledButton onClick={h.column.getToggleSortingHandler()} className={classes.sort} data-testid={`sort-${h.column.id}`}>
                     <Group gap={4} wrap="nowrap">
-                      <span>{flexRender(h.column.columnDef.header, h.getContext())}</span>
+                      {/* A long name wraps between its words (the arrow stays beside its last line) rather than widening the table past the screen. */}
+                      <span style={{ whiteSpace: 'normal', minWidth: 0 }}>{flexRender(h.column.columnDef.header, h.getContext())}</span>
                       <Icon size={14} aria-hidden="true" opacity={sorted ? 1 : 0.45} />
                     </Group>
                   </UnstyledButton>
