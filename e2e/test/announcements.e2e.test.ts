@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, login, loginAsAdmin, newContext, portal } from '../src/browser.ts';
 import { announcementMark, announcementsSince, countAnnouncements } from '../src/announcements.ts';
 import { describeFindings, freshSample, scan, VALID_SAMPLE } from '../src/a11y.ts';
@@ -32,6 +32,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** The LEDES agent's upload page in a context whose announcements are counted. */
+async function uploadPageHeard(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser);
+  await countAnnouncements(context);
+  const page = await context.newPage();
+  await login(page, agent.email, agent.password);
+  await page.getByTestId('logout-button').waitFor();
+  await page.goto('/ledes/upload');
+  return { context, page };
+}
 
 /** Lets every announcement of an event land (React commits, the toast, the live regions). */
 const quiet = (page: Page) => page.waitForTimeout(800);
@@ -83,12 +94,7 @@ describe('screen-reader announcements: one per event', () => {
   });
 
   it('an empty submit of the upload form is announced once: the summary, not one alert per field', async () => {
-    const context = await newContext(browser);
-    await countAnnouncements(context);
-    const page = await context.newPage();
-    await login(page, agent.email, agent.password);
-    await page.getByTestId('logout-button').waitFor();
-    await page.goto('/ledes/upload');
+    const { context, page } = await uploadPageHeard();
     await page.getByTestId('type-patent').waitFor();
     await quiet(page);
     const mark = await announcementMark(page);
@@ -103,12 +109,7 @@ describe('screen-reader announcements: one per event', () => {
   });
 
   it('an upload refused by the server is announced once (no alert inside an alert)', async () => {
-    const context = await newContext(browser);
-    await countAnnouncements(context);
-    const page = await context.newPage();
-    await login(page, agent.email, agent.password);
-    await page.getByTestId('logout-button').waitFor();
-    await page.goto('/ledes/upload');
+    const { context, page } = await uploadPageHeard();
     await page.getByTestId('ledes-file-input').setInputFiles(freshSample(VALID_SAMPLE));
     await page.getByTestId('type-patent').click();
     await page.getByTestId('office-PAR').click();
