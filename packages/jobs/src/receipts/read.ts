@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 import { RECEIPT_MANIFEST_NAMES, RECEIPT_ZIP_LIMITS, type ReceiptRefusal } from '@portal/contracts';
+import { isPdf, startsWithAny, ZIP_SIGNATURES } from './kind.ts';
 import type { ReceiptThreadMessage } from './protocol.ts';
 import { EMPTY_REFERENCES, fromManifest, isEmpty, referencesFromText, type Manifest } from './references.ts';
 import { readManifest } from './manifest.ts';
@@ -25,11 +26,9 @@ class EntryRefused extends Error {
   }
 }
 
-const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 /** Archive signatures: zip (local header, empty, spanned), gzip, 7z, rar, bzip2, xz. */
 const ARCHIVE_MAGICS = [
-  Buffer.from([0x50, 0x4b, 0x03, 0x04]),
-  Buffer.from([0x50, 0x4b, 0x05, 0x06]),
+  ...ZIP_SIGNATURES,
   Buffer.from([0x50, 0x4b, 0x07, 0x08]),
   Buffer.from([0x1f, 0x8b]),
   Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]),
@@ -39,12 +38,7 @@ const ARCHIVE_MAGICS = [
 ];
 const ARCHIVE_EXTENSIONS = new Set(['zip', 'rar', '7z', 'gz', 'tgz', 'tar', 'bz2', 'xz', 'jar', 'cab', 'iso', 'zipx', 'lz', 'lzma', 'z']);
 
-/** A PDF starts with `%PDF-` within its first 1024 bytes (ISO 32000 allows leading bytes). */
-export function isPdf(bytes: Buffer): boolean {
-  const at = bytes.subarray(0, 1024).indexOf(PDF_MAGIC);
-  return at !== -1;
-}
-export const isArchive = (bytes: Buffer) => ARCHIVE_MAGICS.some((m) => bytes.length >= m.length && bytes.subarray(0, m.length).equals(m));
+export const isArchive = (bytes: Buffer) => startsWithAny(bytes, ARCHIVE_MAGICS);
 
 /** Names that could mean a path outside the archive (zip slip, UP-12), or hide something: refused, never joined to any path. */
 export function isUnsafeEntryName(name: string): boolean {
