@@ -5,7 +5,7 @@
  * apps/web/test/annuities-patents.test.ts.
  */
 import type { AnnuityColour, AnnuityPatentDto, AnnuityPatentsResponse, AnnuityResearchResponse } from '@portal/contracts';
-import { formatYmd, pageLanguage } from '../../lib/format.ts';
+import { formatDay as formatWireDay, pageLanguage } from '../../lib/format.ts';
 
 /* ------------------------------------------------------------------ constants (spec §9) */
 
@@ -28,12 +28,9 @@ export const COLOURS = ['ok', 'nok', 'orange', 'no_date'] as const satisfies rea
 
 /* ------------------------------------------------------------------ dates */
 
-/** A wire day (YYYY-MM-DD only) in the page's language (decision 153: 15/03/2025, 15 Mar 2025); anything else (null, a timestamp, a bad value) gives ''. No time zone involved. */
-export function formatDay(iso: string | null | undefined, lang: string = pageLanguage()): string {
-  if (!iso) return '';
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  return m ? formatYmd(m[1]!, m[2]!, m[3]!, lang) : '';
-}
+/** A wire day (YYYY-MM-DD only) in the page's language (decision 153); anything else (null, a timestamp, a bad value) gives ''. */
+export const formatDay = (iso: string | null | undefined, lang: string = pageLanguage()): string =>
+  iso && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? formatWireDay(iso, lang) : '';
 
 /** One line of a row's "Why?" list: a key of the annuities namespace with its values. */
 export interface StatusReason {
