@@ -35,7 +35,7 @@ import { DOCS_PATHS, docsModule } from './openapi.ts';
 import { mountModules, METRICS_ROUTE, type ApiModule } from './routes.ts';
 import { sessionMiddleware } from './session.ts';
 
-const API_MODULES: ApiModule[] = [
+export const API_MODULES: ApiModule[] = [
   { routes: authRoutes, policy: authPolicy },
   { routes: mfaRoutes, policy: mfaPolicy },
   { routes: usersRoutes, policy: usersPolicy },
