@@ -201,7 +201,7 @@ export const VARIABLE_NOTES: Record<string, { modes: string; derived?: string; m
   PORT: { modes: EMBEDDED, meaning: 'Listening port of the API.' },
   PUBLIC_URL: { modes: `${EMBEDDED} (required in production)`, derived: 'http://localhost:PORT', meaning: 'Base of links in e-mails (never the Host header).' },
   TRUST_PROXY: { modes: EMBEDDED, meaning: 'Reverse-proxy hops trusted for the client IP.' },
-  DATA_DIR: { modes: EMBEDDED, derived: '`data` at the repository root', meaning: 'Embedded database, files, outbox.' },
+  DATA_DIR: { modes: EMBEDDED, derived: '`data` at the repository root', meaning: 'Embedded database, files, outbox; a relative value is resolved from the working directory.' },
   SERVE_WEB: { modes: EMBEDDED, derived: 'true', meaning: 'The API serves the built web app.' },
   WEB_DIST_DIR: { modes: EMBEDDED, derived: 'apps/web/dist', meaning: 'Where the built web app is read from.' },
   API_KEY: { modes: `${EMBEDDED} (required in production)`, derived: '`local-dev-api-key` (not in production)', meaning: 'Value of the `x-api-key` header.' },
@@ -233,7 +233,7 @@ export const VARIABLE_NOTES: Record<string, { modes: string; derived?: string; m
   WORKER_CONCURRENCY_ANNUITIES: { modes: `${PRODUCTION} (workers)`, meaning: 'Jobs per annuities worker process.' },
   WORKER_LOCK_DURATION_MS: { modes: `${PRODUCTION} (workers)` },
   WORKER_STALLED_INTERVAL_MS: { modes: `${PRODUCTION} (workers)`, derived: 'a sixth of the lock (5000), at least 500' },
-  WORKER_HTTP_PORT: { modes: `${PRODUCTION} (workers)` },
+  WORKER_HTTP_PORT: { modes: `${PRODUCTION} (workers)`, meaning: 'Compose sets 9100, never published.' },
   WORKER_HTTP_HOST: { modes: `${PRODUCTION} (workers)` },
   METRICS_TOKEN: { modes: EMBEDDED },
 };
@@ -285,7 +285,8 @@ export function renderConfiguration(root = ROOT): string {
     '',
     'Tests only: `TEST_DATABASE_URL` (a PostgreSQL server where the tests create a fresh database per run).',
     'The receipts have no variable of their own: an upload is bounded by `UPLOAD_MAX_BYTES` and 25 MiB, a',
-    'zip by `RECEIPT_ZIP_LIMITS` (`packages/contracts/src/receipts.ts`).',
+    'zip by `RECEIPT_ZIP_LIMITS` (`packages/contracts/src/receipts.ts`: 1,000 entries, 200 MiB inflated, 20 MiB',
+    'per entry, 2 MiB manifest); the receipts worker\'s concurrency is its definition\'s (1).',
     '',
   ].join('\n');
 }

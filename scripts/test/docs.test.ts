@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { citedDecisions, generatedFiles, parseDecision, readDecisions, ROOT } from '../docs/generate.ts';
@@ -56,6 +56,20 @@ describe('docs', () => {
     }
     expect(citations).toBeGreaterThan(100);
     expect(missing).toEqual([]);
+  });
+
+  it('every relative link of the docs and the README points to a file that exists', () => {
+    const pages = [...walk(path.join(ROOT, 'docs'))].filter((file) => file.endsWith('.md')).concat(path.join(ROOT, 'README.md'));
+    const broken: string[] = [];
+    for (const page of pages) {
+      for (const match of readFileSync(page, 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        const target = match[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        if (!existsSync(path.resolve(path.dirname(page), target))) broken.push(`${path.relative(ROOT, page)}: ${target}`);
+      }
+    }
+    expect(pages.length).toBeGreaterThan(150);
+    expect(broken).toEqual([]);
   });
 
   it('reads the citation forms and refuses a malformed decision (the checks above can fail)', () => {
