@@ -1,12 +1,13 @@
 import type { QueueName } from '@portal/contracts';
 import { bindJob, type JobDefinition, type JobHandlers, type RetryPolicy } from '@portal/queue';
-import { annuitiesJob } from './definitions/annuities.ts';
-import { ledesJob } from './definitions/ledes.ts';
+import { annuitiesJob, annuityRunKind } from './definitions/annuities.ts';
+import { ledesJob, ledesRunKind } from './definitions/ledes.ts';
 import { mailJob } from './definitions/mail.ts';
 import { patentExportJob } from './definitions/patent-export.ts';
-import { patentImportJob } from './definitions/patent-import.ts';
+import { patentImportJob, patentImportRunKind } from './definitions/patent-import.ts';
 import { patentRemindersJob } from './definitions/patent-reminders.ts';
-import { receiptsJob } from './definitions/receipts.ts';
+import { receiptRunKind, receiptsJob } from './definitions/receipts.ts';
+import type { RunKind } from './run-kind.ts';
 import type { CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 import type { CheckLedesDeps } from './processors/check-ledes.ts';
 import type { SendMailDeps } from './processors/send-mail.ts';
@@ -29,6 +30,15 @@ type DefinitionOf<Q extends RegisteredQueue> = Extract<Definition, { queue: Q }>
 
 export const JOB_REGISTRY = Object.fromEntries(DEFINITIONS.map((definition) => [definition.queue, definition])) as { readonly [Q in RegisteredQueue]: DefinitionOf<Q> };
 export const REGISTERED_QUEUES = DEFINITIONS.map((definition) => definition.queue) as RegisteredQueue[];
+
+/**
+ * Every kind of background run (decision 159): the sweep, the metrics and the fault contract loop
+ * over this list. A new kind is its `defineRunKind` definition, added here with its queue above.
+ */
+export const RUN_KINDS: readonly RunKind[] = [ledesRunKind, annuityRunKind, patentImportRunKind, receiptRunKind] as unknown as readonly RunKind[];
+
+/** `kind` label → run table, for the `portal_runs` gauge of `@portal/ops`. */
+export const RUN_TABLES: Readonly<Record<string, string>> = Object.fromEntries(RUN_KINDS.map((kind) => [kind.kind, kind.tableName]));
 
 export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps & ReadReceiptsDeps;
 
