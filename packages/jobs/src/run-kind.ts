@@ -111,8 +111,8 @@ export interface RunKind<Q extends string = string, Row extends RunRow = RunRow,
   closeSilent(ports: Pick<RunPorts, 'db' | 'realtime'>, isQueued: (id: string) => Promise<boolean>, now: Date, timeoutMs?: number): Promise<number>;
   /** The ids the sweep enqueues again: not started or silent (and not leased), or the kind's extra predicate. */
   toEnqueue(db: Executor, notStartedBefore: Date, silentBefore: Date, now: Date, limit: number): Promise<string[]>;
-  /** The processor wrapped in the lease: what the queue runs. */
-  process(ports: Ports): Processor<Q & QueueName>;
+  /** The processor wrapped in the lease: what the queue runs. `processor` replaces the kind's own (the fault contract's tests). */
+  process(ports: Ports, processor?: Processor<Q & QueueName>): Processor<Q & QueueName>;
   /** The final-failure hook of the queue: the run ends Error (`failed`) unless already finished. */
   onFinalFailure(ports: Ports): (payload: Payload<Q>, failure: { error: Error; attemptsMade: number }) => Promise<void>;
 }
@@ -228,8 +228,7 @@ export function defineRunKind<Q extends string, Row extends RunRow, Ports extend
       return rows.map((r) => r.id);
     },
 
-    process(ports) {
-      const processor = definition.processor(ports);
+    process(ports, processor = definition.processor(ports)) {
       const now = () => ports.clock?.now() ?? new Date();
       return async (payload, ctx) => {
         const id = definition.idOf(payload as Payload<Q>);

@@ -28,8 +28,7 @@ export interface CheckAnnuitiesDeps {
 export const PATENT_BATCH = 1000;
 /**
  * Rows per insert statement. On the embedded portal PGlite runs each statement on the main thread,
- * whole: 1,000 rows with their search and trigram indexes held it 300–600 ms on 2 shared cores, 250
- * rows about a quarter of that, so HTTP and socket.io are served between statements (issue 26).
+ * whole: small statements let HTTP and socket.io be served between them (issue 26).
  */
 export const PATENT_INSERT_ROWS = 250;
 /** A file of at least this many rows refreshes the patents' planner statistics once stored. */
@@ -245,9 +244,8 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     deps.logger.info({ event: 'annuity_file_checked', fileId: file.id, rows: counts.rows, attempt: job.attempt, ms: Math.round(performance.now() - begun) }, 'annuity file done');
     publishFile(deps.realtime, finished, { admins: true });
     if (counts.rows >= ANALYZE_FROM_ROWS) {
-      // Until autovacuum's next ANALYZE the planner takes the new file for a small one (the statistics
-      // predate it) and filters its rows one by one instead of using the search index (a search of a
-      // 100,000-row file: 74 ms → 5 ms). After Done: the user has the file, the worker pays the ~0.7 s.
+      // Until autovacuum's next ANALYZE the planner's statistics predate the new rows, so it filters
+      // them one by one instead of using the search index. After Done: the user does not wait for it.
       await deps.db.execute(sql`analyze annuity_patents`).catch((error: unknown) => deps.logger.warn({ err: error, fileId: file.id }, 'annuity patents analyze failed'));
     }
   };
