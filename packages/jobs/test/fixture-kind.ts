@@ -35,7 +35,7 @@ export const fixtureRunKind = defineRunKind({
   progressToAdmins: false,
   // The processor: counts its steps (each one a progress touch and event), then Done with its result.
   processor: (ports: RunPorts) => async (payload, ctx) => {
-    const id = (payload as { fixtureId: string }).fixtureId;
+    const id = (payload as unknown as { fixtureId: string }).fixtureId;
     const lease = leaseOf(ctx)!;
     const row = await fixtureRunKind.load(ports.db, id);
     for (let step = 1; step <= row!.steps; step++) {

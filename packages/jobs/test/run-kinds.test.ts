@@ -67,7 +67,7 @@ describe.each(testDatabaseKinds())('run kinds on %s', (dbKind) => {
       const seen: Array<{ room: string; state: string; steps_done: number }> = [];
       realtime.bus.on(BUS_EVENT, (message: BusMessage) => {
         const dto = message.args[0] as { _id: string; state: string; steps_done: number };
-        if (message.event === 'fixture:run' && dto._id === id) seen.push({ room: message.room.split(':')[0]!, state: dto.state, steps_done: dto.steps_done });
+        if ((message.event as string) === 'fixture:run' && dto._id === id) seen.push({ room: message.room.split(':')[0]!, state: dto.state, steps_done: dto.steps_done });
       });
       const ctx = { jobId: 'fixture-1', attempt: 1, signal: new AbortController().signal, updateProgress: async () => {}, log: () => {} };
       await fixtureRunKind.process(world as unknown as RunPorts)({ fixtureId: id } as never, ctx);
