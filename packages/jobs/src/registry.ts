@@ -29,7 +29,7 @@ export type RegisteredQueue = Definition['queue'];
 type DefinitionOf<Q extends RegisteredQueue> = Extract<Definition, { queue: Q }>;
 
 export const JOB_REGISTRY = Object.fromEntries(DEFINITIONS.map((definition) => [definition.queue, definition])) as { readonly [Q in RegisteredQueue]: DefinitionOf<Q> };
-export const REGISTERED_QUEUES = DEFINITIONS.map((definition) => definition.queue) as RegisteredQueue[];
+export const REGISTERED_QUEUES: RegisteredQueue[] = DEFINITIONS.map<RegisteredQueue>((definition) => definition.queue);
 
 /**
  * Every kind of background run (decision 159): the sweep, the metrics and the fault contract loop
@@ -50,7 +50,7 @@ export function isRegisteredQueue(queue: QueueName): queue is RegisteredQueue {
 export function bindJobs(ports: JobPorts, concurrency: Partial<Record<QueueName, number>> = {}): JobHandlers {
   return Object.fromEntries(
     DEFINITIONS.map((definition) => [definition.queue, bindJob(definition as JobDefinition<QueueName, JobPorts>, ports, { concurrency: concurrency[definition.queue] })]),
-  ) as JobHandlers;
+  );
 }
 
 /**

@@ -22,7 +22,7 @@ export type FixtureRow = typeof fixtureRuns.$inferSelect;
 export const fixtureRunKind = defineRunKind({
   kind: 'fixture',
   // Not a queue of the registry: the test drives the wrapped processor and a recording queue.
-  queue: 'fixture' as string,
+  queue: 'fixture',
   table: fixtureRuns,
   tableName: 'fixture_runs',
   idOf: (payload) => payload.fixtureId!,

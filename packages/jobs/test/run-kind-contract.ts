@@ -38,7 +38,7 @@ export function runKindContract(world: () => ContractWorld, subject: () => Contr
     const t = kind.table;
     const row = async (id: string) => (await kind.load(w.db, id))!;
     const set = async (id: string, values: Record<string, unknown>) => {
-      await w.db.update(t as never).set(values as never).where(eq(t.id, id));
+      await w.db.update(t as never).set(values).where(eq(t.id, id));
     };
     const events: Array<{ room: string; dto: { _id: string } }> = [];
     w.realtime.bus.on(BUS_EVENT, (message: BusMessage) => {
@@ -66,7 +66,7 @@ export function runKindContract(world: () => ContractWorld, subject: () => Contr
     const id = await seed();
     const g = gated();
     g.release();
-    await kind.process(ports, g.processor as never)(kind.payloadOf(id) as never, ctx('a'));
+    await kind.process(ports, g.processor)(kind.payloadOf(id) as never, ctx('a'));
     expect(g.calls).toHaveLength(1);
     expect(await row(id)).toMatchObject({ state: 'Done', leaseHolder: null, leaseExpiresAt: null });
     const rooms = events.filter((e) => e.dto._id === id).map((e) => e.room.split(':')[0]);
@@ -77,14 +77,14 @@ export function runKindContract(world: () => ContractWorld, subject: () => Contr
     const { kind, seed, ports, row, gated } = setup();
     const id = await seed();
     const first = gated();
-    const running = kind.process(ports, first.processor as never)(kind.payloadOf(id) as never, ctx('a'));
+    const running = kind.process(ports, first.processor)(kind.payloadOf(id) as never, ctx('a'));
     await expect.poll(() => first.calls.length).toBe(1);
     const held = await row(id);
     expect(held.leaseHolder).toBe(first.calls[0]);
     const second = gated();
     second.release();
     // The holder renews while the second job waits out the lease it saw: the second job gives up.
-    await kind.process(ports, second.processor as never)(kind.payloadOf(id) as never, ctx('b'));
+    await kind.process(ports, second.processor)(kind.payloadOf(id) as never, ctx('b'));
     expect(second.calls).toHaveLength(0);
     expect(await row(id)).toMatchObject({ state: 'in_progress', leaseHolder: first.calls[0] });
     first.release();
@@ -96,7 +96,7 @@ export function runKindContract(world: () => ContractWorld, subject: () => Contr
     const { kind, seed, ports, row, gated } = setup();
     const id = await seed();
     const g = gated();
-    const running = kind.process(ports, g.processor as never)(kind.payloadOf(id) as never, ctx('a'));
+    const running = kind.process(ports, g.processor)(kind.payloadOf(id) as never, ctx('a'));
     await expect.poll(() => g.calls.length).toBe(1);
     const before = (await row(id)).leaseExpiresAt!.getTime();
     await new Promise((resolve) => setTimeout(resolve, RUN_LEASE_RENEW_MS * 2.5));
@@ -116,14 +116,14 @@ export function runKindContract(world: () => ContractWorld, subject: () => Contr
     const g = gated();
     g.release();
     const begun = Date.now();
-    await kind.process(ports, g.processor as never)(kind.payloadOf(id) as never, ctx('b'));
+    await kind.process(ports, g.processor)(kind.payloadOf(id) as never, ctx('b'));
     expect(Date.now() - begun).toBeLessThan(RUN_LEASE_MS);
     expect(g.calls).toHaveLength(1);
     expect(await row(id)).toMatchObject({ state: 'Done', leaseHolder: null });
     // A late job of the finished run is a no-op (the kinds with work for finished runs are given it).
     const late = gated();
     late.release();
-    await kind.process(ports, late.processor as never)(kind.payloadOf(id) as never, ctx('c'));
+    await kind.process(ports, late.processor)(kind.payloadOf(id) as never, ctx('c'));
     expect(late.calls).toHaveLength(kind.handlesFinished ? 1 : 0);
     expect(await row(id)).toMatchObject({ state: 'Done' });
   }, 20_000);
@@ -132,7 +132,7 @@ export function runKindContract(world: () => ContractWorld, subject: () => Contr
     const { kind, seed, ports, row, set, gated } = setup();
     const id = await seed();
     const g = gated();
-    const running = kind.process(ports, g.processor as never)(kind.payloadOf(id) as never, ctx('a'));
+    const running = kind.process(ports, g.processor)(kind.payloadOf(id) as never, ctx('a'));
     await expect.poll(() => g.calls.length).toBe(1);
     // Another execution took it over (this one's lease expired while it hung).
     await set(id, { leaseHolder: 'other', leaseExpiresAt: new Date(Date.now() + 60_000) });
@@ -164,12 +164,12 @@ export function runKindContract(world: () => ContractWorld, subject: () => Contr
   it('final failure ends an in-progress run in Error (published to the admins), and leaves a Done run Done', async () => {
     const { kind, seed, ports, row, set, events } = setup();
     const id = await seed();
-    await kind.onFinalFailure(ports)(kind.payloadOf(id) as never, { error: new Error('boom'), attemptsMade: 5 });
+    await kind.onFinalFailure(ports)(kind.payloadOf(id), { error: new Error('boom'), attemptsMade: 5 });
     expect(await row(id)).toMatchObject({ state: 'Error', errorCode: kind.errorCodes.failed, leaseHolder: null });
     expect(events.some((e) => e.dto._id === id && e.room.startsWith('role:'))).toBe(true);
     const done = await seed();
     await set(done, { state: 'Done', finishedAt: new Date() });
-    await kind.onFinalFailure(ports)(kind.payloadOf(done) as never, { error: new Error('late'), attemptsMade: 5 });
+    await kind.onFinalFailure(ports)(kind.payloadOf(done), { error: new Error('late'), attemptsMade: 5 });
     expect(await row(done)).toMatchObject({ state: 'Done', errorCode: null });
   });
 

@@ -5,7 +5,7 @@ import { openTestDatabase, testDatabaseKinds } from '@portal/db/testing';
 import { createLogger } from '@portal/logger';
 import { createMetrics } from '@portal/ops';
 import { BUS_EVENT, createInProcessPublisher, type BusMessage } from '@portal/realtime';
-import { RUN_KINDS, RUN_TABLES, sweepJobs, type RunKind, type RunPorts } from '../src/index.ts';
+import { RUN_KINDS, RUN_TABLES, sweepJobs, type RunKind } from '../src/index.ts';
 import { createFixtureTable, fixtureRunKind, seedFixtureRun } from './fixture-kind.ts';
 import { runKindContract, type ContractWorld } from './run-kind-contract.ts';
 
@@ -70,7 +70,7 @@ describe.each(testDatabaseKinds())('run kinds on %s', (dbKind) => {
         if ((message.event as string) === 'fixture:run' && dto._id === id) seen.push({ room: message.room.split(':')[0]!, state: dto.state, steps_done: dto.steps_done });
       });
       const ctx = { jobId: 'fixture-1', attempt: 1, signal: new AbortController().signal, updateProgress: async () => {}, log: () => {} };
-      await fixtureRunKind.process(world as unknown as RunPorts)({ fixtureId: id } as never, ctx);
+      await fixtureRunKind.process(world)({ fixtureId: id } as never, ctx);
       expect(await fixtureRunKind.load(world.db, id)).toMatchObject({ state: 'Done', stepsDone: 3, result: '3 steps', leaseHolder: null });
       expect(seen.filter((e) => e.state === 'in_progress').map((e) => e.steps_done)).toEqual([1, 2, 3]);
       expect(seen.filter((e) => e.state === 'Done').map((e) => e.room).sort()).toEqual(['role', 'user']);

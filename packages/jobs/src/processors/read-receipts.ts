@@ -62,7 +62,7 @@ async function deleteUnlessRecorded(deps: Pick<ReadReceiptsDeps, 'db' | 'storage
  * are deleted (`deleteUnrecordedObjects`, the run kind's `afterError`).
  */
 export async function markReceiptUploadFailed(deps: Pick<ReadReceiptsDeps, 'db' | 'storage' | 'realtime' | 'clock' | 'logger'>, uploadId: string, errorCode: string): Promise<void> {
-  await receiptRunKind.fail(deps as ReadReceiptsDeps, uploadId, errorCode);
+  await receiptRunKind.fail(deps, uploadId, errorCode);
 }
 
 /** Deletes the objects of an upload's entries that no receipt row points to: every entry's key is known (`receiptStorageKey`). */
