@@ -6,7 +6,7 @@ import { createMailTransport } from '@portal/mail';
 import { createInlineQueue, type QueuePort } from '@portal/queue';
 import { attachRealtimeServer, createInProcessPublisher, type RealtimePublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import { bindJobs, consumedQueues, recheckSchedules, REGISTERED_QUEUES, retryPolicies, sharedThreadEngine, sweepJobs } from '@portal/jobs';
+import { bindJobs, consumedQueues, recheckSchedules, REGISTERED_QUEUES, retryPolicies, RUN_TABLES, sharedThreadEngine, sweepJobs } from '@portal/jobs';
 import { cachedProbe, createMetrics, instrumentJobs, storageWriteProbe } from '@portal/ops';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppContext } from './context.ts';
@@ -81,6 +81,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
     service: 'api',
     queueDepth: { queues: REGISTERED_QUEUES, counts: (name) => queueRef.current!.counts(name) },
     runsFrom: database.db,
+    runTables: RUN_TABLES,
     sockets: () => socketCount(),
   });
   const ctxRef: { current?: AppContext } = {};

@@ -3,6 +3,27 @@ import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, 
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
+export const RUN_STATES = ['in_progress', 'Done', 'Error'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+/**
+ * The columns every background run table shares (the run kind of `@portal/jobs`, decision 159):
+ * the state the worker owns (in_progress → Done | Error), the reason code of an Error, the attempts,
+ * the timestamps the sweep reads (`updated_at` is the heartbeat) and the lease (decision 160): the
+ * execution holding it, and until when, is the only one that may process the run.
+ */
+export const runColumns = () => ({
+  state: text('state', { enum: RUN_STATES }).notNull().default('in_progress'),
+  errorCode: text('error_code'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: createdAt(),
+  startedAt: timestamp('started_at', { withTimezone: true }),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  leaseHolder: text('lease_holder'),
+  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+});
+
 export const roles = pgTable('roles', {
   id: uuid('id').primaryKey().defaultRandom(),
   slug: text('slug').notNull().unique(),
@@ -183,7 +204,6 @@ export const ledesRuns = pgTable(
     clientDestinataire: text('client_destinataire'),
     sendHistory: boolean('send_history').notNull().default(true),
     sendServer: boolean('send_server').notNull().default(true),
-    state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
     linesChecked: integer('lines_checked').notNull().default(0),
     accepted: boolean('accepted'),
     /*
@@ -197,14 +217,9 @@ export const ledesRuns = pgTable(
     firstErrorLines: integer('first_error_lines').array().notNull().default(sql`'{}'::integer[]`),
     firstOkLines: integer('first_ok_lines').array().notNull().default(sql`'{}'::integer[]`),
     format: text('format'),
-    errorCode: text('error_code'),
-    attempts: integer('attempts').notNull().default(0),
     deliveredKey: text('delivered_key'),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
-    createdAt: createdAt(),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...runColumns(),
   },
   (t) => [
     // A user's runs newest first whether shared or not (the admin's view of one user), ties by id as the list orders them.
@@ -282,9 +297,6 @@ export const annuityFiles = pgTable(
     exportKey: text('export_key').unique(),
     size: bigint('size', { mode: 'number' }).notNull(),
     sha256: text('sha256').notNull(),
-    state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
-    /** The engine's reason code (or processing_failed / interrupted) when state is Error. */
-    errorCode: text('error_code'),
     rowsDone: integer('rows_done').notNull().default(0),
     rowsTotal: integer('rows_total'),
     countOk: integer('count_ok').notNull().default(0),
@@ -297,11 +309,7 @@ export const annuityFiles = pgTable(
     /** Bumped by each edit; the export job records the version it wrote, so a later edit is never lost. */
     editVersion: integer('edit_version').notNull().default(0),
     exportVersion: integer('export_version').notNull().default(0),
-    attempts: integer('attempts').notNull().default(0),
-    createdAt: createdAt(),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...runColumns(),
   },
   (t) => [
     index('annuity_files_owner_created_idx').on(t.ownerId, t.createdAt, t.id),
@@ -581,8 +589,6 @@ export const patentImports = pgTable(
     storageKey: text('storage_key').notNull().unique(),
     size: bigint('size', { mode: 'number' }).notNull(),
     sha256: text('sha256').notNull(),
-    state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
-    errorCode: text('error_code'),
     rowsTotal: integer('rows_total'),
     rowsDone: integer('rows_done').notNull().default(0),
     inserted: integer('inserted').notNull().default(0),
@@ -593,11 +599,7 @@ export const patentImports = pgTable(
     flagged: integer('flagged').notNull().default(0),
     /** The first refused rows: `{ row, code, field? }`, at most a hundred. */
     rejections: jsonb('rejections').$type<{ row: number; code: string; field?: string }[]>().notNull().default(sql`'[]'::jsonb`),
-    attempts: integer('attempts').notNull().default(0),
-    createdAt: createdAt(),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...runColumns(),
   },
   (t) => [index('patent_imports_created_idx').on(t.createdAt, t.id), index('patent_imports_state_idx').on(t.state, t.updatedAt)],
 );
@@ -668,19 +670,13 @@ export const receiptUploads = pgTable(
     storageKey: text('storage_key').notNull().unique(),
     size: bigint('size', { mode: 'number' }).notNull(),
     sha256: text('sha256').notNull(),
-    state: text('state', { enum: ['in_progress', 'Done', 'Error'] }).notNull().default('in_progress'),
-    errorCode: text('error_code'),
     entriesTotal: integer('entries_total'),
     entriesDone: integer('entries_done').notNull().default(0),
     receiptsCreated: integer('receipts_created').notNull().default(0),
     refusedCount: integer('refused_count').notNull().default(0),
     /** `{ entry, code }`: the entry's name as the archive gives it (display only, never a storage key). */
     refused: jsonb('refused').$type<{ entry: string; code: string }[]>().notNull().default(sql`'[]'::jsonb`),
-    attempts: integer('attempts').notNull().default(0),
-    createdAt: createdAt(),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...runColumns(),
   },
   (t) => [
     index('receipt_uploads_owner_created_idx').on(t.ownerId, t.createdAt, t.id),

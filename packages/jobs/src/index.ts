@@ -1,6 +1,6 @@
 export { createCheckLedesProcessor, createSendMailProcessor, markLedesRunFailed, publishRun, type CheckLedesDeps, type SendMailDeps } from './processors/index.ts';
 export { loadResult, loadRun, loadRuns, toRunDto, FORMAT_OK_LIMIT, RESULT_PAGE_FINDINGS, type LedesRunRow, type ResultPage } from './ledes/runs.ts';
-export { JOB_REGISTRY, REGISTERED_QUEUES, bindJobs, consumedQueues, isRegisteredQueue, retryPolicies, type JobPorts, type RegisteredQueue } from './registry.ts';
+export { RUN_KINDS, RUN_TABLES, JOB_REGISTRY, REGISTERED_QUEUES, bindJobs, consumedQueues, isRegisteredQueue, retryPolicies, type JobPorts, type RegisteredQueue } from './registry.ts';
 export { ledesJob, closeSilentLedesRuns, withHeartbeat, LEDES_ERROR_CODES, LEDES_HEARTBEAT_MS } from './definitions/ledes.ts';
 export { mailJob } from './definitions/mail.ts';
 export { sweepJobs, enqueueCommitted, NOT_STARTED_AFTER_MS, SILENT_RUN_AFTER_MS, type SweepPorts } from './sweep.ts';
@@ -28,3 +28,8 @@ export { createReadReceiptsProcessor, markReceiptUploadFailed, receiptStorageKey
 export { loadReceiptUpload, publishReceiptUpload, toReceiptUploadDto, type ReceiptUploadRow } from './receipts/uploads.ts';
 export { receiptUploadKind, PDF_SNIFF_BYTES } from './receipts/kind.ts';
 export { manifestOf, referencesFromText, type ReceiptReferences } from './receipts/references.ts';
+export { defineRunKind, leaseOf, notLeased, RUN_LEASE_MS, RUN_LEASE_RENEW_MS, type RunKind, type RunKindDefinition, type RunLease, type RunPorts, type RunRow, type RunTable } from './run-kind.ts';
+export { ledesRunKind } from './definitions/ledes.ts';
+export { annuityRunKind } from './definitions/annuities.ts';
+export { patentImportRunKind } from './definitions/patent-import.ts';
+export { receiptRunKind } from './definitions/receipts.ts';

@@ -1,12 +1,13 @@
 import type { QueueName } from '@portal/contracts';
-import { bindJob, type JobHandlers, type RetryPolicy } from '@portal/queue';
-import { annuitiesJob } from './definitions/annuities.ts';
-import { ledesJob } from './definitions/ledes.ts';
+import { bindJob, type JobDefinition, type JobHandlers, type RetryPolicy } from '@portal/queue';
+import { annuitiesJob, annuityRunKind } from './definitions/annuities.ts';
+import { ledesJob, ledesRunKind } from './definitions/ledes.ts';
 import { mailJob } from './definitions/mail.ts';
 import { patentExportJob } from './definitions/patent-export.ts';
-import { patentImportJob } from './definitions/patent-import.ts';
+import { patentImportJob, patentImportRunKind } from './definitions/patent-import.ts';
 import { patentRemindersJob } from './definitions/patent-reminders.ts';
-import { receiptsJob } from './definitions/receipts.ts';
+import { receiptRunKind, receiptsJob } from './definitions/receipts.ts';
+import type { RunKind } from './run-kind.ts';
 import type { CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 import type { CheckLedesDeps } from './processors/check-ledes.ts';
 import type { SendMailDeps } from './processors/send-mail.ts';
@@ -16,21 +17,28 @@ import type { PatentRemindersDeps } from './processors/patent-reminders.ts';
 import type { ReadReceiptsDeps } from './processors/read-receipts.ts';
 
 /**
- * Every active queue, one definition each. The inline driver, the BullMQ workers, the producer's
- * retry options and the timeout sweep all read this; adding a queue means adding its definition
- * here (and a worker entrypoint): nothing may enqueue to a queue nobody consumes (docs/decisions.md).
+ * Every active queue, named once: its definition. The inline driver, the BullMQ workers, the
+ * producer's retry options and the timeout sweep all derive from this list; adding a queue means
+ * adding its definition here (and a worker entrypoint): nothing may enqueue to a queue nobody
+ * consumes (docs/decisions.md).
  */
-export const JOB_REGISTRY = {
-  mail: mailJob,
-  ledes: ledesJob,
-  annuities: annuitiesJob,
-  'patent-import': patentImportJob,
-  'patent-export': patentExportJob,
-  'patent-reminders': patentRemindersJob,
-  receipts: receiptsJob,
-} as const;
-export type RegisteredQueue = keyof typeof JOB_REGISTRY;
-export const REGISTERED_QUEUES = Object.keys(JOB_REGISTRY) as RegisteredQueue[];
+const DEFINITIONS = [mailJob, ledesJob, annuitiesJob, patentImportJob, patentExportJob, patentRemindersJob, receiptsJob] as const;
+
+type Definition = (typeof DEFINITIONS)[number];
+export type RegisteredQueue = Definition['queue'];
+type DefinitionOf<Q extends RegisteredQueue> = Extract<Definition, { queue: Q }>;
+
+export const JOB_REGISTRY = Object.fromEntries(DEFINITIONS.map((definition) => [definition.queue, definition])) as { readonly [Q in RegisteredQueue]: DefinitionOf<Q> };
+export const REGISTERED_QUEUES: RegisteredQueue[] = DEFINITIONS.map<RegisteredQueue>((definition) => definition.queue);
+
+/**
+ * Every kind of background run (decision 159): the sweep, the metrics and the fault contract loop
+ * over this list. A new kind is its `defineRunKind` definition, added here with its queue above.
+ */
+export const RUN_KINDS: readonly RunKind[] = [ledesRunKind, annuityRunKind, patentImportRunKind, receiptRunKind] as unknown as readonly RunKind[];
+
+/** `kind` label → run table, for the `portal_runs` gauge of `@portal/ops`. */
+export const RUN_TABLES: Readonly<Record<string, string>> = Object.fromEntries(RUN_KINDS.map((kind) => [kind.kind, kind.tableName]));
 
 export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps & ReadReceiptsDeps;
 
@@ -40,15 +48,9 @@ export function isRegisteredQueue(queue: QueueName): queue is RegisteredQueue {
 
 /** Every registered queue's handler over the ports (the embedded mode's inline driver). */
 export function bindJobs(ports: JobPorts, concurrency: Partial<Record<QueueName, number>> = {}): JobHandlers {
-  return {
-    mail: bindJob(mailJob, ports, { concurrency: concurrency.mail }),
-    ledes: bindJob(ledesJob, ports, { concurrency: concurrency.ledes }),
-    annuities: bindJob(annuitiesJob, ports, { concurrency: concurrency.annuities }),
-    'patent-import': bindJob(patentImportJob, ports, { concurrency: concurrency['patent-import'] }),
-    'patent-export': bindJob(patentExportJob, ports, { concurrency: concurrency['patent-export'] }),
-    'patent-reminders': bindJob(patentRemindersJob, ports, { concurrency: concurrency['patent-reminders'] }),
-    receipts: bindJob(receiptsJob, ports, { concurrency: concurrency.receipts }),
-  };
+  return Object.fromEntries(
+    DEFINITIONS.map((definition) => [definition.queue, bindJob(definition as JobDefinition<QueueName, JobPorts>, ports, { concurrency: concurrency[definition.queue] })]),
+  );
 }
 
 /**
@@ -64,13 +66,5 @@ export function consumedQueues(handlers: JobHandlers): JobHandlers {
 
 /** The producer's job options come from the same policies the consumers apply. */
 export function retryPolicies(): Record<RegisteredQueue, RetryPolicy> {
-  return {
-    mail: mailJob.retry,
-    ledes: ledesJob.retry,
-    annuities: annuitiesJob.retry,
-    'patent-import': patentImportJob.retry,
-    'patent-export': patentExportJob.retry,
-    'patent-reminders': patentRemindersJob.retry,
-    receipts: receiptsJob.retry,
-  };
+  return Object.fromEntries(DEFINITIONS.map((definition) => [definition.queue, definition.retry])) as Record<RegisteredQueue, RetryPolicy>;
 }

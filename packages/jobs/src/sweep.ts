@@ -1,14 +1,13 @@
-import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, gt, isNull, lt } from 'drizzle-orm';
 import type { JobPayload, QueueName } from '@portal/contracts';
-import { annuityFiles, ledesRuns, mails, patentImports, receiptUploads, type Database } from '@portal/db';
+import { mails, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { QueuePort } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
-import { closeSilentAnnuityFiles } from './definitions/annuities.ts';
-import { closeSilentLedesRuns, LEDES_HEARTBEAT_MS } from './definitions/ledes.ts';
+import { LEDES_HEARTBEAT_MS } from './definitions/ledes.ts';
 import { mailJob } from './definitions/mail.ts';
-import { closeSilentPatentImports } from './definitions/patent-import.ts';
-import { closeSilentReceiptUploads } from './definitions/receipts.ts';
+import { RUN_KINDS } from './registry.ts';
+import type { RunKind } from './run-kind.ts';
 
 const BATCH = 500;
 /** A job normally starts within seconds; older rows lost their enqueue (Q-07, Q-12). */
@@ -40,15 +39,19 @@ export async function enqueueCommitted<Q extends QueueName>(ports: Pick<SweepPor
 
 /**
  * What the database says is waiting goes back to the queue, and what nobody works on any more ends:
- * 1. unsent mail (younger than the mail queue's timeout), in-progress LEDES runs not started or
- *    silent, and Done runs whose recorded delivery to step 2 was not made are enqueued again; job ids are deterministic, so a pending job makes it a no-op, and a
- *    finished one (failed while SMTP or the database was down) is replaced;
- * 2. started runs silent past the ledes queue's timeout, whose job is not waiting its turn, move to
- *    Error ("interrupted").
+ * 1. unsent mail (younger than the mail queue's timeout), and for every run kind (`RUN_KINDS`) its
+ *    runs not started or silent and not leased, plus the kind's own extra rows (a LEDES run's delivery
+ *    not made, an annuity file's stale export), are enqueued again; job ids are deterministic, so a
+ *    pending job makes it a no-op, and a finished one (failed while SMTP or the database was down) is replaced;
+ * 2. started runs silent past their queue's timeout, not leased, whose job is not waiting its turn,
+ *    move to Error ("interrupted").
  * `everything` (the embedded mode at start, and any node as soon as Redis is back) takes every
- * waiting row at once instead of only the old ones.
+ * waiting row at once instead of only the old ones; a leased run is left to its holder even then.
  */
-export async function sweepJobs(ports: SweepPorts, options: { everything?: boolean } = {}): Promise<{ mails: number; ledes: number; annuities: number; interrupted: number }> {
+export async function sweepJobs(
+  ports: SweepPorts,
+  options: { everything?: boolean; kinds?: readonly RunKind[] } = {},
+): Promise<{ mails: number; ledes: number; annuities: number; interrupted: number; runs: Record<string, number> }> {
   const now = ports.clock.now();
   const at = (msAgo: number) => new Date(now.getTime() - (options.everything ? 0 : msAgo));
 
@@ -59,72 +62,19 @@ export async function sweepJobs(ports: SweepPorts, options: { everything?: boole
     .limit(BATCH);
   await enqueueCommitted(ports, 'mail', unsent.map((m) => ({ mailId: m.id })));
 
-  const waiting = await ports.db
-    .select({ id: ledesRuns.id })
-    .from(ledesRuns)
-    .where(
-      or(
-        and(
-          eq(ledesRuns.state, 'in_progress'),
-          or(and(isNull(ledesRuns.startedAt), lt(ledesRuns.createdAt, at(NOT_STARTED_AFTER_MS))), lt(ledesRuns.updatedAt, at(SILENT_RUN_AFTER_MS))),
-        ),
-        // Done, with a delivery recorded but not made: its job ran out of attempts while storage was
-        // down. The job of a Done run only delivers (deliverOnce), so it is simply run again.
-        and(eq(ledesRuns.state, 'Done'), isNotNull(ledesRuns.deliveredKey), isNull(ledesRuns.deliveredAt), lt(ledesRuns.updatedAt, at(NOT_STARTED_AFTER_MS))),
-      ),
-    )
-    .limit(BATCH);
-  await enqueueCommitted(ports, 'ledes', waiting.map((r) => ({ runId: r.id })));
+  const kinds = options.kinds ?? RUN_KINDS;
+  const runs: Record<string, number> = {};
+  for (const kind of kinds) {
+    const ids = await kind.toEnqueue(ports.db, at(NOT_STARTED_AFTER_MS), at(SILENT_RUN_AFTER_MS), now, BATCH);
+    runs[kind.kind] = ids.length;
+    await enqueueCommitted(ports, kind.queue as QueueName, ids.map((id) => kind.payloadOf(id)) as never[]);
+  }
 
-  // Annuity files: checks not started or silent, and Done files whose export misses an edit.
-  const annuities = await ports.db
-    .select({ id: annuityFiles.id })
-    .from(annuityFiles)
-    .where(
-      or(
-        and(
-          eq(annuityFiles.state, 'in_progress'),
-          or(and(isNull(annuityFiles.startedAt), lt(annuityFiles.createdAt, at(NOT_STARTED_AFTER_MS))), lt(annuityFiles.updatedAt, at(SILENT_RUN_AFTER_MS))),
-        ),
-        and(eq(annuityFiles.state, 'Done'), eq(annuityFiles.exportStale, true), lt(annuityFiles.updatedAt, at(NOT_STARTED_AFTER_MS))),
-      ),
-    )
-    .limit(BATCH);
-  await enqueueCommitted(ports, 'annuities', annuities.map((f) => ({ fileId: f.id })));
-
-  // Portfolio imports not started or silent (their enqueue was lost, or Redis lost the job).
-  const imports = await ports.db
-    .select({ id: patentImports.id })
-    .from(patentImports)
-    .where(
-      and(
-        eq(patentImports.state, 'in_progress'),
-        or(and(isNull(patentImports.startedAt), lt(patentImports.createdAt, at(NOT_STARTED_AFTER_MS))), lt(patentImports.updatedAt, at(SILENT_RUN_AFTER_MS))),
-      ),
-    )
-    .limit(BATCH);
-  await enqueueCommitted(ports, 'patent-import', imports.map((i) => ({ importId: i.id })));
-
-  // Receipt uploads not started or silent, as the imports.
-  const uploads = await ports.db
-    .select({ id: receiptUploads.id })
-    .from(receiptUploads)
-    .where(
-      and(
-        eq(receiptUploads.state, 'in_progress'),
-        or(and(isNull(receiptUploads.startedAt), lt(receiptUploads.createdAt, at(NOT_STARTED_AFTER_MS))), lt(receiptUploads.updatedAt, at(SILENT_RUN_AFTER_MS))),
-      ),
-    )
-    .limit(BATCH);
-  await enqueueCommitted(ports, 'receipts', uploads.map((u) => ({ uploadId: u.id })));
-
-  const interruptedLedes = await closeSilentLedesRuns(ports, (runId) => ports.queue.isQueued('ledes', { runId }), now);
-  if (interruptedLedes > 0) ports.logger.warn({ interrupted: interruptedLedes }, 'ledes runs silent past the timeout moved to Error');
-  const interruptedAnnuities = await closeSilentAnnuityFiles(ports, (fileId) => ports.queue.isQueued('annuities', { fileId }), now);
-  if (interruptedAnnuities > 0) ports.logger.warn({ interrupted: interruptedAnnuities }, 'annuity checks silent past the timeout moved to Error');
-  const interruptedImports = await closeSilentPatentImports(ports, (importId) => ports.queue.isQueued('patent-import', { importId }), now);
-  if (interruptedImports > 0) ports.logger.warn({ interrupted: interruptedImports }, 'patent imports silent past the timeout moved to Error');
-  const interruptedReceipts = await closeSilentReceiptUploads(ports, (uploadId) => ports.queue.isQueued('receipts', { uploadId }), now);
-  if (interruptedReceipts > 0) ports.logger.warn({ interrupted: interruptedReceipts }, 'receipt uploads silent past the timeout moved to Error');
-  return { mails: unsent.length, ledes: waiting.length, annuities: annuities.length, interrupted: interruptedLedes + interruptedAnnuities + interruptedImports + interruptedReceipts };
+  let interrupted = 0;
+  for (const kind of kinds) {
+    const closed = await kind.closeSilent(ports, (id) => ports.queue.isQueued(kind.queue as QueueName, kind.payloadOf(id) as never), now);
+    if (closed > 0) ports.logger.warn({ kind: kind.kind, interrupted: closed }, 'runs silent past the timeout moved to Error');
+    interrupted += closed;
+  }
+  return { mails: unsent.length, ledes: runs.ledes ?? 0, annuities: runs.annuities ?? 0, interrupted, runs };
 }

@@ -11,17 +11,6 @@ export const SCRAPE_SOURCE_TIMEOUT_MS = 3000;
 /** The queue states a dashboard watches (completed grows for ever: BullMQ trims it, so it says little). */
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const satisfies ReadonlyArray<keyof JobCounts>;
 
-/**
- * The tables holding one row per uploaded file whose `state` is in_progress → Done | Error, by the
- * `kind` label they get. A new kind of run adds its table here (the gauge reads them all on scrape).
- */
-export const RUN_TABLES = {
-  ledes: 'ledes_runs',
-  annuities: 'annuity_files',
-  'patent-import': 'patent_imports',
-  receipts: 'receipt_uploads',
-} as const;
-
 /** How a job run ended, as the job duration histogram labels it. */
 export type JobRunOutcome = 'completed' | 'failed' | 'handed_back';
 
@@ -35,8 +24,13 @@ export interface MetricsOptions {
   service: string;
   /** Waiting / active / delayed / failed per queue, read on each scrape (omitted when absent). */
   queueDepth?: QueueDepthSource;
-  /** Runs per kind and state, counted on each scrape from the run tables. */
+  /** Runs per kind and state (and leased runs per kind), counted on each scrape from the run tables. */
   runsFrom?: Database;
+  /**
+   * `kind` label → run table: `RUN_TABLES` of `@portal/jobs`, derived from its run kinds, so a new
+   * kind is counted with no edit here.
+   */
+  runTables?: Readonly<Record<string, string>>;
   /** Live socket.io connections on this node. */
   sockets?: () => number;
 }
@@ -105,7 +99,8 @@ export function createMetrics(options: MetricsOptions): PortalMetrics {
   }
 
   const db = options.runsFrom;
-  if (db) {
+  const runTables = options.runTables ?? {};
+  if (db && Object.keys(runTables).length > 0) {
     new client.Gauge({
       name: 'portal_runs',
       help: 'Uploaded files per kind and state (in_progress, Done, Error), counted from the run tables on scrape',
@@ -113,7 +108,7 @@ export function createMetrics(options: MetricsOptions): PortalMetrics {
       registers: [registry],
       async collect() {
         this.reset();
-        const parts = Object.entries(RUN_TABLES).map(([kind, table]) => sql`select ${kind}::text as kind, state, count(*)::int as n from ${sql.identifier(table)} group by state`);
+        const parts = Object.entries(runTables).map(([kind, table]) => sql`select ${kind}::text as kind, state, count(*)::int as n from ${sql.identifier(table)} group by state`);
         let rows: Array<{ kind: string; state: string; n: number }>;
         try {
           const result = await withinTimeout(db.execute(sql.join(parts, sql` union all `)));
@@ -122,6 +117,29 @@ export function createMetrics(options: MetricsOptions): PortalMetrics {
           return;
         }
         for (const row of rows) this.set({ kind: row.kind, state: row.state }, Number(row.n));
+      },
+    });
+  }
+
+  if (db && Object.keys(runTables).length > 0) {
+    new client.Gauge({
+      name: 'portal_runs_leased',
+      help: 'In-progress runs per kind held under an unexpired lease (a worker processes them now), counted on scrape',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const parts = Object.entries(runTables).map(
+          ([kind, table]) => sql`select ${kind}::text as kind, count(*)::int as n from ${sql.identifier(table)} where state = 'in_progress' and lease_expires_at > now()`,
+        );
+        let rows: Array<{ kind: string; n: number }>;
+        try {
+          const result = await withinTimeout(db.execute(sql.join(parts, sql` union all `)));
+          rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as typeof rows;
+        } catch {
+          return;
+        }
+        for (const row of rows) this.set({ kind: row.kind }, Number(row.n));
       },
     });
   }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { annuityRange, isOffice, isOrigin } from '@portal/annuities/core';
 import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
-import { annuityFiles, annuityPatents, users, type Executor } from '@portal/db';
+import { annuityFiles, annuityPatents, type Executor } from '@portal/db';
 import { serverT, type Locale } from '@portal/i18n';
 import type { RealtimePublisher } from '@portal/realtime';
 
@@ -13,7 +13,11 @@ export function exportNameOf(importName: string): string {
   return `${importName.replace(/\.[^.]*$/, '')}_export.xlsx`;
 }
 
-export function toFileDto(file: AnnuityFileRow, locale: Locale, owner?: { id: string; email: string; companyAgent: string }): AnnuityFileDto {
+/**
+ * The file's wire shape. `locale` fills `error_message` for a REST answer; an event carries codes and
+ * numbers only (`error_message` null) and the client translates `error_code` (annuities:reason.*).
+ */
+export function toFileDto(file: AnnuityFileRow, locale: Locale | null, owner?: { id: string; email: string; companyAgent: string }): AnnuityFileDto {
   const done = file.state === 'Done';
   return {
     _id: file.id,
@@ -25,7 +29,7 @@ export function toFileDto(file: AnnuityFileRow, locale: Locale, owner?: { id: st
     path_export: done ? file.exportKey : null,
     is_done: file.state,
     error_code: file.state === 'Error' ? file.errorCode : null,
-    error_message: file.state === 'Error' && file.errorCode ? serverT(locale)(`annuities:reason.${file.errorCode}`) : null,
+    error_message: locale && file.state === 'Error' && file.errorCode ? serverT(locale)(`annuities:reason.${file.errorCode}`) : null,
     rows_done: file.rowsDone,
     rows_total: file.rowsTotal,
     counts: done ? { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate } : null,
@@ -81,17 +85,13 @@ export async function loadAnnuityFile(db: Executor, id: string): Promise<Annuity
   return file;
 }
 
-async function ownerLocale(db: Executor, ownerId: string): Promise<Locale> {
-  const [owner] = await db.select({ langue: users.langue }).from(users).where(eq(users.id, ownerId));
-  return owner?.langue ?? 'en';
-}
-
 /**
  * Publishes a file's state to its owner; a transition (Done, Error, a new file) also to the admins,
- * whose list shows everyone's files. Progress goes to the owner only.
+ * whose list shows everyone's files. Progress goes to the owner only. Codes and numbers only: no
+ * database read per event (progress comes every ANNUITY_PROGRESS_MS).
  */
-export async function publishFile(db: Executor, realtime: RealtimePublisher, file: AnnuityFileRow, options: { admins: boolean }): Promise<void> {
-  const dto = toFileDto(file, await ownerLocale(db, file.ownerId));
+export function publishFile(realtime: RealtimePublisher, file: AnnuityFileRow, options: { admins: boolean }): void {
+  const dto = toFileDto(file, null);
   realtime.toUser(file.ownerId, 'annuities:file:updated', dto);
   if (options.admins) realtime.toAdmins('annuities:file:updated', dto);
 }

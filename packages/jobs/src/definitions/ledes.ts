@@ -1,7 +1,9 @@
-import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import { ledesRuns } from '@portal/db';
 import { DEFAULT_RETRY, defineJob, type Processor } from '@portal/queue';
-import { createCheckLedesProcessor, markLedesRunFailed, publishRun, type CheckLedesDeps } from '../processors/check-ledes.ts';
+import { toRunDto } from '../ledes/runs.ts';
+import { createCheckLedesProcessor, type CheckLedesDeps } from '../processors/check-ledes.ts';
+import { defineRunKind } from '../run-kind.ts';
 
 /** Reason codes a run in Error carries (`error_code`), translated by the web (`ledes.result.errorReason.*`). */
 export const LEDES_ERROR_CODES = {
@@ -15,19 +17,38 @@ export const LEDES_ERROR_CODES = {
 export const LEDES_HEARTBEAT_MS = 60_000;
 
 /**
- * The `ledes` queue: checks one uploaded file (`check-ledes.ts`). A run silent for 10 minutes (ten
- * missed heartbeats) is closed by the timeout sweep; the last failed attempt moves it to Error.
+ * LEDES checks as a run kind (`ledes_runs`): a run silent for 10 minutes (ten missed heartbeats) is
+ * closed by the timeout sweep; the last failed attempt moves it to Error. A Done run whose recorded
+ * delivery to step 2 was not made (its job ran out of attempts while storage was down) is enqueued
+ * again: its job only delivers (deliverOnce).
  */
+export const ledesRunKind = defineRunKind({
+  kind: 'ledes',
+  queue: 'ledes',
+  table: ledesRuns,
+  tableName: 'ledes_runs',
+  idOf: ({ runId }) => runId,
+  payloadOf: (runId) => ({ runId }),
+  timeoutMs: 10 * LEDES_HEARTBEAT_MS,
+  errorCodes: LEDES_ERROR_CODES,
+  toDto: toRunDto,
+  event: 'ledes:run',
+  ownerOf: (run) => run.ownerId,
+  progressToAdmins: true,
+  alsoEnqueueWhen: (olderThan) =>
+    and(eq(ledesRuns.state, 'Done'), isNotNull(ledesRuns.deliveredKey), isNull(ledesRuns.deliveredAt), lt(ledesRuns.updatedAt, olderThan)),
+  handlesFinished: true,
+  processor: (ports: CheckLedesDeps) => withHeartbeat(ports, createCheckLedesProcessor(ports)),
+});
+
+/** The `ledes` queue: checks one uploaded file (`check-ledes.ts`), under the run kind's lease. */
 export const ledesJob = defineJob<'ledes', CheckLedesDeps>({
   queue: 'ledes',
-  timeoutMs: 10 * LEDES_HEARTBEAT_MS,
+  timeoutMs: ledesRunKind.timeoutMs,
   retry: DEFAULT_RETRY,
   concurrency: 2,
-  processor: (ports) => withHeartbeat(ports, createCheckLedesProcessor(ports)),
-  onFinalFailure: (ports) => async ({ runId }, { error, attemptsMade }) => {
-    ports.logger.error({ err: error, runId, attemptsMade }, 'ledes job failed for good');
-    await markLedesRunFailed(ports, runId, LEDES_ERROR_CODES.failed);
-  },
+  processor: (ports) => ledesRunKind.process(ports),
+  onFinalFailure: (ports) => ledesRunKind.onFinalFailure(ports),
 });
 
 /** Touches `updated_at` of the run while the processor works on it; a missed beat is only logged. */
@@ -52,30 +73,9 @@ export function withHeartbeat(ports: CheckLedesDeps, processor: Processor<'ledes
 
 /**
  * Moves to Error ("interrupted") the started runs nobody has worked on for `timeoutMs` (Outline's
- * ErrorTimedOutFileOperationsTask), except those whose job merely waits its turn in the queue.
- * Publishes each closed run. Returns how many were closed.
+ * ErrorTimedOutFileOperationsTask), except those whose job merely waits its turn in the queue or
+ * whose lease is held. Publishes each closed run. Returns how many were closed.
  */
-export async function closeSilentLedesRuns(
-  ports: Pick<CheckLedesDeps, 'db' | 'realtime'>,
-  isQueued: (runId: string) => Promise<boolean>,
-  now: Date,
-  timeoutMs = ledesJob.timeoutMs,
-): Promise<number> {
-  const cutoff = new Date(now.getTime() - timeoutMs);
-  const silent = await ports.db
-    .select({ id: ledesRuns.id })
-    .from(ledesRuns)
-    .where(and(eq(ledesRuns.state, 'in_progress'), isNotNull(ledesRuns.startedAt), lt(ledesRuns.updatedAt, cutoff)))
-    .limit(500);
-  const abandoned: string[] = [];
-  for (const { id } of silent) if (!(await isQueued(id))) abandoned.push(id);
-  if (abandoned.length === 0) return 0;
-  const closed = await ports.db
-    .update(ledesRuns)
-    .set({ state: 'Error', errorCode: LEDES_ERROR_CODES.interrupted, finishedAt: now, updatedAt: now })
-    // Re-checked in the statement: a run that finished or beat since the select is left alone.
-    .where(and(inArray(ledesRuns.id, abandoned), eq(ledesRuns.state, 'in_progress'), lt(ledesRuns.updatedAt, cutoff)))
-    .returning();
-  for (const run of closed) publishRun(ports.realtime, run);
-  return closed.length;
+export function closeSilentLedesRuns(ports: Pick<CheckLedesDeps, 'db' | 'realtime'>, isQueued: (runId: string) => Promise<boolean>, now: Date, timeoutMs = ledesJob.timeoutMs): Promise<number> {
+  return ledesRunKind.closeSilent(ports, isQueued, now, timeoutMs);
 }

@@ -12,6 +12,7 @@ import { nextTask } from '../next-task.ts';
 import { loadAnnuityFile, publishFile, type AnnuityFileRow } from '../annuities/files.ts';
 import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
 import { storePatents } from '../annuities/patents.ts';
+import { annuityRunKind } from '../definitions/annuities.ts';
 
 export interface CheckAnnuitiesDeps {
   db: Database;
@@ -27,8 +28,7 @@ export interface CheckAnnuitiesDeps {
 export const PATENT_BATCH = 1000;
 /**
  * Rows per insert statement. On the embedded portal PGlite runs each statement on the main thread,
- * whole: 1,000 rows with their search and trigram indexes held it 300–600 ms on 2 shared cores, 250
- * rows about a quarter of that, so HTTP and socket.io are served between statements (issue 26).
+ * whole: small statements let HTTP and socket.io be served between them (issue 26).
  */
 export const PATENT_INSERT_ROWS = 250;
 /** A file of at least this many rows refreshes the patents' planner statistics once stored. */
@@ -60,20 +60,9 @@ export function exportKeyFor(importKey: string): string {
   return importKey.replace(/^annuities\/import\//, 'annuities/export/').replace(/\.[^./]*$/, '') + '.xlsx';
 }
 
-/** After the last attempt of an infrastructure failure (or a refusal): the file ends as Error, and the user sees it. */
+/** After the last attempt of an infrastructure failure (or a refusal): the file ends as Error without its rows, and the user sees it. */
 export async function markAnnuityFileFailed(deps: Pick<CheckAnnuitiesDeps, 'db' | 'realtime' | 'clock'>, fileId: string, errorCode: string): Promise<void> {
-  const now = deps.clock?.now() ?? new Date();
-  const failed = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(annuityFiles)
-      .set({ state: 'Error', errorCode, finishedAt: now, updatedAt: now })
-      .where(and(eq(annuityFiles.id, fileId), eq(annuityFiles.state, 'in_progress')))
-      .returning();
-    // A refused or failed file shows no rows: what a partial attempt stored goes.
-    if (row) await tx.delete(annuityPatents).where(eq(annuityPatents.fileId, fileId));
-    return row;
-  });
-  if (failed) await publishFile(deps.db, deps.realtime, failed, { admins: true });
+  await annuityRunKind.fail(deps as CheckAnnuitiesDeps, fileId, errorCode);
 }
 
 /**
@@ -159,7 +148,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
         .returning();
       if (!updated) return; // another execution wrote this version or a newer one
       deps.logger.info({ event: 'annuity_export_rewritten', fileId: file.id, version }, 'annuity export rewritten');
-      await publishFile(deps.db, deps.realtime, updated, { admins: false });
+      publishFile(deps.realtime, updated, { admins: false });
       file = updated;
     }
   };
@@ -197,7 +186,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
         .set({ rowsDone, ...(rowsTotal === null ? {} : { rowsTotal }), updatedAt: now() })
         .where(and(eq(annuityFiles.id, file.id), eq(annuityFiles.state, 'in_progress')))
         .returning();
-      if (progressed) await publishFile(deps.db, deps.realtime, progressed, { admins: false });
+      if (progressed) publishFile(deps.realtime, progressed, { admins: false });
       await job.updateProgress(rowsDone).catch(() => {});
     };
     const timer = setInterval(() => {
@@ -253,11 +242,10 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     });
     if (!finished) return;
     deps.logger.info({ event: 'annuity_file_checked', fileId: file.id, rows: counts.rows, attempt: job.attempt, ms: Math.round(performance.now() - begun) }, 'annuity file done');
-    await publishFile(deps.db, deps.realtime, finished, { admins: true });
+    publishFile(deps.realtime, finished, { admins: true });
     if (counts.rows >= ANALYZE_FROM_ROWS) {
-      // Until autovacuum's next ANALYZE the planner takes the new file for a small one (the statistics
-      // predate it) and filters its rows one by one instead of using the search index (a search of a
-      // 100,000-row file: 74 ms → 5 ms). After Done: the user has the file, the worker pays the ~0.7 s.
+      // Until autovacuum's next ANALYZE the planner's statistics predate the new rows, so it filters
+      // them one by one instead of using the search index. After Done: the user does not wait for it.
       await deps.db.execute(sql`analyze annuity_patents`).catch((error: unknown) => deps.logger.warn({ err: error, fileId: file.id }, 'annuity patents analyze failed'));
     }
   };

@@ -13,6 +13,7 @@ import { nextTask } from '../next-task.ts';
 import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts';
 import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
+import { ledesRunKind } from '../definitions/ledes.ts';
 
 export interface CheckLedesDeps {
   db: Database;
@@ -220,14 +221,7 @@ async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<Lede
   return delivered;
 }
 
-/** After the last attempt of an infrastructure failure: the run ends as Error, and the user sees it. */
+/** After the last attempt of an infrastructure failure: the run ends as Error, and the user sees it (the run kind's transition). */
 export async function markLedesRunFailed(deps: Pick<CheckLedesDeps, 'db' | 'realtime' | 'clock'>, runId: string, errorCode: string): Promise<void> {
-  const now = deps.clock?.now() ?? new Date();
-  const [failed] = await deps.db
-    .update(ledesRuns)
-    .set({ state: 'Error', errorCode, finishedAt: now, updatedAt: now })
-    .where(and(eq(ledesRuns.id, runId), eq(ledesRuns.state, 'in_progress')))
-    .returning();
-  if (failed) publishRun(deps.realtime, failed);
+  await ledesRunKind.fail(deps as CheckLedesDeps, runId, errorCode);
 }
-

@@ -8,6 +8,7 @@ import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { parseCsv } from '../patents/csv.ts';
+import { patentImportRunKind } from '../definitions/patent-import.ts';
 import { loadImport, publishImport } from '../patents/imports.ts';
 import { engineDay, mapHeaders, rawFromCells } from '../patents/rows.ts';
 import { readWorkbookInThread } from '../patents/workbook-thread.ts';
@@ -47,13 +48,7 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 /** The import ends in Error with a reason (content refused, or the last attempt failed); published to uploader and admins. */
 export async function markImportFailed(deps: Pick<ImportPatentsDeps, 'db' | 'realtime' | 'clock'>, importId: string, errorCode: string): Promise<void> {
-  const now = deps.clock?.now() ?? new Date();
-  const [row] = await deps.db
-    .update(patentImports)
-    .set({ state: 'Error', errorCode, finishedAt: now, updatedAt: now })
-    .where(and(eq(patentImports.id, importId), eq(patentImports.state, 'in_progress')))
-    .returning();
-  if (row) publishImport(deps.realtime, row, { admins: true });
+  await patentImportRunKind.fail(deps as ImportPatentsDeps, importId, errorCode);
 }
 
 /**

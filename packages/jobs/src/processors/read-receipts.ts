@@ -12,6 +12,7 @@ import { receiptUploadKind } from '../receipts/kind.ts';
 import { isComplete } from '../receipts/references.ts';
 import { readUploadInThread, type ReceiptVisitor } from '../receipts/thread.ts';
 import { loadReceiptUpload, publishReceiptUpload } from '../receipts/uploads.ts';
+import { receiptRunKind } from '../definitions/receipts.ts';
 
 export interface ReadReceiptsDeps {
   db: Database;
@@ -58,17 +59,15 @@ async function deleteUnlessRecorded(deps: Pick<ReadReceiptsDeps, 'db' | 'storage
 /**
  * The upload ends in Error with a reason (its content refused, or the last attempt failed); published.
  * The objects its attempts stored without writing their rows (an attempt killed between the two)
- * are deleted: every entry's key is known (`receiptStorageKey`).
+ * are deleted (`deleteUnrecordedObjects`, the run kind's `afterError`).
  */
 export async function markReceiptUploadFailed(deps: Pick<ReadReceiptsDeps, 'db' | 'storage' | 'realtime' | 'clock' | 'logger'>, uploadId: string, errorCode: string): Promise<void> {
-  const now = deps.clock?.now() ?? new Date();
-  const [row] = await deps.db
-    .update(receiptUploads)
-    .set({ state: 'Error', errorCode, finishedAt: now, updatedAt: now })
-    .where(and(eq(receiptUploads.id, uploadId), eq(receiptUploads.state, 'in_progress')))
-    .returning();
-  if (!row) return;
-  publishReceiptUpload(deps.realtime, row);
+  await receiptRunKind.fail(deps, uploadId, errorCode);
+}
+
+/** Deletes the objects of an upload's entries that no receipt row points to: every entry's key is known (`receiptStorageKey`). */
+export async function deleteUnrecordedObjects(deps: Pick<ReadReceiptsDeps, 'db' | 'storage' | 'logger'>, row: { id: string; createdAt: Date; entriesTotal: number | null }): Promise<void> {
+  const uploadId = row.id;
   const entries = Math.min(row.entriesTotal ?? 0, RECEIPT_ZIP_LIMITS.maxEntries);
   const recorded = new Set((await deps.db.select({ key: receipts.storageKey }).from(receipts).where(eq(receipts.uploadId, uploadId))).map((r) => r.key));
   const unrecorded = Array.from({ length: entries }, (_, index) => receiptStorageKey(row, index)).filter((key) => !recorded.has(key));

@@ -61,7 +61,7 @@ export async function submitAnnuityFile(ctx: AppContext, actor: AuthState, uploa
     })
     .returning();
   await enqueueCommitted(ctx, 'annuities', [{ fileId: file!.id }]);
-  await publishFile(ctx.db, ctx.realtime, file!, { admins: true });
+  publishFile(ctx.realtime, file!, { admins: true });
   return file!;
 }
 
