@@ -1,8 +1,8 @@
 import { enqueueCommitted } from '@portal/jobs';
 import { paymentInstructions, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
-import type { AuthState } from '../../http/session.ts';
-import { recordMail } from '../mail/outbox.ts';
+import type { AuthState } from '../../domain/auth.ts';
+import { recordMail } from '../mail/index.ts';
 import type { PatentRow } from './service.ts';
 
 /* Mails of the patent workflow, written inside the transaction of the change that causes them. */

@@ -1,0 +1,4 @@
+// The patents module's public entry: its routes and policy, and the reads other modules rely on (receipts).
+export { patentsPolicy } from './policy.ts';
+export { patentsRoutes } from './router.ts';
+export { readPatent, readScope } from './service.ts';
