@@ -1,6 +1,5 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import {
-  ERROR_CODES,
   LEDES_MAX_FILES,
   LOGIN_LOCKOUT_MINUTES,
   PASSWORD_MAX_LENGTH,
