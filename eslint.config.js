@@ -6,6 +6,33 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The API's and processors' main threads use the engine's core only. */
+const ANNUITIES_CORE_ONLY = {
+  name: '@portal/annuities',
+  allowTypeImports: true,
+  message: 'Import @portal/annuities/core: the full entry loads exceljs and SheetJS (~33 MB) into the process.',
+};
+
+// The API's layers (decision 165): cookies, headers and req/res stay in routers and http/; modules meet
+// through each other's index.ts. Regexes, because a gitignore pattern's `*` also matches `..`.
+const NO_HTTP_LAYER = {
+  regex: '(^|/)http/',
+  message: 'Services take plain arguments: the HTTP layer (http/) is for routers. Errors, the actor and uploads are in apps/api/src/domain.',
+};
+const NO_EXPRESS = ['express', 'cookie'].map((name) => ({
+  name,
+  message: 'Services take plain arguments: requests, responses and cookies stay in the router and http/.',
+}));
+const OTHER_MODULE_INTERNALS = {
+  // From modules/<a>/<file>.ts: `../<b>/<anything but index.ts>`.
+  regex: '^\\.\\./(?!\\.\\./)[^/]+/(?!index\\.ts$)',
+  message: "Another module is reached through its public entry: import '../<module>/index.ts'.",
+};
+const MODULE_FROM_OUTSIDE = {
+  regex: '(^|/)modules/[^/]+/(?!index\\.ts$)',
+  message: "A module is reached through its public entry: import '.../modules/<module>/index.ts'.",
+};
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**', 'test-results/**', 'bench/out/**', 'e2e/artifacts/**'],
@@ -105,17 +132,48 @@ export default tseslint.config(
     files: ['apps/api/src/**/*.ts', 'packages/jobs/src/**/*.ts'],
     // The worker threads' own modules (the receipt thread reads the manifest with the spreadsheet guard).
     ignores: ['packages/jobs/src/annuities/engine-worker.ts', 'packages/jobs/src/patents/workbook-worker.ts', 'packages/jobs/src/receipts/manifest.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [ANNUITIES_CORE_ONLY] }] },
+  },
+  // The API's layers (decision 165). A rule's options replace those of an earlier block, so each block
+  // below restates the engine's restriction.
+  {
+    // Outside the modules (composition root, HTTP layer, domain, security): a module is reached through its index.ts.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/modules/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [ANNUITIES_CORE_ONLY], patterns: [MODULE_FROM_OUTSIDE] }] },
+  },
+  {
+    // The module-neutral layers below the services know nothing of HTTP.
+    files: ['apps/api/src/{domain,security}/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [ANNUITIES_CORE_ONLY, ...NO_EXPRESS], patterns: [NO_HTTP_LAYER, MODULE_FROM_OUTSIDE] }] },
+  },
+  {
+    // A module's routes and access policy are its HTTP edge: they may use http/ and express, not another module's internals.
+    files: ['apps/api/src/modules/*/router.ts', 'apps/api/src/modules/*/policy.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [ANNUITIES_CORE_ONLY], patterns: [OTHER_MODULE_INTERNALS] }] },
+  },
+  {
+    // Services and every other module file take plain arguments: no http/, no express, no other module's internals.
+    files: ['apps/api/src/modules/**/*.ts'],
+    ignores: ['apps/api/src/modules/*/router.ts', 'apps/api/src/modules/*/policy.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [ANNUITIES_CORE_ONLY, ...NO_EXPRESS], patterns: [NO_HTTP_LAYER, OTHER_MODULE_INTERNALS] },
+      ],
+    },
+  },
+  {
+    // Processes reach Redis and BullMQ through @portal/queue (its `redis` entry for a bare connection).
+    files: ['workers/src/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: '@portal/annuities',
-              allowTypeImports: true,
-              message: 'Import @portal/annuities/core: the full entry loads exceljs and SheetJS (~33 MB) into the process.',
-            },
-          ],
+          paths: ['bullmq', 'ioredis'].map((name) => ({
+            name,
+            message: 'Use @portal/queue (or @portal/queue/redis): one place builds connections and queues with the shared prefix and options.',
+          })),
         },
       ],
     },

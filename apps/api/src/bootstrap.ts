@@ -20,7 +20,7 @@ import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './secu
 import { DeferredWork } from './security/deferred.ts';
 import { LoginLimiter, RateLimiter } from './security/login-limiter.ts';
 import { resolveMfaKeys } from './security/mfa.ts';
-import { patentSocketRooms } from './modules/patents/live.ts';
+import { patentSocketRooms } from './modules/patents/index.ts';
 import { mountQueueDashboard, type QueueDashboard } from './http/queue-dashboard.ts';
 
 export interface Portal {

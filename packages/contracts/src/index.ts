@@ -14,3 +14,4 @@ export * from './patent-portfolio.ts';
 export * from './ops.ts';
 export * from './mfa.ts';
 export * from './receipts.ts';
+export * from './realtime-events.ts';

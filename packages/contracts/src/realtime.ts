@@ -1,8 +1,5 @@
-import type { AnnuityFileDto } from './annuities.ts';
-import type { LedesRunDto } from './ledes.ts';
-import type { PatentsChangedEvent } from './patents.ts';
-import type { PatentImportDto } from './patent-portfolio.ts';
-import type { ReceiptUploadDto } from './receipts.ts';
+// The realtime names (rooms, path): plain values, re-exported by `constants.ts`. The events' payload
+// types are in `realtime-events.ts`, which imports the DTOs (and so, through them, the constants).
 
 /** Rooms are joined server-side from the session, never from a client message. */
 export const rooms = {
@@ -15,16 +12,3 @@ export const rooms = {
 } as const;
 
 export const REALTIME_PATH = '/realtime';
-
-/** Server → client events; each carries the full new state so clients upsert idempotently. */
-export interface ServerToClientEvents {
-  'ledes:run': (run: LedesRunDto) => void;
-  /** A file's new state or progress (rows_done / rows_total), to its owner; transitions also to the admins. */
-  'annuities:file:updated': (file: AnnuityFileDto) => void;
-  /** Patents changed (instruction, validation, missing information, a new record): ids and source only; clients refetch. */
-  'patents:changed': (change: PatentsChangedEvent) => void;
-  /** A portfolio import's progress (rows_done / rows_total) to its uploader, its state and counts also to the admins. */
-  'patents:import:updated': (patentImport: PatentImportDto) => void;
-  /** A receipt upload's progress (entries_done / entries_total) and result (receipts made, entries refused) to its uploader and the admins. */
-  'receipts:upload:updated': (upload: ReceiptUploadDto) => void;
-}

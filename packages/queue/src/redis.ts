@@ -16,3 +16,4 @@ export {
   type RunningWorker,
 } from './bullmq.ts';
 export { checkRedisForQueues, type RedisQueueCheck } from './health.ts';
+export { upsertSchedule } from './schedule.ts';

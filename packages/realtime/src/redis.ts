@@ -8,8 +8,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Emitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
 import { publisherFrom } from './publishers.ts';
-import type { RealtimeServer } from './server.ts';
-import type { RealtimeArgs, RealtimePublisher } from './types.ts';
+import type { RealtimeArgs, RealtimePublisher, RealtimeServer } from './types.ts';
 
 /** The Redis clients behind a socket server's adapter, for its close(). */
 export type RedisClients = Redis[];

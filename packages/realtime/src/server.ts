@@ -5,15 +5,18 @@ import { originGuard } from './origins.ts';
 import { BUS_EVENT, createServerPublisher } from './publishers.ts';
 import { roomsFor, sessionRoom } from './rooms.ts';
 import type { RedisClients } from './redis.ts';
-import type { BusMessage, InProcessPublisher, RealtimePublisher, SocketIdentity } from './types.ts';
+import type {
+  BusMessage,
+  ClientToServerEvents,
+  InProcessPublisher,
+  InterServerEvents,
+  RealtimePublisher,
+  RealtimeServer,
+  SocketData,
+  SocketIdentity,
+} from './types.ts';
 
-/** Clients send nothing the server listens to: every client → server event is ignored (WS-04). */
-type ClientToServerEvents = Record<string, never>;
-type InterServerEvents = Record<string, never>;
-interface SocketData {
-  identity: SocketIdentity;
-}
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type { RealtimeServer } from './types.ts';
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface RealtimeServerOptions {

@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { ServerToClientEvents } from '@portal/contracts';
+import type { Server } from 'socket.io';
 
 export type RealtimeEvent = keyof ServerToClientEvents;
 export type RealtimeArgs<E extends RealtimeEvent> = Parameters<ServerToClientEvents[E]>;
@@ -36,3 +37,12 @@ export interface SocketIdentity {
   /** Further rooms the server decided at handshake from the user's rights (e.g. the patent rooms of its cabinets and codes). */
   rooms?: string[];
 }
+
+/** Clients send nothing the server listens to: every client → server event is ignored (WS-04). */
+export type ClientToServerEvents = Record<string, never>;
+export type InterServerEvents = Record<string, never>;
+export interface SocketData {
+  identity: SocketIdentity;
+}
+/** The socket server (here, not in server.ts, so the Redis adapter's module does not import the server's). */
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -1,45 +1,17 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import {
-  ERROR_CODES,
   LEDES_MAX_FILES,
   LOGIN_LOCKOUT_MINUTES,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   type ErrorCode,
   type ErrorEnvelope,
-  type RefusedInstructionRow,
 } from '@portal/contracts';
 import { LAST_ANNUITY } from '@portal/annuities/core';
 import { localeFromAcceptLanguage, serverT, type Locale } from '@portal/i18n';
+import { AppError, type MessageParams, type RefusedRow } from '../domain/errors.ts';
 
-/** A row a bulk update refused; its reason is translated when the envelope is rendered. */
-export type RefusedRow = Omit<RefusedInstructionRow, 'code' | 'reason'> & { code: ErrorCode };
-
-/** An expected failure: it becomes the spec's envelope with a translated message and never a stack trace. */
-export class AppError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    options: { status?: number; fields?: Record<string, string>; detail?: string; retryAfterSeconds?: number; notUpdated?: RefusedRow[]; params?: MessageParams } = {},
-  ) {
-    super(options.detail ?? code);
-    this.status = options.status ?? ERROR_CODES[code];
-    this.fields = options.fields;
-    this.params = options.params;
-    this.retryAfterSeconds = options.retryAfterSeconds;
-    this.notUpdated = options.notUpdated;
-  }
-  readonly fields: Record<string, string> | undefined;
-  /**
-   * Values this refusal's message quotes, over ERROR_MESSAGE_PARAMS: the office's range of
-   * `annuity_number_out_of_range`; the failing field (wire name) and limit of `text_too_long`.
-   */
-  readonly params: MessageParams | undefined;
-  /** The refused rows of a bulk instruction update (`instructions_refused`), each with its reason's code. */
-  readonly notUpdated: RefusedRow[] | undefined;
-  /** When a refusal for rate (429) lifts: sent as Retry-After. */
-  readonly retryAfterSeconds: number | undefined;
-}
+export { AppError, type MessageParams, type RefusedRow } from '../domain/errors.ts';
 
 export function requestLocale(req: Request): Locale {
   return localeFromAcceptLanguage(req.get('accept-language'));
@@ -58,9 +30,6 @@ export const ERROR_MESSAGE_PARAMS: Partial<Record<ErrorCode, Readonly<Record<str
   // The widest range (no office known, or a value that is no number); a refusal on a row gives its office's.
   annuity_number_out_of_range: { min: 1, max: LAST_ANNUITY },
 };
-
-/** Values a message quotes; `field` is a wire name, shown by its label (`api:fields.<name>`). */
-export type MessageParams = Readonly<Record<string, number | string>> & { readonly field?: string; readonly max?: number };
 
 /** Messages that name the field in error (issue 25 §3: "“Client reference” is too long: at most 200 characters"). */
 export const FIELD_MESSAGE_PARAMS: Partial<Record<ErrorCode, ReadonlyArray<'field' | 'count'>>> = {

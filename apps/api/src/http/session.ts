@@ -1,20 +1,16 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { parse as parseCookies } from 'cookie';
-import { SESSION_DAYS, type RoleSlug } from '@portal/contracts';
+import type { RoleSlug } from '@portal/contracts';
 import { roles, sessions, userMfa, userRoles, users, type Database } from '@portal/db';
 import type { AppContext } from '../context.ts';
-import { newToken, sha256 } from '../security/tokens.ts';
+import type { AuthState } from '../domain/auth.ts';
+import { revokeSession } from '../security/sessions.ts';
+import { sha256 } from '../security/tokens.ts';
+import { clearSessionCookie, readSessionToken } from './session-cookies.ts';
 
-export interface AuthState {
-  /** SHA-256 of the cookie token: the session row's key and the socket room of this session. */
-  sessionId: string;
-  userId: string;
-  email: string;
-  langue: 'en' | 'fr';
-  roles: RoleSlug[];
-  isAdmin: boolean;
-}
+export { readSessionToken } from './session-cookies.ts';
+
+export type { AuthState } from '../domain/auth.ts';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -25,17 +21,10 @@ declare global {
   }
 }
 
-const SESSION_MS = SESSION_DAYS * 24 * 60 * 60_000;
 /** Sliding last-seen updates are throttled: one write per session per five minutes at most... */
 const TOUCH_INTERVAL_MS = 5 * 60_000;
 /** ...and per minute for admin sessions, whose idle timeout is measured from it (to the minute). */
 const ADMIN_TOUCH_INTERVAL_MS = 60_000;
-
-export function readSessionToken(ctx: AppContext, cookieHeader: string | undefined): string | undefined {
-  if (!cookieHeader) return undefined;
-  const token = parseCookies(cookieHeader)[ctx.config.security.cookie.name];
-  return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
-}
 
 /** Resolves a session cookie to the user and their current roles; roles are read fresh every time (AC-11). */
 export async function resolveSession(ctx: AppContext, token: string | undefined): Promise<AuthState | null> {
@@ -123,35 +112,8 @@ export function sessionMiddleware(ctx: AppContext): RequestHandler {
   };
 }
 
-/** Creates a new session row and sets its cookie; the caller has already ended any previous one. */
-export async function startSession(ctx: AppContext, res: Response, userId: string): Promise<string> {
-  const token = newToken();
-  const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + SESSION_MS);
-  await ctx.db.insert(sessions).values({ tokenHash: sha256(token), userId, createdAt: now, lastSeenAt: now, expiresAt });
-  const { cookie } = ctx.config.security;
-  res.cookie(cookie.name, token, {
-    httpOnly: true,
-    secure: cookie.secure,
-    sameSite: cookie.sameSite,
-    path: '/',
-    expires: expiresAt,
-  });
-  return sha256(token);
-}
-
-/** Deletes the session the request presents, if any, and closes its sockets. */
-export async function revokePresentedSession(ctx: AppContext, req: Request): Promise<void> {
-  const token = readSessionToken(ctx, req.get('cookie'));
-  if (!token) return;
-  const sessionId = sha256(token);
-  await ctx.db.delete(sessions).where(eq(sessions.tokenHash, sessionId));
-  ctx.disconnectSession(sessionId);
-}
-
 /** Logout: the session row goes, and so does the cookie. */
 export async function endSession(ctx: AppContext, req: Request, res: Response): Promise<void> {
-  await revokePresentedSession(ctx, req);
-  const { cookie } = ctx.config.security;
-  res.clearCookie(cookie.name, { httpOnly: true, secure: cookie.secure, sameSite: cookie.sameSite, path: '/' });
+  await revokeSession(ctx, readSessionToken(ctx, req.get('cookie')));
+  clearSessionCookie(ctx, res);
 }

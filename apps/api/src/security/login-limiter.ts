@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import { LOGIN_LOCKOUT_ATTEMPTS, LOGIN_LOCKOUT_MINUTES } from '@portal/contracts';
 import { sha256 } from './tokens.ts';
 import type { CounterStore } from './counters.ts';

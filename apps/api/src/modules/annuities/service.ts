@@ -19,10 +19,10 @@ import { annuityFiles, annuityPatents, users } from '@portal/db';
 import type { Locale } from '@portal/i18n';
 import { enqueueCommitted, exportNameOf, loadAnnuityFile, publishFile, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../http/multipart.ts';
-import type { AuthState } from '../../http/session.ts';
-import { likePattern } from '../search.ts';
+import { AppError } from '../../domain/errors.ts';
+import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.ts';
+import type { AuthState } from '../../domain/auth.ts';
+import { likePattern } from '../../domain/search.ts';
 
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 

@@ -24,7 +24,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { endSession } from '../../http/session.ts';
-import { loadPublicUser } from '../users/presenter.ts';
+import { setChallengeCookie, setSessionCookie, signInClient } from '../../http/session-cookies.ts';
+import { loadPublicUser } from '../users/index.ts';
 import { usableLinkPurpose, login, requestPasswordReset, resetPassword, sendFirstConnection } from './service.ts';
 
 export function authRoutes(ctx: AppContext): Route[] {
@@ -53,11 +54,13 @@ export function authRoutes(ctx: AppContext): Route[] {
       body: loginBody,
       response: z.union([loginResponse, loginMfaResponse]),
       async handler({ body }, { req, res, t }) {
-        const result = await login(ctx, req, res, body);
+        const result = await login(ctx, signInClient(ctx, req), body);
         if ('mfa' in result) {
+          setChallengeCookie(ctx, res, result.challenge);
           return { success: true as const, message: t(result.mfa === 'verify' ? 'api:mfa_code_needed' : 'api:mfa_enrolment_needed'), mfa: result.mfa };
         }
-        const { user } = result;
+        const { user, session } = result;
+        setSessionCookie(ctx, res, session);
         return { success: true as const, message: t('api:login_succeeded'), roles: user.roles.map((r) => r.slug), user };
       },
     }),

@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import {
   FIRST_CONNECTION_TOKEN_HOURS,
@@ -11,26 +10,34 @@ import {
 import { passwordTokens, sessions, users } from '@portal/db';
 import { toLocale } from '@portal/i18n';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import { revokePresentedSession, startSession } from '../../http/session.ts';
+import type { IssuedToken, SignInClient } from '../../domain/auth.ts';
+import { AppError } from '../../domain/errors.ts';
+import { openSession, revokeSession } from '../../security/sessions.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import { newToken, sha256 } from '../../security/tokens.ts';
 import { enqueueCommitted } from '@portal/jobs';
-import { recordMail } from '../mail/outbox.ts';
-import { loadPublicUser } from '../users/presenter.ts';
-import { startChallenge, stepAfterPassword } from '../mfa/service.ts';
+import { recordMail } from '../mail/index.ts';
+import { startChallenge, stepAfterPassword } from '../mfa/index.ts';
+import { loadPublicUser } from '../users/index.ts';
 
 const LINK_LIFETIME_MS = {
   reset: RESET_TOKEN_MINUTES * 60_000,
   first_connection: FIRST_CONNECTION_TOKEN_HOURS * 60 * 60_000,
 } as const;
 
-/** The signed-in user, or the second-factor step the password leads to (no session yet). */
-export async function login(ctx: AppContext, req: Request, res: Response, body: LoginBody): Promise<{ user: PublicUser } | { mfa: MfaStep }> {
-  const ip = req.ip ?? 'unknown';
+/**
+ * The signed-in user and their new session, or the second-factor step the password leads to and its
+ * challenge (no session yet). The HTTP layer puts the issued token in its cookie.
+ */
+export async function login(
+  ctx: AppContext,
+  client: SignInClient,
+  body: LoginBody,
+): Promise<{ user: PublicUser; session: IssuedToken } | { mfa: MfaStep; challenge: IssuedToken }> {
+  const { ip } = client;
   const blockedFor = await ctx.limits.login.blockedFor(body.email, ip);
   if (blockedFor > 0) {
-    req.log.warn({ event: 'login_locked', email: sha256(body.email) }, 'login refused: locked');
+    client.log.warn({ event: 'login_locked', email: sha256(body.email) }, 'login refused: locked');
     throw new AppError('too_many_attempts', { retryAfterSeconds: blockedFor });
   }
   const [user] = await ctx.db
@@ -41,7 +48,7 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
   const valid = await verifyPassword(user?.passwordHash, body.password);
   if (!user || !valid) {
     await ctx.limits.login.recordFailure(body.email, ip);
-    req.log.info({ event: 'login_failed', email: sha256(body.email) }, 'login failed');
+    client.log.info({ event: 'login_failed', email: sha256(body.email) }, 'login failed');
     throw new AppError('login_failed');
   }
   // The language chosen on the login screen wins over the account's and is kept as the account's from now on,
@@ -53,16 +60,16 @@ export async function login(ctx: AppContext, req: Request, res: Response, body: 
   // cleared until the code is right, so wrong codes and wrong passwords add up (decision 136).
   const mfa = await stepAfterPassword(ctx, user.id);
   if (mfa) {
-    await startChallenge(ctx, res, user.id, mfa);
-    req.log.info({ event: 'login_second_factor', userId: user.id, step: mfa }, 'password accepted, second factor needed');
-    return { mfa };
+    const challenge = await startChallenge(ctx, user.id, mfa);
+    client.log.info({ event: 'login_second_factor', userId: user.id, step: mfa }, 'password accepted, second factor needed');
+    return { mfa, challenge };
   }
   await ctx.limits.login.recordSuccess(body.email, ip);
   // A new session id at every login; the one presented before (if any) is ended (SESS-02).
-  await revokePresentedSession(ctx, req);
-  await startSession(ctx, res, user.id);
-  req.log.info({ event: 'login_succeeded', userId: user.id }, 'login');
-  return { user: (await loadPublicUser(ctx.db, user.id))! };
+  await revokeSession(ctx, client.sessionToken);
+  const session = await openSession(ctx, user.id);
+  client.log.info({ event: 'login_succeeded', userId: user.id }, 'login');
+  return { user: (await loadPublicUser(ctx.db, user.id))!, session };
 }
 
 /** Issues a single-use link and records its mail in one transaction; returns the mail id to enqueue. */

@@ -2,7 +2,7 @@ import { contactBody, messageResponse } from '@portal/contracts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { enqueueCommitted } from '@portal/jobs';
-import { recordMail } from '../mail/outbox.ts';
+import { recordMail } from '../mail/index.ts';
 
 export function contactRoutes(ctx: AppContext): Route[] {
   return [

@@ -5,9 +5,9 @@ import { ledesOffices, ledesRunCounts, ledesRuns, roles, userRoles, users, type 
 import { loadRuns, type LedesRunRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { enqueueCommitted } from '@portal/jobs';
-import { AppError } from '../../http/errors.ts';
-import type { StoredUpload } from '../../http/multipart.ts';
-import type { AuthState } from '../../http/session.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { StoredUpload } from '../../domain/uploads.ts';
+import type { AuthState } from '../../domain/auth.ts';
 
 export interface UploadRequest {
   files: StoredUpload[];

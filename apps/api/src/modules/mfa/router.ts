@@ -10,6 +10,7 @@ import {
 } from '@portal/contracts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
+import { clearChallengeCookie, setSessionCookie, signInClient } from '../../http/session-cookies.ts';
 import {
   completeSignInEnrolment,
   confirmForAccount,
@@ -30,7 +31,7 @@ export function mfaRoutes(ctx: AppContext): Route[] {
       summary: 'The pending sign-in step (code or enrolment) of the challenge cookie; for an enrolment, the QR code and the secret',
       response: mfaChallengeResponse,
       async handler(_input, { req }) {
-        return { success: true, ...(await describeChallenge(ctx, req)) };
+        return { success: true, ...(await describeChallenge(ctx, signInClient(ctx, req).challengeToken)) };
       },
     }),
     defineRoute({
@@ -40,7 +41,9 @@ export function mfaRoutes(ctx: AppContext): Route[] {
       body: mfaCodeBody,
       response: loginResponse,
       async handler({ body }, { req, res, t }) {
-        const user = await verifySignIn(ctx, req, res, body.code);
+        const { user, session } = await verifySignIn(ctx, signInClient(ctx, req), body.code);
+        clearChallengeCookie(ctx, res);
+        setSessionCookie(ctx, res, session);
         return { success: true, message: t('api:login_succeeded'), roles: user.roles.map((r) => r.slug), user };
       },
     }),
@@ -51,7 +54,7 @@ export function mfaRoutes(ctx: AppContext): Route[] {
       body: mfaCodeBody,
       response: mfaRecoveryCodesResponse,
       async handler({ body }, { req, t }) {
-        return { success: true, message: t('api:mfa_enrolled'), recovery_codes: await confirmSignInEnrolment(ctx, req, body.code) };
+        return { success: true, message: t('api:mfa_enrolled'), recovery_codes: await confirmSignInEnrolment(ctx, signInClient(ctx, req), body.code) };
       },
     }),
     defineRoute({
@@ -60,7 +63,9 @@ export function mfaRoutes(ctx: AppContext): Route[] {
       summary: 'Ends a confirmed enrolment once the recovery codes are saved; sets the session cookie',
       response: loginResponse,
       async handler(_input, { req, res, t }) {
-        const user = await completeSignInEnrolment(ctx, req, res);
+        const { user, session } = await completeSignInEnrolment(ctx, signInClient(ctx, req));
+        clearChallengeCookie(ctx, res);
+        setSessionCookie(ctx, res, session);
         return { success: true, message: t('api:login_succeeded'), roles: user.roles.map((r) => r.slug), user };
       },
     }),
@@ -103,7 +108,7 @@ export function mfaRoutes(ctx: AppContext): Route[] {
       body: mfaCodeBody,
       response: messageResponse,
       async handler({ body }, http) {
-        await disableForAccount(ctx, http.req, http.actor(), body.code);
+        await disableForAccount(ctx, { ip: http.req.ip ?? 'unknown', log: http.log }, http.actor(), body.code);
         http.log.info({ event: 'mfa_disabled', userId: http.actor().userId }, 'second factor turned off');
         return { success: true, message: http.t('api:mfa_disabled') };
       },

@@ -1,6 +1,4 @@
-import type { Request, Response } from 'express';
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { parse as parseCookies } from 'cookie';
 import {
   MFA_CHALLENGE_MAX_FAILURES,
   MFA_CHALLENGE_MINUTES,
@@ -10,8 +8,9 @@ import {
 } from '@portal/contracts';
 import { mfaChallenges, mfaRecoveryCodes, roles, securityEvents, sessions, userMfa, userRoles, users, type Database } from '@portal/db';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import { revokePresentedSession, startSession } from '../../http/session.ts';
+import type { IssuedToken, SignInClient } from '../../domain/auth.ts';
+import { AppError } from '../../domain/errors.ts';
+import { openSession, revokeSession } from '../../security/sessions.ts';
 import {
   decryptSecret,
   encryptSecret,
@@ -24,21 +23,20 @@ import {
   qrDataUrl,
 } from '../../security/mfa.ts';
 import { newToken, sha256 } from '../../security/tokens.ts';
-import { loadPublicUser } from '../users/presenter.ts';
+import { loadPublicUser } from '../users/index.ts';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 type Db = Database | Tx;
 
 const CHALLENGE_MS = MFA_CHALLENGE_MINUTES * 60_000;
 
-/** The challenge cookie: like the session's, __Host- when Secure (SESS-12), never readable by scripts. */
-export function challengeCookieName(ctx: AppContext): string {
-  return ctx.config.security.cookie.secure ? '__Host-portal_mfa' : 'portal_mfa';
-}
+/** What the caller of a step needs for rate and logs (not the tokens of a sign-in). */
+type Caller = Pick<SignInClient, 'ip' | 'log'>;
 
-function cookieOptions(ctx: AppContext) {
-  const { cookie } = ctx.config.security;
-  return { httpOnly: true, secure: cookie.secure, sameSite: cookie.sameSite, path: '/' } as const;
+/** A finished sign-in: the user, and the new session whose token the HTTP layer puts in the cookie (the challenge's is cleared). */
+export interface SignedIn {
+  user: PublicUser;
+  session: IssuedToken;
 }
 
 async function isAdmin(db: Db, userId: string): Promise<boolean> {
@@ -62,8 +60,8 @@ export async function stepAfterPassword(ctx: AppContext, userId: string): Promis
   return null;
 }
 
-/** Opens the step between the password and the session: one pending challenge per user, its token in a cookie, its hash in the row. */
-export async function startChallenge(ctx: AppContext, res: Response, userId: string, purpose: MfaStep): Promise<void> {
+/** Opens the step between the password and the session: one pending challenge per user, its token for a cookie, its hash in the row. */
+export async function startChallenge(ctx: AppContext, userId: string, purpose: MfaStep): Promise<IssuedToken> {
   const token = newToken();
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + CHALLENGE_MS);
@@ -71,7 +69,7 @@ export async function startChallenge(ctx: AppContext, res: Response, userId: str
     await tx.delete(mfaChallenges).where(eq(mfaChallenges.userId, userId));
     await tx.insert(mfaChallenges).values({ tokenHash: sha256(token), userId, purpose, expiresAt, createdAt: now });
   });
-  res.cookie(challengeCookieName(ctx), token, { ...cookieOptions(ctx), expires: expiresAt });
+  return { token, expiresAt };
 }
 
 interface Challenge {
@@ -82,9 +80,7 @@ interface Challenge {
 }
 
 /** The caller's pending challenge; missing, unknown, expired or of another step: 401 mfa_challenge_expired. */
-async function readChallenge(ctx: AppContext, req: Request, purpose?: MfaStep): Promise<Challenge> {
-  const header = req.get('cookie');
-  const token = header ? parseCookies(header)[challengeCookieName(ctx)] : undefined;
+async function readChallenge(ctx: AppContext, token: string | undefined, purpose?: MfaStep): Promise<Challenge> {
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw new AppError('mfa_challenge_expired');
   const [row] = await ctx.db
     .select({ tokenHash: mfaChallenges.tokenHash, userId: mfaChallenges.userId, purpose: mfaChallenges.purpose, email: users.email })
@@ -95,10 +91,10 @@ async function readChallenge(ctx: AppContext, req: Request, purpose?: MfaStep): 
   return row;
 }
 
-async function refuseWhileLocked(ctx: AppContext, req: Request, email: string): Promise<void> {
-  const blockedFor = await ctx.limits.login.blockedFor(email, req.ip ?? 'unknown');
+async function refuseWhileLocked(ctx: AppContext, caller: Caller, email: string): Promise<void> {
+  const blockedFor = await ctx.limits.login.blockedFor(email, caller.ip);
   if (blockedFor > 0) {
-    req.log.warn({ event: 'login_locked', email: sha256(email) }, 'second factor refused: locked');
+    caller.log.warn({ event: 'login_locked', email: sha256(email) }, 'second factor refused: locked');
     throw new AppError('too_many_attempts', { retryAfterSeconds: blockedFor });
   }
 }
@@ -107,15 +103,15 @@ async function refuseWhileLocked(ctx: AppContext, req: Request, email: string): 
  * A wrong code counts in the login lockout like a wrong password, and in the challenge's own budget:
  * past it the challenge is deleted and the sign-in starts again from the password.
  */
-async function refuseCode(ctx: AppContext, req: Request, challenge: Challenge, code: MfaRefusal = 'mfa_code_invalid'): Promise<never> {
-  await ctx.limits.login.recordFailure(challenge.email, req.ip ?? 'unknown');
+async function refuseCode(ctx: AppContext, caller: Caller, challenge: Challenge, code: MfaRefusal = 'mfa_code_invalid'): Promise<never> {
+  await ctx.limits.login.recordFailure(challenge.email, caller.ip);
   const [row] = await ctx.db
     .update(mfaChallenges)
     .set({ failedAttempts: sql`${mfaChallenges.failedAttempts} + 1` })
     .where(eq(mfaChallenges.tokenHash, challenge.tokenHash))
     .returning({ failedAttempts: mfaChallenges.failedAttempts });
   if (row && row.failedAttempts >= MFA_CHALLENGE_MAX_FAILURES) await ctx.db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, challenge.tokenHash));
-  req.log.info({ event: 'mfa_failed', userId: challenge.userId, code }, 'second factor refused');
+  caller.log.info({ event: 'mfa_failed', userId: challenge.userId, code }, 'second factor refused');
   throw new AppError(code);
 }
 
@@ -155,20 +151,19 @@ async function acceptCode(ctx: AppContext, userId: string, code: string): Promis
   });
 }
 
-/** The end of every sign-in: the lockout pair is cleared, the challenge and its cookie go, a new session starts. */
-async function finishSignIn(ctx: AppContext, req: Request, res: Response, challenge: Challenge): Promise<PublicUser> {
+/** The end of every sign-in: the lockout pair is cleared, the challenge goes (the caller clears its cookie), a new session starts. */
+async function finishSignIn(ctx: AppContext, client: SignInClient, challenge: Challenge): Promise<SignedIn> {
   await ctx.db.delete(mfaChallenges).where(eq(mfaChallenges.userId, challenge.userId));
-  res.clearCookie(challengeCookieName(ctx), cookieOptions(ctx));
-  await ctx.limits.login.recordSuccess(challenge.email, req.ip ?? 'unknown');
-  await revokePresentedSession(ctx, req);
-  await startSession(ctx, res, challenge.userId);
-  req.log.info({ event: 'login_succeeded', userId: challenge.userId, mfa: true }, 'login');
-  return (await loadPublicUser(ctx.db, challenge.userId))!;
+  await ctx.limits.login.recordSuccess(challenge.email, client.ip);
+  await revokeSession(ctx, client.sessionToken);
+  const session = await openSession(ctx, challenge.userId);
+  client.log.info({ event: 'login_succeeded', userId: challenge.userId, mfa: true }, 'login');
+  return { user: (await loadPublicUser(ctx.db, challenge.userId))!, session };
 }
 
 /** The pending step, with what the authenticator app needs while an enrolment waits for its first code. */
-export async function describeChallenge(ctx: AppContext, req: Request): Promise<{ purpose: MfaStep; enrolment: MfaEnrolment | null }> {
-  const challenge = await readChallenge(ctx, req);
+export async function describeChallenge(ctx: AppContext, challengeToken: string | undefined): Promise<{ purpose: MfaStep; enrolment: MfaEnrolment | null }> {
+  const challenge = await readChallenge(ctx, challengeToken);
   if (challenge.purpose === 'verify') return { purpose: 'verify', enrolment: null };
   if (await confirmedFactor(ctx.db, challenge.userId)) return { purpose: 'enrol', enrolment: null };
   return { purpose: 'enrol', enrolment: await pendingEnrolment(ctx, challenge.userId, challenge.email, false) };
@@ -220,29 +215,29 @@ async function confirmEnrolment(ctx: AppContext, userId: string, code: string): 
 }
 
 /** POST /auth/mfa/verify: the code (or a recovery code) of a sign-in; the session starts when it is right. */
-export async function verifySignIn(ctx: AppContext, req: Request, res: Response, code: string): Promise<PublicUser> {
-  const challenge = await readChallenge(ctx, req, 'verify');
-  await refuseWhileLocked(ctx, req, challenge.email);
+export async function verifySignIn(ctx: AppContext, client: SignInClient, code: string): Promise<SignedIn> {
+  const challenge = await readChallenge(ctx, client.challengeToken, 'verify');
+  await refuseWhileLocked(ctx, client, challenge.email);
   const outcome = await acceptCode(ctx, challenge.userId, code);
-  if (outcome !== 'accepted') return refuseCode(ctx, req, challenge, outcome);
-  return finishSignIn(ctx, req, res, challenge);
+  if (outcome !== 'accepted') return refuseCode(ctx, client, challenge, outcome);
+  return finishSignIn(ctx, client, challenge);
 }
 
 /** POST /auth/mfa/enrol: the first code of an admin's forced enrolment; answers the recovery codes, the session waits for their acknowledgement. */
-export async function confirmSignInEnrolment(ctx: AppContext, req: Request, code: string): Promise<string[]> {
-  const challenge = await readChallenge(ctx, req, 'enrol');
-  await refuseWhileLocked(ctx, req, challenge.email);
+export async function confirmSignInEnrolment(ctx: AppContext, client: SignInClient, code: string): Promise<string[]> {
+  const challenge = await readChallenge(ctx, client.challengeToken, 'enrol');
+  await refuseWhileLocked(ctx, client, challenge.email);
   const codes = /^\d{6}$/.test(code) ? await confirmEnrolment(ctx, challenge.userId, code) : null;
-  if (!codes) return refuseCode(ctx, req, challenge, 'mfa_enrol_code_invalid');
-  req.log.info({ event: 'mfa_enrolled', userId: challenge.userId }, 'second factor enrolled');
+  if (!codes) return refuseCode(ctx, client, challenge, 'mfa_enrol_code_invalid');
+  client.log.info({ event: 'mfa_enrolled', userId: challenge.userId }, 'second factor enrolled');
   return codes;
 }
 
 /** POST /auth/mfa/enrol/complete: the recovery codes are saved; the enrolment is confirmed, so the session starts. */
-export async function completeSignInEnrolment(ctx: AppContext, req: Request, res: Response): Promise<PublicUser> {
-  const challenge = await readChallenge(ctx, req, 'enrol');
+export async function completeSignInEnrolment(ctx: AppContext, client: SignInClient): Promise<SignedIn> {
+  const challenge = await readChallenge(ctx, client.challengeToken, 'enrol');
   if (!(await confirmedFactor(ctx.db, challenge.userId))) throw new AppError('mfa_not_enabled');
-  return finishSignIn(ctx, req, res, challenge);
+  return finishSignIn(ctx, client, challenge);
 }
 
 export async function mfaStatus(ctx: AppContext, userId: string, admin: boolean) {
@@ -267,13 +262,13 @@ export async function confirmForAccount(ctx: AppContext, userId: string, code: s
 }
 
 /** POST /account/mfa/disable: needs a current code (or a recovery code), counted by the lockout; admins keep theirs while it is required. */
-export async function disableForAccount(ctx: AppContext, req: Request, user: { userId: string; email: string; isAdmin: boolean }, code: string): Promise<void> {
+export async function disableForAccount(ctx: AppContext, caller: Caller, user: { userId: string; email: string; isAdmin: boolean }, code: string): Promise<void> {
   if (user.isAdmin && ctx.config.mfa.requiredForAdmins) throw new AppError('mfa_required');
   if (!(await confirmedFactor(ctx.db, user.userId))) throw new AppError('mfa_not_enabled');
-  await refuseWhileLocked(ctx, req, user.email);
+  await refuseWhileLocked(ctx, caller, user.email);
   const outcome = await acceptCode(ctx, user.userId, code);
   if (outcome !== 'accepted') {
-    await ctx.limits.login.recordFailure(user.email, req.ip ?? 'unknown');
+    await ctx.limits.login.recordFailure(user.email, caller.ip);
     throw new AppError(outcome);
   }
   await ctx.db.transaction(async (tx) => {

@@ -12,9 +12,9 @@ import {
 import { patentExportBatches, patentImports } from '@portal/db';
 import { enqueueCommitted, engineDay, loadImport, loadInstructionIds, loadRates, publishImport, PortfolioTally, toImportDto } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../http/multipart.ts';
-import type { AuthState } from '../../http/session.ts';
+import { AppError } from '../../domain/errors.ts';
+import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.ts';
+import type { AuthState } from '../../domain/auth.ts';
 
 /** Bytes of a CSV looked at before its row is written: text, no NUL (a binary renamed .csv is refused). */
 const SNIFF_BYTES = 4096;

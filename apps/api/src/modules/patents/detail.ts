@@ -3,7 +3,7 @@ import { computeSchedule, formatIsoDate, officeOfCountry, parseIsoDate, type Ann
 import type { PatentEventDto, PatentScheduleReason, PatentScheduleResponse } from '@portal/contracts';
 import { currencyRates, patentInstructionEvents, users, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
-import type { AuthState } from '../../http/session.ts';
+import type { AuthState } from '../../domain/auth.ts';
 import { originOf } from './origin.ts';
 import { readPatent, today } from './service.ts';
 

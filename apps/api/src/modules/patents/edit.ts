@@ -3,8 +3,8 @@ import type { InstructionStatus, PatentEditBody, PatentRecordDto } from '@portal
 import { patentInstructionEvents, patentRecords, paymentInstructions } from '@portal/db';
 import { scheduleColumnsOf } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import type { AuthState } from '../../http/session.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { AuthState } from '../../domain/auth.ts';
 import { assertNumbersFitOffice } from './numbers.ts';
 import { dayOf, loadPatent, toPatentDto } from './service.ts';
 

@@ -3,7 +3,7 @@ import type { InstructionSource, PatentRecordDto } from '@portal/contracts';
 import { userCabinets, users } from '@portal/db';
 import { patentRoomsFor, publishPatentsChanged } from '@portal/realtime';
 import type { AppContext } from '../../context.ts';
-import type { AuthState } from '../../http/session.ts';
+import type { AuthState } from '../../domain/auth.ts';
 
 /** The patent rooms of a socket, joined at handshake: its cabinets and client codes, and all changes for admin_test. */
 export async function patentSocketRooms(ctx: Pick<AppContext, 'db'>, auth: Pick<AuthState, 'userId' | 'roles'>): Promise<string[]> {

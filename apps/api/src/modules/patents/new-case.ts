@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { users } from '@portal/db';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import type { StoredUpload } from '../../http/multipart.ts';
-import type { AuthState } from '../../http/session.ts';
-import { recordMail } from '../mail/outbox.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { StoredUpload } from '../../domain/uploads.ts';
+import type { AuthState } from '../../domain/auth.ts';
+import { recordMail } from '../mail/index.ts';
 import { sendCommitted } from './notify.ts';
 
 /** Content types of the accepted extensions, for the attachment. */

@@ -1,13 +1,15 @@
 import { enqueueCommitted } from '@portal/jobs';
-import { paymentInstructions, type Executor } from '@portal/db';
+import { paymentInstructions, type Executor, type patentRecords } from '@portal/db';
 import type { AppContext } from '../../context.ts';
-import type { AuthState } from '../../http/session.ts';
-import { recordMail } from '../mail/outbox.ts';
-import type { PatentRow } from './service.ts';
+import type { AuthState } from '../../domain/auth.ts';
+import { recordMail } from '../mail/index.ts';
 
 /* Mails of the patent workflow, written inside the transaction of the change that causes them. */
 
 const DASH = '—';
+
+/** What a confirmation line shows of a patent (a row of `patent_records`). */
+type ConfirmedPatent = Pick<typeof patentRecords.$inferSelect, 'referenceClient' | 'numeroDepot' | 'pays' | 'dateEcheance'>;
 
 /** An instruction's title in `locale`, without its tooltip; the third ends with next year. */
 async function instructionTitles(tx: Executor, locale: 'en' | 'fr', now: Date): Promise<Map<number, string>> {
@@ -24,7 +26,7 @@ async function instructionTitles(tx: Executor, locale: 'en' | 'fr', now: Date): 
 export async function recordInstructionConfirmation(
   tx: Executor,
   actor: Pick<AuthState, 'email' | 'langue'>,
-  given: ReadonlyArray<{ patent: PatentRow; instructionId: number }>,
+  given: ReadonlyArray<{ patent: ConfirmedPatent; instructionId: number }>,
   now: Date,
 ): Promise<string | null> {
   if (given.length === 0) return null;

@@ -1,5 +1,5 @@
 import { patentNumberProblem } from '@portal/contracts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../domain/errors.ts';
 
 /**
  * The numbers of a fill or an edit against the patent's country (issue 25 §3): the body's schema

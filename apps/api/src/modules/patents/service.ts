@@ -16,9 +16,9 @@ import { formatIsoDate, officeOfCountry, parseIsoDate, recordDeadline } from '@p
 import { originOf } from '@portal/jobs';
 import { cabinets, patentInstructionEvents, patentRecords, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
-import { AppError, type RefusedRow } from '../../http/errors.ts';
-import type { AuthState } from '../../http/session.ts';
-import { likePattern } from '../search.ts';
+import { AppError, type RefusedRow } from '../../domain/errors.ts';
+import type { AuthState } from '../../domain/auth.ts';
+import { likePattern } from '../../domain/search.ts';
 import { recordInstructionConfirmation, sendCommitted } from './notify.ts';
 
 export type PatentRow = typeof patentRecords.$inferSelect;

@@ -12,9 +12,9 @@ import {
 } from '@portal/contracts';
 import { cabinets, patentInstructionEvents, patentRecords } from '@portal/db';
 import type { AppContext } from '../../context.ts';
-import { AppError, type RefusedRow } from '../../http/errors.ts';
-import type { AuthState } from '../../http/session.ts';
-import { likePattern } from '../search.ts';
+import { AppError, type RefusedRow } from '../../domain/errors.ts';
+import type { AuthState } from '../../domain/auth.ts';
+import { likePattern } from '../../domain/search.ts';
 import { assertNumbersFitOffice } from './numbers.ts';
 import { loadPatent, scopeCondition, writeRefusal, toPatentDto, today, writeScope, type PatentRow, type PatentScope } from './service.ts';
 

@@ -3,9 +3,9 @@ import { paginationMeta, type PatentCreateBody, type PatentRecordDto, type Paten
 import { cabinets, patentInstructionEvents, patentRecords, patentSubmissions, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
 import { scheduleColumnsOf } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import type { AuthState } from '../../http/session.ts';
-import { recordMail } from '../mail/outbox.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { AuthState } from '../../domain/auth.ts';
+import { recordMail } from '../mail/index.ts';
 import { proposeAnnuity } from './detail.ts';
 import { announcePatents } from './live.ts';
 import { sendCommitted } from './notify.ts';

@@ -3,11 +3,11 @@ import { paginationMeta, type ReceiptDto, type ReceiptListQuery } from '@portal/
 import { patentRecords, receiptUploads, receipts } from '@portal/db';
 import { enqueueCommitted, PDF_SNIFF_BYTES, publishReceiptUpload, receiptUploadKind, toReceiptUploadDto } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import { uploadHead, type StoredUpload } from '../../http/multipart.ts';
-import type { AuthState } from '../../http/session.ts';
-import { readPatent, readScope } from '../patents/service.ts';
-import { likePattern } from '../search.ts';
+import { AppError } from '../../domain/errors.ts';
+import { uploadHead, type StoredUpload } from '../../domain/uploads.ts';
+import type { AuthState } from '../../domain/auth.ts';
+import { readPatent, readScope } from '../patents/index.ts';
+import { likePattern } from '../../domain/search.ts';
 
 
 /**

@@ -2,7 +2,7 @@ import { and, arrayContains, eq, inArray } from 'drizzle-orm';
 import type { AgentAddress, NewAgentAddress, NewUser, PublicUser, RoleSlug } from '@portal/contracts';
 import { agentAddresses, cabinets, isUniqueViolation, roles, userCabinets, userRoles, users } from '@portal/db';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../domain/errors.ts';
 import { hashPassword } from '../../security/passwords.ts';
 import { loadPublicUser } from './presenter.ts';
 

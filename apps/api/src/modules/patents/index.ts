@@ -1,0 +1,5 @@
+// The patents module's public entry: its routes and policy, and the reads other modules rely on (receipts).
+export { patentSocketRooms } from './live.ts';
+export { patentsPolicy } from './policy.ts';
+export { patentsRoutes } from './router.ts';
+export { readPatent, readScope } from './service.ts';
