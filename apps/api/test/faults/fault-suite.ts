@@ -83,22 +83,23 @@ export async function startLongRuns(t: FaultTopology, tag: string): Promise<Long
   return {
     runs,
     async midway(timeoutMs = 120_000) {
-      await Promise.all(
-        runs.map(async (run) => {
-          await t.waitForStart(run.id, timeoutMs, run.kind.table);
-          const deadline = Date.now() + timeoutMs;
-          while (!(await run.kind.midway(t, run.id))) {
-            if (Date.now() > deadline) throw new Error(`${run.jobId} never got part-way`);
-            await sleep(100);
-          }
-        }),
-      );
+      await Promise.all(runs.map((run) => runMidway(t, run, timeoutMs)));
     },
     async stop() {
       sampling = false;
       await loop;
     },
   };
+}
+
+/** Until the run's row says it started and it has done part of its input. */
+export async function runMidway(t: FaultTopology, run: LongRun, timeoutMs = 120_000): Promise<void> {
+  await t.waitForStart(run.id, timeoutMs, run.kind.table);
+  const deadline = Date.now() + timeoutMs;
+  while (!(await run.kind.midway(t, run.id))) {
+    if (Date.now() > deadline) throw new Error(`${run.jobId} never got part-way`);
+    await sleep(100);
+  }
 }
 
 export interface RunExpectations {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { sleep, startedAt, type FaultTopology, type WatchedProcess } from '../support/fault-topology.ts';
 import { RUN_KIND_FAULTS } from '../support/run-kinds.ts';
-import { describeFault, longRunProblems, startLongRuns, STREAM } from './fault-suite.ts';
+import { describeFault, longRunProblems, runMidway, startLongRuns, STREAM, type LongRun } from './fault-suite.ts';
 
 /** The lock of this topology; the stalled check is left to its default (decision 152: a sixth of the lock). */
 const LOCK_MS = 6000;
@@ -24,6 +24,27 @@ async function replaceStopped(t: FaultTopology): Promise<void> {
 }
 
 /**
+ * Signals the worker holding each run as soon as that run is part-way (each kind at its own pace),
+ * and waits for it to exit; records the window as one outage. When and whom each was signalled.
+ */
+async function stopHolders(t: FaultTopology, runs: readonly LongRun[], signal: NodeJS.Signals, problems: string[]): Promise<Array<{ holder: WatchedProcess; at: number }>> {
+  const from = Date.now();
+  const stopped = await Promise.all(
+    runs.map(async (run) => {
+      await runMidway(t, run);
+      const holder = await t.holderOfJob(run.kind.queue, run.id);
+      const { rows } = await t.db.query(`select state from ${run.kind.table} where id = $1`, [run.id]);
+      if (rows[0].state !== 'in_progress') problems.push(`${run.jobId} ended before the ${signal}: make its input longer`);
+      const at = Date.now();
+      await t.signal(holder, signal);
+      return { holder, at };
+    }),
+  );
+  t.outages.push({ dependency: `run kind workers (${signal})`, from, to: Date.now() });
+  return stopped;
+}
+
+/**
  * Two workers per run kind, as `docker compose up --scale worker-<queue>=2` runs them; one long run
  * of every kind at once. The worker stopped is the one holding the run, found by the job it logged.
  */
@@ -38,25 +59,18 @@ describeFault('fault: the worker holding a long run is stopped, a second one run
     t.s3.throttleReads(4 * 1024 * 1024);
     const long = await startLongRuns(t, 'kill');
     const stream = t.stream(STREAM);
-    await long.midway();
-    const holders = await Promise.all(long.runs.map((run) => t.holderOfJob(run.kind.queue, run.id)));
     const problems: string[] = [];
-    for (const run of long.runs) {
-      const { rows } = await t.db.query(`select state from ${run.kind.table} where id = $1`, [run.id]);
-      if (rows[0].state !== 'in_progress') problems.push(`${run.jobId} ended before the kill: make its input longer`);
-    }
-    const killedAt = Date.now();
-    await t.outage('run kind workers (SIGKILL)', async () => {
-      await Promise.all(holders.map((holder) => t.signal(holder, 'SIGKILL')));
-      t.s3.throttleReads(null);
-    }, () => undefined, 0);
+    const stopped = await stopHolders(t, long.runs, 'SIGKILL', problems);
+    t.s3.throttleReads(null);
     const measured: Record<string, number> = {};
     await Promise.all(
       long.runs.map(async (run, i) => {
-        const other = t.workersOf(run.kind.queue).find((w) => w !== holders[i])!;
-        const takenAt = await waitFor(`${run.jobId} to be taken over`, () => startedAt(other, run.jobId), LOCK_MS + 60_000);
-        measured[run.kind.queue] = takenAt - killedAt;
-        if (takenAt - killedAt > LOCK_MS + MARGIN_MS) problems.push(`${run.jobId}: taken over ${takenAt - killedAt} ms after the kill (lock ${LOCK_MS} ms + margin ${MARGIN_MS} ms)`);
+        const { holder, at } = stopped[i]!;
+        const other = t.workersOf(run.kind.queue).find((w) => w !== holder)!;
+        const takenAt = await waitFor(`${run.jobId} to be taken over`, () => startedAt(other, run.jobId), LOCK_MS + 60_000).catch(() => undefined);
+        if (takenAt === undefined) return problems.push(`${run.jobId}: not taken over by the other ${run.kind.queue} worker within ${LOCK_MS + 60_000} ms of the kill`);
+        measured[run.kind.queue] = takenAt - at;
+        if (takenAt - at > LOCK_MS + MARGIN_MS) problems.push(`${run.jobId}: taken over ${takenAt - at} ms after the kill (lock ${LOCK_MS} ms + margin ${MARGIN_MS} ms)`);
       }),
     );
     await stream;
@@ -77,15 +91,12 @@ describeFault('fault: the worker holding a long run is stopped, a second one run
     // million-line file would; full speed again once the workers have exited.
     t.s3.throttleReads(1024 * 1024);
     const stream = t.stream(STREAM);
-    await long.midway();
-    const holders: WatchedProcess[] = await Promise.all(long.runs.map((run) => t.holderOfJob(run.kind.queue, run.id)));
     // No restart: the second worker of each kind, already running, is the one that must take a run handed back.
-    await t.outage('run kind workers (SIGTERM)', async () => {
-      await Promise.all(holders.map((holder) => t.signal(holder, 'SIGTERM')));
-      t.s3.throttleReads(null);
-    }, () => undefined, 0);
+    const problems: string[] = [];
+    const holders = (await stopHolders(t, long.runs, 'SIGTERM', problems)).map((s) => s.holder);
+    t.s3.throttleReads(null);
     await stream;
-    const problems = await t.violations();
+    problems.push(...(await t.violations()));
     problems.push(...(await longRunProblems(t, long)));
     for (const [i, run] of long.runs.entries()) {
       const holder = holders[i]!;

@@ -29,6 +29,11 @@ const AGENT_EMAIL = 'agent@portal.example.com';
 const AGENT_PASSWORD = 'agent-password-123';
 /** Each account may ask for three reset links per quarter hour: the stream's reset mails rotate over these accounts. */
 const MAIL_ACCOUNTS = 4;
+/**
+ * How long a process of the topology may take to start: up to ten processes load their TypeScript at
+ * once on two cores (longer than one would alone on a loaded machine).
+ */
+const STARTUP_MS = 150_000;
 /** How long a run or a mail may take to settle once every dependency is back. */
 export const RECOVERY_BOUND_MS = 60_000;
 
@@ -145,27 +150,27 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
     };
     const startLedesWorker = async (name: string) => {
       const worker = watch(name, 'workers/src/entrypoints/ledes.ts', { port: await freePort() });
-      await worker.process.waitFor(/ledes worker started/, 60_000);
+      await worker.process.waitFor(/ledes worker started/, STARTUP_MS);
       return worker;
     };
     /** A worker of any registered queue, watched like the others (`workers/src/entrypoints/<queue>.ts`). */
     const startWorker = async (queue: string, name: string) => {
       const worker = watch(name, `workers/src/entrypoints/${queue}.ts`, { port: await freePort() });
-      await worker.process.waitFor(new RegExp(`${queue} worker started`), 60_000);
+      await worker.process.waitFor(new RegExp(`${queue} worker started`), STARTUP_MS);
       return worker;
     };
     // The API first: it migrates the schema and creates the bucket. Workers starting together with it
     // race it on the bucket's creation, and today the loser dies on BucketAlreadyExists.
     const api = watch('api', 'apps/api/src/main.ts');
     api.base = url;
-    await api.process.waitFor(/Portal ready on/, 60_000);
+    await api.process.waitFor(/Portal ready on/, STARTUP_MS);
     const mailWorker = watch('mail worker', 'workers/src/entrypoints/mail.ts', { port: await freePort() });
     const perKind = options.workersPerKind ?? 0;
     const otherKinds = perKind > 0 ? RUN_KIND_FAULTS.map((k) => k.queue).filter((q) => q !== 'ledes') : [];
     let [ledesWorkers, ...others] = await Promise.all([
       Promise.all(Array.from({ length: options.ledesWorkers ?? (perKind || 2) }, (_, i) => startLedesWorker(`ledes worker ${i + 1}`))),
       ...otherKinds.map((queue) => Promise.all(Array.from({ length: perKind }, (_, i) => startWorker(queue, `${queue} worker ${i + 1}`)))),
-      mailWorker.process.waitFor(/mail worker started/, 60_000).then(() => [] as WatchedProcess[]),
+      mailWorker.process.waitFor(/mail worker started/, STARTUP_MS).then(() => [] as WatchedProcess[]),
     ]);
     /** The workers of each run kind's queue (LEDES's are `ledesWorkers`). */
     const kindWorkers = new Map<string, WatchedProcess[]>(otherKinds.map((queue, i) => [queue, others[i]!]));
