@@ -167,11 +167,12 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
     const mailWorker = watch('mail worker', 'workers/src/entrypoints/mail.ts', { port: await freePort() });
     const perKind = options.workersPerKind ?? 0;
     const otherKinds = perKind > 0 ? RUN_KIND_FAULTS.map((k) => k.queue).filter((q) => q !== 'ledes') : [];
-    let [ledesWorkers, ...others] = await Promise.all([
+    const [firstLedesWorkers, ...others] = await Promise.all([
       Promise.all(Array.from({ length: options.ledesWorkers ?? (perKind || 2) }, (_, i) => startLedesWorker(`ledes worker ${i + 1}`))),
       ...otherKinds.map((queue) => Promise.all(Array.from({ length: perKind }, (_, i) => startWorker(queue, `${queue} worker ${i + 1}`)))),
       mailWorker.process.waitFor(/mail worker started/, STARTUP_MS).then(() => [] as WatchedProcess[]),
     ]);
+    let ledesWorkers = firstLedesWorkers;
     /** The workers of each run kind's queue (LEDES's are `ledesWorkers`). */
     const kindWorkers = new Map<string, WatchedProcess[]>(otherKinds.map((queue, i) => [queue, others[i]!]));
     const workersOf = (queue: string): WatchedProcess[] => (queue === 'ledes' ? ledesWorkers : (kindWorkers.get(queue) ?? []));
