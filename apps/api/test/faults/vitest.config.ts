@@ -9,6 +9,6 @@ export default defineConfig({
     include: ['*.test.ts'],
     fileParallelism: false,
     testTimeout: 240_000,
-    hookTimeout: 180_000,
+    hookTimeout: 300_000,
   },
 });

@@ -9,6 +9,7 @@ import { multipart } from './multipart.ts';
 import { TestClient } from './portal.ts';
 import { findPostgresBinaries, startPostgresServer, type PostgresServer } from './postgres-server.ts';
 import { freePort, PRODUCTION_ADMIN, PRODUCTION_API_KEY, PRODUCTION_BUCKET, productionEnv, startProcess, type RunningProcess } from './processes.ts';
+import { RUN_KIND_FAULTS } from './run-kinds.ts';
 import { startS3Server } from './s3-server.ts';
 
 /**
@@ -28,6 +29,11 @@ const AGENT_EMAIL = 'agent@portal.example.com';
 const AGENT_PASSWORD = 'agent-password-123';
 /** Each account may ask for three reset links per quarter hour: the stream's reset mails rotate over these accounts. */
 const MAIL_ACCOUNTS = 4;
+/**
+ * How long a process of the topology may take to start: up to ten processes load their TypeScript at
+ * once on two cores (longer than one would alone on a loaded machine).
+ */
+const STARTUP_MS = 150_000;
 /** How long a run or a mail may take to settle once every dependency is back. */
 export const RECOVERY_BOUND_MS = 60_000;
 
@@ -47,11 +53,14 @@ export interface Outage {
   to: number;
 }
 
-interface WatchedProcess {
+export interface WatchedProcess {
   name: string;
   process: RunningProcess;
   /** Set when the test itself stops or kills the process. */
   expectedExit: boolean;
+  /** When the test signalled it to stop (SIGTERM, SIGKILL), and when it exited. */
+  signalledAt?: number;
+  exitedAt?: number;
   /** Where its /healthz and /readyz answer (the API's port, a worker's WORKER_HTTP_PORT). */
   base?: string;
 }
@@ -64,6 +73,11 @@ export interface ReadinessAnswer {
 
 export interface TopologyOptions {
   ledesWorkers?: number;
+  /**
+   * Workers started for every run kind of `run-kinds.ts` other than LEDES (whose count is
+   * `ledesWorkers`, this count when not given); none by default.
+   */
+  workersPerKind?: number;
   /** Redis keeps its data across a kill (AOF, fsync always), as a production Redis for BullMQ does. */
   persistentRedis?: boolean;
   env?: Record<string, string>;
@@ -125,6 +139,9 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       const processEnv = http ? { ...env, WORKER_HTTP_PORT: String(http.port), WORKER_HTTP_HOST: '127.0.0.1' } : env;
       const entryProcess: WatchedProcess = { name, process: startProcess(entry, processEnv), expectedExit: false, ...(http ? { base: `http://127.0.0.1:${http.port}` } : {}) };
       watched.push(entryProcess);
+      entryProcess.process.child.once('exit', () => {
+        entryProcess.exitedAt = Date.now();
+      });
       cleanups.push(async () => {
         entryProcess.expectedExit = true;
         await entryProcess.process.stop('SIGKILL');
@@ -133,25 +150,32 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
     };
     const startLedesWorker = async (name: string) => {
       const worker = watch(name, 'workers/src/entrypoints/ledes.ts', { port: await freePort() });
-      await worker.process.waitFor(/ledes worker started/, 60_000);
+      await worker.process.waitFor(/ledes worker started/, STARTUP_MS);
       return worker;
     };
     /** A worker of any registered queue, watched like the others (`workers/src/entrypoints/<queue>.ts`). */
     const startWorker = async (queue: string, name: string) => {
       const worker = watch(name, `workers/src/entrypoints/${queue}.ts`, { port: await freePort() });
-      await worker.process.waitFor(new RegExp(`${queue} worker started`), 60_000);
+      await worker.process.waitFor(new RegExp(`${queue} worker started`), STARTUP_MS);
       return worker;
     };
     // The API first: it migrates the schema and creates the bucket. Workers starting together with it
     // race it on the bucket's creation, and today the loser dies on BucketAlreadyExists.
     const api = watch('api', 'apps/api/src/main.ts');
     api.base = url;
-    await api.process.waitFor(/Portal ready on/, 60_000);
+    await api.process.waitFor(/Portal ready on/, STARTUP_MS);
     const mailWorker = watch('mail worker', 'workers/src/entrypoints/mail.ts', { port: await freePort() });
-    let [ledesWorkers] = await Promise.all([
-      Promise.all(Array.from({ length: options.ledesWorkers ?? 2 }, (_, i) => startLedesWorker(`ledes worker ${i + 1}`))),
-      mailWorker.process.waitFor(/mail worker started/, 60_000),
+    const perKind = options.workersPerKind ?? 0;
+    const otherKinds = perKind > 0 ? RUN_KIND_FAULTS.map((k) => k.queue).filter((q) => q !== 'ledes') : [];
+    const [firstLedesWorkers, ...others] = await Promise.all([
+      Promise.all(Array.from({ length: options.ledesWorkers ?? (perKind || 2) }, (_, i) => startLedesWorker(`ledes worker ${i + 1}`))),
+      ...otherKinds.map((queue) => Promise.all(Array.from({ length: perKind }, (_, i) => startWorker(queue, `${queue} worker ${i + 1}`)))),
+      mailWorker.process.waitFor(/mail worker started/, STARTUP_MS).then(() => [] as WatchedProcess[]),
     ]);
+    let ledesWorkers = firstLedesWorkers;
+    /** The workers of each run kind's queue (LEDES's are `ledesWorkers`). */
+    const kindWorkers = new Map<string, WatchedProcess[]>(otherKinds.map((queue, i) => [queue, others[i]!]));
+    const workersOf = (queue: string): WatchedProcess[] => (queue === 'ledes' ? ledesWorkers : (kindWorkers.get(queue) ?? []));
 
     const db = new pg.Pool({ connectionString: postgres.url, max: 2 });
     db.on('error', () => {}); // idle clients die with the server during an outage; the next query reconnects
@@ -228,6 +252,22 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       /** The production admin, signed in. */
       admin,
       startWorker,
+      workersOf,
+      /** Every worker of `queue` the topology started, the stopped and replaced ones included. */
+      everyWorkerOf(queue: string): WatchedProcess[] {
+        return watched.filter((w) => w.name.startsWith(`${queue} worker`));
+      },
+      /** A user of `role` (slug) on client C1 (an annuity agent also on the first cabinet), signed in. */
+      async user(role: string, email: string): Promise<TestClient> {
+        const cabinets = ((await admin.get('/api/cabinet')).body.cabinet as Array<{ _id: string }>).map((c) => c._id);
+        await expectOk(
+          admin.post('/api/admin/user', { company_agent: email, email, password: 'faults-password-123', roles: [roleId(role)], id_client: ['C1'], ...(role === 'user_agent_annuites' ? { cabinets: cabinets.slice(0, 1) } : {}) }),
+          `creation of ${email}`,
+        );
+        const client = new TestClient(url, { origin: url, apiKey });
+        await expectOk(client.post('/api/auth/login', { email, password: 'faults-password-123' }), `login of ${email}`);
+        return client;
+      },
 
       /** A small valid LEDES file whose invoice numbers no other file of the suite uses (accepted, delivered). */
       smallFile(lines = 200): Promise<Buffer> {
@@ -318,12 +358,30 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       /** Stops or kills a worker on purpose: its exit is not counted as a death. */
       async signal(worker: WatchedProcess, signal: NodeJS.Signals) {
         worker.expectedExit = true;
+        worker.signalledAt ??= Date.now();
         await worker.process.stop(signal);
       },
       async restartLedesWorker(worker: WatchedProcess) {
         const fresh = await startLedesWorker(`${worker.name} (restarted)`);
         ledesWorkers = ledesWorkers.map((w) => (w === worker ? fresh : w));
         return fresh;
+      },
+      /** Starts a fresh worker of `queue` in place of `worker` (stopped or killed by the test). */
+      async restartWorker(queue: string, worker: WatchedProcess) {
+        if (queue === 'ledes') return topology.restartLedesWorker(worker);
+        const fresh = await startWorker(queue, `${worker.name} (restarted)`);
+        kindWorkers.set(queue, workersOf(queue).map((w) => (w === worker ? fresh : w)));
+        return fresh;
+      },
+      /** The worker of `queue` that started the job of row `id` last (`<queue> job started`, job id `<queue>-<id>`), once one has. */
+      async holderOfJob(queue: string, id: string, timeoutMs = 60_000): Promise<WatchedProcess> {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const holder = workersOf(queue).find((w) => startedAt(w, `${queue}-${id}`) !== undefined);
+          if (holder) return holder;
+          if (Date.now() > deadline) throw new Error(`no ${queue} worker started ${queue}-${id}`);
+          await sleep(50);
+        }
       },
 
       /**
@@ -341,10 +399,10 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       },
 
       /** Waits until some worker has started the run. */
-      async waitForStart(runId: string, timeoutMs = 60_000): Promise<void> {
+      async waitForStart(runId: string, timeoutMs = 60_000, table = 'ledes_runs'): Promise<void> {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
-          const { rows } = await db.query('select started_at from ledes_runs where id = $1', [runId]);
+          const { rows } = await db.query(`select started_at from ${table} where id = $1`, [runId]);
           if (rows[0]?.started_at) return;
           if (Date.now() > deadline) throw new Error(`run ${runId} never started:\n${ledesWorkers.map((w) => w.process.output().slice(-2000)).join('\n')}`);
           await sleep(50);
@@ -383,6 +441,12 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       try {
         // A Done run whose delivery to step 2 is recorded but not made yet is still work under way.
         const runs = (await db.query("select id, original_name, attempts, started_at from ledes_runs where state = 'in_progress' or (state = 'Done' and delivered_key is not null and delivered_at is null) order by created_at")).rows as Array<{ id: string; original_name: string; attempts: number; started_at: Date | null }>;
+        // Every other run kind: a run in progress is unsettled.
+        for (const kind of RUN_KIND_FAULTS) {
+          if (kind.table === 'ledes_runs') continue;
+          const { rows } = await db.query(`select id, attempts, started_at from ${kind.table} where state = 'in_progress' order by created_at`);
+          for (const row of rows as Array<{ id: string; attempts: number; started_at: Date | null }>) runs.push({ ...row, original_name: kind.queue });
+        }
         const mails = (await db.query('select id, recipient, last_error from mails where sent_at is null order by created_at')).rows as Array<{ id: string; recipient: string; last_error: string | null }>;
         return { runs, mails };
       } catch (error) {
@@ -485,6 +549,25 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
 }
 
 export type FaultTopology = Awaited<ReturnType<typeof startFaultTopology>>;
+
+/** When a worker logged that it started the job (pino's ISO `time`, the first time), or undefined. */
+export function startedAt(worker: WatchedProcess, jobId: string): number | undefined {
+  return jobStarts(worker, jobId)[0];
+}
+
+/** Every time a worker logged that it started the job (`<queue> job started`), oldest first. */
+export function jobStarts(worker: WatchedProcess, jobId: string): number[] {
+  const times: number[] = [];
+  for (const line of worker.process.output().split('\n')) {
+    if (!line.includes(`"jobId":"${jobId}"`) || !line.includes('job started')) continue;
+    try {
+      times.push(Date.parse((JSON.parse(line) as { time: string }).time));
+    } catch {
+      continue;
+    }
+  }
+  return times;
+}
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

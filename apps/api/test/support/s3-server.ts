@@ -18,6 +18,8 @@ export interface TestS3 {
   setReadOnly(readOnly: boolean): void;
   /** Serves object reads at this rate (a slow store), or at full speed with null. Applies to reads under way. */
   throttleReads(bytesPerSecond: number | null): void;
+  /** Bytes of the object served to readers so far (every GET of the key, since the server first started). */
+  bytesRead(key: string): number;
   /** Every key in the bucket, as a LIST would give them. */
   keys(bucket: string): Promise<string[]>;
   /** Multipart uploads begun and never completed nor aborted: partial objects. */
@@ -36,14 +38,21 @@ function refuse(ctx: S3rverContext): void {
   ctx.body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>ServiceUnavailable</Code><Message>Read-only file system</Message></Error>';
 }
 
+/** The object key of a path-style request (`/<bucket>/<key>`). */
+function keyOf(requestPath: string): string {
+  return requestPath.slice(1).split('/').map(decodeURIComponent).slice(1).join('/');
+}
+
 export async function startS3Server(): Promise<TestS3> {
   const directory = mkdtempSync(path.join(tmpdir(), 'portal-faults-s3-'));
   const created = new Map<string, number>();
   let readOnly = false;
   let readRate: number | null = null;
-  const throttled = () =>
+  const served = new Map<string, number>();
+  const throttled = (key: string) =>
     new Transform({
       transform(chunk: Buffer, _encoding, done) {
+        served.set(key, (served.get(key) ?? 0) + chunk.length);
         if (readRate === null) return done(null, chunk);
         setTimeout(() => done(null, chunk), (chunk.length / readRate) * 1000);
       },
@@ -58,7 +67,7 @@ export async function startS3Server(): Promise<TestS3> {
     s3.middleware.unshift(async (ctx, next) => {
       if (!WRITES.has(ctx.method)) {
         await next();
-        if (ctx.body instanceof Readable) ctx.body = pipeline(ctx.body, throttled(), () => {});
+        if (ctx.body instanceof Readable) ctx.body = pipeline(ctx.body, throttled(keyOf(ctx.path)), () => {});
         return;
       }
       if (readOnly) return refuse(ctx);
@@ -73,8 +82,8 @@ export async function startS3Server(): Promise<TestS3> {
       // The store turned read-only under this write: it fails as a whole, as an S3 write does (a part
       // of a multipart upload stays pending until the client aborts the upload).
       if (!ctx.query.uploadId || ctx.method === 'POST') {
-        const [bucket = '', ...parts] = ctx.path.slice(1).split('/').map(decodeURIComponent);
-        const key = parts.join('/');
+        const [bucket = ''] = ctx.path.slice(1).split('/').map(decodeURIComponent);
+        const key = keyOf(ctx.path);
         await s3.store.deleteObject(bucket, key);
         const count = created.get(key) ?? 0;
         if (count > 1) created.set(key, count - 1);
@@ -109,6 +118,9 @@ export async function startS3Server(): Promise<TestS3> {
       readOnly = value;
       // A write under way when the disk turns read-only fails too.
       if (value) for (const write of inFlightWrites) write.doomed = true;
+    },
+    bytesRead(key) {
+      return served.get(key) ?? 0;
     },
     throttleReads(bytesPerSecond) {
       readRate = bytesPerSecond;

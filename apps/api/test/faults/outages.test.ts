@@ -1,0 +1,83 @@
+import { expect, it } from 'vitest';
+import { sleep, type FaultTopology, type ReadinessAnswer } from '../support/fault-topology.ts';
+import { RUN_KIND_FAULTS } from '../support/run-kinds.ts';
+import { describeFault, longRunProblems, startLongRuns, STREAM } from './fault-suite.ts';
+
+/**
+ * A dependency goes away while one long run of every run kind is mid-input and a stream of uploads,
+ * logins and reset mails goes on; one topology for the three faults (two workers per kind, so a run
+ * Redis lost could be taken by an idle worker while its own still works on it). Each test starts its
+ * own long runs; the topology's checks cover every run so far.
+ */
+describeFault('fault: a dependency down during one long run of every kind and a stream of uploads', { workersPerKind: 2 }, (topology) => {
+  it('PostgreSQL stopped 20 s: every worker stays alive, every run ends within a minute, once; 503 while it is down', async () => {
+    const t = topology();
+    const long = await startLongRuns(t, 'pg');
+    const stream = t.stream(STREAM);
+    await long.midway();
+    await sleep(1000);
+    await t.outage('PostgreSQL', () => t.stopPostgres(), () => t.startPostgres(), 20_000);
+    await stream;
+    const problems = await t.violations();
+    problems.push(...(await longRunProblems(t, long, { states: ['Done', 'Error'] })));
+    expect(problems).toEqual([]);
+  });
+
+  it('storage read-only 20 s: every worker stays alive and says not ready, no partial or orphan object, every run ends once; 503 to uploads meanwhile', async () => {
+    const t = topology();
+    const long = await startLongRuns(t, 'ro');
+    const stream = t.stream(STREAM);
+    await long.midway();
+    await sleep(1000);
+    // Issue 26: readiness read the store only (a stat), so the API and every worker said ready while
+    // every upload got 503. Each probes a write now (cached 5 s, bounded 2 s): all say 503 within 10 s.
+    let notReady: Promise<ReadinessAnswer[]> | undefined;
+    await t.outage(
+      'storage (read-only)',
+      () => {
+        t.s3.setReadOnly(true);
+        notReady = readinessUntil(t, (r) => r.status === 503 && r.checks.storage === 'down', 10_000);
+      },
+      () => t.s3.setReadOnly(false),
+      20_000,
+    );
+    const during = await notReady!;
+    const workers = RUN_KIND_FAULTS.reduce((n, kind) => n + t.workersOf(kind.queue).length, 0);
+    expect(during.length, 'the API, the mail worker and every run kind worker answer /readyz').toBe(2 + workers);
+    expect(during.filter((r) => r.status !== 503 || r.checks.storage !== 'down'), 'ready while storage refused writes').toEqual([]);
+    // Ready again once it takes writes.
+    const after = await readinessUntil(t, (r) => r.status === 200, 15_000);
+    expect(after.filter((r) => r.status !== 200)).toEqual([]);
+    await stream;
+    const problems = await t.violations();
+    problems.push(...(await longRunProblems(t, long, { states: ['Done', 'Error'] })));
+    expect(problems).toEqual([]);
+  });
+
+  /**
+   * Issue 27: Redis comes back empty and the API's sweep enqueues every run in progress again,
+   * those a live worker still processes included; an idle worker takes the job and the same run is
+   * processed twice side by side. Last of the file: a run processed twice leaves its marks for later tests.
+   */
+  it('Redis killed and restarted empty: what it lost is enqueued again, no run processed twice at once, 503 while it is down', async () => {
+    const t = topology();
+    const long = await startLongRuns(t, 'redis');
+    const stream = t.stream(STREAM);
+    await long.midway();
+    await t.outage('Redis', () => t.killRedis(), () => t.startRedis(), 5000);
+    await stream;
+    const problems = await t.violations();
+    problems.push(...(await longRunProblems(t, long)));
+    expect(problems).toEqual([]);
+  });
+});
+
+/** Polls /readyz everywhere until every answer satisfies `ok` or `timeoutMs` passed; the last answers. */
+async function readinessUntil(t: FaultTopology, ok: (answer: ReadinessAnswer) => boolean, timeoutMs: number): Promise<ReadinessAnswer[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answers = await t.readiness();
+    if (answers.every(ok) || Date.now() > deadline) return answers;
+    await sleep(500);
+  }
+}
