@@ -4,6 +4,7 @@ import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { annuityFiles, annuityPatents, type Executor } from '@portal/db';
 import { serverT, type Locale } from '@portal/i18n';
 import type { RealtimePublisher } from '@portal/realtime';
+import { annuityRunKind } from '../definitions/annuities.ts';
 
 export type AnnuityFileRow = typeof annuityFiles.$inferSelect;
 export type AnnuityPatentRow = typeof annuityPatents.$inferSelect;
@@ -91,7 +92,5 @@ export async function loadAnnuityFile(db: Executor, id: string): Promise<Annuity
  * database read per event (progress comes every ANNUITY_PROGRESS_MS).
  */
 export function publishFile(realtime: RealtimePublisher, file: AnnuityFileRow, options: { admins: boolean }): void {
-  const dto = toFileDto(file, null);
-  realtime.toUser(file.ownerId, 'annuities:file:updated', dto);
-  if (options.admins) realtime.toAdmins('annuities:file:updated', dto);
+  annuityRunKind.publish(realtime, file, { transition: options.admins });
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { PatentImportDto } from '@portal/contracts';
 import { patentImports, type Executor } from '@portal/db';
 import type { RealtimePublisher } from '@portal/realtime';
+import { patentImportRunKind } from '../definitions/patent-import.ts';
 
 export type PatentImportRow = typeof patentImports.$inferSelect;
 
@@ -33,7 +34,5 @@ export async function loadImport(db: Executor, id: string): Promise<PatentImport
 
 /** Progress to the uploader; a new import and its transitions also to the admins (who see every import). */
 export function publishImport(realtime: RealtimePublisher, row: PatentImportRow, options: { admins: boolean }): void {
-  const dto = toImportDto(row);
-  if (row.uploadedBy) realtime.toUser(row.uploadedBy, 'patents:import:updated', dto);
-  if (options.admins) realtime.toAdmins('patents:import:updated', dto);
+  patentImportRunKind.publish(realtime, row, { transition: options.admins });
 }

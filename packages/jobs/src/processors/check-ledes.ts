@@ -31,11 +31,9 @@ const FINDINGS_BATCH = 1000;
 const MAX_PENDING_BATCHES = 4;
 const PROGRESS_INTERVAL_MS = 500;
 
-/** Publishes a run's new state to its owner and to the admins. */
+/** Publishes a run's new state to its owner and to the admins (the run kind's publish). */
 export function publishRun(realtime: RealtimePublisher, run: LedesRunRow): void {
-  const dto = toRunDto(run);
-  realtime.toUser(run.ownerId, 'ledes:run', dto);
-  realtime.toAdmins('ledes:run', dto);
+  ledesRunKind.publish(realtime, run, { transition: true });
 }
 
 /**

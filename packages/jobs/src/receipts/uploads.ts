@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { ReceiptUploadDto } from '@portal/contracts';
 import { receiptUploads, type Executor } from '@portal/db';
 import type { RealtimePublisher } from '@portal/realtime';
+import { receiptRunKind } from '../definitions/receipts.ts';
 
 export type ReceiptUploadRow = typeof receiptUploads.$inferSelect;
 
@@ -29,7 +30,5 @@ export async function loadReceiptUpload(db: Executor, id: string): Promise<Recei
 
 /** Progress and result to the uploader (user room) and the admins (admin room), as the other runs. */
 export function publishReceiptUpload(realtime: RealtimePublisher, row: ReceiptUploadRow): void {
-  const dto = toReceiptUploadDto(row);
-  if (row.ownerId) realtime.toUser(row.ownerId, 'receipts:upload:updated', dto);
-  realtime.toAdmins('receipts:upload:updated', dto);
+  receiptRunKind.publish(realtime, row, { transition: true });
 }
