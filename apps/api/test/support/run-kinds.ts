@@ -1,6 +1,6 @@
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '@portal/db';
-import { REGISTERED_QUEUES } from '@portal/jobs';
+import { REGISTERED_QUEUES, RUN_KINDS } from '@portal/jobs';
 import { FRENCH_HEADERS, rowsFrom, xlsxBuffer } from '../../../../packages/annuities/test/support/workbooks.ts';
 import { buildZip } from '../../../../packages/annuities/test/support/zip.ts';
 import type { FaultTopology } from './fault-topology.ts';
@@ -152,12 +152,9 @@ const NOT_RUN_KINDS: Record<string, string> = {
   'patent-reminders': 'the day’s reminders, no run row',
 };
 
-/**
- * The run kinds of `@portal/jobs`'s registry: the registered queues whose definitions own a run table.
- * (Once `@portal/jobs` exports `RUN_KINDS`, this is `RUN_KINDS.map((k) => k.queue)`.)
- */
+/** The run kinds of `@portal/jobs`'s registry (decision 159), by queue. */
 export function registeredRunKinds(): string[] {
-  return REGISTERED_QUEUES.filter((queue) => !(queue in NOT_RUN_KINDS));
+  return RUN_KINDS.map((kind) => kind.queue);
 }
 
 const LIFECYCLE_COLUMNS = ['state', 'attempts', 'started_at', 'finished_at', 'error_code'];
