@@ -18,9 +18,9 @@ function reachable(host, port) {
   });
 }
 
-const missing = ['redis-server', 'chromium'].filter((b) => !which(b));
+const missing = ['redis-server', 'chromium', 'chromium-headless-shell'].filter((b) => !which(b));
 if (missing.length > 0) {
-  console.error(`Missing: ${missing.join(', ')}. On Debian/Ubuntu: sudo apt-get install -y redis-server chromium`);
+  console.error(`Missing: ${missing.join(', ')}. On Debian/Ubuntu: sudo apt-get install -y redis-server chromium chromium-headless-shell`);
   process.exit(1);
 }
 
