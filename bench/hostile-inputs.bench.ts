@@ -31,7 +31,7 @@ interface Row {
 const rows: Row[] = [];
 
 /** Runs `body` RUNS times (a fresh `setup` each time, not timed) and keeps the best wall and CPU time. */
-async function measure<T>(name: string, ceilingMs: number, setup: () => Promise<T> | T, body: (input: T) => Promise<unknown> | unknown): Promise<void> {
+async function measure<T>(name: string, ceilingMs: number, setup: () => Promise<T> | T, body: (input: T) => unknown): Promise<void> {
   let wallMs = Infinity;
   let cpuMs = Infinity;
   for (let i = 0; i < RUNS; i++) {
