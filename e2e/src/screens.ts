@@ -232,6 +232,8 @@ async function focusRing(page: Page): Promise<{ ring: boolean; what: string }> {
 
 /** The checks every screen passes in every language. The focus moves (one Tab): call it after the picture. */
 export async function checkScreen(page: Page, label: string): Promise<void> {
+  // Rendered: every screen has its heading (a Tab pressed before the app rendered found nothing to focus).
+  await page.locator('main h1').first().waitFor();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${label}: page wider than the viewport`).toBeLessThanOrEqual(0);
   expect(await rawKeys(page), `${label}: translation keys shown instead of texts`).toEqual([]);
