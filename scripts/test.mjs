@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The whole test suite: unit, integration (PGlite and PostgreSQL), BullMQ, S3, SMTP and end-to-end.
 // Prints one closing line "N passed, N failed, N skipped" and exits non-zero on any failure.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import readline from 'node:readline';
 
 function which(binary) {
   return spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
@@ -18,9 +19,9 @@ function reachable(host, port) {
   });
 }
 
-const missing = ['redis-server', 'chromium'].filter((b) => !which(b));
+const missing = ['redis-server', 'chromium', 'chromium-headless-shell'].filter((b) => !which(b));
 if (missing.length > 0) {
-  console.error(`Missing: ${missing.join(', ')}. On Debian/Ubuntu: sudo apt-get install -y redis-server chromium`);
+  console.error(`Missing: ${missing.join(', ')}. On Debian/Ubuntu: sudo apt-get install -y redis-server chromium chromium-headless-shell`);
   process.exit(1);
 }
 
@@ -36,15 +37,57 @@ const build = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit', env });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 mkdirSync('test-results', { recursive: true });
-const vitest = spawnSync(
-  'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json', ...process.argv.slice(2)],
-  { stdio: 'inherit', env },
-);
+const extra = process.argv.slice(2);
 
-if (existsSync('test-results/vitest.json')) {
-  const report = JSON.parse(readFileSync('test-results/vitest.json', 'utf8'));
-  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  console.log(`\n${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`);
+/** One Vitest, its JSON report in test-results/<name>.json; resolves to its exit status. */
+function vitest(name, args, { prefix = '', stepEnv = {} } = {}) {
+  const report = `test-results/${name}.json`;
+  rmSync(report, { force: true });
+  const child = spawn('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args], {
+    stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    env: { ...env, ...stepEnv },
+  });
+  if (prefix) {
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on('line', (line) => console.log(`${prefix}${line}`));
+    }
+  }
+  return new Promise((resolve) => child.on('close', (code) => resolve({ report, status: code ?? 1 })));
 }
-process.exit(vitest.status ?? 1);
+
+// Arguments (files, -t filters, --project) go to one Vitest over every project, as before.
+// Without any, two steps (decision 173): every project but the two one-file-at-a-time chains, with a file per
+// core; then the end-to-end chain and the fault chain side by side, each in its own Vitest (each chain is mostly
+// one process's CPU or waiting on a restart; one after the other they were half the suite's time).
+const started = Date.now();
+const runs = [];
+if (extra.length > 0) {
+  runs.push(await vitest('vitest', extra));
+} else {
+  runs.push(await vitest('vitest', [], { stepEnv: { TEST_WITHOUT_CHAINS: '1' } }));
+  console.log(`\n[test] parallel projects: ${Math.round((Date.now() - started) / 1000)} s; now the e2e and fault chains side by side`);
+  const chains = Date.now();
+  runs.push(...(await Promise.all([
+    vitest('vitest-e2e', ['--project', 'e2e']),
+    vitest('vitest-faults', ['--project', 'faults'], { prefix: '[faults] ' }),
+  ])));
+  console.log(`[test] chains: ${Math.round((Date.now() - chains) / 1000)} s`);
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let missingReport = false;
+for (const { report } of runs) {
+  if (!existsSync(report)) {
+    missingReport = true;
+    continue;
+  }
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  passed += r.numPassedTests ?? 0;
+  failed += r.numFailedTests ?? 0;
+  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+}
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped${missingReport ? ' (a Vitest wrote no report)' : ''}`);
+const status = runs.find((r) => r.status !== 0)?.status ?? (missingReport ? 1 : 0);
+process.exit(status);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
-import { chooseOption, launchBrowser, login, loginAsAdmin, newContext, portal, screenshot } from '../src/browser.ts';
-import { readOutbox, resetLinkIn, waitForMail } from '../src/outbox.ts';
+import { launchBrowser, login, loginAsAdmin, newContext, portal, screenshot } from '../src/browser.ts';
+import { ADMIN_PHONE_SCREENS, ADMIN_SCREENS, checkScreen, PUBLIC_SCREENS, WIDTH_ADMIN_SCREENS, WIDTH_PUBLIC_SCREENS, type Screen } from '../src/screens.ts';
 import { INVALID_SAMPLE, VALID_SAMPLE } from '../src/a11y.ts';
 import { portfolioRows, uploadChecked, workbook } from '../src/annuities.ts';
 import { checkLedes } from '../src/ledes.ts';
@@ -26,55 +26,44 @@ async function switchTo(page: Page, lang: 'en' | 'fr') {
   await page.waitForFunction((l) => document.documentElement.lang === l, lang);
 }
 
+/**
+ * Every screen of src/screens.ts in both languages: opened, brought into its state, checked (no sideways overflow,
+ * no raw translation key, a focus ring on the first Tab stop) and, with E2E_SCREENSHOTS=1, pictured.
+ */
+async function visit(page: Page, screens: readonly Screen[], lang: 'en' | 'fr') {
+  for (const screen of screens) {
+    if (screen.path) await page.goto(screen.path);
+    await screen.ready?.(page, lang);
+    await screenshot(page, screen.name, lang, { fullPage: !screen.viewport });
+    await checkScreen(page, `${screen.name} (${lang})`);
+    await screen.after?.(page);
+  }
+}
+
+it('the screen checks fail on a raw key, a sideways overflow and a focus without a ring', async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await page.goto('/privacy-policy');
+  await page.locator('main h1').first().waitFor();
+  await checkScreen(page, 'privacy-policy as it is');
+  const spoiled = async (spoil: () => void) => {
+    await page.reload();
+    await page.locator('main h1').first().waitFor();
+    await page.evaluate(spoil);
+    return checkScreen(page, 'spoiled').then(() => 'passed', (e: Error) => e.message);
+  };
+  expect(await spoiled(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<p>nav.openMenu</p>'))).toMatch(/translation keys/);
+  expect(await spoiled(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<p>legal.someMissingKey</p>'))).toMatch(/translation keys/);
+  expect(await spoiled(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<div style="width:5000px">wide</div>'))).toMatch(/wider than the viewport/);
+  expect(await spoiled(() => document.head.insertAdjacentHTML('beforeend', '<style>*:focus, *:focus-visible { outline: none !important; box-shadow: none !important; }</style>'))).toMatch(/no focus ring/);
+  await context.close();
+});
+
 describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
   it('public screens', async () => {
     const context = await newContext(browser, { lang, consent: null });
     const page = await context.newPage();
-    await page.goto('/');
-    await page.getByTestId('cookie-banner').waitFor();
-    await screenshot(page, 'home', lang);
-    await page.getByTestId('cookie-banner').getByRole('button').last().click();
-
-    await page.goto('/login');
-    await page.locator('input[name="email"]').fill(portal().adminEmail);
-    await page.locator('input[name="password"]').fill('wrong-password-shot');
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('login-error').waitFor();
-    await screenshot(page, 'login', lang);
-
-    await page.goto('/forgot_password');
-    await page.locator('input[name="email"]').fill('not-an-email');
-    await page.getByTestId('forgot-submit').click();
-    await page.getByTestId('forgot-error').waitFor();
-    await screenshot(page, 'forgot-password', lang);
-    await page.locator('input[name="email"]').fill(portal().adminEmail);
-    const known = new Set(readOutbox(portal().dataDir).map((m) => m.file));
-    await page.getByTestId('forgot-submit').click();
-    await page.getByTestId('forgot-sent').waitFor();
-    await screenshot(page, 'forgot-password-sent', lang, { fullPage: false });
-
-    const mail = await waitForMail(portal().dataDir, (m) => !known.has(m.file) && m.to.includes(portal().adminEmail));
-    await page.goto(resetLinkIn(mail));
-    await page.locator('input[name="password"]').fill('abc');
-    await page.locator('input[name="confirm"]').fill('abd');
-    await page.getByTestId('reset-submit').click();
-    await page.getByTestId('reset-error').waitFor();
-    await screenshot(page, 'reset-password', lang);
-
-    await page.goto('/password_reset?id=x&token=y');
-    await page.getByTestId('reset-expired').waitFor();
-    await screenshot(page, 'reset-expired', lang);
-
-    await page.goto('/contact');
-    await chooseOption(page, 'contact-issue', lang === 'fr' ? 'Brevet' : 'Patent');
-    await chooseOption(page, 'contact-topic', lang === 'fr' ? 'Brevet manquant' : 'Missing patent');
-    await page.locator('input[name="mail"]').pressSequentially('someone@');
-    await screenshot(page, 'contact', lang);
-
-    await page.goto('/privacy-policy');
-    await screenshot(page, 'privacy-policy', lang);
-    await page.goto('/terms-condition');
-    await screenshot(page, 'terms-condition', lang);
+    await visit(page, PUBLIC_SCREENS, lang);
     await context.close();
   });
 
@@ -83,46 +72,7 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     const page = await context.newPage();
     await loginAsAdmin(page);
     await switchTo(page, lang);
-    // Home forwards an admin (annuities menu) to the verify screen: that is where they land.
-    await page.locator('main h1').first().waitFor();
-    await screenshot(page, 'landing-admin', lang);
-
-    await page.getByTestId('menu-patentAnnuities').click();
-    await page.getByRole('menuitem').first().waitFor();
-    await screenshot(page, 'menu-open', lang, { fullPage: false });
-    await page.keyboard.press('Escape');
-
-    // The add-patent form as an admin reaches it (it was a placeholder once; no placeholder is left).
-    await page.goto('/add/patents');
-    await page.locator('main h1').first().waitFor();
-    await screenshot(page, 'add-patents-admin', lang);
-
-    await page.goto('/add/user');
-    await page.locator('input[name="company_agent"]').fill('Cabinet Exemple');
-    await page.locator('input[name="email"]').fill('bad-email');
-    await chooseOption(page, 'add-user-role', /user_agent_ledes/);
-    await page.getByTestId('client-ids').getByRole('textbox').first().fill('CLIENT-001');
-    await page.getByTestId('client-ids').getByRole('button').last().click();
-    await page.getByTestId('add-user-submit').click();
-    await screenshot(page, 'add-user', lang);
-    await page.getByTestId('open-address').click();
-    await page.getByTestId('address-form').waitFor();
-    await page.getByTestId('address-submit').click();
-    await screenshot(page, 'address-drawer', lang, { fullPage: false });
-    await page.keyboard.press('Escape');
-
-    await page.goto('/add/user');
-    await chooseOption(page, 'add-user-role', /user_agent_annuites/);
-    await page.getByTestId('codes').waitFor();
-    await screenshot(page, 'add-user-annuities', lang);
-
-    await page.goto('/admin/user');
-    await page.getByTestId('user-table').waitFor();
-    await screenshot(page, 'user-list', lang);
-
-    // Between the phone layout and a wide screen the bar must still fit.
-    await page.setViewportSize({ width: 760, height: 900 });
-    await screenshot(page, 'user-list-tablet', lang);
+    await visit(page, ADMIN_SCREENS, lang);
     await context.close();
   });
 
@@ -131,16 +81,7 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
     const page = await context.newPage();
     await loginAsAdmin(page);
     await switchTo(page, lang);
-    await page.getByRole('button', { name: lang === 'fr' ? 'Ouvrir le menu de navigation' : 'Open navigation menu' }).click();
-    await page.locator('#mobile-menu').getByRole('link').first().waitFor();
-    await screenshot(page, 'mobile-menu', lang, { fullPage: false });
-    await page.goto('/add/user');
-    await chooseOption(page, 'add-user-role', /user_agent_ledes/);
-    await page.getByTestId('client-ids').waitFor();
-    await screenshot(page, 'add-user-mobile', lang);
-    await page.goto('/admin/user');
-    await page.getByTestId('user-table').waitFor();
-    await screenshot(page, 'user-list-mobile', lang);
+    await visit(page, ADMIN_PHONE_SCREENS, lang);
     await context.close();
   });
 });
@@ -232,26 +173,13 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     await page.getByTestId('cookie-banner').waitFor();
     await shoot(page, 'home-banner', lang);
     await page.getByTestId('cookie-banner').getByRole('button').last().click();
-    for (const [name, path] of [
-      ['login', '/login'],
-      ['forgot-password', '/forgot_password'],
-      ['contact', '/contact'],
-      ['privacy-policy', '/privacy-policy'],
-      ['terms-condition', '/terms-condition'],
-      ['reset-expired', '/password_reset?id=x&token=y'],
-    ] as const) {
+    for (const [name, path] of WIDTH_PUBLIC_SCREENS) {
       await page.goto(path);
       await shoot(page, name, lang);
     }
     await loginAsAdmin(page);
     await switchTo(page, lang);
-    for (const [name, path] of [
-      ['landing-admin', '/annuites/verify'],
-      ['add-user', '/add/user'],
-      ['user-list', '/admin/user'],
-      ['ledes-upload-admin', '/ledes/upload'],
-      ['ledes-admin-history', '/ledes/history/admin'],
-    ] as const) {
+    for (const [name, path] of WIDTH_ADMIN_SCREENS) {
       await page.goto(path);
       await page.locator('main h1').first().waitFor();
       await shoot(page, name, lang);

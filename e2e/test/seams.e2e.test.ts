@@ -186,6 +186,9 @@ describe('LEDES upload control', () => {
     await loginAsAdmin(page);
     await page.goto('/ledes/upload');
     await page.getByTestId('ledes-upload-form').waitFor();
+    // The offices come from GET /api/ledes/offices after the form: counted before they arrive, the group was 0
+    // under load (the e2e run of 2026-11-27 at a load average of 15).
+    await page.getByRole('radiogroup', { name: 'Office' }).waitFor();
     expect(await page.locator('[role="presentation"][tabindex="0"]').count()).toBe(0);
     const browse = page.getByRole('button', { name: 'Choose files…' });
     expect(await browse.count()).toBe(1);

@@ -4,6 +4,7 @@ import type { Access, RouteKey } from '../src/http/access.ts';
 import { z } from 'zod';
 import { defineRoute, mountModules } from '../src/http/routes.ts';
 import { startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
+import { expectedFor, SPEC_ROLE_TABLE, specMatrix } from './support/role-table.ts';
 
 const PLACEHOLDERS: Record<string, string> = {
   id: '00000000-0000-4000-8000-000000000000',
@@ -15,12 +16,8 @@ function concretePath(routePath: string): string {
   return routePath.replace(/:(\w+)/g, (_m, name: string) => PLACEHOLDERS[name] ?? 'x');
 }
 
-function expectedFor(access: Access, role: RoleSlug | 'anonymous'): 'allowed' | 401 | 403 {
-  if (access === 'public') return 'allowed';
-  if (role === 'anonymous') return 401;
-  if (access === 'authenticated') return 'allowed';
-  return access.includes(role) ? 'allowed' : 403;
-}
+/** An access with its roles in one order, to compare the policy's with the spec's. */
+const normalised = (access: Access) => (typeof access === 'string' ? access : [...access].sort());
 
 describe('AC-01 route × role matrix', () => {
   let t: TestPortal;
@@ -35,13 +32,30 @@ describe('AC-01 route × role matrix', () => {
   });
   afterAll(async () => t.close());
 
-  it('every route, every role and anonymous, answers as the policy table says, never 5xx', async () => {
+  it('the server mounts exactly the calls of the spec\'s role table (support/role-table.ts), each with the spec\'s access', () => {
+    const spec = specMatrix();
+    const mounted = [...t.portal.policy.keys()];
+    expect(mounted.filter((key) => !spec.has(key)), 'routes missing from the spec\'s role table').toEqual([]);
+    expect([...spec.keys()].filter((key) => !t.portal.policy.has(key)), 'calls of the role table no route serves').toEqual([]);
+    const differ = mounted.filter((key) => JSON.stringify(normalised(t.portal.policy.get(key)!)) !== JSON.stringify(normalised(spec.get(key)!)));
+    expect(differ.map((key) => `${key}: policy ${JSON.stringify(t.portal.policy.get(key))}, spec ${JSON.stringify(spec.get(key))}`)).toEqual([]);
+    // Every departure from the spec names its decision.
+    expect(SPEC_ROLE_TABLE.filter((row) => row.departs !== undefined && !/decision \d+|decisions [\d, ]+/.test(row.departs))).toEqual([]);
+  });
+
+  it('every route, every role and anonymous, answers as the spec\'s role table says, never 5xx', async () => {
+    const spec = specMatrix();
     const failures: string[] = [];
     // Logout ends the session the other rows need, so it goes last.
-    const entries = [...t.portal.policy.entries()].sort(([a], [b]) => Number(a === 'POST /auth/logout') - Number(b === 'POST /auth/logout'));
-    expect(entries.length).toBeGreaterThanOrEqual(20);
-    for (const [key, access] of entries) {
+    const keys = [...t.portal.policy.keys()].sort((a, b) => Number(a === 'POST /auth/logout') - Number(b === 'POST /auth/logout'));
+    expect(keys.length).toBeGreaterThanOrEqual(20);
+    for (const key of keys) {
       const [method, routePath] = key.split(' ') as [string, string];
+      const access = spec.get(key);
+      if (!access) {
+        failures.push(`${key}: not in the spec's role table`);
+        continue;
+      }
       for (const [role, client] of clients) {
         const res = await client.request(method, `/api${concretePath(routePath)}`, method === 'GET' ? undefined : {});
         const expected = expectedFor(access, role);
@@ -52,87 +66,9 @@ describe('AC-01 route × role matrix', () => {
         if (!ok) failures.push(`${key} as ${role}: got ${res.status}, expected ${expected}`);
       }
     }
-    expect(failures).toEqual([]);
+    // Logged in again before the verdict, so that a failure here does not fail the tests after it.
     await loginEveryRole();
-  });
-
-  it('patent portfolio routes: agents, admin_test and admins; the client-code search for admin_test and admins; instructions for any session', () => {
-    const patentRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /brevet_eptane|instruction_paiement/.test(key) && key !== 'PUT /brevet_eptane/sync'));
-    const agents = ['user_agent_annuites', 'admin_test', 'admin'];
-    expect(patentRoutes).toEqual({
-      'GET /instruction_paiement': 'authenticated',
-      'GET /instruction_paiement/:id': 'authenticated',
-      'GET /brevet_eptane': agents,
-      'GET /brevet_eptane/admin/:code': ['admin_test', 'admin'],
-      'GET /brevet_eptane/:id': agents,
-      'PUT /brevet_eptane/update/instruction_paiement/:id': agents,
-      'PUT /brevet_eptane/many/update_instruction': agents,
-      'GET /brevet_eptane/missing-information': ['admin'],
-      'PUT /brevet_eptane/update-missing-info/:idagenda': ['admin'],
-      'GET /brevet_eptane/to_validate': ['admin_test', 'admin'],
-      'PUT /brevet_eptane/validate-instruction': ['admin_test', 'admin'],
-      'GET /brevet_eptane/:id/events': agents,
-      'GET /brevet_eptane/:id/schedule': agents,
-      // The detail modal's receipts (issue 13).
-      'GET /brevet_eptane/:id/recepisse': agents,
-      'PUT /brevet_eptane/update/:_id': ['admin'],
-      'POST /brevet_eptane/create': agents,
-      'GET /brevet_eptane/proposal': agents,
-    });
-    const reviewRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /patent_submissions|send_email_for_new_case/.test(key)));
-    expect(reviewRoutes).toEqual({
-      'GET /patent_submissions': ['admin'],
-      'PUT /patent_submissions/:id/accept': ['admin'],
-      'PUT /patent_submissions/:id/reject': ['admin'],
-      'POST /file/send_email_for_new_case': agents,
-    });
-  });
-
-  it('patent back-office loop: imports, exports and reminders for admins; the sync for its own key only (public here, no session)', () => {
-    const loopRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /patent_imports|patent_exports|patent_reminders|brevet_eptane\/sync/.test(key)));
-    expect(loopRoutes).toEqual({
-      'POST /patent_imports': ['admin'],
-      'GET /patent_imports': ['admin'],
-      'GET /patent_imports/:id': ['admin'],
-      'PUT /brevet_eptane/sync': 'public',
-      'POST /patent_exports': ['admin'],
-      'GET /patent_exports': ['admin'],
-      'GET /patent_exports/:id/download': ['admin'],
-      'POST /patent_reminders': ['admin'],
-    });
-  });
-
-  it('operations: the queue dashboard for admins only (bull-board in production behind the same rule, test/production-ops.test.ts)', () => {
-    const opsRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => key.startsWith('GET /admin/queues')));
-    expect(opsRoutes).toEqual({ 'GET /admin/queues': ['admin'] });
-  });
-
-  it('second factor: the sign-in steps public (the challenge cookie is the credential), one own factor for any session, the reset for admins', () => {
-    const mfaRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /\/mfa/.test(key)));
-    expect(mfaRoutes).toEqual({
-      'GET /auth/mfa/challenge': 'public',
-      'POST /auth/mfa/verify': 'public',
-      'POST /auth/mfa/enrol': 'public',
-      'POST /auth/mfa/enrol/complete': 'public',
-      'GET /account/mfa': 'authenticated',
-      'POST /account/mfa/setup': 'authenticated',
-      'POST /account/mfa/confirm': 'authenticated',
-      'POST /account/mfa/disable': 'authenticated',
-      'POST /admin/user/:id/mfa/reset': ['admin'],
-    });
-  });
-
-  it('receipts: the patent users (agents, admin_test, admins) upload, list and download them; object rules in the service', () => {
-    const receiptRoutes = Object.fromEntries([...t.portal.policy].filter(([key]) => /recepisse/.test(key)));
-    const agents = ['user_agent_annuites', 'admin_test', 'admin'];
-    expect(receiptRoutes).toEqual({
-      'POST /recepisse': agents,
-      'GET /recepisse': agents,
-      'GET /recepisse/uploads': agents,
-      'GET /recepisse/:id': agents,
-      'GET /download/recepisse': agents,
-      'GET /brevet_eptane/:id/recepisse': agents,
-    });
+    expect(failures).toEqual([]);
   });
 
   it('a route without a policy entry stops the server from starting', () => {

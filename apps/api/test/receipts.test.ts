@@ -252,11 +252,10 @@ describe.each(databaseKinds())('receipts (%s)', (kind) => {
   it('UP-01 inflated size: declared sizes over the total cap end Error before anything is inflated', async () => {
     const entries: RawEntry[] = [];
     for (let i = 0; i < 12; i++) entries.push({ name: `big${i}.pdf`, repeat: { chunk: `%PDF-1.4\n${'A'.repeat(MB - 9)}`, times: 19 } });
-    const started = performance.now();
     const r = await run(agentA.client, 'bomb.zip', buildZip(entries));
     expect(r.row).toMatchObject({ state: 'Error', errorCode: 'archive_too_large' });
     expect(r.made).toHaveLength(0);
-    expect(performance.now() - started).toBeLessThan(20_000);
+    // How long the reader takes over this archive: `npm run bench -- hostile-inputs`.
   });
 
   it('UP-03 lying sizes: an entry declaring 1 KB that inflates to 150 MB is refused; the other PDF is kept', async () => {

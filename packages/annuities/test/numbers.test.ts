@@ -83,14 +83,10 @@ describe('number normalisation (annuities.md §5, lines 228-253)', () => {
     if (c.status !== undefined) expect(r.value.checkDigitStatus).toBe(c.status);
   });
 
-  it('never throws on hostile text (UP-20: bounded time)', () => {
-    const started = performance.now();
+  it('never throws on hostile text (UP-20; its time is a bench figure: bench/hostile-inputs)', () => {
     for (const raw of ['\u0000', '-'.repeat(50_000), `${'1.'.repeat(25_000)}1`, '\uFEFFEP1', '𝟙𝟚𝟛'] as const) {
       expect(() => parseNumber(raw, 'application', 'DE')).not.toThrow();
     }
-    // A ceiling, not a speed measurement: linear parsing takes milliseconds, a super-linear regex on
-    // 50,000 characters takes minutes. Generous so a loaded CI machine cannot make it flaky.
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 

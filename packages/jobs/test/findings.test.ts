@@ -70,14 +70,11 @@ describe.each(kinds)('findings summary on the run row (%s)', (kind) => {
     expect((await summaryOf(empty)).firstOkLines).toEqual([]);
   });
 
-  it('#8 costs what the listed lines cost, not what the file is long: a 5,000,000-line accepted run in well under a second', async () => {
-    // On PGlite the statement runs on the API's event loop (embedded mode): it ran over every line of
-    // the file (generate_series + sort), ~0.4 s for 200,000 lines and seconds here, stalling every request.
+  it('#8 a 5,000,000-line accepted run lists its first OK lines (its cost: bench/hostile-inputs)', async () => {
+    // On PGlite the statement runs on the API's event loop (embedded mode): it once ran over every line of
+    // the file (generate_series + sort), stalling every request. The time is a bench figure, not asserted here.
     const runId = await newRun();
-    const started = performance.now();
     await storeFindingsSummary(handle.db, runId, 5_000_000);
-    const ms = performance.now() - started;
     expect((await summaryOf(runId)).firstOkLines).toEqual(Array.from({ length: HISTORY_LINE_LIST }, (_, i) => i));
-    expect(ms).toBeLessThan(500);
   });
 });
