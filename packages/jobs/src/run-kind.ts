@@ -87,8 +87,8 @@ export interface RunKindDefinition<Q extends string, Row extends RunRow, Ports e
   inErrorTransaction?: (tx: Executor, row: Row) => Promise<void>;
   /** After a run moved to Error and was published (e.g. objects an attempt stored are deleted). */
   afterError?: (ports: Ports, row: Row) => Promise<void>;
-  /** Its processor: called with the lease held on an in_progress row (and on a finished one when `handlesFinished`). */
-  processor(ports: Ports): Processor<Q & QueueName>;
+  /** Its processor (or given to `process` by its job definition): called with the lease held on an in_progress row (and on a finished one when `handlesFinished`). */
+  processor?(ports: Ports): Processor<Q & QueueName>;
   /** The processor also has work for a Done/Error row (LEDES re-delivery, annuities' stale export); otherwise such a job is a no-op. */
   handlesFinished?: boolean;
 }
@@ -228,7 +228,8 @@ export function defineRunKind<Q extends string, Row extends RunRow, Ports extend
       return rows.map((r) => r.id);
     },
 
-    process(ports, processor = definition.processor(ports)) {
+    process(ports, processor = definition.processor?.(ports)) {
+      if (!processor) throw new Error(`run kind ${definition.kind} has no processor`);
       const now = () => ports.clock?.now() ?? new Date();
       return async (payload, ctx) => {
         const id = definition.idOf(payload as Payload<Q>);

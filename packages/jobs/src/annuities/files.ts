@@ -4,7 +4,6 @@ import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { annuityFiles, annuityPatents, type Executor } from '@portal/db';
 import { serverT, type Locale } from '@portal/i18n';
 import type { RealtimePublisher } from '@portal/realtime';
-import { annuityRunKind } from '../definitions/annuities.ts';
 
 export type AnnuityFileRow = typeof annuityFiles.$inferSelect;
 export type AnnuityPatentRow = typeof annuityPatents.$inferSelect;
@@ -86,11 +85,3 @@ export async function loadAnnuityFile(db: Executor, id: string): Promise<Annuity
   return file;
 }
 
-/**
- * Publishes a file's state to its owner; a transition (Done, Error, a new file) also to the admins,
- * whose list shows everyone's files. Progress goes to the owner only. Codes and numbers only: no
- * database read per event (progress comes every ANNUITY_PROGRESS_MS).
- */
-export function publishFile(realtime: RealtimePublisher, file: AnnuityFileRow, options: { admins: boolean }): void {
-  annuityRunKind.publish(realtime, file, { transition: options.admins });
-}

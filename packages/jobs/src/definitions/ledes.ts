@@ -1,45 +1,12 @@
-import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { ledesRuns } from '@portal/db';
 import { DEFAULT_RETRY, defineJob, type Processor } from '@portal/queue';
-import { toRunDto } from '../ledes/runs.ts';
 import { createCheckLedesProcessor, type CheckLedesDeps } from '../processors/check-ledes.ts';
-import { defineRunKind } from '../run-kind.ts';
+import { LEDES_HEARTBEAT_MS, ledesRunKind } from '../kinds/ledes.ts';
 
-/** Reason codes a run in Error carries (`error_code`), translated by the web (`ledes.result.errorReason.*`). */
-export const LEDES_ERROR_CODES = {
-  /** Every attempt failed (infrastructure faults outlasting the retries, or a bug). */
-  failed: 'processing_failed',
-  /** Nobody worked on the run for longer than the queue's timeout (worker gone for good). */
-  interrupted: 'interrupted',
-} as const;
+export { LEDES_ERROR_CODES, LEDES_HEARTBEAT_MS, ledesRunKind } from '../kinds/ledes.ts';
 
-/** A running LEDES job touches its row this often, so silence past the timeout means nobody works on it. */
-export const LEDES_HEARTBEAT_MS = 60_000;
 
-/**
- * LEDES checks as a run kind (`ledes_runs`): a run silent for 10 minutes (ten missed heartbeats) is
- * closed by the timeout sweep; the last failed attempt moves it to Error. A Done run whose recorded
- * delivery to step 2 was not made (its job ran out of attempts while storage was down) is enqueued
- * again: its job only delivers (deliverOnce).
- */
-export const ledesRunKind = defineRunKind({
-  kind: 'ledes',
-  queue: 'ledes',
-  table: ledesRuns,
-  tableName: 'ledes_runs',
-  idOf: ({ runId }) => runId,
-  payloadOf: (runId) => ({ runId }),
-  timeoutMs: 10 * LEDES_HEARTBEAT_MS,
-  errorCodes: LEDES_ERROR_CODES,
-  toDto: toRunDto,
-  event: 'ledes:run',
-  ownerOf: (run) => run.ownerId,
-  progressToAdmins: true,
-  alsoEnqueueWhen: (olderThan) =>
-    and(eq(ledesRuns.state, 'Done'), isNotNull(ledesRuns.deliveredKey), isNull(ledesRuns.deliveredAt), lt(ledesRuns.updatedAt, olderThan)),
-  handlesFinished: true,
-  processor: (ports: CheckLedesDeps) => withHeartbeat(ports, createCheckLedesProcessor(ports)),
-});
 
 /** The `ledes` queue: checks one uploaded file (`check-ledes.ts`), under the run kind's lease. */
 export const ledesJob = defineJob<'ledes', CheckLedesDeps>({
@@ -47,7 +14,7 @@ export const ledesJob = defineJob<'ledes', CheckLedesDeps>({
   timeoutMs: ledesRunKind.timeoutMs,
   retry: DEFAULT_RETRY,
   concurrency: 2,
-  processor: (ports) => ledesRunKind.process(ports),
+  processor: (ports) => ledesRunKind.process(ports, withHeartbeat(ports, createCheckLedesProcessor(ports))),
   onFinalFailure: (ports) => ledesRunKind.onFinalFailure(ports),
 });
 

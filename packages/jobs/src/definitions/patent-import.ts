@@ -1,28 +1,9 @@
-import { patentImports } from '@portal/db';
 import { DEFAULT_RETRY, defineJob } from '@portal/queue';
-import { toImportDto } from '../patents/imports.ts';
 import { createImportPatentsProcessor, type ImportPatentsDeps } from '../processors/import-patents.ts';
-import { defineRunKind } from '../run-kind.ts';
+import { patentImportRunKind } from '../kinds/patent-import.ts';
 
-/**
- * Portfolio imports as a run kind (`patent_imports`). A running import touches its row with every
- * progress update (every 0.5 s), so ten minutes of silence means nobody works on it.
- */
-export const patentImportRunKind = defineRunKind({
-  kind: 'patent-import',
-  queue: 'patent-import',
-  table: patentImports,
-  tableName: 'patent_imports',
-  idOf: ({ importId }) => importId,
-  payloadOf: (importId) => ({ importId }),
-  timeoutMs: 10 * 60_000,
-  errorCodes: { failed: 'processing_failed', interrupted: 'interrupted' },
-  toDto: toImportDto,
-  event: 'patents:import:updated',
-  ownerOf: (row) => row.uploadedBy,
-  progressToAdmins: false,
-  processor: (ports: ImportPatentsDeps) => createImportPatentsProcessor(ports),
-});
+export { patentImportRunKind } from '../kinds/patent-import.ts';
+
 
 /** The `patent-import` queue: upserts one uploaded portfolio file (`import-patents.ts`), under the run kind's lease. */
 export const patentImportJob = defineJob<'patent-import', ImportPatentsDeps>({
@@ -30,7 +11,7 @@ export const patentImportJob = defineJob<'patent-import', ImportPatentsDeps>({
   timeoutMs: patentImportRunKind.timeoutMs,
   retry: DEFAULT_RETRY,
   concurrency: 1,
-  processor: (ports) => patentImportRunKind.process(ports),
+  processor: (ports) => patentImportRunKind.process(ports, createImportPatentsProcessor(ports)),
   onFinalFailure: (ports) => patentImportRunKind.onFinalFailure(ports),
 });
 

@@ -1,30 +1,9 @@
-import { receiptUploads } from '@portal/db';
 import { DEFAULT_RETRY, defineJob } from '@portal/queue';
-import { createReadReceiptsProcessor, deleteUnrecordedObjects, type ReadReceiptsDeps } from '../processors/read-receipts.ts';
-import { toReceiptUploadDto } from '../receipts/uploads.ts';
-import { defineRunKind } from '../run-kind.ts';
+import { createReadReceiptsProcessor, type ReadReceiptsDeps } from '../processors/read-receipts.ts';
+import { receiptRunKind } from '../kinds/receipts.ts';
 
-/**
- * Receipt uploads as a run kind (`receipt_uploads`). A running upload touches its row with every
- * progress update (every 0.5 s), so ten minutes of silence means nobody works on it. An upload in
- * Error keeps no object its attempts stored without their rows.
- */
-export const receiptRunKind = defineRunKind({
-  kind: 'receipts',
-  queue: 'receipts',
-  table: receiptUploads,
-  tableName: 'receipt_uploads',
-  idOf: ({ uploadId }) => uploadId,
-  payloadOf: (uploadId) => ({ uploadId }),
-  timeoutMs: 10 * 60_000,
-  errorCodes: { failed: 'processing_failed', interrupted: 'interrupted' },
-  toDto: toReceiptUploadDto,
-  event: 'receipts:upload:updated',
-  ownerOf: (row) => row.ownerId,
-  progressToAdmins: true,
-  afterError: (ports: ReadReceiptsDeps, row) => deleteUnrecordedObjects(ports, row),
-  processor: (ports: ReadReceiptsDeps) => createReadReceiptsProcessor(ports),
-});
+export { receiptRunKind } from '../kinds/receipts.ts';
+
 
 /** The `receipts` queue: makes one upload (a PDF or a zip of PDFs) into receipts (`read-receipts.ts`), under the run kind's lease. */
 export const receiptsJob = defineJob<'receipts', ReadReceiptsDeps>({
@@ -32,7 +11,7 @@ export const receiptsJob = defineJob<'receipts', ReadReceiptsDeps>({
   timeoutMs: receiptRunKind.timeoutMs,
   retry: DEFAULT_RETRY,
   concurrency: 1,
-  processor: (ports) => receiptRunKind.process(ports),
+  processor: (ports) => receiptRunKind.process(ports, createReadReceiptsProcessor(ports)),
   onFinalFailure: (ports) => receiptRunKind.onFinalFailure(ports),
 });
 

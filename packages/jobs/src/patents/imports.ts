@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import type { PatentImportDto } from '@portal/contracts';
 import { patentImports, type Executor } from '@portal/db';
 import type { RealtimePublisher } from '@portal/realtime';
-import { patentImportRunKind } from '../definitions/patent-import.ts';
 
 export type PatentImportRow = typeof patentImports.$inferSelect;
 
@@ -32,7 +31,3 @@ export async function loadImport(db: Executor, id: string): Promise<PatentImport
   return row;
 }
 
-/** Progress to the uploader; a new import and its transitions also to the admins (who see every import). */
-export function publishImport(realtime: RealtimePublisher, row: PatentImportRow, options: { admins: boolean }): void {
-  patentImportRunKind.publish(realtime, row, { transition: options.admins });
-}

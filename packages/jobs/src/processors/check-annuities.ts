@@ -9,10 +9,10 @@ import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { runAnnuityEngine, type AnnuityEngine } from '../annuities/engine.ts';
 import { nextTask } from '../next-task.ts';
-import { loadAnnuityFile, publishFile, type AnnuityFileRow } from '../annuities/files.ts';
+import { loadAnnuityFile, type AnnuityFileRow } from '../annuities/files.ts';
 import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
 import { storePatents } from '../annuities/patents.ts';
-import { annuityRunKind } from '../definitions/annuities.ts';
+import { annuityRunKind, publishFile } from '../kinds/annuities.ts';
 
 export interface CheckAnnuitiesDeps {
   db: Database;

@@ -13,7 +13,9 @@ import { nextTask } from '../next-task.ts';
 import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts';
 import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
-import { ledesRunKind } from '../definitions/ledes.ts';
+import { ledesRunKind, publishRun } from '../kinds/ledes.ts';
+
+export { publishRun } from '../kinds/ledes.ts';
 
 export interface CheckLedesDeps {
   db: Database;
@@ -31,10 +33,6 @@ const FINDINGS_BATCH = 1000;
 const MAX_PENDING_BATCHES = 4;
 const PROGRESS_INTERVAL_MS = 500;
 
-/** Publishes a run's new state to its owner and to the admins (the run kind's publish). */
-export function publishRun(realtime: RealtimePublisher, run: LedesRunRow): void {
-  ledesRunKind.publish(realtime, run, { transition: true });
-}
 
 /**
  * Checks one uploaded LEDES file: streams it from storage through the engine, stores findings as they

@@ -11,8 +11,12 @@ import type { Storage } from '@portal/storage';
 import { receiptUploadKind } from '../receipts/kind.ts';
 import { isComplete } from '../receipts/references.ts';
 import { readUploadInThread, type ReceiptVisitor } from '../receipts/thread.ts';
-import { loadReceiptUpload, publishReceiptUpload } from '../receipts/uploads.ts';
-import { receiptRunKind } from '../definitions/receipts.ts';
+import { loadReceiptUpload } from '../receipts/uploads.ts';
+import { publishReceiptUpload } from '../kinds/receipts.ts';
+import { receiptRunKind } from '../kinds/receipts.ts';
+import { receiptStorageKey } from '../receipts/objects.ts';
+
+export { deleteUnrecordedObjects, receiptStorageKey } from '../receipts/objects.ts';
 
 export interface ReadReceiptsDeps {
   db: Database;
@@ -38,17 +42,6 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/**
- * Where entry `index` of an upload is stored: the same key on every attempt (a uuid-shaped digest of
- * the upload and the entry, under the upload's month), so a retried or concurrent attempt rewrites
- * the object an earlier one left instead of adding one no row points to.
- */
-export function receiptStorageKey(upload: { id: string; createdAt: Date }, index: number): string {
-  const hex = createHash('sha256').update(`receipt:${upload.id}:${index}`).digest('hex');
-  const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-  const day = upload.createdAt;
-  return `receipts/${day.getUTCFullYear()}/${String(day.getUTCMonth() + 1).padStart(2, '0')}/${uuid}.pdf`;
-}
 
 /** Deletes the object unless a receipt row points to it (another attempt's); a failed check keeps it. */
 async function deleteUnlessRecorded(deps: Pick<ReadReceiptsDeps, 'db' | 'storage'>, key: string): Promise<void> {
@@ -65,16 +58,6 @@ export async function markReceiptUploadFailed(deps: Pick<ReadReceiptsDeps, 'db' 
   await receiptRunKind.fail(deps, uploadId, errorCode);
 }
 
-/** Deletes the objects of an upload's entries that no receipt row points to: every entry's key is known (`receiptStorageKey`). */
-export async function deleteUnrecordedObjects(deps: Pick<ReadReceiptsDeps, 'db' | 'storage' | 'logger'>, row: { id: string; createdAt: Date; entriesTotal: number | null }): Promise<void> {
-  const uploadId = row.id;
-  const entries = Math.min(row.entriesTotal ?? 0, RECEIPT_ZIP_LIMITS.maxEntries);
-  const recorded = new Set((await deps.db.select({ key: receipts.storageKey }).from(receipts).where(eq(receipts.uploadId, uploadId))).map((r) => r.key));
-  const unrecorded = Array.from({ length: entries }, (_, index) => receiptStorageKey(row, index)).filter((key) => !recorded.has(key));
-  const results = await Promise.allSettled(unrecorded.map((key) => deps.storage.delete(key)));
-  const failed = results.filter((r) => r.status === 'rejected').length;
-  if (failed > 0) deps.logger.warn({ uploadId, failed }, 'receipt upload objects not deleted; the storage clean-up will');
-}
 
 /** The uploader's reach, as the patents' read rule (decision 121): admins any patent, others their cabinets and client codes. */
 async function uploaderScope(db: Database, ownerId: string | null) {

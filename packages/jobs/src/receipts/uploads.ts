@@ -1,8 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { ReceiptUploadDto } from '@portal/contracts';
 import { receiptUploads, type Executor } from '@portal/db';
-import type { RealtimePublisher } from '@portal/realtime';
-import { receiptRunKind } from '../definitions/receipts.ts';
 
 export type ReceiptUploadRow = typeof receiptUploads.$inferSelect;
 
@@ -28,7 +26,3 @@ export async function loadReceiptUpload(db: Executor, id: string): Promise<Recei
   return row;
 }
 
-/** Progress and result to the uploader (user room) and the admins (admin room), as the other runs. */
-export function publishReceiptUpload(realtime: RealtimePublisher, row: ReceiptUploadRow): void {
-  receiptRunKind.publish(realtime, row, { transition: true });
-}
