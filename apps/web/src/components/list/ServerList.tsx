@@ -1,0 +1,128 @@
+import type { ReactNode } from 'react';
+import { Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { ColumnDef } from '@tanstack/react-table';
+import { Loader } from '../Loader.tsx';
+import { Pagination } from '../Pagination.tsx';
+import { SortableTable } from '../SortableTable.tsx';
+import type { ServerListState } from './useServerList.ts';
+import classes from './ServerList.module.css';
+
+/** The portal's phone width (the navigation bar's burger menu starts there too): below it every list shows cards. */
+export const PHONE_QUERY = '(max-width: 40em)';
+
+type DataAttributes = { className?: string | undefined; [data: `data-${string}`]: string | undefined };
+
+export interface ServerListProps<T> {
+  /** The page's query (TanStack Query): pending shows the loader, error shows `error`. */
+  query: { isPending: boolean; isError: boolean };
+  /** The hook's state: the table's sort headers and the pagination drive it. */
+  state: Pick<ServerListState<string>, 'sorting' | 'setSorting' | 'page' | 'setPage'>;
+  rows: T[];
+  totalPages: number | undefined;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  columns: ColumnDef<T, any>[];
+  /** The body of one phone card (the card itself, an <li>, is the list's). */
+  card: (row: T) => ReactNode;
+  /** Attributes of a table row and of a phone card (a state class, data-* for styles and tests). */
+  rowProps?: (row: T) => DataAttributes;
+  /** Attributes of a phone card when they differ from the row's. */
+  cardProps?: (row: T) => DataAttributes;
+  getRowId: (row: T) => string;
+  /** data-testid of the table and of the list of cards (the same, so tests find either). */
+  testId: string;
+  /** data-testid of each row and each card. */
+  rowTestId: string;
+  empty: ReactNode;
+  error: ReactNode;
+  /** The count line, announced politely; absent on a screen that has none. */
+  count?: { text: string; testId: string; whileLoading?: boolean };
+  /** Above the cards on a phone (a "select all" where the table has it in a header). */
+  cardsHeader?: ReactNode;
+  /** The filters and actions above the list (search, page size, a screen's own filters). */
+  toolbar?: ReactNode;
+  minWidth: number;
+  onRowClick?: (row: T) => void;
+  pagination?: { label?: string; siblings?: number; boundaries?: number; testId?: string };
+  /** The empty state stands alone, without the table's headers (the table only shows when there are rows). */
+  emptyWithoutTable?: boolean;
+}
+
+/**
+ * One server-paged list (model: Outline's PaginatedList): the toolbar, the count, the loading / error / empty
+ * states, a sortable table on a desktop and one card per row on a phone, and the pages. A screen declares its
+ * columns, its card and its filters; the sort and the paging are the server's.
+ */
+export function ServerList<T>({ query, state, rows, totalPages, columns, card, rowProps, cardProps = rowProps, getRowId, testId, rowTestId, empty, error, count, cardsHeader, toolbar, minWidth, onRowClick, pagination, emptyWithoutTable = false }: ServerListProps<T>) {
+  const phone = useMediaQuery(PHONE_QUERY);
+  const countLine = count ? (
+    <Text size="sm" c="dark.4" aria-live="polite" data-testid={count.testId}>
+      {count.text}
+    </Text>
+  ) : null;
+  const loaded = !query.isPending && !query.isError;
+  const cards =
+    rows.length === 0 ? (
+      empty
+    ) : (
+      <Stack gap="sm" component="ul" className={classes.cards} data-testid={testId}>
+        {rows.map((row) => {
+          const extra = cardProps?.(row);
+          return (
+            <Paper key={getRowId(row)} component="li" withBorder p="sm" radius="md" data-testid={rowTestId} {...extra}>
+              {card(row)}
+            </Paper>
+          );
+        })}
+      </Stack>
+    );
+  const body = query.isPending ? (
+    <Loader loading />
+  ) : query.isError ? (
+    error
+  ) : phone || (emptyWithoutTable && rows.length === 0) ? (
+    cardsHeader && rows.length > 0 ? (
+      <Stack gap="sm">
+        {cardsHeader}
+        {cards}
+      </Stack>
+    ) : (
+      cards
+    )
+  ) : (
+    <ScrollArea type="auto">
+      <SortableTable
+        data={rows}
+        columns={columns}
+        manualSorting={{ sorting: state.sorting, onSortingChange: state.setSorting }}
+        rowTestId={rowTestId}
+        testId={testId}
+        empty={empty}
+        minWidth={minWidth}
+        getRowId={getRowId}
+        {...(rowProps ? { rowProps } : {})}
+        {...(onRowClick ? { onRowClick } : {})}
+      />
+    </ScrollArea>
+  );
+  return (
+    <Stack gap="md">
+      {toolbar}
+      {(count?.whileLoading || loaded) && countLine}
+      {body}
+      {totalPages !== undefined && totalPages > 1 && (
+        <Group justify="center">
+          <Pagination
+            total={totalPages}
+            value={state.page}
+            onChange={state.setPage}
+            siblings={pagination?.siblings ?? (phone ? 0 : 2)}
+            {...(pagination?.boundaries !== undefined ? { boundaries: pagination.boundaries } : {})}
+            {...(pagination?.label ? { 'aria-label': pagination.label } : {})}
+            {...(pagination?.testId ? { 'data-testid': pagination.testId } : {})}
+          />
+        </Group>
+      )}
+    </Stack>
+  );
+}
