@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { Loader } from '../Loader.tsx';
 import { Pagination } from '../Pagination.tsx';
 import { SortableTable } from '../SortableTable.tsx';
@@ -16,12 +16,14 @@ type DataAttributes = { className?: string | undefined; [data: `data-${string}`]
 export interface ServerListProps<T> {
   /** The page's query (TanStack Query): pending shows the loader, error shows `error`. */
   query: { isPending: boolean; isError: boolean };
-  /** The hook's state: the table's sort headers and the pagination drive it. */
-  state: Pick<ServerListState<string>, 'sorting' | 'setSorting' | 'page' | 'setPage'>;
+  /** The hook's state: the table's sort headers and the pagination drive it. Absent for a list read whole (no pages), sorted in the table by `clientSorting`. */
+  state?: Pick<ServerListState<string>, 'sorting' | 'setSorting' | 'page' | 'setPage'>;
+  clientSorting?: SortingState;
   rows: T[];
-  totalPages: number | undefined;
+  totalPages?: number | undefined;
+  /** The table's columns on a desktop; a list without columns shows its cards at every width. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  columns: ColumnDef<T, any>[];
+  columns?: ColumnDef<T, any>[];
   /** The body of one phone card (the card itself, an <li>, is the list's). */
   card: (row: T) => ReactNode;
   /** Attributes of a table row and of a phone card (a state class, data-* for styles and tests). */
@@ -41,7 +43,10 @@ export interface ServerListProps<T> {
   cardsHeader?: ReactNode;
   /** The filters and actions above the list (search, page size, a screen's own filters). */
   toolbar?: ReactNode;
-  minWidth: number;
+  /** The table's narrowest width (it scrolls sideways below). */
+  minWidth?: number;
+  /** A card's inner spacing (a card of many fields wants more room). */
+  cardPadding?: 'sm' | 'md';
   onRowClick?: (row: T) => void;
   pagination?: { label?: string; siblings?: number; boundaries?: number; testId?: string };
   /** The empty state stands alone, without the table's headers (the table only shows when there are rows). */
@@ -53,7 +58,7 @@ export interface ServerListProps<T> {
  * states, a sortable table on a desktop and one card per row on a phone, and the pages. A screen declares its
  * columns, its card and its filters; the sort and the paging are the server's.
  */
-export function ServerList<T>({ query, state, rows, totalPages, columns, card, rowProps, cardProps = rowProps, getRowId, testId, rowTestId, empty, error, count, cardsHeader, toolbar, minWidth, onRowClick, pagination, emptyWithoutTable = false }: ServerListProps<T>) {
+export function ServerList<T>({ query, state, clientSorting, rows, totalPages, columns, card, rowProps, cardProps = rowProps, getRowId, testId, rowTestId, empty, error, count, cardsHeader, toolbar, minWidth, onRowClick, pagination, emptyWithoutTable = false, cardPadding = 'sm' }: ServerListProps<T>) {
   const phone = useMediaQuery(PHONE_QUERY);
   const countLine = count ? (
     <Text size="sm" c="dark.4" aria-live="polite" data-testid={count.testId}>
@@ -69,7 +74,7 @@ export function ServerList<T>({ query, state, rows, totalPages, columns, card, r
         {rows.map((row) => {
           const extra = cardProps?.(row);
           return (
-            <Paper key={getRowId(row)} component="li" withBorder p="sm" radius="md" data-testid={rowTestId} {...extra}>
+            <Paper key={getRowId(row)} component="li" withBorder p={cardPadding} radius="md" data-testid={rowTestId} {...extra}>
               {card(row)}
             </Paper>
           );
@@ -80,7 +85,7 @@ export function ServerList<T>({ query, state, rows, totalPages, columns, card, r
     <Loader loading />
   ) : query.isError ? (
     error
-  ) : phone || (emptyWithoutTable && rows.length === 0) ? (
+  ) : phone || !columns || (emptyWithoutTable && rows.length === 0) ? (
     cardsHeader && rows.length > 0 ? (
       <Stack gap="sm">
         {cardsHeader}
@@ -94,11 +99,11 @@ export function ServerList<T>({ query, state, rows, totalPages, columns, card, r
       <SortableTable
         data={rows}
         columns={columns}
-        manualSorting={{ sorting: state.sorting, onSortingChange: state.setSorting }}
+        {...(state ? { manualSorting: { sorting: state.sorting, onSortingChange: state.setSorting } } : clientSorting ? { initialSorting: clientSorting } : {})}
         rowTestId={rowTestId}
         testId={testId}
         empty={empty}
-        minWidth={minWidth}
+        {...(minWidth !== undefined ? { minWidth } : {})}
         getRowId={getRowId}
         {...(rowProps ? { rowProps } : {})}
         {...(onRowClick ? { onRowClick } : {})}
@@ -110,7 +115,7 @@ export function ServerList<T>({ query, state, rows, totalPages, columns, card, r
       {toolbar}
       {(count?.whileLoading || loaded) && countLine}
       {body}
-      {totalPages !== undefined && totalPages > 1 && (
+      {state && totalPages !== undefined && totalPages > 1 && (
         <Group justify="center">
           <Pagination
             total={totalPages}
