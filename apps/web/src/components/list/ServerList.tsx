@@ -16,8 +16,9 @@ type DataAttributes = { className?: string | undefined; [data: `data-${string}`]
 export interface ServerListProps<T> {
   /** The page's query (TanStack Query): pending shows the loader, error shows `error`. */
   query: { isPending: boolean; isError: boolean };
-  /** The hook's state: the table's sort headers and the pagination drive it. Absent for a list read whole (no pages), sorted in the table by `clientSorting`. */
+  /** The hook's state: the table's sort headers and the pagination drive it. Absent for a list read whole (no pages). */
   state?: Pick<ServerListState<string>, 'sorting' | 'setSorting' | 'page' | 'setPage'>;
+  /** The table sorts its rows itself, from this order (a list read whole, or a page whose API has no sort). */
   clientSorting?: SortingState;
   rows: T[];
   totalPages?: number | undefined;
@@ -38,7 +39,7 @@ export interface ServerListProps<T> {
   empty: ReactNode;
   error: ReactNode;
   /** The count line, announced politely; absent on a screen that has none. */
-  count?: { text: string; testId: string; whileLoading?: boolean };
+  count?: { text: string; testId?: string; whileLoading?: boolean };
   /** Above the cards on a phone (a "select all" where the table has it in a header). */
   cardsHeader?: ReactNode;
   /** The filters and actions above the list (search, page size, a screen's own filters). */
@@ -61,7 +62,7 @@ export interface ServerListProps<T> {
 export function ServerList<T>({ query, state, clientSorting, rows, totalPages, columns, card, rowProps, cardProps = rowProps, getRowId, testId, rowTestId, empty, error, count, cardsHeader, toolbar, minWidth, onRowClick, pagination, emptyWithoutTable = false, cardPadding = 'sm' }: ServerListProps<T>) {
   const phone = useMediaQuery(PHONE_QUERY);
   const countLine = count ? (
-    <Text size="sm" c="dark.4" aria-live="polite" data-testid={count.testId}>
+    <Text size="sm" c="dark.4" aria-live="polite" {...(count.testId ? { 'data-testid': count.testId } : {})}>
       {count.text}
     </Text>
   ) : null;
@@ -99,7 +100,7 @@ export function ServerList<T>({ query, state, clientSorting, rows, totalPages, c
       <SortableTable
         data={rows}
         columns={columns}
-        {...(state ? { manualSorting: { sorting: state.sorting, onSortingChange: state.setSorting } } : clientSorting ? { initialSorting: clientSorting } : {})}
+        {...(clientSorting ? { initialSorting: clientSorting } : state ? { manualSorting: { sorting: state.sorting, onSortingChange: state.setSorting } } : {})}
         rowTestId={rowTestId}
         testId={testId}
         empty={empty}
