@@ -34,6 +34,14 @@ export interface ServerListState<S extends string> {
   firstPage: () => void;
 }
 
+/** The sort to send: the first sorted column when the server knows it, else the default (a header never clears the sort). */
+export function serverSort<S extends string>(sorting: SortingState, sorts: readonly S[], defaultSort: { id: S; desc: boolean }): { sort: S; order: 'asc' | 'desc' } {
+  const first = sorting[0];
+  if (!first) return { sort: defaultSort.id, order: defaultSort.desc ? 'desc' : 'asc' };
+  const known = (sorts as readonly string[]).includes(first.id);
+  return { sort: known ? (first.id as S) : defaultSort.id, order: first.desc ? 'desc' : 'asc' };
+}
+
 /**
  * The state of one server-paged list (model: Outline's PaginatedList): search debounced, a new search,
  * sort, page size or filter goes back to page 1, and the sort a header asks for is one the server knows.
@@ -64,8 +72,6 @@ export function useServerList<S extends string>({ defaultSort, sorts, debounceMs
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [defaultSort.id, defaultSort.desc],
   );
-  const first = sorting[0];
-  const sort = first && (sorts as readonly string[]).includes(first.id) ? (first.id as S) : defaultSort.id;
-  const order = (first ? first.desc : defaultSort.desc) ? 'desc' : 'asc';
+  const { sort, order } = serverSort(sorting, sorts, defaultSort);
   return { search, setSearch, debounced, page, queryPage, setPage, limit, setLimit, sorting, setSorting, sort, order, firstPage };
 }
