@@ -32,7 +32,7 @@ const rows: Row[] = [
   { id: 'a', name: 'Alpha' },
   { id: 'b', name: 'Beta' },
 ];
-const state = { sorting: [{ id: 'name', desc: false }], setSorting: () => undefined, page: 1, setPage: () => undefined };
+const state = { sorting: [{ id: 'name', desc: false }], setSorting: () => undefined, page: 1, setPage: () => undefined, search: 'alp', setSearch: () => undefined, limit: 10, setLimit: () => undefined };
 
 function render(props: Partial<ServerListProps<Row>>): string {
   const list: ServerListProps<Row> = {
@@ -91,6 +91,14 @@ describe('ServerList', () => {
     expect(html).toMatch(/<ul[^>]*data-testid="things"/);
     expect(html).toMatch(/<li[^>]*data-testid="thing"[^>]*data-id="a"|<li[^>]*data-id="a"[^>]*data-testid="thing"/);
     expect(html).toContain('card Beta');
+  });
+  it('binds its search box and page-size picker to the state, with the names the screen gives', () => {
+    const html = render({ search: { placeholder: 'Find', ariaLabel: 'Search things', testId: 'things-search', fetching: false }, pageSize: { sizes: [10, 20], label: 'Per page', testId: 'things-size' } });
+    expect(html).toMatch(/<input[^>]*type="search"[^>]*/);
+    expect(html).toMatch(/aria-label="Search things"/);
+    expect(html).toMatch(/data-testid="things-search"[^>]*value="alp"|value="alp"[^>]*data-testid="things-search"/);
+    expect(html).toContain('Per page');
+    expect(html).toMatch(/data-testid="things-size"[^>]*value="10"|value="10"[^>]*data-testid="things-size"/);
   });
   it('shows the pages only when there is more than one, with their name', () => {
     expect(render({})).not.toContain('aria-label="Pages"');

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { Group, Paper, ScrollArea, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { Loader } from '../Loader.tsx';
 import { Pagination } from '../Pagination.tsx';
+import { SearchInput } from '../SearchInput.tsx';
 import { SortableTable } from '../SortableTable.tsx';
 import type { ServerListState } from './useServerList.ts';
 import classes from './ServerList.module.css';
@@ -17,7 +18,7 @@ export interface ServerListProps<T> {
   /** The page's query (TanStack Query): pending shows the loader, error shows `error`. */
   query: { isPending: boolean; isError: boolean };
   /** The hook's state: the table's sort headers and the pagination drive it. Absent for a list read whole (no pages). */
-  state?: Pick<ServerListState<string>, 'sorting' | 'setSorting' | 'page' | 'setPage'>;
+  state?: Pick<ServerListState<string>, 'sorting' | 'setSorting' | 'page' | 'setPage' | 'search' | 'setSearch' | 'limit' | 'setLimit'>;
   /** The table sorts its rows itself, from this order (a list read whole, or a page whose API has no sort). */
   clientSorting?: SortingState;
   rows: T[];
@@ -42,7 +43,15 @@ export interface ServerListProps<T> {
   count?: { text: string; testId?: string; whileLoading?: boolean };
   /** Above the cards on a phone (a "select all" where the table has it in a header). */
   cardsHeader?: ReactNode;
-  /** The filters and actions above the list (search, page size, a screen's own filters). */
+  /** The search box of the list (bound to the hook's search): its texts and test id; `label` shows above it, `ariaLabel` names it without one. */
+  search?: { placeholder: string; label?: string; ariaLabel?: string; testId: string; fetching: boolean };
+  /** The page-size picker (bound to the hook's limit). */
+  pageSize?: { sizes: readonly number[]; label: string; testId: string };
+  /** A screen's own filters, beside the search box. */
+  filters?: ReactNode;
+  /** A screen's actions, at the end of the bar (a bulk action). */
+  actions?: ReactNode;
+  /** A bar of the screen's own making, in place of the one search / filters / page size / actions build. */
   toolbar?: ReactNode;
   /** The table's narrowest width (it scrolls sideways below). */
   minWidth?: number;
@@ -59,7 +68,7 @@ export interface ServerListProps<T> {
  * states, a sortable table on a desktop and one card per row on a phone, and the pages. A screen declares its
  * columns, its card and its filters; the sort and the paging are the server's.
  */
-export function ServerList<T>({ query, state, clientSorting, rows, totalPages, columns, card, rowProps, cardProps = rowProps, getRowId, testId, rowTestId, empty, error, count, cardsHeader, toolbar, minWidth, onRowClick, pagination, emptyWithoutTable = false, cardPadding = 'sm' }: ServerListProps<T>) {
+export function ServerList<T>({ query, state, clientSorting, rows, totalPages, columns, card, rowProps, cardProps = rowProps, getRowId, testId, rowTestId, empty, error, count, cardsHeader, search, pageSize, filters, actions, toolbar, minWidth, onRowClick, pagination, emptyWithoutTable = false, cardPadding = 'sm' }: ServerListProps<T>) {
   const phone = useMediaQuery(PHONE_QUERY);
   const countLine = count ? (
     <Text size="sm" c="dark.4" aria-live="polite" {...(count.testId ? { 'data-testid': count.testId } : {})}>
@@ -67,6 +76,46 @@ export function ServerList<T>({ query, state, clientSorting, rows, totalPages, c
     </Text>
   ) : null;
   const loaded = !query.isPending && !query.isError;
+  const searchBox =
+    search && state ? (
+      <SearchInput
+        value={state.search}
+        onValue={state.setSearch}
+        fetching={search.fetching}
+        placeholder={search.placeholder}
+        {...(search.label ? { label: search.label } : {})}
+        {...(search.ariaLabel ? { 'aria-label': search.ariaLabel } : {})}
+        data-testid={search.testId}
+        w={{ base: '100%', sm: 320 }}
+      />
+    ) : null;
+  const sizePicker =
+    pageSize && state ? (
+      <Select
+        label={pageSize.label}
+        data={pageSize.sizes.map((n) => ({ value: String(n), label: String(n) }))}
+        value={String(state.limit)}
+        onChange={(v) => {
+          const n = Number(v);
+          if (pageSize.sizes.includes(n)) state.setLimit(n);
+        }}
+        allowDeselect={false}
+        w={110}
+        data-testid={pageSize.testId}
+      />
+    ) : null;
+  const bar =
+    toolbar ??
+    (searchBox || filters || sizePicker || actions ? (
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <Group align="flex-end" gap="md" wrap="wrap" w={{ base: '100%', sm: 'auto' }}>
+          {searchBox}
+          {filters}
+        </Group>
+        {sizePicker}
+        {actions}
+      </Group>
+    ) : null);
   const cards =
     rows.length === 0 ? (
       empty
@@ -113,7 +162,7 @@ export function ServerList<T>({ query, state, clientSorting, rows, totalPages, c
   );
   return (
     <Stack gap="md">
-      {toolbar}
+      {bar}
       {(count?.whileLoading || loaded) && countLine}
       {body}
       {state && totalPages !== undefined && totalPages > 1 && (

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Paper, Progress, Select, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, Paper, Progress, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileSpreadsheet, IconFiles, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -15,7 +15,6 @@ import { msg } from '../../lib/message.tsx';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { SearchInput } from '../../components/SearchInput.tsx';
 import { ServerList } from '../../components/list/ServerList.tsx';
 import { useServerList } from '../../components/list/useServerList.ts';
 import { downloadAnnuityFile, fileListQuery, useAnnuityFilesLive } from './filesApi.ts';
@@ -270,31 +269,8 @@ export function FileListPage() {
             </Text>
           }
           count={{ text: t('list.count', { count: meta?.total ?? data.length }), testId: 'files-count' }}
-          toolbar={
-            <Group justify="space-between" wrap="wrap" gap="sm">
-              <SearchInput
-                value={state.search}
-                onValue={state.setSearch}
-                fetching={list.isFetching}
-                placeholder={t('list.searchPlaceholder')}
-                aria-label={t('list.search')}
-                data-testid="files-search"
-                w={{ base: '100%', sm: 320 }}
-              />
-              <Select
-                label={t('list.pageSize')}
-                data={FILE_PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
-                value={String(limit)}
-                onChange={(v) => {
-                  const n = Number(v);
-                  if (FILE_PAGE_SIZES.includes(n as FilePageSize)) state.setLimit(n);
-                }}
-                allowDeselect={false}
-                w={110}
-                data-testid="files-page-size"
-              />
-            </Group>
-          }
+          search={{ placeholder: t('list.searchPlaceholder'), ariaLabel: t('list.search'), testId: 'files-search', fetching: list.isFetching }}
+          pageSize={{ sizes: FILE_PAGE_SIZES, label: t('list.pageSize'), testId: 'files-page-size' }}
           minWidth={760}
           pagination={{ siblings: FILE_PAGE_SIBLINGS }}
         />

@@ -10,7 +10,6 @@ import { overlayProps } from '../../app/theme.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { SearchInput } from '../../components/SearchInput.tsx';
 import { ServerList } from '../../components/list/ServerList.tsx';
 import { useServerList } from '../../components/list/useServerList.ts';
 import { ApiError } from '../../lib/api.ts';
@@ -189,17 +188,7 @@ export function MissingInfoPage() {
           empty={empty}
           error={<LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="missing-load-error" />}
           count={{ text: meta ? t('annuities.count', { count: meta.total }) : '', testId: 'missing-count', whileLoading: true }}
-          toolbar={
-            <SearchInput
-              value={state.search}
-              onValue={state.setSearch}
-              fetching={list.isFetching}
-              label={t('missing.search')}
-              placeholder={t('missing.searchPlaceholder')}
-              w={{ base: '100%', sm: 320 }}
-              data-testid="missing-search"
-            />
-          }
+          search={{ label: t('missing.search'), placeholder: t('missing.searchPlaceholder'), testId: 'missing-search', fetching: list.isFetching }}
           minWidth={760}
           pagination={{ label: t('missing.pagination') }}
         />

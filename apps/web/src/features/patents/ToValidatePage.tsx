@@ -10,7 +10,6 @@ import { overlayProps } from '../../app/theme.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { SearchInput } from '../../components/SearchInput.tsx';
 import { PHONE_QUERY, ServerList } from '../../components/list/ServerList.tsx';
 import { useServerList } from '../../components/list/useServerList.ts';
 import { ApiError } from '../../lib/api.ts';
@@ -199,20 +198,8 @@ export function ToValidatePage() {
           empty={empty}
           error={<LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="validate-load-error" />}
           count={{ text: meta ? t('annuities.count', { count: meta.total }) : '', testId: 'validate-count', whileLoading: true }}
-          toolbar={
-            <Group justify="space-between" gap="sm" wrap="wrap" align="flex-end">
-              <SearchInput
-                value={state.search}
-                onValue={state.setSearch}
-                fetching={list.isFetching}
-                label={t('validate.search')}
-                placeholder={t('validate.searchPlaceholder')}
-                w={{ base: '100%', sm: 320 }}
-                data-testid="validate-search"
-              />
-              {validateButton}
-            </Group>
-          }
+          search={{ label: t('validate.search'), placeholder: t('validate.searchPlaceholder'), testId: 'validate-search', fetching: list.isFetching }}
+          actions={validateButton}
           minWidth={880}
           pagination={{ label: t('validate.pagination') }}
         />

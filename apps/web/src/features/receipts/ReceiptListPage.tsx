@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Checkbox, Group, Paper, Select, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconDownload, IconReceipt, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -11,7 +11,7 @@ import { formatDay } from '../../lib/format.ts';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { SearchInput } from '../../components/SearchInput.tsx';
+import { CardLine } from '../../components/list/CardLine.tsx';
 import { ServerList } from '../../components/list/ServerList.tsx';
 import { useServerList } from '../../components/list/useServerList.ts';
 import { downloadReceipt, RECEIPT_PAGE_SIZES, RECEIPT_SEARCH_DEBOUNCE_MS, receiptListQuery, useReceiptsLive, type ReceiptPageSize } from './receiptsApi.ts';
@@ -69,24 +69,15 @@ function PatentCell({ receipt }: { receipt: ReceiptDto }) {
 /** On a phone, one card per receipt (seven columns would hide the download off screen). */
 function ReceiptCard({ receipt: r }: { receipt: ReceiptDto }) {
   const { t } = useTranslation('receipts');
-  const line = (label: string, value: string | null) =>
-    value ? (
-      <Text size="xs">
-        <Text span c="dark.4" size="xs">
-          {label}
-        </Text>{' '}
-        {value}
-      </Text>
-    ) : null;
   return (
     <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
       <Stack gap={4} miw={0}>
         <FileCell receipt={r} />
-        {line(t('list.columns.reference_client'), r.reference_client)}
-        {line(t('list.columns.reference_inpi'), r.reference_inpi)}
-        {line(t('list.columns.reference_provider'), r.reference_provider)}
-        {line(t('list.columns.date_ordre_paiement'), formatDay(r.date_ordre_paiement))}
-        {line(t('list.columns.patent'), r.patent?.idagenda ?? t('list.noPatent'))}
+        <CardLine label={t('list.columns.reference_client')} value={r.reference_client} />
+        <CardLine label={t('list.columns.reference_inpi')} value={r.reference_inpi} />
+        <CardLine label={t('list.columns.reference_provider')} value={r.reference_provider} />
+        <CardLine label={t('list.columns.date_ordre_paiement')} value={formatDay(r.date_ordre_paiement)} />
+        <CardLine label={t('list.columns.patent')} value={r.patent?.idagenda ?? t('list.noPatent')} />
       </Stack>
       <ReceiptDownload receipt={r} />
     </Group>
@@ -166,43 +157,20 @@ export function ReceiptListPage() {
           empty={empty}
           error={<LoadError message={t('list.loadError')} retryLabel={t('list.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="receipts-load-error" />}
           count={{ text: t('list.count', { count: meta?.total ?? data.length }), testId: 'receipts-count' }}
-          toolbar={
-            <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-              <Group align="flex-end" gap="md" wrap="wrap">
-                <SearchInput
-                  value={state.search}
-                  onValue={state.setSearch}
-                  fetching={list.isFetching}
-                  placeholder={t('list.searchPlaceholder')}
-                  aria-label={t('list.search')}
-                  data-testid="receipts-search"
-                  w={{ base: '100%', sm: 320 }}
-                />
-                <Checkbox
-                  label={t('list.toComplete')}
-                  checked={toComplete}
-                  onChange={(e) => {
-                    setToComplete(e.currentTarget.checked);
-                    state.firstPage();
-                  }}
-                  data-testid="receipts-to-complete"
-                  mb={8}
-                />
-              </Group>
-              <Select
-                label={t('list.pageSize')}
-                data={RECEIPT_PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
-                value={String(limit)}
-                onChange={(v) => {
-                  const n = Number(v);
-                  if ((RECEIPT_PAGE_SIZES as readonly number[]).includes(n)) state.setLimit(n);
-                }}
-                allowDeselect={false}
-                w={110}
-                data-testid="receipts-page-size"
-              />
-            </Group>
+          search={{ placeholder: t('list.searchPlaceholder'), ariaLabel: t('list.search'), testId: 'receipts-search', fetching: list.isFetching }}
+          filters={
+            <Checkbox
+              label={t('list.toComplete')}
+              checked={toComplete}
+              onChange={(e) => {
+                setToComplete(e.currentTarget.checked);
+                state.firstPage();
+              }}
+              data-testid="receipts-to-complete"
+              mb={8}
+            />
           }
+          pageSize={{ sizes: RECEIPT_PAGE_SIZES, label: t('list.pageSize'), testId: 'receipts-page-size' }}
           minWidth={980}
           pagination={{ siblings: 1, testId: 'receipts-pagination' }}
         />

@@ -7,6 +7,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { CardLine } from '../../components/list/CardLine.tsx';
 import { ServerList } from '../../components/list/ServerList.tsx';
 import { usersQuery } from './api.ts';
 import { filterUsers } from './filterUsers.ts';
@@ -60,15 +61,6 @@ function MfaCell({ user: u }: { user: PublicUser }) {
 /** On a phone, one card per user: every column of the table. */
 function UserCard({ user: u }: { user: PublicUser }) {
   const { t } = useTranslation('users');
-  const line = (label: string, value: string) =>
-    value ? (
-      <Text size="xs">
-        <Text span c="dark.4" size="xs">
-          {label}
-        </Text>{' '}
-        {value}
-      </Text>
-    ) : null;
   return (
     <Stack gap={6}>
       <Text fw={600} size="sm" className="portal-break">
@@ -78,9 +70,9 @@ function UserCard({ user: u }: { user: PublicUser }) {
         {u.email}
       </Text>
       <RoleBadges user={u} />
-      {line(t('list.columns.clientIds'), u.id_client.join(', '))}
-      {line(t('list.columns.cabinets'), u.cabinets.map((c) => c.name).join(', '))}
-      {line(t('list.columns.codes'), u.code.join(', '))}
+      <CardLine label={t('list.columns.clientIds')} value={u.id_client.join(', ')} />
+      <CardLine label={t('list.columns.cabinets')} value={u.cabinets.map((c) => c.name).join(', ')} />
+      <CardLine label={t('list.columns.codes')} value={u.code.join(', ')} />
       <MfaCell user={u} />
     </Stack>
   );
