@@ -1,9 +1,8 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Paper, Progress, ScrollArea, Select, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { Badge, Button, Group, Paper, Progress, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileSpreadsheet, IconFiles, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { LazyPatentsModal } from './LazyPatentsModal.tsx';
@@ -14,11 +13,10 @@ import { sessionQuery } from '../../lib/auth.ts';
 import { formatDate } from '../../lib/format.ts';
 import { msg } from '../../lib/message.tsx';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
-import { Loader } from '../../components/Loader.tsx';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { SearchInput } from '../../components/SearchInput.tsx';
-import { SortableTable } from '../../components/SortableTable.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
 import { downloadAnnuityFile, fileListQuery, useAnnuityFilesLive } from './filesApi.ts';
 import {
   canOpen,
@@ -33,12 +31,9 @@ import {
   type FilePageSize,
 } from './filesModel.ts';
 import classes from './files.module.css';
-import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<AnnuityFileDto>();
 const STATUS_COLOUR = { done: 'green', running: 'orange', error: 'red' } as const;
-/** The portal's phone width (the navigation bar's burger menu starts there too). */
-const PHONE_QUERY = '(max-width: 40em)';
 
 function exportFailure(error: unknown) {
   return error instanceof ApiError && error.code === 'export_pending' ? msg('annuities:list.exportPending') : msg('annuities:list.downloadError');
@@ -176,26 +171,19 @@ function ExportCell({ file }: { file: AnnuityFileDto }) {
 }
 
 /** On a phone, one card per file (a five-column table would hide the status off screen). */
-function FileCards({ files, admin, onOpen, empty }: { files: AnnuityFileDto[]; admin: boolean; onOpen: (file: AnnuityFileDto) => void; empty: React.ReactNode }) {
+function FileCard({ file, admin, onOpen }: { file: AnnuityFileDto; admin: boolean; onOpen: (file: AnnuityFileDto) => void }) {
   const { t } = useTranslation('annuities');
-  if (files.length === 0) return <>{empty}</>;
   return (
-    <Stack gap="sm" component="ul" className={classes.cards} data-testid="files-table">
-      {files.map((f) => (
-        <Paper key={f._id} component="li" withBorder p="sm" radius="md" data-testid="file-row">
-          <Stack gap="xs">
-            <NameCell file={f} admin={admin} onOpen={onOpen} />
-            <Text size="xs" c="dimmed">
-              {t('list.columns.date')} {formatDate(f.created)}
-            </Text>
-            <StatusCell file={f} />
-            <Group gap="sm" wrap="nowrap">
-              <ImportButton file={f} />
-              <ExportCell file={f} />
-            </Group>
-          </Stack>
-        </Paper>
-      ))}
+    <Stack gap="xs">
+      <NameCell file={file} admin={admin} onOpen={onOpen} />
+      <Text size="xs" c="dimmed">
+        {t('list.columns.date')} {formatDate(file.created)}
+      </Text>
+      <StatusCell file={file} />
+      <Group gap="sm" wrap="nowrap">
+        <ImportButton file={file} />
+        <ExportCell file={file} />
+      </Group>
     </Stack>
   );
 }
@@ -206,15 +194,10 @@ export function FileListPage() {
   const session = useQuery(sessionQuery).data ?? { ...LOGGED_OUT, user: null };
   const admin = isAdmin(session);
   const live = useAnnuityFilesLive();
-  const phone = useMediaQuery(PHONE_QUERY);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, FILE_SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<FilePageSize>(DEFAULT_FILE_PAGE_SIZE);
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'date', desc: true }]);
+  const state = useServerList({ defaultSort: { id: 'date', desc: true }, sorts: ['name', 'date'] as const, debounceMs: FILE_SEARCH_DEBOUNCE_MS, defaultLimit: DEFAULT_FILE_PAGE_SIZE });
+  const { debounced, page, sort, order } = state;
+  const limit = state.limit as FilePageSize;
   const [opened, setOpened] = useState<AnnuityFileDto | null>(null);
-  const sort = sorting[0]?.id === 'name' ? 'name' : 'date';
-  const order = sorting[0]?.desc === false ? 'asc' : 'desc';
 
   const list = useQuery({
     ...fileListQuery({ page, limit, search: debounced, sort, order }),
@@ -269,77 +252,28 @@ export function FileListPage() {
       />
       <LiveNotice show={live.interrupted} pollMs={FILE_POLL_MS} />
       <Paper withBorder shadow="xs" p="md">
-        <Stack gap="md">
-          <Group justify="space-between" wrap="wrap" gap="sm">
-            <SearchInput
-              value={search}
-              onValue={(value) => {
-                setSearch(value);
-                setPage(1);
-              }}
-              fetching={list.isFetching}
-              placeholder={t('list.searchPlaceholder')}
-              aria-label={t('list.search')}
-              data-testid="files-search"
-              w={{ base: '100%', sm: 320 }}
-            />
-            <Select
-              label={t('list.pageSize')}
-              data={FILE_PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
-              value={String(limit)}
-              onChange={(v) => {
-                const n = Number(v);
-                if (FILE_PAGE_SIZES.includes(n as FilePageSize)) {
-                  setLimit(n as FilePageSize);
-                  setPage(1);
-                }
-              }}
-              allowDeselect={false}
-              w={110}
-              data-testid="files-page-size"
-            />
-          </Group>
-          {list.isPending ? (
-            <Loader loading />
-          ) : list.isError ? (
+        <ServerList
+          query={list}
+          state={state}
+          rows={data}
+          totalPages={meta?.totalPages}
+          columns={columns}
+          card={(f) => <FileCard file={f} admin={admin} onOpen={setOpened} />}
+          getRowId={(f) => f._id}
+          testId="files-table"
+          rowTestId="file-row"
+          empty={empty}
+          error={
             <Text c="red.7" role="alert" p="md">
               {t('list.loadError')}
             </Text>
-          ) : (
-            <>
-              <Text size="sm" c="dimmed" aria-live="polite" data-testid="files-count">
-                {t('list.count', { count: meta?.total ?? data.length })}
-              </Text>
-              {phone ? (
-                <FileCards files={data} admin={admin} onOpen={setOpened} empty={empty} />
-              ) : (
-              <ScrollArea type="auto">
-                <SortableTable
-                  data={data}
-                  columns={columns}
-                  manualSorting={{
-                    sorting,
-                    onSortingChange: (next) => {
-                      setSorting(next.length ? next : [{ id: 'date', desc: true }]);
-                      setPage(1);
-                    },
-                  }}
-                  rowTestId="file-row"
-                  testId="files-table"
-                  empty={empty}
-                  minWidth={760}
-                  getRowId={(f) => f._id}
-                />
-              </ScrollArea>
-              )}
-              {meta && meta.totalPages > 1 && (
-                <Group justify="center">
-                  <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={FILE_PAGE_SIBLINGS} />
-                </Group>
-              )}
-            </>
-          )}
-        </Stack>
+          }
+          count={{ text: t('list.count', { count: meta?.total ?? data.length }), testId: 'files-count' }}
+          search={{ placeholder: t('list.searchPlaceholder'), ariaLabel: t('list.search'), testId: 'files-search', fetching: list.isFetching }}
+          pageSize={{ sizes: FILE_PAGE_SIZES, label: t('list.pageSize'), testId: 'files-page-size' }}
+          minWidth={760}
+          pagination={{ siblings: FILE_PAGE_SIBLINGS }}
+        />
       </Paper>
       <LazyPatentsModal file={opened} onClose={() => setOpened(null)} />
     </Stack>

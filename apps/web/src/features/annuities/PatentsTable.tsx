@@ -3,12 +3,14 @@ import { ActionIcon, Badge, Checkbox, Group, Text, UnstyledButton } from '@manti
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconExternalLink, IconPencil } from '@tabler/icons-react';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { AnnuityPatentDto } from '@portal/contracts';
 import { ColourBadge } from './ColourBadge.tsx';
 import { formatDay, patentLabel, SORT_KEYS, statusReasons, VIRTUALIZE_ABOVE, selectionState, type PatentSort, type SortableColumn } from './patentsModel.ts';
 import classes from './patents.module.css';
 import tableClasses from '../../components/SortableTable.module.css';
+import { PHONE_QUERY } from '../../components/list/ServerList.tsx';
 
 /** What the cells need besides their row: kept in a context so the column definitions stay stable. */
 interface RowState {
@@ -30,6 +32,8 @@ const col = createColumnHelper<AnnuityPatentDto>();
 const isSortable = (id: string): id is SortableColumn => id in SORT_KEYS;
 /** Estimated height of a row before it is measured (one line of text, the badge, paddings). */
 const ROW_ESTIMATE = 45;
+/** The same for a phone's card (the header line and about ten fields). */
+const CARD_ESTIMATE = 330;
 
 function SelectCell({ patent }: { patent: AnnuityPatentDto }) {
   const { t } = useTranslation('annuities');
@@ -155,6 +159,58 @@ function HeaderCheckbox() {
 }
 const ToggleAllContext = createContext<{ onToggleAll: () => void; ids: readonly string[] } | null>(null);
 
+/** On a phone, one card per patent: every column of the table (at 360 px the table showed the status only). */
+function PatentCard({ patent: p }: { patent: AnnuityPatentDto }) {
+  const { t } = useTranslation('annuities');
+  const field = (key: string, value: React.ReactNode) =>
+    value === null || value === undefined || value === '' ? null : (
+      <div>
+        <dt>{t(`patents.columns.${key}`)}</dt>
+        <dd>{value}</dd>
+      </div>
+    );
+  return (
+    <div className={classes.card}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <Group gap="xs" align="flex-start" wrap="nowrap" miw={0}>
+          <SelectCell patent={p} />
+          <StatusCell patent={p} />
+        </Group>
+        <EditCell patent={p} />
+      </Group>
+      <dl className={classes.cardFields}>
+        {field('num_publication', p.num_publication ? <PublicationCell patent={p} /> : null)}
+        {field('num_depot', p.num_depot ? <CopyCell value={p.num_depot} field="num_depot" testId="copy-filing" /> : null)}
+        {field('reference', p.reference ? <CopyCell value={p.reference} field="reference" testId="copy-reference" /> : null)}
+        {field('nom', p.nom)}
+        {field('pays', p.pays)}
+        {field('payeur', p.payeur)}
+        {field(
+          'publie',
+          p.dechu ? (
+            <Badge color="red" variant="outline" radius="sm" size="sm" tt="none" data-testid="patent-lapsed">
+              {t('patents.lapsed')}
+            </Badge>
+          ) : (
+            p.publié
+          ),
+        )}
+        {field('date_depot', p.date_depot ? <Day iso={p.date_depot} /> : null)}
+        {field('mois_date_depot', p.mois_date_depot)}
+        {field('date_precedente_annuite', p.date_precedente_annuite ? <Day iso={p.date_precedente_annuite} /> : null)}
+        {field('quant_precedent', p.quant_precedent)}
+        {field('date_prochaine_annuite', p.date_prochaine_annuite ? <Day iso={p.date_prochaine_annuite} /> : null)}
+        {field('limite_date_prochaine_annuite', p.limite_date_prochaine_annuite ? <Day iso={p.limite_date_prochaine_annuite} /> : null)}
+      </dl>
+      {p.commentaire && (
+        <div className={classes.comment} data-testid="patent-comment">
+          {p.commentaire}
+        </div>
+      )}
+    </div>
+  );
+}
+
 export interface PatentsTableProps extends RowState {
   patents: AnnuityPatentDto[];
   sort: PatentSort | null;
@@ -177,6 +233,7 @@ export function PatentsTable(props: PatentsTableProps) {
   const { t, i18n } = useTranslation('annuities');
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const scrollRef = useRef<HTMLDivElement>(null);
+  const phone = useMediaQuery(PHONE_QUERY);
   const ids = useMemo(() => patents.map((p) => p._id), [patents]);
 
   const columns = useMemo(
@@ -230,7 +287,7 @@ export function PatentsTable(props: PatentsTableProps) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE,
+    estimateSize: () => (phone ? CARD_ESTIMATE : ROW_ESTIMATE),
     overscan: 12,
     enabled: virtual,
     getItemKey: (i) => rows[i]?.id ?? i,
@@ -243,6 +300,41 @@ export function PatentsTable(props: PatentsTableProps) {
 
   const rowState = useMemo(() => ({ selected, expanded, onToggle, onToggleReasons, onEdit, onCopy }), [selected, expanded, onToggle, onToggleReasons, onEdit, onCopy]);
   const toggleAll = useMemo(() => ({ onToggleAll, ids }), [onToggleAll, ids]);
+
+  if (phone) {
+    return (
+      <RowStateContext.Provider value={rowState}>
+        <ToggleAllContext.Provider value={toggleAll}>
+          <Group gap="xs" mb="xs">
+            <HeaderCheckbox />
+            <Text size="sm" component="span" aria-hidden="true">
+              {t('patents.selectAllShown')}
+            </Text>
+          </Group>
+          <div ref={scrollRef} className={classes.scroll} tabIndex={0} role="region" aria-label={caption} data-testid="patents-scroll" data-virtual={virtual || undefined}>
+            <ul className={classes.cardList} aria-label={caption} data-testid="patents-table">
+              {padTop > 0 && <li className={classes.spacer} aria-hidden="true" style={{ height: padTop }} />}
+              {shown.map(({ row, index }) => (
+                <li
+                  key={row.id}
+                  ref={virtual ? virtualizer.measureElement : undefined}
+                  data-index={index}
+                  className={classes.cardRow}
+                  data-colour={row.original.colour}
+                  data-selected={selected.has(row.id) || undefined}
+                  data-testid="patent-row"
+                  data-patent-id={row.id}
+                >
+                  <PatentCard patent={row.original} />
+                </li>
+              ))}
+              {padBottom > 0 && <li className={classes.spacer} aria-hidden="true" style={{ height: padBottom }} />}
+            </ul>
+          </div>
+        </ToggleAllContext.Provider>
+      </RowStateContext.Provider>
+    );
+  }
 
   return (
     <RowStateContext.Provider value={rowState}>

@@ -1,14 +1,12 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Anchor, Badge, Group, Loader as MantineLoader, Paper, ScrollArea, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useMemo } from 'react';
+import { Anchor, Badge, Group, Loader as MantineLoader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconDownload, IconFileSpreadsheet, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { LEDES_HISTORY_PAGE_SIZES, LEDES_HISTORY_SORTS, type HistoryItem, type LedesHistorySort } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Loader } from '../../components/Loader.tsx';
 import { adminHistoryQuery, downloadLedesFile, LEDES_DOWNLOAD_FAILURE } from './api.ts';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { EmptyHistory, rowDate } from './HistoryPage.tsx';
@@ -16,15 +14,54 @@ import { useOfficeLabel } from './labels.ts';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { ADMIN_HISTORY_DEFAULT_PAGE_SIZE, PAGE_SIBLINGS, PAGINATION_DEBOUNCE_MS, POLL_INTERVAL_MS, resultPath, SEARCH_DEBOUNCE_MS, splitHistoryName } from './model.ts';
-import { SortableTable } from '../../components/SortableTable.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
 import { StateBadge } from './StateBadge.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<HistoryItem>();
-const DEFAULT_SORTING: SortingState = [{ id: 'date', desc: true }];
 
-function isSortColumn(id: string | undefined): id is LedesHistorySort {
-  return !!id && (LEDES_HISTORY_SORTS as readonly string[]).includes(id);
+function Downloads({ run: r }: { run: HistoryItem }) {
+  const { t } = useTranslation('ledes');
+  const label = splitHistoryName(r.name).label;
+  const treated = r.path_treated;
+  return (
+    <Group gap={6} wrap="nowrap">
+      <DownloadButton download={() => downloadLedesFile(r.path)} failure={LEDES_DOWNLOAD_FAILURE} label={t('admin.downloadOriginal', { name: label })} testId="download-original" icon={IconDownload} />
+      {treated && (
+        <DownloadButton download={() => downloadLedesFile(treated)} failure={LEDES_DOWNLOAD_FAILURE} label={t('admin.downloadTreated', { name: label })} testId="download-treated" icon={IconFileSpreadsheet} />
+      )}
+    </Group>
+  );
+}
+
+/** On a phone, one card per run: every column of the table (at 360 px the table showed the name and the date only). */
+function RunCard({ run: r, officeLabel }: { run: HistoryItem; officeLabel: (office: HistoryItem['office']) => string }) {
+  const { t } = useTranslation('ledes');
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        <Anchor component={Link} to={resultPath([r._id])} size="sm" fw={600} data-testid="history-name" className="portal-break">
+          {splitHistoryName(r.name).label}
+        </Anchor>
+        <StateBadge run={r} delivered={r.delivered} size="sm" compact />
+      </Group>
+      <Text size="xs" c="dark.4">
+        {rowDate(r)}
+      </Text>
+      <Text size="sm" data-testid="history-provider">
+        {r.user_info.company_agent}
+      </Text>
+      <Group gap="xs" wrap="wrap">
+        <Text size="xs" c="dark.4" data-testid="history-office">
+          {officeLabel(r.office)}
+        </Text>
+        <Badge variant="default" radius="sm" tt="none" size="sm" data-testid="history-type">
+          {t(`types.${r.type}`)}
+        </Badge>
+      </Group>
+      <Downloads run={r} />
+    </Stack>
+  );
 }
 
 /**
@@ -37,21 +74,18 @@ export function AdminHistoryPage() {
   const officeLabel = useOfficeLabel();
   const live = useLedesLive();
 
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const [pageSize, setPageSize] = useState<number>(ADMIN_HISTORY_DEFAULT_PAGE_SIZE);
-  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
-  const [page, setPage] = useState(1);
-  const [debouncedPage] = useDebouncedValue(page, PAGINATION_DEBOUNCE_MS);
-  // A new search, page size or order starts again at page 1.
-  useEffect(() => setPage(1), [debouncedSearch, pageSize, sorting]);
-  const effectivePage = page === 1 ? 1 : debouncedPage;
-  const sortId = sorting[0]?.id;
-  const sort: LedesHistorySort = isSortColumn(sortId) ? sortId : 'date';
-  const order = sorting[0] ? (sorting[0].desc ? 'desc' : 'asc') : 'desc';
+  // A new search, page size or order starts again at page 1; a run of page clicks asks the server once.
+  const state = useServerList<LedesHistorySort>({
+    defaultSort: { id: 'date', desc: true },
+    sorts: LEDES_HISTORY_SORTS,
+    debounceMs: SEARCH_DEBOUNCE_MS,
+    defaultLimit: ADMIN_HISTORY_DEFAULT_PAGE_SIZE,
+    pageDebounceMs: PAGINATION_DEBOUNCE_MS,
+  });
+  const { search, debounced: debouncedSearch, limit: pageSize, sort, order } = state;
 
   const history = useQuery({
-    ...adminHistoryQuery({ owner: 'all', search: debouncedSearch, page: effectivePage, limit: pageSize, sort, order }),
+    ...adminHistoryQuery({ owner: 'all', search: debouncedSearch, page: state.queryPage, limit: pageSize, sort, order }),
     refetchInterval: live.interval,
   });
 
@@ -111,31 +145,7 @@ export function AdminHistoryPage() {
       col.display({
         id: 'downloads',
         header: () => t('admin.columns.downloads'),
-        cell: (c) => {
-          const r = c.row.original;
-          const label = splitHistoryName(r.name).label;
-          const treated = r.path_treated;
-          return (
-            <Group gap={6} wrap="nowrap">
-              <DownloadButton
-                download={() => downloadLedesFile(r.path)}
-                failure={LEDES_DOWNLOAD_FAILURE}
-                label={t('admin.downloadOriginal', { name: label })}
-                testId="download-original"
-                icon={IconDownload}
-              />
-              {treated && (
-                <DownloadButton
-                  download={() => downloadLedesFile(treated)}
-                  failure={LEDES_DOWNLOAD_FAILURE}
-                  label={t('admin.downloadTreated', { name: label })}
-                  testId="download-treated"
-                  icon={IconFileSpreadsheet}
-                />
-              )}
-            </Group>
-          );
-        },
+        cell: (c) => <Downloads run={c.row.original} />,
       }),
     ],
     // `lang`: the cells' labels change with the language even when `t` keeps its identity.
@@ -152,41 +162,18 @@ export function AdminHistoryPage() {
       <PageHeader title={t('admin.title')} description={t('admin.description')} />
       <LiveNotice show={live.interrupted} pollMs={POLL_INTERVAL_MS} />
       <Paper withBorder shadow="xs" p="md">
-        <Stack gap="md">
-          <Group justify="space-between" wrap="wrap" gap="sm">
-            <TextInput
-              type="search"
-              aria-label={t('admin.search')}
-              placeholder={t('admin.search')}
-              leftSection={<IconSearch size={16} aria-hidden="true" />}
-              rightSection={fetching ? <MantineLoader size={14} /> : null}
-              value={search}
-              onChange={(e) => setSearch(e.currentTarget.value)}
-              w={{ base: '100%', sm: 380 }}
-              data-testid="admin-history-search"
-            />
-            <Group gap="sm" wrap="nowrap">
-              <Text size="sm" c="dimmed" aria-live="polite" data-testid="admin-history-count">
-                {t('history.count', { count: meta?.total ?? 0 })}
-              </Text>
-              <Select
-                aria-label={t('admin.pageSize')}
-                data={LEDES_HISTORY_PAGE_SIZES.map((n) => ({ value: String(n), label: t('admin.perPage', { count: n }) }))}
-                value={String(pageSize)}
-                onChange={(v) => v && setPageSize(Number(v))}
-                w={150}
-                size="sm"
-                data-testid="admin-page-size"
-              />
-            </Group>
-          </Group>
-          {history.isPending ? (
-            <Loader loading />
-          ) : history.isError ? (
-            <Text c="red.7" role="alert">
-              {t('history.loadError')}
-            </Text>
-          ) : data.length === 0 ? (
+        <ServerList
+          query={history}
+          state={state}
+          rows={data}
+          totalPages={meta?.totalPages}
+          columns={columns}
+          card={(r) => <RunCard run={r} officeLabel={officeLabel} />}
+          getRowId={(r) => r._id}
+          testId="admin-history-table"
+          rowTestId="history-row"
+          emptyWithoutTable
+          empty={
             debouncedSearch ? (
               <Text ta="center" c="dimmed" py="xl" data-testid="admin-no-match">
                 {t('admin.noMatch', { search: debouncedSearch })}
@@ -194,26 +181,44 @@ export function AdminHistoryPage() {
             ) : (
               <EmptyHistory />
             )
-          ) : (
-            <ScrollArea type="auto">
-              <SortableTable
-                data={data}
-                columns={columns}
-                manualSorting={{ sorting, onSortingChange: (next) => setSorting(next.length > 0 ? next : DEFAULT_SORTING) }}
-                rowTestId="history-row"
-                testId="admin-history-table"
-                empty={null}
-                minWidth={980}
-                getRowId={(r) => r._id}
+          }
+          error={
+            <Text c="red.7" role="alert">
+              {t('history.loadError')}
+            </Text>
+          }
+          toolbar={
+            <Group justify="space-between" wrap="wrap" gap="sm">
+              <TextInput
+                type="search"
+                aria-label={t('admin.search')}
+                placeholder={t('admin.search')}
+                leftSection={<IconSearch size={16} aria-hidden="true" />}
+                rightSection={fetching ? <MantineLoader size={14} /> : null}
+                value={search}
+                onChange={(e) => state.setSearch(e.currentTarget.value)}
+                w={{ base: '100%', sm: 380 }}
+                data-testid="admin-history-search"
               />
-            </ScrollArea>
-          )}
-          {meta && meta.totalPages > 1 && (
-            <Group justify="center">
-              <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={PAGE_SIBLINGS} boundaries={1} data-testid="admin-pagination" />
+              <Group gap="sm" wrap="nowrap">
+                <Text size="sm" c="dimmed" aria-live="polite" data-testid="admin-history-count">
+                  {t('history.count', { count: meta?.total ?? 0 })}
+                </Text>
+                <Select
+                  aria-label={t('admin.pageSize')}
+                  data={LEDES_HISTORY_PAGE_SIZES.map((n) => ({ value: String(n), label: t('admin.perPage', { count: n }) }))}
+                  value={String(pageSize)}
+                  onChange={(v) => v && state.setLimit(Number(v))}
+                  w={150}
+                  size="sm"
+                  data-testid="admin-page-size"
+                />
+              </Group>
             </Group>
-          )}
-        </Stack>
+          }
+          minWidth={980}
+          pagination={{ siblings: PAGE_SIBLINGS, boundaries: 1, testId: 'admin-pagination' }}
+        />
       </Paper>
     </Stack>
   );

@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import { Anchor, Button, Group, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
+import { useMemo } from 'react';
+import { Anchor, Button, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileText, IconHistory, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -7,16 +7,15 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDay } from '../../lib/format.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Loader } from '../../components/Loader.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
 import { userHistoryQuery, downloadLedesFile, LEDES_DOWNLOAD_FAILURE } from './api.ts';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import type { HistoryItem } from '@portal/contracts';
 import { PAGE_SIBLINGS, POLL_INTERVAL_MS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE } from './model.ts';
-import { SortableTable } from '../../components/SortableTable.tsx';
 import { StateBadge } from './StateBadge.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<HistoryItem>();
 const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;
@@ -42,11 +41,44 @@ export function EmptyHistory() {
   );
 }
 
+function TreatedDownload({ run: r }: { run: HistoryItem }) {
+  const { t } = useTranslation('ledes');
+  const treated = r.path_treated;
+  return treated ? (
+    <DownloadButton
+      download={() => downloadLedesFile(treated)}
+      failure={LEDES_DOWNLOAD_FAILURE}
+      label={t('admin.downloadTreated', { name: splitHistoryName(r.name).label })}
+      testId="download-treated"
+      icon={IconFileSpreadsheet}
+    />
+  ) : null;
+}
+
+/** On a phone, one card per run: the name (its result), the date, the state and the treated file. */
+function RunCard({ run: r }: { run: HistoryItem }) {
+  return (
+    <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+      <Stack gap={4} miw={0}>
+        <Anchor component={Link} to={resultPath([r._id])} size="sm" fw={600} data-testid="history-name" className="portal-break">
+          {splitHistoryName(r.name).label}
+        </Anchor>
+        <Text size="xs" c="dark.4" data-testid="history-date">
+          {rowDate(r)}
+        </Text>
+        <StateBadge run={r} delivered={r.delivered} size="sm" compact />
+      </Stack>
+      <TreatedDownload run={r} />
+    </Group>
+  );
+}
+
 export function HistoryPage() {
   const { t } = useTranslation('ledes');
   const live = useLedesLive();
-  const [page, setPage] = useState(1);
-  const history = useQuery({ ...userHistoryQuery(page, USER_HISTORY_PAGE_SIZE), refetchInterval: live.interval });
+  // The API pages this history without a sort: the table sorts the page it shows (by date, newest first).
+  const state = useServerList({ defaultSort: { id: 'date', desc: true }, sorts: ['date'] as const, defaultLimit: USER_HISTORY_PAGE_SIZE });
+  const history = useQuery({ ...userHistoryQuery(state.page, USER_HISTORY_PAGE_SIZE), refetchInterval: live.interval });
 
   const columns = useMemo(
     () => [
@@ -82,19 +114,7 @@ export function HistoryPage() {
       col.display({
         id: 'treated',
         header: () => t('history.columns.treated'),
-        cell: (c) => {
-          const r = c.row.original;
-          const treated = r.path_treated;
-          return treated ? (
-            <DownloadButton
-              download={() => downloadLedesFile(treated)}
-              failure={LEDES_DOWNLOAD_FAILURE}
-              label={t('admin.downloadTreated', { name: splitHistoryName(r.name).label })}
-              testId="download-treated"
-              icon={IconFileSpreadsheet}
-            />
-          ) : null;
-        },
+        cell: (c) => <TreatedDownload run={c.row.original} />,
       }),
     ],
     [t],
@@ -116,38 +136,28 @@ export function HistoryPage() {
       />
       <LiveNotice show={live.interrupted} pollMs={POLL_INTERVAL_MS} />
       <Paper withBorder shadow="xs" p="md">
-        {history.isPending ? (
-          <Loader loading />
-        ) : history.isError ? (
-          <Text c="red.7" role="alert" p="md">
-            {t('history.loadError')}
-          </Text>
-        ) : data.length === 0 ? (
-          <EmptyHistory />
-        ) : (
-          <Stack gap="md">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t('history.count', { count: meta?.total ?? data.length })}
+        <ServerList
+          query={history}
+          state={state}
+          clientSorting={[{ id: 'date', desc: true }]}
+          rows={data}
+          totalPages={meta?.totalPages}
+          columns={columns}
+          card={(r) => <RunCard run={r} />}
+          getRowId={(r) => r._id}
+          testId="history-table"
+          rowTestId="history-row"
+          emptyWithoutTable
+          empty={<EmptyHistory />}
+          error={
+            <Text c="red.7" role="alert" p="md">
+              {t('history.loadError')}
             </Text>
-            <ScrollArea type="auto">
-              <SortableTable
-                data={data}
-                columns={columns}
-                initialSorting={[{ id: 'date', desc: true }]}
-                rowTestId="history-row"
-                testId="history-table"
-                empty={<EmptyHistory />}
-                minWidth={560}
-                getRowId={(r) => r._id}
-              />
-            </ScrollArea>
-            {meta && meta.totalPages > 1 && (
-              <Group justify="center">
-                <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={PAGE_SIBLINGS} />
-              </Group>
-            )}
-          </Stack>
-        )}
+          }
+          {...(data.length > 0 ? { count: { text: t('history.count', { count: meta?.total ?? data.length }) } } : {})}
+          minWidth={560}
+          pagination={{ siblings: PAGE_SIBLINGS }}
+        />
       </Paper>
     </Stack>
   );

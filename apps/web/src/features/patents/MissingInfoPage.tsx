@@ -1,19 +1,17 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Button, Group, Modal, Paper, ScrollArea, Stack, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { ActionIcon, Button, Group, Modal, Paper, Stack, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconCheck, IconCircleCheck, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { useBlocker } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { PATENT_MISSING_FIELDS, PATENT_MISSING_PAGE_SIZE, type PatentRecordDto } from '@portal/contracts';
+import { PATENT_MISSING_FIELDS, PATENT_MISSING_PAGE_SIZE, type PatentMissingField, type PatentRecordDto } from '@portal/contracts';
 import { overlayProps } from '../../app/theme.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
-import { Loader } from '../../components/Loader.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { SearchInput } from '../../components/SearchInput.tsx';
-import { SortableTable } from '../../components/SortableTable.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
 import { ApiError } from '../../lib/api.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -23,10 +21,9 @@ import { usePatentsLive } from './live.ts';
 import { dirtyRows, fillBody, MISSING_FIELDS, PATENT_POLL_MS, type MissingField, type RowEdits } from './model.ts';
 import { patentRef } from './components/InstructionChoice.tsx';
 import classes from './patents.module.css';
-import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<PatentRecordDto>();
-const DEFAULT_SORT = 'ReferenceClient';
+const DEFAULT_SORT: PatentMissingField = 'ReferenceClient';
 const SEARCH_DEBOUNCE_MS = 500;
 const COLUMN_KEY: Record<MissingField, string> = { noDepot: 'noDepot', NoPublication: 'noPublication', ReferenceClient: 'reference', Pays: 'office' };
 
@@ -73,16 +70,10 @@ function RowActions({ row, edits, saving, onSave, onCancel }: { row: PatentRecor
 export function MissingInfoPage() {
   const { t } = useTranslation('patents');
   const queryClient = useQueryClient();
-  const phone = useMediaQuery('(max-width: 40em)');
   const live = usePatentsLive();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  const [sorting, setSorting] = useState<SortingState>([{ id: DEFAULT_SORT, desc: false }]);
+  const state = useServerList({ defaultSort: { id: DEFAULT_SORT, desc: false }, sorts: PATENT_MISSING_FIELDS, debounceMs: SEARCH_DEBOUNCE_MS });
+  const { debounced, sort, order, page } = state;
   const [edits, setEdits] = useState<ReadonlyMap<string, RowEdits>>(new Map());
-  const sortId = sorting[0]?.id ?? DEFAULT_SORT;
-  const sort = (PATENT_MISSING_FIELDS as readonly string[]).includes(sortId) ? sortId : DEFAULT_SORT;
-  const order = sorting[0]?.desc ? 'desc' : 'asc';
   const list = useQuery({ ...missingInfoQuery({ search: debounced, sort, order, page, limit: PATENT_MISSING_PAGE_SIZE }), refetchInterval: live.interrupted ? PATENT_POLL_MS : false });
   const rows = list.data?.brevet_eptane ?? [];
   const meta = list.data?.meta;
@@ -169,77 +160,38 @@ export function MissingInfoPage() {
       <PageHeader title={t('missing.title')} description={t('missing.description')} />
       <LiveNotice show={live.interrupted} pollMs={PATENT_POLL_MS} />
       <Paper withBorder shadow="xs" p="md">
-        <Stack gap="md">
-          <SearchInput
-            value={search}
-            onValue={(v) => {
-              setSearch(v);
-              setPage(1);
-            }}
-            fetching={list.isFetching}
-            label={t('missing.search')}
-            placeholder={t('missing.searchPlaceholder')}
-            w={{ base: '100%', sm: 320 }}
-            data-testid="missing-search"
-          />
-          <Text size="sm" c="dark.5" aria-live="polite" data-testid="missing-count">
-            {meta ? t('annuities.count', { count: meta.total }) : ''}
-          </Text>
-          {list.isPending ? (
-            <Loader loading />
-          ) : list.isError ? (
-            <LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="missing-load-error" />
-          ) : phone ? (
-            rows.length === 0 ? (
-              empty
-            ) : (
-              <Stack gap="sm" component="ul" className={classes.cards} data-testid="missing-table">
-                {rows.map((r) => (
-                  <Paper key={r._id} component="li" withBorder p="sm" radius="md" data-testid="missing-row" data-idagenda={r.idagenda}>
-                    <Stack gap="xs">
-                      {MISSING_FIELDS.map((field) => (
-                        <Group key={field} justify="space-between" wrap="nowrap" gap="sm">
-                          <Text size="xs" c="dark.4" fw={600}>
-                            {t(`missing.columns.${COLUMN_KEY[field]}`)}
-                          </Text>
-                          <Cell row={r} field={field} value={edits.get(r.idagenda)?.[field]} onEdit={onEdit} />
-                        </Group>
-                      ))}
-                      <Group justify="flex-end">
-                        <RowActions row={r} edits={edits.get(r.idagenda)} saving={savingId === r.idagenda} onSave={onSave} onCancel={drop} />
-                      </Group>
-                    </Stack>
-                  </Paper>
-                ))}
-              </Stack>
-            )
-          ) : (
-            <ScrollArea type="auto">
-              <SortableTable
-                data={rows}
-                columns={columns}
-                manualSorting={{
-                  sorting,
-                  onSortingChange: (next) => {
-                    setSorting(next.length ? next : [{ id: DEFAULT_SORT, desc: false }]);
-                    setPage(1);
-                  },
-                }}
-                rowTestId="missing-row"
-                testId="missing-table"
-                empty={empty}
-                minWidth={760}
-                getRowId={(r) => r._id}
-                rowProps={(r) => ({ 'data-idagenda': r.idagenda })}
-              />
-            </ScrollArea>
+        <ServerList
+          query={list}
+          state={state}
+          rows={rows}
+          totalPages={meta?.totalPages}
+          columns={columns}
+          card={(r) => (
+            <Stack gap="xs">
+              {MISSING_FIELDS.map((field) => (
+                <Group key={field} justify="space-between" wrap="nowrap" gap="sm">
+                  <Text size="xs" c="dark.4" fw={600}>
+                    {t(`missing.columns.${COLUMN_KEY[field]}`)}
+                  </Text>
+                  <Cell row={r} field={field} value={edits.get(r.idagenda)?.[field]} onEdit={onEdit} />
+                </Group>
+              ))}
+              <Group justify="flex-end">
+                <RowActions row={r} edits={edits.get(r.idagenda)} saving={savingId === r.idagenda} onSave={onSave} onCancel={drop} />
+              </Group>
+            </Stack>
           )}
-          {meta && meta.totalPages > 1 && (
-            <Group justify="center">
-              <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={phone ? 0 : 2} aria-label={t('missing.pagination')} />
-            </Group>
-          )}
-        </Stack>
+          getRowId={(r) => r._id}
+          rowProps={(r) => ({ 'data-idagenda': r.idagenda })}
+          testId="missing-table"
+          rowTestId="missing-row"
+          empty={empty}
+          error={<LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="missing-load-error" />}
+          count={{ text: meta ? t('annuities.count', { count: meta.total }) : '', testId: 'missing-count', whileLoading: true }}
+          search={{ label: t('missing.search'), placeholder: t('missing.searchPlaceholder'), testId: 'missing-search', fetching: list.isFetching }}
+          minWidth={760}
+          pagination={{ label: t('missing.pagination') }}
+        />
       </Paper>
       <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title={t('missing.leaveTitle')} {...overlayProps()} data-testid="missing-leave">
         <Stack gap="md">

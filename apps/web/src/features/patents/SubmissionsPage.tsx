@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import type { PatentSubmissionDto } from '@portal/contracts';
 import { overlayProps } from '../../app/theme.ts';
 import { LoadError } from '../../components/LoadError.tsx';
-import { Loader } from '../../components/Loader.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
@@ -17,7 +18,6 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 import { acceptSubmission, instructionsQuery, rejectSubmission, submissionsQuery } from './api.ts';
 import { formatDay, formatEuros, instructionLabels } from './model.ts';
 import classes from './patents.module.css';
-import { Pagination } from '../../components/Pagination.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -38,32 +38,30 @@ function SubmissionCard({ s, title, onAccept, onReject, busy }: { s: PatentSubmi
   ];
   const ref = s.reference_client ?? s.numero_depot ?? s.numero_publication ?? s._id;
   return (
-    <Paper component="li" withBorder p="md" radius="md" data-testid="submission" data-id={s._id}>
-      <Stack gap="sm">
-        <Text fw={650}>{ref}</Text>
-        {s.submitted_by && (
-          <Text size="xs" c="dark.4">
-            {t('submissions.submittedBy', { name: `${s.submitted_by.name} (${s.submitted_by.email})`, date: formatDate(s.created) })}
-          </Text>
-        )}
-        <SimpleGrid component="dl" cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing={0} className={classes.fields}>
-          {items.map(([key, value]) => (
-            <div key={key}>
-              <dt>{t(`add.fields.${key}`)}</dt>
-              <dd>{value === null || value === '' ? t('detail.none') : value}</dd>
-            </div>
-          ))}
-        </SimpleGrid>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" color="red" c="red.8" leftSection={<IconX size={16} aria-hidden="true" />} onClick={onReject} disabled={busy} aria-label={`${t('submissions.reject')} ${ref}`} data-testid="submission-reject">
-            {t('submissions.reject')}
-          </Button>
-          <Button color="green.8" leftSection={<IconCheck size={16} aria-hidden="true" />} onClick={onAccept} loading={busy} aria-label={`${t('submissions.accept')} ${ref}`} data-testid="submission-accept">
-            {t('submissions.accept')}
-          </Button>
-        </Group>
-      </Stack>
-    </Paper>
+    <Stack gap="sm">
+      <Text fw={650}>{ref}</Text>
+      {s.submitted_by && (
+        <Text size="xs" c="dark.4">
+          {t('submissions.submittedBy', { name: `${s.submitted_by.name} (${s.submitted_by.email})`, date: formatDate(s.created) })}
+        </Text>
+      )}
+      <SimpleGrid component="dl" cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing={0} className={classes.fields}>
+        {items.map(([key, value]) => (
+          <div key={key}>
+            <dt>{t(`add.fields.${key}`)}</dt>
+            <dd>{value === null || value === '' ? t('detail.none') : value}</dd>
+          </div>
+        ))}
+      </SimpleGrid>
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" color="red" c="red.8" leftSection={<IconX size={16} aria-hidden="true" />} onClick={onReject} disabled={busy} aria-label={`${t('submissions.reject')} ${ref}`} data-testid="submission-reject">
+          {t('submissions.reject')}
+        </Button>
+        <Button color="green.8" leftSection={<IconCheck size={16} aria-hidden="true" />} onClick={onAccept} loading={busy} aria-label={`${t('submissions.accept')} ${ref}`} data-testid="submission-accept">
+          {t('submissions.accept')}
+        </Button>
+      </Group>
+    </Stack>
   );
 }
 
@@ -72,11 +70,12 @@ export function SubmissionsPage() {
   const { t, i18n } = useTranslation('patents');
   const queryClient = useQueryClient();
   const phone = useMediaQuery('(max-width: 40em)');
-  const [page, setPage] = useState(1);
+  // Submissions have no search nor sort: the list's paging only (the oldest first, as the server orders them).
+  const state = useServerList({ defaultSort: { id: 'created', desc: false }, sorts: ['created'] as const, defaultLimit: PAGE_SIZE });
   const [rejecting, setRejecting] = useState<PatentSubmissionDto | null>(null);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState(false);
-  const list = useQuery(submissionsQuery({ status: 'pending', page, limit: PAGE_SIZE }));
+  const list = useQuery(submissionsQuery({ status: 'pending', page: state.page, limit: PAGE_SIZE }));
   const instructions = useQuery(instructionsQuery);
   const labels = useMemo(() => instructionLabels(instructions.data ?? [], i18n.language), [instructions.data, i18n.language]);
   const title = (id: number | null) => (id === null ? '' : (labels.find((l) => l.id === id)?.title ?? String(id)));
@@ -109,42 +108,41 @@ export function SubmissionsPage() {
   return (
     <Stack gap="md" maw={1100} mx="auto" w="100%">
       <PageHeader title={t('submissions.title')} description={t('submissions.description')} />
-      {list.isPending ? (
-        <Loader loading />
-      ) : list.isError ? (
-        <LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="submissions-load-error" />
-      ) : rows.length === 0 ? (
-        <Paper withBorder p="xl">
-          <Stack align="center" gap="xs" data-testid="submissions-empty">
-            <ThemeIcon size={48} radius="xl" variant="light" color="gray">
-              <IconInbox size={26} aria-hidden="true" />
-            </ThemeIcon>
-            <Text fw={600}>{t('submissions.empty')}</Text>
-          </Stack>
-        </Paper>
-      ) : (
-        <Stack gap="sm" component="ul" className={classes.cards} data-testid="submissions">
-          {rows.map((s) => (
-            <SubmissionCard
-              key={s._id}
-              s={s}
-              title={title}
-              busy={accept.isPending && accept.variables._id === s._id}
-              onAccept={() => accept.mutate(s)}
-              onReject={() => {
-                setRejecting(s);
-                setReason('');
-                setReasonError(false);
-              }}
-            />
-          ))}
-        </Stack>
-      )}
-      {meta && meta.totalPages > 1 && (
-        <Group justify="center">
-          <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={phone ? 0 : 2} />
-        </Group>
-      )}
+      <ServerList
+        query={list}
+        state={state}
+        rows={rows}
+        totalPages={meta?.totalPages}
+        card={(s) => (
+          <SubmissionCard
+            s={s}
+            title={title}
+            busy={accept.isPending && accept.variables._id === s._id}
+            onAccept={() => accept.mutate(s)}
+            onReject={() => {
+              setRejecting(s);
+              setReason('');
+              setReasonError(false);
+            }}
+          />
+        )}
+        cardPadding="md"
+        getRowId={(s) => s._id}
+        rowProps={(s) => ({ 'data-id': s._id })}
+        testId="submissions"
+        rowTestId="submission"
+        empty={
+          <Paper withBorder p="xl">
+            <Stack align="center" gap="xs" data-testid="submissions-empty">
+              <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+                <IconInbox size={26} aria-hidden="true" />
+              </ThemeIcon>
+              <Text fw={600}>{t('submissions.empty')}</Text>
+            </Stack>
+          </Paper>
+        }
+        error={<LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="submissions-load-error" />}
+      />
       <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title={t('submissions.rejectTitle')} fullScreen={!!phone} {...overlayProps()} data-testid="submission-reject-modal">
         <form
           onSubmit={(e) => {

@@ -1,18 +1,17 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Checkbox, Group, List, Modal, Paper, ScrollArea, Stack, Text, ThemeIcon } from '@mantine/core';
-import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Alert, Button, Checkbox, Group, List, Modal, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconChecks, IconCircleCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { PATENT_TO_VALIDATE_PAGE_SIZE, PATENT_TO_VALIDATE_SORTS, type PatentRecordDto, type RefusedInstructionRow } from '@portal/contracts';
+import { PATENT_TO_VALIDATE_PAGE_SIZE, PATENT_TO_VALIDATE_SORTS, type PatentRecordDto, type PatentToValidateSort, type RefusedInstructionRow } from '@portal/contracts';
 import { overlayProps } from '../../app/theme.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
-import { Loader } from '../../components/Loader.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { SearchInput } from '../../components/SearchInput.tsx';
-import { SortableTable } from '../../components/SortableTable.tsx';
+import { PHONE_QUERY, ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
 import { ApiError } from '../../lib/api.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -22,10 +21,9 @@ import { usePatentsLive } from './live.ts';
 import { formatDay, instructionLabels, PATENT_POLL_MS } from './model.ts';
 import { patentRef } from './components/InstructionChoice.tsx';
 import classes from './patents.module.css';
-import { Pagination } from '../../components/Pagination.tsx';
 
 const col = createColumnHelper<PatentRecordDto>();
-const DEFAULT_SORT = 'noDepot';
+const DEFAULT_SORT: PatentToValidateSort = 'noDepot';
 const SEARCH_DEBOUNCE_MS = 500;
 
 /** Checked rows by id, with the version each was read at. */
@@ -35,18 +33,13 @@ type Checked = ReadonlyMap<string, number>;
 export function ToValidatePage() {
   const { t, i18n } = useTranslation('patents');
   const queryClient = useQueryClient();
-  const phone = useMediaQuery('(max-width: 40em)');
+  const phone = useMediaQuery(PHONE_QUERY);
   const live = usePatentsLive();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  const [sorting, setSorting] = useState<SortingState>([{ id: DEFAULT_SORT, desc: false }]);
+  const state = useServerList({ defaultSort: { id: DEFAULT_SORT, desc: false }, sorts: PATENT_TO_VALIDATE_SORTS, debounceMs: SEARCH_DEBOUNCE_MS });
+  const { debounced, sort, order, page } = state;
   const [checked, setChecked] = useState<Checked>(new Map());
   const [refused, setRefused] = useState<RefusedInstructionRow[]>([]);
   const [confirming, { open: openConfirm, close: closeConfirm }] = useDisclosure(false);
-  const sortId = sorting[0]?.id ?? DEFAULT_SORT;
-  const sort = (PATENT_TO_VALIDATE_SORTS as readonly string[]).includes(sortId) ? sortId : DEFAULT_SORT;
-  const order = sorting[0]?.desc ? 'desc' : 'asc';
 
   const instructions = useQuery(instructionsQuery);
   const labels = useMemo(() => instructionLabels(instructions.data ?? [], i18n.language), [instructions.data, i18n.language]);
@@ -171,87 +164,45 @@ export function ToValidatePage() {
         </Alert>
       )}
       <Paper withBorder shadow="xs" p="md">
-        <Stack gap="md">
-          <Group justify="space-between" gap="sm" wrap="wrap" align="flex-end">
-            <SearchInput
-              value={search}
-              onValue={(v) => {
-                setSearch(v);
-                setPage(1);
-              }}
-              fetching={list.isFetching}
-              label={t('validate.search')}
-              placeholder={t('validate.searchPlaceholder')}
-              w={{ base: '100%', sm: 320 }}
-              data-testid="validate-search"
-            />
-            {validateButton}
-          </Group>
-          <Text size="sm" c="dark.5" aria-live="polite" data-testid="validate-count">
-            {meta ? t('annuities.count', { count: meta.total }) : ''}
-          </Text>
-          {list.isPending ? (
-            <Loader loading />
-          ) : list.isError ? (
-            <LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="validate-load-error" />
-          ) : phone ? (
-            rows.length === 0 ? (
-              empty
-            ) : (
-              <Stack gap="sm">
-              <Checkbox label={t('validate.selectAll')} checked={allChecked} indeterminate={someChecked && !allChecked} onChange={toggleAll} data-testid="validate-select-all" />
-              <Stack gap="sm" component="ul" className={classes.cards} data-testid="validate-table">
-                {rows.map((r) => (
-                  <Paper key={r._id} component="li" withBorder p="sm" radius="md" data-testid="validate-row" data-selected={checked.has(r._id) || undefined} className={classes.card}>
-                    <Group wrap="nowrap" align="flex-start" gap="sm">
-                      <Checkbox aria-label={t('validate.selectRow', { ref: patentRef(r) })} checked={checked.has(r._id)} onChange={() => toggle(r)} data-testid="validate-select" mt={2} />
-                      <Stack gap={2}>
-                        <Text fw={650} size="sm">
-                          {r.ReferenceClient ?? ''}
-                        </Text>
-                        <Text size="xs" c="dark.4">
-                          {[r.Pays, r.noDepot, r.NoPublication].filter(Boolean).join(' · ')}
-                        </Text>
-                        <Text size="sm" fw={600} c="green.9">
-                          {titleOf(r.id_instruction)}
-                        </Text>
-                        <Text size="xs" c="dark.4">
-                          {[r.DonneurOrdre, formatDay(r.DateEcheance)].filter(Boolean).join(' · ')}
-                        </Text>
-                      </Stack>
-                    </Group>
-                  </Paper>
-                ))}
+        <ServerList
+          query={list}
+          state={state}
+          rows={rows}
+          totalPages={meta?.totalPages}
+          columns={columns}
+          card={(r) => (
+            <Group wrap="nowrap" align="flex-start" gap="sm">
+              <Checkbox aria-label={t('validate.selectRow', { ref: patentRef(r) })} checked={checked.has(r._id)} onChange={() => toggle(r)} data-testid="validate-select" mt={2} />
+              <Stack gap={2}>
+                <Text fw={650} size="sm">
+                  {r.ReferenceClient ?? ''}
+                </Text>
+                <Text size="xs" c="dark.4">
+                  {[r.Pays, r.noDepot, r.NoPublication].filter(Boolean).join(' · ')}
+                </Text>
+                <Text size="sm" fw={600} c="green.9">
+                  {titleOf(r.id_instruction)}
+                </Text>
+                <Text size="xs" c="dark.4">
+                  {[r.DonneurOrdre, formatDay(r.DateEcheance)].filter(Boolean).join(' · ')}
+                </Text>
               </Stack>
-              </Stack>
-            )
-          ) : (
-            <ScrollArea type="auto">
-              <SortableTable
-                data={rows}
-                columns={columns}
-                manualSorting={{
-                  sorting,
-                  onSortingChange: (next) => {
-                    setSorting(next.length ? next : [{ id: DEFAULT_SORT, desc: false }]);
-                    setPage(1);
-                  },
-                }}
-                rowTestId="validate-row"
-                testId="validate-table"
-                empty={empty}
-                minWidth={880}
-                getRowId={(r) => r._id}
-                rowProps={(r) => ({ className: classes.row, 'data-selected': checked.has(r._id) ? 'true' : undefined })}
-              />
-            </ScrollArea>
-          )}
-          {meta && meta.totalPages > 1 && (
-            <Group justify="center">
-              <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={phone ? 0 : 2} aria-label={t('validate.pagination')} />
             </Group>
           )}
-        </Stack>
+          cardsHeader={<Checkbox label={t('validate.selectAll')} checked={allChecked} indeterminate={someChecked && !allChecked} onChange={toggleAll} data-testid="validate-select-all" />}
+          getRowId={(r) => r._id}
+          rowProps={(r) => ({ className: classes.row, 'data-selected': checked.has(r._id) ? 'true' : undefined })}
+          cardProps={(r) => ({ className: classes.card, 'data-selected': checked.has(r._id) ? 'true' : undefined })}
+          testId="validate-table"
+          rowTestId="validate-row"
+          empty={empty}
+          error={<LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="validate-load-error" />}
+          count={{ text: meta ? t('annuities.count', { count: meta.total }) : '', testId: 'validate-count', whileLoading: true }}
+          search={{ label: t('validate.search'), placeholder: t('validate.searchPlaceholder'), testId: 'validate-search', fetching: list.isFetching }}
+          actions={validateButton}
+          minWidth={880}
+          pagination={{ label: t('validate.pagination') }}
+        />
       </Paper>
       <Modal opened={confirming} onClose={closeConfirm} title={t('validate.confirmTitle')} {...overlayProps()} data-testid="validate-confirm">
         <Stack gap="md">

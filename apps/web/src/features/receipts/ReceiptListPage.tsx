@@ -1,27 +1,23 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Checkbox, Group, Paper, ScrollArea, Select, Stack, Text, ThemeIcon } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { Badge, Button, Checkbox, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconDownload, IconReceipt, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { RECEIPT_SORTS, type ReceiptDto, type ReceiptSort } from '@portal/contracts';
 import { msg } from '../../lib/message.tsx';
 import { formatDay } from '../../lib/format.ts';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
-import { Loader } from '../../components/Loader.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
-import { SearchInput } from '../../components/SearchInput.tsx';
-import { SortableTable } from '../../components/SortableTable.tsx';
+import { CardLine } from '../../components/list/CardLine.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
 import { downloadReceipt, RECEIPT_PAGE_SIZES, RECEIPT_SEARCH_DEBOUNCE_MS, receiptListQuery, useReceiptsLive, type ReceiptPageSize } from './receiptsApi.ts';
 
 const col = createColumnHelper<ReceiptDto>();
-const PHONE_QUERY = '(max-width: 40em)';
-const DEFAULT_SORT: SortingState = [{ id: 'created', desc: true }];
-const isSort = (id: string | undefined): id is ReceiptSort => (RECEIPT_SORTS as readonly string[]).includes(id ?? '');
+const DEFAULT_SORT = { id: 'created', desc: true } as const;
 
 function ReceiptDownload({ receipt }: { receipt: ReceiptDto }) {
   const { t } = useTranslation('receipts');
@@ -71,36 +67,20 @@ function PatentCell({ receipt }: { receipt: ReceiptDto }) {
 }
 
 /** On a phone, one card per receipt (seven columns would hide the download off screen). */
-function ReceiptCards({ receipts, empty }: { receipts: ReceiptDto[]; empty: React.ReactNode }) {
+function ReceiptCard({ receipt: r }: { receipt: ReceiptDto }) {
   const { t } = useTranslation('receipts');
-  if (receipts.length === 0) return <>{empty}</>;
-  const line = (label: string, value: string | null) =>
-    value ? (
-      <Text size="xs">
-        <Text span c="dark.4" size="xs">
-          {label}
-        </Text>{' '}
-        {value}
-      </Text>
-    ) : null;
   return (
-    <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} data-testid="receipts-table">
-      {receipts.map((r) => (
-        <Paper key={r._id} component="li" withBorder p="sm" radius="md" data-testid="receipt-row">
-          <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-            <Stack gap={4} miw={0}>
-              <FileCell receipt={r} />
-              {line(t('list.columns.reference_client'), r.reference_client)}
-              {line(t('list.columns.reference_inpi'), r.reference_inpi)}
-              {line(t('list.columns.reference_provider'), r.reference_provider)}
-              {line(t('list.columns.date_ordre_paiement'), formatDay(r.date_ordre_paiement))}
-              {line(t('list.columns.patent'), r.patent?.idagenda ?? t('list.noPatent'))}
-            </Stack>
-            <ReceiptDownload receipt={r} />
-          </Group>
-        </Paper>
-      ))}
-    </Stack>
+    <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+      <Stack gap={4} miw={0}>
+        <FileCell receipt={r} />
+        <CardLine label={t('list.columns.reference_client')} value={r.reference_client} />
+        <CardLine label={t('list.columns.reference_inpi')} value={r.reference_inpi} />
+        <CardLine label={t('list.columns.reference_provider')} value={r.reference_provider} />
+        <CardLine label={t('list.columns.date_ordre_paiement')} value={formatDay(r.date_ordre_paiement)} />
+        <CardLine label={t('list.columns.patent')} value={r.patent?.idagenda ?? t('list.noPatent')} />
+      </Stack>
+      <ReceiptDownload receipt={r} />
+    </Group>
   );
 }
 
@@ -108,16 +88,10 @@ function ReceiptCards({ receipts, empty }: { receipts: ReceiptDto[]; empty: Reac
 export function ReceiptListPage() {
   const { t } = useTranslation('receipts');
   useReceiptsLive();
-  const phone = useMediaQuery(PHONE_QUERY);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, RECEIPT_SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<ReceiptPageSize>(20);
+  const state = useServerList<ReceiptSort>({ defaultSort: DEFAULT_SORT, sorts: RECEIPT_SORTS, debounceMs: RECEIPT_SEARCH_DEBOUNCE_MS, defaultLimit: 20 });
+  const { debounced, page, sort, order } = state;
+  const limit = state.limit as ReceiptPageSize;
   const [toComplete, setToComplete] = useState(false);
-  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORT);
-  const sortId = sorting[0]?.id;
-  const sort: ReceiptSort = isSort(sortId) ? sortId : 'created';
-  const order = sorting[0]?.desc === false ? 'asc' : 'desc';
   const list = useQuery(receiptListQuery({ page, limit, search: debounced, sort, order, toComplete }));
 
   const columns = useMemo(
@@ -170,87 +144,36 @@ export function ReceiptListPage() {
         }
       />
       <Paper withBorder shadow="xs" p="md">
-        <Stack gap="md">
-          <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-            <Group align="flex-end" gap="md" wrap="wrap">
-              <SearchInput
-                value={search}
-                onValue={(value) => {
-                  setSearch(value);
-                  setPage(1);
-                }}
-                fetching={list.isFetching}
-                placeholder={t('list.searchPlaceholder')}
-                aria-label={t('list.search')}
-                data-testid="receipts-search"
-                w={{ base: '100%', sm: 320 }}
-              />
-              <Checkbox
-                label={t('list.toComplete')}
-                checked={toComplete}
-                onChange={(e) => {
-                  setToComplete(e.currentTarget.checked);
-                  setPage(1);
-                }}
-                data-testid="receipts-to-complete"
-                mb={8}
-              />
-            </Group>
-            <Select
-              label={t('list.pageSize')}
-              data={RECEIPT_PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
-              value={String(limit)}
-              onChange={(v) => {
-                const n = Number(v);
-                if ((RECEIPT_PAGE_SIZES as readonly number[]).includes(n)) {
-                  setLimit(n as ReceiptPageSize);
-                  setPage(1);
-                }
+        <ServerList
+          query={list}
+          state={state}
+          rows={data}
+          totalPages={meta?.totalPages}
+          columns={columns}
+          card={(r) => <ReceiptCard receipt={r} />}
+          getRowId={(r) => r._id}
+          testId="receipts-table"
+          rowTestId="receipt-row"
+          empty={empty}
+          error={<LoadError message={t('list.loadError')} retryLabel={t('list.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="receipts-load-error" />}
+          count={{ text: t('list.count', { count: meta?.total ?? data.length }), testId: 'receipts-count' }}
+          search={{ placeholder: t('list.searchPlaceholder'), ariaLabel: t('list.search'), testId: 'receipts-search', fetching: list.isFetching }}
+          filters={
+            <Checkbox
+              label={t('list.toComplete')}
+              checked={toComplete}
+              onChange={(e) => {
+                setToComplete(e.currentTarget.checked);
+                state.firstPage();
               }}
-              allowDeselect={false}
-              w={110}
-              data-testid="receipts-page-size"
+              data-testid="receipts-to-complete"
+              mb={8}
             />
-          </Group>
-          {list.isPending ? (
-            <Loader loading />
-          ) : list.isError ? (
-            <LoadError message={t('list.loadError')} retryLabel={t('list.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="receipts-load-error" />
-          ) : (
-            <>
-              <Text size="sm" c="dark.4" aria-live="polite" data-testid="receipts-count">
-                {t('list.count', { count: meta?.total ?? data.length })}
-              </Text>
-              {phone ? (
-                <ReceiptCards receipts={data} empty={empty} />
-              ) : (
-                <ScrollArea type="auto">
-                  <SortableTable
-                    data={data}
-                    columns={columns}
-                    manualSorting={{
-                      sorting,
-                      onSortingChange: (next) => {
-                        setSorting(next.length ? next : DEFAULT_SORT);
-                        setPage(1);
-                      },
-                    }}
-                    rowTestId="receipt-row"
-                    testId="receipts-table"
-                    empty={empty}
-                    minWidth={980}
-                    getRowId={(r) => r._id}
-                  />
-                </ScrollArea>
-              )}
-              {meta && meta.totalPages > 1 && (
-                <Group justify="center">
-                  <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={1} data-testid="receipts-pagination" />
-                </Group>
-              )}
-            </>
-          )}
-        </Stack>
+          }
+          pageSize={{ sizes: RECEIPT_PAGE_SIZES, label: t('list.pageSize'), testId: 'receipts-page-size' }}
+          minWidth={980}
+          pagination={{ siblings: 1, testId: 'receipts-pagination' }}
+        />
       </Paper>
     </Stack>
   );

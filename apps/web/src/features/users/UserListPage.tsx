@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Paper, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -7,10 +7,10 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@portal/contracts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Loader } from '../../components/Loader.tsx';
+import { CardLine } from '../../components/list/CardLine.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
 import { usersQuery } from './api.ts';
 import { filterUsers } from './filterUsers.ts';
-import { SortableTable } from '../../components/SortableTable.tsx';
 import { ResetMfaButton } from '../mfa/ResetMfaButton.tsx';
 
 const col = createColumnHelper<PublicUser>();
@@ -21,10 +21,66 @@ const ROLE_BADGE_STYLES = {
 } as const;
 const joinSort = (a: string[]) => a.join(', ').toLowerCase();
 
+/** The role in words (the labels of /add/user's select), whole: a badge that wraps rather than cuts the name, since user_agent_ledes, user_agent_annuites and user_annuites only differ at their ends. */
+function RoleBadges({ user }: { user: PublicUser }) {
+  const { t } = useTranslation('users');
+  return (
+    <Group gap={4}>
+      {user.roles.map((r) => (
+        <Badge key={r._id} variant="light" color={r.slug === 'admin' ? 'accent' : 'brand'} radius="sm" tt="none" styles={ROLE_BADGE_STYLES} data-testid="role-badge">
+          {t(`roles.${r.slug}`)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+/** The second factor's status (on / off), and its reset only where there is one to reset. */
+function MfaCell({ user: u }: { user: PublicUser }) {
+  const { t } = useTranslation('users');
+  const queryClient = useQueryClient();
+  return (
+    <Group gap="xs" wrap="nowrap" data-testid="mfa-cell">
+      <Badge variant="light" color={u.mfa_enabled ? 'teal' : 'gray'} radius="sm" tt="none" data-testid="mfa-status">
+        {u.mfa_enabled ? t('mfa:security.on') : t('mfa:security.off')}
+      </Badge>
+      {u.mfa_enabled && (
+        <ResetMfaButton
+          userId={u._id}
+          name={u.company_agent}
+          isAdmin={u.roles.some((r) => r.slug === 'admin')}
+          onReset={() => {
+            queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }).catch(() => undefined);
+          }}
+        />
+      )}
+    </Group>
+  );
+}
+
+/** On a phone, one card per user: every column of the table. */
+function UserCard({ user: u }: { user: PublicUser }) {
+  const { t } = useTranslation('users');
+  return (
+    <Stack gap={6}>
+      <Text fw={600} size="sm" className="portal-break">
+        {u.company_agent}
+      </Text>
+      <Text size="sm" className="portal-break">
+        {u.email}
+      </Text>
+      <RoleBadges user={u} />
+      <CardLine label={t('list.columns.clientIds')} value={u.id_client.join(', ')} />
+      <CardLine label={t('list.columns.cabinets')} value={u.cabinets.map((c) => c.name).join(', ')} />
+      <CardLine label={t('list.columns.codes')} value={u.code.join(', ')} />
+      <MfaCell user={u} />
+    </Stack>
+  );
+}
+
 export function UserListPage() {
   const { t } = useTranslation('users');
   const users = useQuery(usersQuery);
-  const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
 
   const columns = useMemo(
@@ -39,17 +95,7 @@ export function UserListPage() {
       col.accessor((u) => joinSort(u.roles.map((r) => r.slug)), {
         id: 'roles',
         header: () => t('list.columns.roles'),
-        cell: (c) => (
-          // The role in words (the labels of /add/user's select), whole: a badge that wraps rather than cuts the
-          // name, since user_agent_ledes, user_agent_annuites and user_annuites only differ at their ends.
-          <Group gap={4}>
-            {c.row.original.roles.map((r) => (
-              <Badge key={r._id} variant="light" color={r.slug === 'admin' ? 'accent' : 'brand'} radius="sm" tt="none" styles={ROLE_BADGE_STYLES} data-testid="role-badge">
-                {t(`roles.${r.slug}`)}
-              </Badge>
-            ))}
-          </Group>
-        ),
+        cell: (c) => <RoleBadges user={c.row.original} />,
       }),
       col.accessor((u) => joinSort(u.cabinets.map((c) => c.name)), {
         id: 'cabinets',
@@ -61,32 +107,14 @@ export function UserListPage() {
       col.accessor((u) => (u.mfa_enabled ? 1 : 0), {
         id: 'mfa',
         header: () => t('mfa:security.sectionTitle'),
-        cell: (c) => {
-          const u = c.row.original;
-          return (
-            <Group gap="xs" wrap="nowrap" data-testid="mfa-cell">
-              <Badge variant="light" color={u.mfa_enabled ? 'teal' : 'gray'} radius="sm" tt="none" data-testid="mfa-status">
-                {u.mfa_enabled ? t('mfa:security.on') : t('mfa:security.off')}
-              </Badge>
-              {u.mfa_enabled && (
-                <ResetMfaButton
-                  userId={u._id}
-                  name={u.company_agent}
-                  isAdmin={u.roles.some((r) => r.slug === 'admin')}
-                  onReset={() => {
-                    queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }).catch(() => undefined);
-                  }}
-                />
-              )}
-            </Group>
-          );
-        },
+        cell: (c) => <MfaCell user={c.row.original} />,
       }),
     ],
-    [t, queryClient],
+    [t],
   );
 
-  const data = useMemo(() => filterUsers(users.data ?? [], search), [users.data, search]);
+  // By name, as the table opens: the phone's cards show the rows in this order.
+  const data = useMemo(() => filterUsers(users.data ?? [], search).sort((a, b) => a.company_agent.localeCompare(b.company_agent)), [users.data, search]);
 
   return (
     <Stack gap="lg">
@@ -116,29 +144,27 @@ export function UserListPage() {
               {t('list.count', { count: data.length })}
             </Text>
           </Group>
-          {users.isPending ? (
-            <Loader loading />
-          ) : users.isError ? (
-            <Text c="red.7" role="alert">
-              {t('list.loadError')}
-            </Text>
-          ) : (
-            <ScrollArea type="auto">
-              <SortableTable
-                data={data}
-                columns={columns}
-                initialSorting={[{ id: 'company_agent', desc: false }]}
-                getRowId={(u) => u._id}
-                minWidth={820}
-                testId="user-table"
-                empty={
-                  <Text ta="center" c="dimmed" py="lg">
-                    {t('list.empty')}
-                  </Text>
-                }
-              />
-            </ScrollArea>
-          )}
+          <ServerList
+            query={users}
+            clientSorting={[{ id: 'company_agent', desc: false }]}
+            rows={data}
+            columns={columns}
+            card={(u) => <UserCard user={u} />}
+            getRowId={(u) => u._id}
+            testId="user-table"
+            rowTestId="user-row"
+            minWidth={820}
+            empty={
+              <Text ta="center" c="dimmed" py="lg">
+                {t('list.empty')}
+              </Text>
+            }
+            error={
+              <Text c="red.7" role="alert">
+                {t('list.loadError')}
+              </Text>
+            }
+          />
         </Stack>
       </Paper>
     </Stack>
