@@ -3,7 +3,6 @@ import { annuityRange, isOffice, isOrigin } from '@portal/annuities/core';
 import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { annuityFiles, annuityPatents, type Executor } from '@portal/db';
 import { serverT, type Locale } from '@portal/i18n';
-import type { RealtimePublisher } from '@portal/realtime';
 
 export type AnnuityFileRow = typeof annuityFiles.$inferSelect;
 export type AnnuityPatentRow = typeof annuityPatents.$inferSelect;

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { PatentImportDto } from '@portal/contracts';
 import { patentImports, type Executor } from '@portal/db';
-import type { RealtimePublisher } from '@portal/realtime';
 
 export type PatentImportRow = typeof patentImports.$inferSelect;
 

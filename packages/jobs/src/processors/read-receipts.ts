@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { RECEIPT_KEPT_REFUSALS, RECEIPT_UPLOAD_MAX_BYTES, RECEIPT_ZIP_LIMITS } from '@portal/contracts';
+import { RECEIPT_KEPT_REFUSALS, RECEIPT_UPLOAD_MAX_BYTES } from '@portal/contracts';
 import { patentRecords, receiptUploads, receipts, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
