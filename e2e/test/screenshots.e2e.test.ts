@@ -92,6 +92,8 @@ describe.each(['en', 'fr'] as const)('screens in %s', (lang) => {
  * nothing is wider than the viewport (no sideways scrolling of the page), and that the bar's items do not overlap.
  */
 const WIDTHS = [360, 680, 1024, 1440] as const;
+/** The list screens of WIDTH_ADMIN_SCREENS and their rows (the admin's LEDES history holds the agent's two runs). */
+const LIST_CARDS: Partial<Record<string, { row: string }>> = { 'user-list': { row: 'user-row' }, 'ledes-admin-history': { row: 'history-row' } };
 
 async function assertLayout(page: Page, label: string) {
   await page.locator('main h1').first().waitFor();
@@ -123,9 +125,22 @@ interface ShootOptions {
   prepare?: () => Promise<void>;
   /** A modal is open: it must fit the viewport too, and the picture is the viewport (the overlay covers it). */
   dialog?: boolean;
+  /** A list screen (issue 27 §3): at 360 px it shows cards (the rows with this test id are <li>) and no table. */
+  cards?: { row: string; empty?: boolean };
 }
 
-async function shoot(page: Page, screen: string, lang: 'en' | 'fr', { prepare, dialog = false }: ShootOptions = {}) {
+/** A phone shows cards on every list: no <table> in the screen (or its dialog), and every row is a card (<li>). */
+async function assertCards(page: Page, label: string, scope: 'main' | 'dialog', { row, empty = false }: { row: string; empty?: boolean }) {
+  const root = scope === 'dialog' ? page.getByRole('dialog').first() : page.locator('main');
+  const rows = root.getByTestId(row);
+  if (!empty) await expect.poll(() => rows.count(), { message: `${label}: no ${row} shown` }).toBeGreaterThan(0);
+  // The switch to cards follows the media query in an effect: a table still there a moment after the resize is waited out.
+  await expect.poll(() => root.locator('table').count(), { message: `${label}: a table at 360 px, not cards` }).toBe(0);
+  const tags = await rows.evaluateAll((els) => [...new Set(els.map((el) => el.tagName))]);
+  expect(tags.filter((tag) => tag !== 'LI'), `${label}: rows that are not cards`).toEqual([]);
+}
+
+async function shoot(page: Page, screen: string, lang: 'en' | 'fr', { prepare, dialog = false, cards }: ShootOptions = {}) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     // The bar switches layout in an effect after the resize: let it render (burger at 640 px or less).
@@ -133,6 +148,7 @@ async function shoot(page: Page, screen: string, lang: 'en' | 'fr', { prepare, d
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await prepare?.();
     await assertLayout(page, `${screen} at ${width}`);
+    if (cards && width === 360) await assertCards(page, `${screen} at ${width}`, dialog ? 'dialog' : 'main', cards);
     if (dialog) {
       const box = await page.getByRole('dialog').first().evaluate((el) => {
         const r = el.getBoundingClientRect();
@@ -182,7 +198,7 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     for (const [name, path] of WIDTH_ADMIN_SCREENS) {
       await page.goto(path);
       await page.locator('main h1').first().waitFor();
-      await shoot(page, name, lang);
+      await shoot(page, name, lang, LIST_CARDS[name] ? { cards: LIST_CARDS[name] } : {});
     }
     await context.close();
   }, 180_000);
@@ -196,7 +212,7 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     await page.goto('/ledes/history');
     await page.getByTestId('history-row').first().waitFor();
     expect(await page.getByTestId('history-row').count()).toBe(2);
-    await shoot(page, 'ledes-history', lang);
+    await shoot(page, 'ledes-history', lang, { cards: { row: 'history-row' } });
     await page.goto(resultPath);
     await page.waitForFunction(() => {
       const cards = [...document.querySelectorAll('[data-testid="run-card"]')];
@@ -224,11 +240,11 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     await page.getByTestId('files-search').fill(ANNUITY_TAG);
     const file = page.getByTestId('file-row').filter({ hasText: ANNUITY_TAG }).first();
     await file.locator('[data-testid="file-status"][data-status="Done"]').waitFor();
-    await shoot(page, 'annuities-list-files', lang);
+    await shoot(page, 'annuities-list-files', lang, { cards: { row: 'file-row' } });
     // The patents of the file, from its name.
     await file.getByTestId('file-name').click();
     await page.getByRole('dialog').getByTestId('patent-row').first().waitFor();
-    await shoot(page, 'annuities-patents-modal', lang, { dialog: true });
+    await shoot(page, 'annuities-patents-modal', lang, { dialog: true, cards: { row: 'patent-row' } });
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
@@ -240,7 +256,8 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     // The receipt screens (issue 13; with data in receipts.e2e's own pictures): the list, the upload after an empty submit.
     await page.goto('/annuities/list-receipt');
     await page.getByTestId('receipts-count').waitFor();
-    await shoot(page, 'receipt-list', lang);
+    // No receipt here: the list's empty state, still without a table.
+    await shoot(page, 'receipt-list', lang, { cards: { row: 'receipt-row', empty: true } });
     await page.goto('/annuities/upload/receipt');
     await page.getByTestId('receipt-upload-submit').click();
     await page.getByTestId('error-receipt-file').waitFor();
@@ -290,10 +307,10 @@ describe.each(['en', 'fr'] as const)('patent screens at 360, 680, 1024 and 1440 
     await page.getByTestId('filter-references').fill(PATENT_TAG);
     await page.getByTestId('filters-apply').click();
     await expect.poll(() => page.getByTestId('patent-row').count()).toBe(4);
-    await shoot(page, 'patent-annuities', lang);
+    await shoot(page, 'patent-annuities', lang, { cards: { row: 'patent-row' } });
     await page.getByTestId('tab-unvalidated').click();
     await expect.poll(() => page.getByTestId('patent-row').count()).toBe(2);
-    await shoot(page, 'patent-annuities-unvalidated', lang);
+    await shoot(page, 'patent-annuities-unvalidated', lang, { cards: { row: 'patent-row' } });
     await page.getByTestId('patent-details').first().click();
     await page.getByTestId('patent-schedule').waitFor();
     await shoot(page, 'patent-detail', lang, { dialog: true });
@@ -308,12 +325,12 @@ describe.each(['en', 'fr'] as const)('patent screens at 360, 680, 1024 and 1440 
     await page.goto('/annuites/patent/instruction');
     await page.getByTestId('validate-search').fill(PATENT_TAG);
     await expect.poll(() => page.getByTestId('validate-row').count()).toBe(2);
-    await shoot(page, 'patents-to-validate', lang);
+    await shoot(page, 'patents-to-validate', lang, { cards: { row: 'validate-row' } });
 
     await page.goto('/annuites/patent');
     await page.getByTestId('missing-search').fill(`${PATENT_TAG}-0`);
     await page.getByTestId('missing-row').first().waitFor();
-    await shoot(page, 'patents-missing-info', lang);
+    await shoot(page, 'patents-missing-info', lang, { cards: { row: 'missing-row' } });
 
     await page.goto('/add/patents');
     await page.getByTestId('add-submit').click();
@@ -322,7 +339,7 @@ describe.each(['en', 'fr'] as const)('patent screens at 360, 680, 1024 and 1440 
 
     await page.goto('/annuites/patent/submissions');
     await page.getByTestId('submission').first().waitFor();
-    await shoot(page, 'patent-submissions', lang);
+    await shoot(page, 'patent-submissions', lang, { cards: { row: 'submission' } });
     await context.close();
   }, 240_000);
 });

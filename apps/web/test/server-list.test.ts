@@ -104,4 +104,13 @@ describe('ServerList', () => {
     expect(render({})).not.toContain('aria-label="Pages"');
     expect(render({ totalPages: 3, pagination: { label: 'Pages' } })).toContain('aria-label="Pages"');
   });
+  it('lays its cards two by two when asked (a grid), one per line otherwise', () => {
+    expect(render({ columns: undefined, cardsGrid: true })).toMatch(/<ul[^>]*mantine-SimpleGrid-root[^>]*data-testid="things"|<ul[^>]*data-testid="things"[^>]*mantine-SimpleGrid-root/);
+    expect(render({ columns: undefined })).not.toContain('SimpleGrid');
+  });
+  it('puts a footer of the screen beside the pages, even with one page', () => {
+    const footer = createElement('p', { 'data-testid': 'things-footer' }, 'Per page');
+    expect(render({ footer })).toContain('data-testid="things-footer"');
+    expect(render({ footer, totalPages: 3, pagination: { label: 'Pages' } })).toMatch(/things-footer[\s\S]*aria-label="Pages"/);
+  });
 });

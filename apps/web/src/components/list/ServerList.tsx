@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Group, Paper, ScrollArea, Select, Stack, Text } from '@mantine/core';
+import { Group, Paper, ScrollArea, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { Loader } from '../Loader.tsx';
@@ -55,6 +55,12 @@ export interface ServerListProps<T> {
   toolbar?: ReactNode;
   /** The table's narrowest width (it scrolls sideways below). */
   minWidth?: number;
+  /** Where the cards start when wider than a phone (a table of many columns): a media query, PHONE_QUERY by default. */
+  cardsQuery?: string;
+  /** Cards side by side from the `xs` breakpoint (two) instead of one per line. */
+  cardsGrid?: boolean;
+  /** Beside the pages, at their start (a page-size picker of the screen's own); shown even with one page. */
+  footer?: ReactNode;
   /** A card's inner spacing (a card of many fields wants more room). */
   cardPadding?: 'sm' | 'md';
   onRowClick?: (row: T) => void;
@@ -68,8 +74,9 @@ export interface ServerListProps<T> {
  * states, a sortable table on a desktop and one card per row on a phone, and the pages. A screen declares its
  * columns, its card and its filters; the sort and the paging are the server's.
  */
-export function ServerList<T>({ query, state, clientSorting, rows, totalPages, columns, card, rowProps, cardProps = rowProps, getRowId, testId, rowTestId, empty, error, count, cardsHeader, search, pageSize, filters, actions, toolbar, minWidth, onRowClick, pagination, emptyWithoutTable = false, cardPadding = 'sm' }: ServerListProps<T>) {
+export function ServerList<T>({ query, state, clientSorting, rows, totalPages, columns, card, rowProps, cardProps = rowProps, getRowId, testId, rowTestId, empty, error, count, cardsHeader, search, pageSize, filters, actions, toolbar, minWidth, onRowClick, pagination, emptyWithoutTable = false, cardPadding = 'sm', cardsQuery = PHONE_QUERY, cardsGrid = false, footer }: ServerListProps<T>) {
   const phone = useMediaQuery(PHONE_QUERY);
+  const cardsWidth = useMediaQuery(cardsQuery);
   const countLine = count ? (
     <Text size="sm" c="dark.4" aria-live="polite" {...(count.testId ? { 'data-testid': count.testId } : {})}>
       {count.text}
@@ -120,7 +127,7 @@ export function ServerList<T>({ query, state, clientSorting, rows, totalPages, c
     rows.length === 0 ? (
       empty
     ) : (
-      <Stack gap="sm" component="ul" className={classes.cards} data-testid={testId}>
+      <CardList grid={cardsGrid} testId={testId}>
         {rows.map((row) => {
           const extra = cardProps?.(row);
           return (
@@ -129,13 +136,25 @@ export function ServerList<T>({ query, state, clientSorting, rows, totalPages, c
             </Paper>
           );
         })}
-      </Stack>
+      </CardList>
     );
+  const pages =
+    state && totalPages !== undefined && totalPages > 1 ? (
+      <Pagination
+        total={totalPages}
+        value={state.page}
+        onChange={state.setPage}
+        siblings={pagination?.siblings ?? (phone ? 0 : 2)}
+        {...(pagination?.boundaries !== undefined ? { boundaries: pagination.boundaries } : {})}
+        {...(pagination?.label ? { 'aria-label': pagination.label } : {})}
+        {...(pagination?.testId ? { 'data-testid': pagination.testId } : {})}
+      />
+    ) : null;
   const body = query.isPending ? (
     <Loader loading />
   ) : query.isError ? (
     error
-  ) : phone || !columns || (emptyWithoutTable && rows.length === 0) ? (
+  ) : cardsWidth || !columns || (emptyWithoutTable && rows.length === 0) ? (
     cardsHeader && rows.length > 0 ? (
       <Stack gap="sm">
         {cardsHeader}
@@ -165,19 +184,27 @@ export function ServerList<T>({ query, state, clientSorting, rows, totalPages, c
       {bar}
       {(count?.whileLoading || loaded) && countLine}
       {body}
-      {state && totalPages !== undefined && totalPages > 1 && (
-        <Group justify="center">
-          <Pagination
-            total={totalPages}
-            value={state.page}
-            onChange={state.setPage}
-            siblings={pagination?.siblings ?? (phone ? 0 : 2)}
-            {...(pagination?.boundaries !== undefined ? { boundaries: pagination.boundaries } : {})}
-            {...(pagination?.label ? { 'aria-label': pagination.label } : {})}
-            {...(pagination?.testId ? { 'data-testid': pagination.testId } : {})}
-          />
+      {footer !== undefined ? (
+        <Group justify="space-between" gap="sm" wrap="wrap">
+          {footer}
+          {pages}
         </Group>
+      ) : (
+        pages && <Group justify="center">{pages}</Group>
       )}
+    </Stack>
+  );
+}
+
+/** The cards' list: one per line, or two side by side from `xs` (a grid). */
+function CardList({ grid, testId, children }: { grid: boolean; testId: string; children: ReactNode }) {
+  return grid ? (
+    <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="ul" className={classes.cards} data-testid={testId}>
+      {children}
+    </SimpleGrid>
+  ) : (
+    <Stack gap="sm" component="ul" className={classes.cards} data-testid={testId}>
+      {children}
     </Stack>
   );
 }

@@ -1,16 +1,16 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Collapse, Group, List, Modal, Paper, SegmentedControl, Select, Stack, Tabs, Text, TextInput, ThemeIcon, VisuallyHidden } from '@mantine/core';
-import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconAlertTriangle, IconFilePlus, IconMailForward, IconPlus, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SortingState } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { PATENT_SORTS, type PatentRecordDto, type PatentSort, type RefusedInstructionRow } from '@portal/contracts';
+import { PATENT_SORTS, type PatentRecordDto, type RefusedInstructionRow } from '@portal/contracts';
 import { overlayProps } from '../../app/theme.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
-import { Loader } from '../../components/Loader.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { isAdmin, LOGGED_OUT } from '../../lib/access.ts';
@@ -37,9 +37,8 @@ import {
 import { activeFilters, FilterPanel } from './components/FilterPanel.tsx';
 import { NewCaseModal } from './components/NewCaseModal.tsx';
 import { PatentDetailModal } from './components/PatentDetailModal.tsx';
-import { PortfolioTable } from './components/PortfolioTable.tsx';
+import { PortfolioCard, portfolioCardProps, portfolioRowProps, usePortfolioColumns } from './components/PortfolioTable.tsx';
 import classes from './patents.module.css';
-import { Pagination } from '../../components/Pagination.tsx';
 
 const PHONE_QUERY = '(max-width: 40em)';
 const CARDS_QUERY = '(max-width: 75em)';
@@ -105,29 +104,27 @@ export function PatentAnnuitiesPage() {
   const [tab, setTab] = useState<PatentTab>('unprocessed');
   const [filters, setFilters] = useState<PatentFilters>(NO_FILTERS);
   const [filtersOpen, { toggle: toggleFilters }] = useDisclosure(false);
-  const [code, setCode] = useState('');
-  const [debouncedCode] = useDebouncedValue(code.trim(), CODE_SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<PatentPageSize>(DEFAULT_PATENT_PAGE_SIZE);
-  const [sorting, setSorting] = useState<SortingState>([{ id: DEFAULT_SORT, desc: false }]);
+  // The client-code search is the list's search; the page size, the page and the sort are the list's too.
+  const listState = useServerList({ defaultSort: { id: DEFAULT_SORT, desc: false }, sorts: PATENT_SORTS, debounceMs: CODE_SEARCH_DEBOUNCE_MS, defaultLimit: DEFAULT_PATENT_PAGE_SIZE });
+  const { sort, order, setSorting, firstPage } = listState;
+  const debouncedCode = listState.debounced.trim();
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
   const [detail, setDetail] = useState<PatentRecordDto | null>(null);
   const [newCase, { open: openNewCase, close: closeNewCase }] = useDisclosure(false);
   const [confirming, { open: openConfirm, close: closeConfirm }] = useDisclosure(false);
   const [refused, setRefused] = useState<RefusedInstructionRow[]>([]);
 
-  const sortId = sorting[0]?.id;
-  const sort: PatentSort = (PATENT_SORTS as readonly string[]).includes(sortId ?? '') ? (sortId as PatentSort) : DEFAULT_SORT;
-  const order = sorting[0]?.desc ? 'desc' : 'asc';
   const instructions = useQuery(instructionsQuery);
   const labels = useMemo(() => instructionLabels(instructions.data ?? [], i18n.language), [instructions.data, i18n.language]);
   const list = useQuery({
-    ...patentListQuery({ tab, ...filters, code: searchesCodes ? debouncedCode : '', sort, order, page, limit }),
+    ...patentListQuery({ tab, ...filters, code: searchesCodes ? debouncedCode : '', sort, order, page: listState.page, limit: listState.limit as PatentPageSize }),
     refetchInterval: live.interrupted ? PATENT_POLL_MS : false,
   });
 
   const onChoose = useCallback((row: PatentRecordDto, instruction: number | null) => setSelection((s) => choose(s, row, instruction)), []);
   const onDetails = useCallback((row: PatentRecordDto) => setDetail(row), []);
+  const rowActions = { labels, selection, onChoose, onDetails };
+  const columns = usePortfolioColumns(rowActions);
 
   const update = useMutation({
     mutationFn: () => sendInstructions(selection),
@@ -137,7 +134,7 @@ export function PatentAnnuitiesPage() {
       setSelection(EMPTY_SELECTION);
       setRefused([]);
       setTab('unprocessed');
-      setPage(1);
+      firstPage();
       await queryClient.invalidateQueries({ queryKey: queryKeys.patents.all() });
     },
     onError: async (error) => {
@@ -154,7 +151,7 @@ export function PatentAnnuitiesPage() {
 
   const applyFilters = (next: PatentFilters) => {
     setFilters(next);
-    setPage(1);
+    firstPage();
   };
   const rows = list.data?.brevet_eptane ?? [];
   const meta = list.data?.meta;
@@ -216,152 +213,138 @@ export function PatentAnnuitiesPage() {
       <LiveNotice show={live.interrupted} pollMs={PATENT_POLL_MS} />
       {refused.length > 0 && <RefusedRows rows={refused} onClose={() => setRefused([])} />}
       <Paper withBorder shadow="xs" p="md">
-        <Stack gap="md">
-          <Group justify="space-between" gap="sm" wrap="wrap" align="flex-end">
-            {searchesCodes && (
-              <TextInput
-                label={t('annuities.code.label')}
-                description={t('annuities.code.hint')}
-                placeholder={t('annuities.code.placeholder')}
-                value={code}
-                onChange={(e) => {
-                  setCode(e.currentTarget.value);
-                  setPage(1);
-                }}
-                w={{ base: '100%', sm: 360 }}
-                data-testid="client-code-search"
-                autoComplete="off"
-              />
-            )}
-            <Button
-              variant="default"
-              leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden="true" />}
-              onClick={toggleFilters}
-              aria-expanded={filtersOpen}
-              aria-controls="patent-filter-panel"
-              data-testid="filters-toggle"
-            >
-              {filtersOpen ? t('filters.hide') : t('filters.show')}
-              {activeFilters(filters) > 0 && (
-                <>
-                  <Badge ml={8} size="sm" variant="light" c="brand.9" circle aria-hidden="true">
-                    {activeFilters(filters)}
-                  </Badge>
-                  <VisuallyHidden>{t('filters.active', { count: activeFilters(filters) })}</VisuallyHidden>
-                </>
-              )}
-            </Button>
-          </Group>
-          <Collapse expanded={filtersOpen} id="patent-filter-panel">
-            <FilterPanel applied={filters} labels={labels} onApply={applyFilters} />
-          </Collapse>
-          <Tabs
-            value={tab}
-            onChange={(v) => {
-              if (v === 'unprocessed' || v === 'unvalidated') {
-                setTab(v);
-                setPage(1);
-              }
-            }}
-          >
-            <Tabs.List aria-label={t('annuities.tabsLabel')} grow={!!phone}>
-              <Tabs.Tab value="unprocessed" data-testid="tab-unprocessed">
-                {t('annuities.tabs.unprocessed')}
-              </Tabs.Tab>
-              <Tabs.Tab value="unvalidated" data-testid="tab-unvalidated">
-                {t('annuities.tabs.unvalidated')}
-              </Tabs.Tab>
-            </Tabs.List>
-          </Tabs>
-          <Group justify="space-between" gap="sm" wrap="wrap">
-            <Stack gap={4}>
-              <Text size="sm" c="dark.5" aria-live="polite" data-testid="patents-count">
-                {meta ? t('annuities.count', { count: meta.total }) : ''}
-              </Text>
-              <ColourLegend />
-            </Stack>
-            <Group justify="flex-end" gap="sm" wrap="wrap" className={classes.updateBar} w={phone ? '100%' : undefined}>
-              <Text id="patent-selected-count" size="sm" c="dark.5" aria-live="polite" data-testid="selected-count">
-                {t('update.selected', { count: selection.size })}
-              </Text>
-              {selection.size > 0 && (
-                <Button variant="subtle" onClick={() => setSelection(EMPTY_SELECTION)} data-testid="clear-selection">
-                  {t('update.clear')}
-                </Button>
-              )}
-              {updateButton}
-            </Group>
-          </Group>
-          {cards && (
-            <Group gap="sm" wrap="wrap" align="flex-end" data-testid="patents-sort">
-              <Select
-                label={t('annuities.sortBy')}
-                data={CARD_SORTS.map((id) => ({ value: id, label: t(`columns.${SORT_LABEL[id]}`) }))}
-                value={sort}
-                onChange={(v) => {
-                  if (v) {
-                    setSorting([{ id: v, desc: order === 'desc' }]);
-                    setPage(1);
-                  }
-                }}
-                allowDeselect={false}
-                w={{ base: '100%', xs: 240 }}
-              />
-              <SegmentedControl
-                aria-label={t('annuities.order.label')}
-                data={[
-                  { value: 'asc', label: t('annuities.order.asc') },
-                  { value: 'desc', label: t('annuities.order.desc') },
-                ]}
-                value={order}
-                onChange={(v) => {
-                  setSorting([{ id: sort, desc: v === 'desc' }]);
-                  setPage(1);
-                }}
-              />
-            </Group>
-          )}
-          {list.isPending ? (
-            <Loader loading />
-          ) : list.isError ? (
-            <LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="patents-load-error" />
-          ) : (
-            <PortfolioTable
-              rows={rows}
-              labels={labels}
-              selection={selection}
-              onChoose={onChoose}
-              onDetails={onDetails}
-              sorting={sorting}
-              onSortingChange={(next) => {
-                setSorting(next.length ? next : [{ id: DEFAULT_SORT, desc: false }]);
-                setPage(1);
-              }}
-              empty={empty}
-              phone={!!cards}
-            />
-          )}
-          <Group justify="space-between" gap="sm" wrap="wrap">
+        <ServerList
+          query={list}
+          state={listState}
+          rows={rows}
+          totalPages={meta?.totalPages}
+          columns={columns}
+          card={(row) => <PortfolioCard row={row} {...rowActions} />}
+          rowProps={(row) => portfolioRowProps(row, selection)}
+          cardProps={(row) => portfolioCardProps(row, selection)}
+          getRowId={(row) => row._id}
+          testId="patents-table"
+          rowTestId="patent-row"
+          empty={empty}
+          error={<LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="patents-load-error" />}
+          minWidth={940}
+          cardsQuery={CARDS_QUERY}
+          cardsGrid
+          pagination={{ label: t('annuities.pagination') }}
+          footer={
             <Select
               label={t('annuities.pageSize')}
               data={PATENT_PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
-              value={String(limit)}
+              value={String(listState.limit)}
               onChange={(v) => {
                 const n = Number(v);
-                if ((PATENT_PAGE_SIZES as readonly number[]).includes(n)) {
-                  setLimit(n as PatentPageSize);
-                  setPage(1);
-                }
+                if ((PATENT_PAGE_SIZES as readonly number[]).includes(n)) listState.setLimit(n);
               }}
               allowDeselect={false}
               w={180}
               data-testid="patents-page-size"
             />
-            {meta && meta.totalPages > 1 && (
-              <Pagination total={meta.totalPages} value={page} onChange={setPage} siblings={phone ? 0 : 2} aria-label={t('annuities.pagination')} />
-            )}
-          </Group>
-        </Stack>
+          }
+          toolbar={
+            <>
+              <Group justify="space-between" gap="sm" wrap="wrap" align="flex-end">
+                {searchesCodes && (
+                  <TextInput
+                    label={t('annuities.code.label')}
+                    description={t('annuities.code.hint')}
+                    placeholder={t('annuities.code.placeholder')}
+                    value={listState.search}
+                    onChange={(e) => listState.setSearch(e.currentTarget.value)}
+                    w={{ base: '100%', sm: 360 }}
+                    data-testid="client-code-search"
+                    autoComplete="off"
+                  />
+                )}
+                <Button
+                  variant="default"
+                  leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden="true" />}
+                  onClick={toggleFilters}
+                  aria-expanded={filtersOpen}
+                  aria-controls="patent-filter-panel"
+                  data-testid="filters-toggle"
+                >
+                  {filtersOpen ? t('filters.hide') : t('filters.show')}
+                  {activeFilters(filters) > 0 && (
+                    <>
+                      <Badge ml={8} size="sm" variant="light" c="brand.9" circle aria-hidden="true">
+                        {activeFilters(filters)}
+                      </Badge>
+                      <VisuallyHidden>{t('filters.active', { count: activeFilters(filters) })}</VisuallyHidden>
+                    </>
+                  )}
+                </Button>
+              </Group>
+              <Collapse expanded={filtersOpen} id="patent-filter-panel">
+                <FilterPanel applied={filters} labels={labels} onApply={applyFilters} />
+              </Collapse>
+              <Tabs
+                value={tab}
+                onChange={(v) => {
+                  if (v === 'unprocessed' || v === 'unvalidated') {
+                    setTab(v);
+                    firstPage();
+                  }
+                }}
+              >
+                <Tabs.List aria-label={t('annuities.tabsLabel')} grow={!!phone}>
+                  <Tabs.Tab value="unprocessed" data-testid="tab-unprocessed">
+                    {t('annuities.tabs.unprocessed')}
+                  </Tabs.Tab>
+                  <Tabs.Tab value="unvalidated" data-testid="tab-unvalidated">
+                    {t('annuities.tabs.unvalidated')}
+                  </Tabs.Tab>
+                </Tabs.List>
+              </Tabs>
+              <Group justify="space-between" gap="sm" wrap="wrap">
+                <Stack gap={4}>
+                  <Text size="sm" c="dark.5" aria-live="polite" data-testid="patents-count">
+                    {meta ? t('annuities.count', { count: meta.total }) : ''}
+                  </Text>
+                  <ColourLegend />
+                </Stack>
+                <Group justify="flex-end" gap="sm" wrap="wrap" className={classes.updateBar} w={phone ? '100%' : undefined}>
+                  <Text id="patent-selected-count" size="sm" c="dark.5" aria-live="polite" data-testid="selected-count">
+                    {t('update.selected', { count: selection.size })}
+                  </Text>
+                  {selection.size > 0 && (
+                    <Button variant="subtle" onClick={() => setSelection(EMPTY_SELECTION)} data-testid="clear-selection">
+                      {t('update.clear')}
+                    </Button>
+                  )}
+                  {updateButton}
+                </Group>
+              </Group>
+              {cards && (
+                <Group gap="sm" wrap="wrap" align="flex-end" data-testid="patents-sort">
+                  <Select
+                    label={t('annuities.sortBy')}
+                    data={CARD_SORTS.map((id) => ({ value: id, label: t(`columns.${SORT_LABEL[id]}`) }))}
+                    value={sort}
+                    onChange={(v) => {
+                      if (v) setSorting([{ id: v, desc: order === 'desc' }]);
+                    }}
+                    allowDeselect={false}
+                    w={{ base: '100%', xs: 240 }}
+                  />
+                  <SegmentedControl
+                    aria-label={t('annuities.order.label')}
+                    data={[
+                      { value: 'asc', label: t('annuities.order.asc') },
+                      { value: 'desc', label: t('annuities.order.desc') },
+                    ]}
+                    value={order}
+                    onChange={(v) => setSorting([{ id: sort, desc: v === 'desc' }])}
+                  />
+                </Group>
+              )}
+            </>
+          }
+        />
       </Paper>
       <Modal opened={confirming} onClose={closeConfirm} title={t('update.confirmTitle')} size="lg" fullScreen={!!phone} {...overlayProps()} data-testid="update-confirm">
         <Stack gap="md">

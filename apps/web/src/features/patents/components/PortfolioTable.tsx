@@ -1,10 +1,9 @@
-import { useMemo, type ReactNode } from 'react';
-import { ActionIcon, Group, Paper, ScrollArea, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { useMemo } from 'react';
+import { ActionIcon, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import type { PatentRecordDto } from '@portal/contracts';
-import { SortableTable } from '../../../components/SortableTable.tsx';
 import { formatDay, formatEuros, rowTone, type InstructionLabel, type RowTone, type Selection } from '../model.ts';
 import { DeadlineNote } from './DeadlineNote.tsx';
 import { InstructionChoice, patentRef } from './InstructionChoice.tsx';
@@ -13,16 +12,12 @@ import classes from '../patents.module.css';
 
 const col = createColumnHelper<PatentRecordDto>();
 
-export interface PortfolioTableProps {
-  rows: PatentRecordDto[];
+/** What a portfolio row shows and does: the instruction labels, the selection, the choice and the detail. */
+export interface PortfolioRowProps {
   labels: InstructionLabel[];
   selection: Selection;
   onChoose: (row: PatentRecordDto, instruction: number | null) => void;
   onDetails: (row: PatentRecordDto) => void;
-  sorting: SortingState;
-  onSortingChange: (sorting: SortingState) => void;
-  empty: ReactNode;
-  phone: boolean;
 }
 
 /** The tone in words, next to the reference: colour is never the only cue (WCAG 1.4.1). */
@@ -70,11 +65,11 @@ function DueCell({ row }: { row: PatentRecordDto }) {
   );
 }
 
-/** The portfolio page: a table on a desktop, one card per patent on a phone. Sorting is the server's. */
-export function PortfolioTable({ rows, labels, selection, onChoose, onDetails, sorting, onSortingChange, empty, phone }: PortfolioTableProps) {
+/** The portfolio's columns on a desktop (the shared list's table; sorting is the server's). */
+export function usePortfolioColumns({ labels, selection, onChoose, onDetails }: PortfolioRowProps) {
   const { t, i18n } = useTranslation('patents');
   const lang = i18n.language;
-  const columns = useMemo(
+  return useMemo(
     () => [
       col.display({
         id: 'instruction',
@@ -116,90 +111,62 @@ export function PortfolioTable({ rows, labels, selection, onChoose, onDetails, s
     ],
     [t, lang, labels, selection, onChoose, onDetails],
   );
+}
 
-  if (phone) {
-    if (rows.length === 0) return <>{empty}</>;
-    return (
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="ul" className={classes.cards} data-testid="patents-table">
-        {rows.map((row) => {
-          const tone = rowTone(row);
-          return (
-            <Paper
-              key={row._id}
-              component="li"
-              withBorder
-              p="sm"
-              radius="md"
-              className={classes.card}
-              data-tone={tone}
-              data-selected={selection.has(row.idagenda) || undefined}
-              data-testid="patent-row"
-              data-idagenda={row.idagenda}
-            >
-              <Stack gap="xs">
-                <Group justify="space-between" wrap="nowrap" align="flex-start">
-                  <Stack gap={2}>
-                    <Text fw={650} size="sm" className="portal-break" lineClamp={2} title={row.ReferenceClient ?? undefined} data-testid="patent-ref">
-                      {row.ReferenceClient ?? ''}
-                    </Text>
-                    <Text size="xs" c="dark.4">
-                      {[row.Pays, row.noDepot, row.NoPublication].filter(Boolean).join(' · ')}
-                    </Text>
-                  </Stack>
-                  <DetailsButton row={row} onDetails={onDetails} />
-                </Group>
-                <Group gap="md" wrap="wrap">
-                  <Stack gap={0}>
-                    <Text size="xs" c="dark.4">
-                      {t('columns.dueDate')}
-                    </Text>
-                    <DueCell row={row} />
-                  </Stack>
-                  {row.Quantieme !== null && (
-                    <Stack gap={0}>
-                      <Text size="xs" c="dark.4">
-                        {t('columns.quantieme')}
-                      </Text>
-                      <Text size="sm">{row.Quantieme}</Text>
-                    </Stack>
-                  )}
-                  {row.cost !== null && (
-                    <Stack gap={0}>
-                      <Text size="xs" c="dark.4">
-                        {t('columns.cost')}
-                      </Text>
-                      <Text size="sm">{formatEuros(row.cost, lang)}</Text>
-                    </Stack>
-                  )}
-                </Group>
-                <ToneBadge tone={tone} />
-                <InstructionChoice row={row} labels={labels} chosen={selection.get(row.idagenda)} onChoose={onChoose} />
-              </Stack>
-            </Paper>
-          );
-        })}
-      </SimpleGrid>
-    );
-  }
+/** A table row's tone and selection (styles and tests read them). */
+export function portfolioRowProps(row: PatentRecordDto, selection: Selection) {
+  return { className: classes.row, 'data-tone': rowTone(row), 'data-selected': selection.has(row.idagenda) ? 'true' : undefined, 'data-idagenda': String(row.idagenda) };
+}
 
+/** A card's tone and selection. */
+export function portfolioCardProps(row: PatentRecordDto, selection: Selection) {
+  return { ...portfolioRowProps(row, selection), className: classes.card };
+}
+
+/** The body of one patent's card (below the table's width): reference, numbers, due date, year, cost, tone and the choice. */
+export function PortfolioCard({ row, labels, selection, onChoose, onDetails }: PortfolioRowProps & { row: PatentRecordDto }) {
+  const { t, i18n } = useTranslation('patents');
+  const lang = i18n.language;
+  const tone = rowTone(row);
   return (
-    <ScrollArea type="auto">
-      <SortableTable
-        data={rows}
-        columns={columns}
-        manualSorting={{ sorting, onSortingChange }}
-        rowTestId="patent-row"
-        testId="patents-table"
-        empty={empty}
-        minWidth={940}
-        getRowId={(r) => r._id}
-        rowProps={(r) => ({
-          className: classes.row,
-          'data-tone': rowTone(r),
-          'data-selected': selection.has(r.idagenda) ? 'true' : undefined,
-          'data-idagenda': r.idagenda,
-        })}
-      />
-    </ScrollArea>
+    <Stack gap="xs">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Stack gap={2}>
+          <Text fw={650} size="sm" className="portal-break" lineClamp={2} title={row.ReferenceClient ?? undefined} data-testid="patent-ref">
+            {row.ReferenceClient ?? ''}
+          </Text>
+          <Text size="xs" c="dark.4">
+            {[row.Pays, row.noDepot, row.NoPublication].filter(Boolean).join(' · ')}
+          </Text>
+        </Stack>
+        <DetailsButton row={row} onDetails={onDetails} />
+      </Group>
+      <Group gap="md" wrap="wrap">
+        <Stack gap={0}>
+          <Text size="xs" c="dark.4">
+            {t('columns.dueDate')}
+          </Text>
+          <DueCell row={row} />
+        </Stack>
+        {row.Quantieme !== null && (
+          <Stack gap={0}>
+            <Text size="xs" c="dark.4">
+              {t('columns.quantieme')}
+            </Text>
+            <Text size="sm">{row.Quantieme}</Text>
+          </Stack>
+        )}
+        {row.cost !== null && (
+          <Stack gap={0}>
+            <Text size="xs" c="dark.4">
+              {t('columns.cost')}
+            </Text>
+            <Text size="sm">{formatEuros(row.cost, lang)}</Text>
+          </Stack>
+        )}
+      </Group>
+      <ToneBadge tone={tone} />
+      <InstructionChoice row={row} labels={labels} chosen={selection.get(row.idagenda)} onChoose={onChoose} />
+    </Stack>
   );
 }
