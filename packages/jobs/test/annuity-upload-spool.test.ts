@@ -20,6 +20,7 @@ beforeAll(async () => {
   world = await createWorld();
 });
 afterAll(async () => {
+  rmSync(tempDir, { recursive: true, force: true });
   await thread.close();
   await world.close();
 });
