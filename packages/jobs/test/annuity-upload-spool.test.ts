@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -134,5 +134,21 @@ describe('annuity upload, streamed from storage to a temporary file for the engi
     expect(seen).toHaveLength(1);
     expect(seen[0]!.existed).toBe(true);
     expect(readdirSync(tempDir)).toEqual([]);
+  });
+
+  it('removes the directories a killed worker left (its pid is gone, or is this process with no run holding them), not a live process’s', async () => {
+    const leftover = (pid: number) => {
+      const dir = path.join(tempDir, `portal-annuity-${pid}-${randomUUID()}`);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'upload.xlsx'), 'partial');
+      return path.basename(dir);
+    };
+    leftover(2 ** 30); // above any pid Linux hands out: no such process
+    leftover(process.pid); // a restart that reused the pid, or a run of this process that was cut short
+    const live = leftover(process.ppid);
+    const file = await fileWith(await xlsxBuffer([{ name: 'Patents', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, 5)] }]));
+    await run(file.id, thread);
+    expect(await row(file.id)).toMatchObject({ state: 'Done' });
+    expect(readdirSync(tempDir)).toEqual([live]);
   });
 });

@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Transform, type Readable } from 'node:stream';
@@ -48,6 +49,33 @@ const MAX_EXPORT_PASSES = 5;
 
 class UploadTooLarge extends Error {}
 
+const SPOOL_PREFIX = 'portal-annuity-';
+/** This process's spool directories still in use (a run's `finally` removes its own). */
+const spooling = new Set<string>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the spool directories a killed process left in `dir` (`portal-annuity-<pid>-*`): those of a
+ * process no longer running, and this process's own that no run holds (a restart reusing the pid).
+ */
+async function removeStaleSpools(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^portal-annuity-(\d+)-/.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid)) continue;
+    const folder = join(dir, name);
+    if (pid === process.pid ? !spooling.has(folder) : !alive(pid)) await rm(folder, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
 /**
  * Streams the upload from storage into a file of its own in a new directory under `dir`, refusing past
  * the upload limit (`file_too_large`, the engine's own refusal) while it streams. The reader needs the
@@ -55,9 +83,16 @@ class UploadTooLarge extends Error {}
  * so the main thread never holds the upload. The caller runs `remove` in a `finally`.
  */
 async function spoolUpload(stream: Readable, dir: string, fileName: string): Promise<{ path: string | null; remove(): Promise<void> }> {
-  const folder = await mkdtemp(join(dir, 'portal-annuity-'));
-  const remove = () => rm(folder, { recursive: true, force: true });
+  await removeStaleSpools(dir);
+  // Held before it exists, so a concurrent run's clean-up never takes it for a leftover.
+  const folder = join(dir, `${SPOOL_PREFIX}${process.pid}-${randomUUID()}`);
+  spooling.add(folder);
+  const remove = async () => {
+    await rm(folder, { recursive: true, force: true });
+    spooling.delete(folder);
+  };
   try {
+    await mkdir(folder, { mode: 0o700 });
     const path = join(folder, /\.[a-z0-9]+$/i.exec(fileName)?.[0]?.toLowerCase() === '.xls' ? 'upload.xls' : 'upload.xlsx');
     let size = 0;
     const cap = new Transform({
@@ -74,6 +109,7 @@ async function spoolUpload(stream: Readable, dir: string, fileName: string): Pro
     }
     return { path, remove };
   } catch (error) {
+    stream.destroy();
     await remove();
     throw error;
   }
