@@ -3,6 +3,7 @@
  * annuities engine, posts rows in batches (each batch waits for the main thread's ack, so the
  * database sets the pace) and streams the export back with a byte window.
  */
+import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import {
@@ -140,7 +141,10 @@ async function check(
     }
   };
 
-  const read = await readSpreadsheet(Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength), data.fileName, {
+  const { input } = data;
+  // The reader needs the whole workbook (a zip's central directory is at its end); read here, it is held by this thread only.
+  const bytes = input instanceof Uint8Array ? Buffer.from(input.buffer, input.byteOffset, input.byteLength) : await readFile(input.path);
+  const read = await readSpreadsheet(bytes, data.fileName, {
     expected: (rows: number) => post({ type: 'expected', rows }),
     sheet: async (info: SheetInfo) => {
       await flush();

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import { deserializeError } from '../ledes/engine-protocol.ts';
-import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
+import type { AnnuityInput, AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
 import { createSharedThread } from '../shared-thread.ts';
 import { nextTask } from '../next-task.ts';
@@ -28,7 +28,7 @@ export interface AnnuityEngineOptions {
 export type AnnuityEngineResult = { ok: true; counts: CheckCounts } | { ok: false; reason: string };
 
 /** Runs one annuity check (or export rewrite) in a worker thread of its own, so the caller's event loop stays free. */
-export type AnnuityEngine = (bytes: Uint8Array, options: AnnuityEngineOptions) => Promise<AnnuityEngineResult>;
+export type AnnuityEngine = (input: AnnuityInput, options: AnnuityEngineOptions) => Promise<AnnuityEngineResult>;
 
 export interface AnnuityThreadEngine extends AnnuityEngine {
   /** Stops the thread; runs still in it fail. The next run starts a new one. */
@@ -44,7 +44,7 @@ export interface AnnuityThreadEngine extends AnnuityEngine {
 export function createAnnuityThreadEngine(): AnnuityThreadEngine {
   const { thread, active, close } = createSharedThread(WORKER_URL, 'annuities engine');
 
-  const engine: AnnuityEngine = (bytes, options) =>
+  const engine: AnnuityEngine = (input, options) =>
     new Promise((resolve, reject) => {
       const { port1: port, port2 } = new MessageChannel();
       let settled = false;
@@ -99,11 +99,12 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
         }
       });
       options.out.once('error', fail);
-      const copy = new Uint8Array(bytes);
-      const data: AnnuityThreadData = { mode: options.mode, bytes: copy, fileName: options.fileName, today: options.today, batchSize: options.batchSize };
+      // Bytes are copied once and transferred; a path crosses as a string and the thread reads the file.
+      const sent: AnnuityInput = input instanceof Uint8Array ? new Uint8Array(input) : { path: input.path };
+      const data: AnnuityThreadData = { mode: options.mode, input: sent, fileName: options.fileName, today: options.today, batchSize: options.batchSize };
       const request: AnnuityThreadRequest = { port: port2, data };
       try {
-        thread().postMessage(request, [port2, copy.buffer]);
+        thread().postMessage(request, sent instanceof Uint8Array ? [port2, sent.buffer as ArrayBuffer] : [port2]);
       } catch (error) {
         fail(error as Error);
       }
@@ -117,4 +118,4 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
 let shared: AnnuityThreadEngine | null = null;
 
 /** The process's one annuities engine thread (the default engine of the annuities processor). */
-export const runAnnuityEngine: AnnuityEngine = (bytes, options) => (shared ??= createAnnuityThreadEngine())(bytes, options);
+export const runAnnuityEngine: AnnuityEngine = (input, options) => (shared ??= createAnnuityThreadEngine())(input, options);

@@ -52,12 +52,16 @@ export interface PatentOverride extends StoredAnnuityFields {
 /** `check`: read, compute, store rows, write the export. `export`: rewrite the export with the stored edits. */
 export interface AnnuityThreadData {
   mode: 'check' | 'export';
-  bytes: Uint8Array;
+  /** The upload: its bytes (transferred), or the path of the worker's temporary copy, read in the engine thread. */
+  input: AnnuityInput;
   fileName: string;
   /** The reference date of the check, YYYY-MM-DD. */
   today: string;
   batchSize: number;
 }
+
+/** An upload given to the engine: bytes, or a file the caller removes after the run. */
+export type AnnuityInput = Uint8Array | { path: string };
 
 export interface CheckCounts {
   rows: number;

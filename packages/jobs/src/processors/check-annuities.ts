@@ -1,6 +1,12 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { createWriteStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { formatIsoDate, dayFromDate } from '@portal/annuities/core';
+import { DEFAULT_LIMITS, formatIsoDate, dayFromDate } from '@portal/annuities/core';
 import { annuityFiles, annuityPatents, type Database, type Executor } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
@@ -22,6 +28,8 @@ export interface CheckAnnuitiesDeps {
   clock?: { now(): Date };
   /** Where the engine runs: a worker thread of its own per run by default. */
   annuityEngine?: AnnuityEngine;
+  /** Where an upload is copied from storage for the engine (removed after each run); the OS's temp directory by default. */
+  tempDir?: string;
 }
 
 /** Rows per batch: one insert statement each, and what the engine thread sends at a time. */
@@ -35,21 +43,76 @@ export const PATENT_INSERT_ROWS = 250;
 export const ANALYZE_FROM_ROWS = 10_000;
 /** Progress goes to the owner and touches the row (the heartbeat) at least this often while rows come in. */
 export const ANNUITY_PROGRESS_MS = 500;
-/** An import is read whole by the engine; past this it was never accepted by the upload. */
-const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A rewrite that keeps finding newer edits gives up after this many passes; the sweep enqueues it again. */
 const MAX_EXPORT_PASSES = 5;
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_IMPORT_BYTES) throw new UnrecoverableJobError('annuity import larger than any accepted upload');
-    chunks.push(chunk);
+class UploadTooLarge extends Error {}
+
+const SPOOL_PREFIX = 'portal-annuity-';
+/** This process's spool directories still in use (a run's `finally` removes its own). */
+const spooling = new Set<string>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  return Buffer.concat(chunks);
+}
+
+/**
+ * Removes the spool directories a killed process left in `dir` (`portal-annuity-<pid>-*`): those of a
+ * process no longer running, and this process's own that no run holds (a restart reusing the pid).
+ */
+async function removeStaleSpools(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^portal-annuity-(\d+)-/.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid)) continue;
+    const folder = join(dir, name);
+    if (pid === process.pid ? !spooling.has(folder) : !alive(pid)) await rm(folder, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+/**
+ * Streams the upload from storage into a file of its own in a new directory under `dir`, refusing past
+ * the upload limit (`file_too_large`, the engine's own refusal) while it streams. The reader needs the
+ * whole workbook (a zip's central directory is at its end): the engine thread reads it from this file,
+ * so the main thread never holds the upload. The caller runs `remove` in a `finally`.
+ */
+async function spoolUpload(stream: Readable, dir: string, fileName: string): Promise<{ path: string | null; remove(): Promise<void> }> {
+  await removeStaleSpools(dir);
+  // Held before it exists, so a concurrent run's clean-up never takes it for a leftover.
+  const folder = join(dir, `${SPOOL_PREFIX}${process.pid}-${randomUUID()}`);
+  spooling.add(folder);
+  const remove = async () => {
+    await rm(folder, { recursive: true, force: true });
+    spooling.delete(folder);
+  };
+  try {
+    await mkdir(folder, { mode: 0o700 });
+    const path = join(folder, /\.[a-z0-9]+$/i.exec(fileName)?.[0]?.toLowerCase() === '.xls' ? 'upload.xls' : 'upload.xlsx');
+    let size = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        done(size > DEFAULT_LIMITS.maxBytes ? new UploadTooLarge() : null, chunk);
+      },
+    });
+    try {
+      await pipeline(stream, cap, createWriteStream(path));
+    } catch (error) {
+      if (error instanceof UploadTooLarge) return { path: null, remove };
+      throw error;
+    }
+    return { path, remove };
+  } catch (error) {
+    stream.destroy();
+    await remove();
+    throw error;
+  }
 }
 
 /**
@@ -79,7 +142,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
 
   const writeExport = async (
     file: AnnuityFileRow,
-    bytes: Buffer,
+    path: string,
     mode: 'check' | 'export',
     onRows: (rows: PatentRecord[]) => Promise<Array<PatentOverride | null> | undefined>,
     onExpected?: (rows: number) => void,
@@ -88,7 +151,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     const out = new PassThrough();
     const upload = deps.storage.put(key, out, { contentType: XLSX_TYPE });
     try {
-      const result = await engine(bytes, { mode, fileName: file.importName, today: file.referenceDate!, batchSize: PATENT_BATCH, out, onRows, ...(onExpected ? { onExpected } : {}) });
+      const result = await engine({ path }, { mode, fileName: file.importName, today: file.referenceDate!, batchSize: PATENT_BATCH, out, onRows, ...(onExpected ? { onExpected } : {}) });
       if (result.ok) {
         out.end();
         await upload;
@@ -109,37 +172,44 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     let file = first;
     for (let pass = 0; pass < MAX_EXPORT_PASSES && file.state === 'Done' && file.exportVersion < file.editVersion; pass++) {
       const version = file.editVersion;
-      const bytes = await readAll(await deps.storage.get(file.importKey));
+      const upload = await spoolUpload(await deps.storage.get(file.importKey), deps.tempDir ?? tmpdir(), file.importName);
       let next = 0;
-      const { key, result } = await writeExport(file, bytes, 'export', async (rows) => {
-        const from = next;
-        next += rows.length;
-        const stored = await deps.db
-          .select()
-          .from(annuityPatents)
-          .where(and(eq(annuityPatents.fileId, file.id), gte(annuityPatents.rowIndex, from), lte(annuityPatents.rowIndex, next - 1), eq(annuityPatents.edited, true)));
-        const byIndex = new Map(stored.map((p) => [p.rowIndex, p]));
-        return rows.map((r): PatentOverride | null => {
-          const p = byIndex.get(r.rowIndex);
-          return p
-            ? {
-                commentaire: p.commentaire,
-                datePrecedenteAnnuite: p.datePrecedenteAnnuite,
-                quantPrecedent: p.quantPrecedent,
-                dateProchaineAnnuite: p.dateProchaineAnnuite,
-                nextNumber: p.nextNumber,
-                instructionLimit: p.instructionLimit,
-                limiteDateProchaineAnnuite: p.limiteDateProchaineAnnuite,
-                fee: p.fee,
-                currency: p.currency,
-                inGraceWithSurcharge: p.inGraceWithSurcharge,
-                dechu: p.dechu,
-                expired: p.expired,
-                colour: p.colour,
-              }
-            : null;
+      let written: Awaited<ReturnType<typeof writeExport>>;
+      try {
+        if (upload.path === null) throw new Error(`annuity export rewrite of ${file.id} refused (file_too_large) though its check passed`);
+        written = await writeExport(file, upload.path, 'export', async (rows) => {
+          const from = next;
+          next += rows.length;
+          const stored = await deps.db
+            .select()
+            .from(annuityPatents)
+            .where(and(eq(annuityPatents.fileId, file.id), gte(annuityPatents.rowIndex, from), lte(annuityPatents.rowIndex, next - 1), eq(annuityPatents.edited, true)));
+          const byIndex = new Map(stored.map((p) => [p.rowIndex, p]));
+          return rows.map((r): PatentOverride | null => {
+            const p = byIndex.get(r.rowIndex);
+            return p
+              ? {
+                  commentaire: p.commentaire,
+                  datePrecedenteAnnuite: p.datePrecedenteAnnuite,
+                  quantPrecedent: p.quantPrecedent,
+                  dateProchaineAnnuite: p.dateProchaineAnnuite,
+                  nextNumber: p.nextNumber,
+                  instructionLimit: p.instructionLimit,
+                  limiteDateProchaineAnnuite: p.limiteDateProchaineAnnuite,
+                  fee: p.fee,
+                  currency: p.currency,
+                  inGraceWithSurcharge: p.inGraceWithSurcharge,
+                  dechu: p.dechu,
+                  expired: p.expired,
+                  colour: p.colour,
+                }
+              : null;
+          });
         });
-      });
+      } finally {
+        await upload.remove();
+      }
+      const { key, result } = written;
       if (!result.ok) throw new Error(`annuity export rewrite of ${file.id} refused (${result.reason}) though its check passed`);
       const [updated] = await deps.db
         .update(annuityFiles)
@@ -172,7 +242,14 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     if (!started) return;
 
     const begun = performance.now();
-    const bytes = await readAll(await deps.storage.get(file.importKey));
+    const upload = await spoolUpload(await deps.storage.get(file.importKey), deps.tempDir ?? tmpdir(), file.importName);
+    const uploadPath = upload.path;
+    if (uploadPath === null) {
+      await upload.remove();
+      deps.logger.info({ event: 'annuity_file_refused', fileId: file.id, reason: 'file_too_large' }, 'annuity file refused');
+      await markAnnuityFileFailed(deps, file.id, 'file_too_large');
+      return;
+    }
     let rowsDone = 0;
     // The rows the workbook should hold, from the engine's inspection: the progress bar's total.
     let rowsTotal: number | null = null;
@@ -196,7 +273,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     }, ANNUITY_PROGRESS_MS);
     let outcome: Awaited<ReturnType<typeof writeExport>>;
     try {
-      outcome = await writeExport(started, bytes, 'check', async (rows) => {
+      outcome = await writeExport(started, uploadPath, 'check', async (rows) => {
         for (let from = 0; from < rows.length; from += PATENT_INSERT_ROWS) {
           job.signal.throwIfAborted();
           // A task of its own per statement: on the embedded portal PGlite runs it on this thread.
@@ -211,6 +288,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     } finally {
       clearInterval(timer);
       await beating.current;
+      await upload.remove();
     }
     const { key, result } = outcome;
 
