@@ -80,7 +80,9 @@ describe.each(testDatabaseKinds())('run kinds on %s', (dbKind) => {
       const id = await seedFixtureRun(world.db, world.ownerId);
       const enqueued: Array<{ queue: string; payload: unknown }> = [];
       const queue = { enqueue: async (q: string, payload: unknown) => void enqueued.push({ queue: q, payload }), isQueued: async () => true };
-      const swept = await sweepJobs({ db: world.db, realtime, logger, queue: queue as never, clock: { now: () => new Date() } }, { everything: true, kinds: [fixtureRunKind as unknown as RunKind] });
+      // A second on: created_at is the database's clock in microseconds, and a sweep within the same
+      // millisecond would not see the row as older than its `now` (the test failed so, now and then).
+      const swept = await sweepJobs({ db: world.db, realtime, logger, queue: queue as never, clock: { now: () => new Date(Date.now() + 1_000) } }, { everything: true, kinds: [fixtureRunKind as unknown as RunKind] });
       expect(enqueued).toContainEqual({ queue: 'fixture', payload: { fixtureId: id } });
       expect(swept.runs.fixture).toBeGreaterThan(0);
     });
