@@ -26,7 +26,7 @@ export { seedDemoPortfolio, DEMO_CURRENCY_RATES, type DemoPortfolioOptions, type
 export { receiptsJob, closeSilentReceiptUploads } from './definitions/receipts.ts';
 export { createReadReceiptsProcessor, markReceiptUploadFailed, receiptStorageKey, RECEIPT_ERROR_CODES, RECEIPTS_PROGRESS_MS, type ReadReceiptsDeps } from './processors/read-receipts.ts';
 export { loadReceiptUpload, toReceiptUploadDto, type ReceiptUploadRow } from './receipts/uploads.ts';
-export { receiptUploadKind, PDF_SNIFF_BYTES } from './receipts/kind.ts';
+export { receiptUploadKind, PDF_SNIFF_BYTES, ZIP_MAGIC } from './receipts/kind.ts';
 export { manifestOf, referencesFromText, type ReceiptReferences } from './receipts/references.ts';
 export { defineRunKind, leaseOf, notLeased, RUN_LEASE_MS, RUN_LEASE_RENEW_MS, type RunKind, type RunKindDefinition, type RunLease, type RunPorts, type RunRow, type RunTable } from './run-kind.ts';
 export { ledesRunKind } from './kinds/ledes.ts';

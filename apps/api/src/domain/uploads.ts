@@ -3,8 +3,7 @@ import type { Storage } from '@portal/storage';
 // Stored uploads as services see them: a key in storage, its name, size and hash. Receiving them is
 // the HTTP layer's (`http/multipart.ts`); checking their content is the services'.
 
-/** The first bytes of a zip's local header: an `.xlsx` or a `.zip` upload starts with them. */
-export const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+export { ZIP_MAGIC } from '@portal/jobs';
 
 /**
  * The first `bytes` of a stored upload (fewer when the file is shorter), read to check its real type

@@ -2,7 +2,7 @@ import type { RoleSlug } from '@portal/contracts';
 import type { Access, RouteKey } from '../../src/http/access.ts';
 
 /**
- * Who may call what, as the product spec says it (/work/shared/spec/product.md): §2 "Route table" and "Navigation
+ * Who may call what, as the product spec says it (`../shared/spec/product.md` beside the repository): §2 "Route table" and "Navigation
  * menus by role", §6 "Roles and permissions", and the calls of §7 grouped by the screen that makes them. Written
  * once here, from the spec and not from `src/modules/*\/policy.ts`; `access-matrix.test.ts` checks the running
  * server against it. A call the spec does not list (an endpoint the portal added) names the decision that added

@@ -8,6 +8,7 @@ import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { parseCsv } from '../patents/csv.ts';
+import { ZIP_MAGIC } from '../receipts/kind.ts';
 import { patentImportRunKind, publishImport } from '../kinds/patent-import.ts';
 import { loadImport } from '../patents/imports.ts';
 import { engineDay, mapHeaders, rawFromCells } from '../patents/rows.ts';
@@ -44,7 +45,6 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 /** The import ends in Error with a reason (content refused, or the last attempt failed); published to uploader and admins. */
 export async function markImportFailed(deps: Pick<ImportPatentsDeps, 'db' | 'realtime' | 'clock'>, importId: string, errorCode: string): Promise<void> {

@@ -1,8 +1,10 @@
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 /** How far `%PDF-` may start (ISO 32000 readers accept leading bytes; Acrobat looks within the first 1,024). */
 export const PDF_SNIFF_BYTES = 1024;
+/** The first bytes of a zip's local header: an `.xlsx` or a `.zip` with at least one entry starts with them. */
+export const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** A zip starts with a local header, or, empty, with its end of central directory. */
-export const ZIP_SIGNATURES: readonly Buffer[] = [Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from([0x50, 0x4b, 0x05, 0x06])];
+export const ZIP_SIGNATURES: readonly Buffer[] = [ZIP_MAGIC, Buffer.from([0x50, 0x4b, 0x05, 0x06])];
 
 /** Whether `bytes` starts with one of `signatures`. */
 export const startsWithAny = (bytes: Buffer, signatures: readonly Buffer[]): boolean =>
