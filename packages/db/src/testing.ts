@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, openDatabase, PGLITE_START_PARAMS, type DatabaseConfig, type DatabaseHandle } from './client.ts';
 
@@ -118,4 +119,40 @@ function templateKey(): string {
     }
   }
   return (cachedKey = hash.digest('hex').slice(0, 16));
+}
+
+/** One node of `EXPLAIN (FORMAT JSON)`'s plan tree (the fields the plan tests read; PostgreSQL and PGlite print the same). */
+export interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Sort Key'?: string[];
+  Plans?: PlanNode[];
+  [key: string]: unknown;
+}
+
+/**
+ * The plan PostgreSQL (or PGlite) chooses for `query`, without running it. The caller has the table it reads
+ * filled and analysed as the product would (a plan on an empty table says nothing).
+ */
+export async function explainPlan(db: DatabaseHandle['db'], query: SQL): Promise<PlanNode> {
+  // Both drivers answer `{ rows }` (node-postgres and PGlite).
+  const result: unknown = await db.execute(sql`explain (format json) ${query}`);
+  const { rows } = result as { rows: Array<Record<string, unknown>> };
+  const cell = Object.values(rows[0] ?? {})[0];
+  const parsed = (typeof cell === 'string' ? JSON.parse(cell) : cell) as Array<{ Plan: PlanNode }>;
+  return parsed[0]!.Plan;
+}
+
+/** Every node of a plan tree, depth first. */
+export function planNodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(planNodes)];
+}
+
+/**
+ * The nodes that sort rows in full (`Sort`, not `Incremental Sort` fed by an index, not a `Top-N` over a few
+ * rows the caller accepts): a list page's plan should have none over its table.
+ */
+export function fullSorts(plan: PlanNode): PlanNode[] {
+  return planNodes(plan).filter((node) => node['Node Type'] === 'Sort');
 }
