@@ -52,6 +52,7 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         engineThread.active.delete(fail);
         writerThread.active.delete(fail);
         out.off('error', fail);
+        out.off('drain', onDrain);
         port.close();
         writerPort.close();
         if (error) {
@@ -61,6 +62,16 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         } else resolve({ summary: summary! });
       };
       const fail = (error: Error) => finish(error);
+      // A full destination: the writer's messages are acked together on its one 'drain' (one listener
+      // at a time, however many messages of the writer's window arrive meanwhile).
+      let awaitingDrain = false;
+      let heldAck = 0;
+      const onDrain = () => {
+        awaitingDrain = false;
+        const bytes = heldAck;
+        heldAck = 0;
+        sendWriter({ type: 'xlsx-ack', bytes });
+      };
       engineThread.active.add(fail);
       writerThread.active.add(fail);
       const completeIfDone = () => {
@@ -121,8 +132,14 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         switch (message.type) {
           case 'xlsx': {
             const bytes = message.chunk.length;
-            if (out.write(message.chunk)) sendWriter({ type: 'xlsx-ack', bytes });
-            else out.once('drain', () => sendWriter({ type: 'xlsx-ack', bytes }));
+            const room = out.write(message.chunk);
+            if (awaitingDrain) heldAck += bytes;
+            else if (room) sendWriter({ type: 'xlsx-ack', bytes });
+            else {
+              heldAck = bytes;
+              awaitingDrain = true;
+              out.once('drain', onDrain);
+            }
             break;
           }
           case 'done':
