@@ -31,6 +31,8 @@ import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env
 const LINES = Number(process.env.BENCH_LINES ?? 200_000);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const MODES = (process.env.BENCH_MODES ?? 'embedded,production').split(',') as Array<'embedded' | 'production'>;
+/** BENCH_PHASES=alone or together runs one of the two phases. */
+const PHASES = (process.env.BENCH_PHASES ?? 'alone,together').split(',');
 const POLL_MS = 20;
 const AFTER_MS = 30_000;
 
@@ -141,7 +143,11 @@ async function startTopology(mode: 'embedded' | 'production', uploadMax: number)
   };
   try {
     if (mode === 'embedded') {
-      const api = startProcess('apps/api/src/main.ts', {
+      // SCALE_CPU_PROF=<dir>: the embedded API runs under the CPU profiler (bench/profiled-entry.ts), its main thread's profile written there at exit.
+      const profileDir = process.env.SCALE_CPU_PROF;
+      const entry = profileDir ? 'bench/profiled-entry.ts' : 'apps/api/src/main.ts';
+      const api = startProcess(entry, {
+        ...(profileDir ? { PROFILED_ENTRY: 'apps/api/src/main.ts', CPU_PROF_DIR: path.resolve(profileDir) } : {}),
         NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, SERVE_WEB: 'false', DATA_DIR: dataDir,
         COOKIE_SECURE: 'false', ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, SMTP_URL: 'smtp://127.0.0.1:9',
         MFA_REQUIRED_FOR_ADMINS: 'false', UPLOAD_MAX_BYTES: String(uploadMax), UPLOAD_RATE_LIMIT: '10000',
@@ -223,8 +229,9 @@ for (const mode of MODES) {
     const owner = await userOf(top, admin, 'user_annuites', 'annuities@bench.example.com', 'annuities:file:updated');
 
     // 1. LEDES alone, beside the engine alone before and after.
+    if (PHASES.includes('alone')) {
     const before = await engineAlone(file);
-    let load = loadSampler();
+    const load = loadSampler();
     const rss = rssSampler(top.ledesPid);
     const alone = await agent.upload('/api/ledes/file/patent/PAR', ledesForm);
     const peak = rss.stop();
@@ -240,9 +247,11 @@ for (const mode of MODES) {
     row(mode, 'pipeline ÷ engine alone (goal ≥ 0.4)', (pipeline / engine).toFixed(2));
     row(mode, `${mode === 'embedded' ? 'API' : 'LEDES worker'} RSS idle / peak / ${AFTER_MS / 1000} s after Done (MB)`, `${idle.toFixed(0)} / ${peak.toFixed(0)} / ${settled.toFixed(0)}`);
     row(mode, 'load average (1 min) during the LEDES run', loadAlone);
+    }
 
     // 2. LEDES and annuities at once, the API probed every 20 ms.
-    load = loadSampler();
+    if (PHASES.includes('together')) {
+    const load = loadSampler();
     const probe = startProbe(`${top.url}/api/auth/verify_token_`, agent.headers);
     await sleep(500);
     const [ledes, annuities] = await Promise.all([agent.upload('/api/ledes/file/patent/PAR', ledesForm), owner.upload('/api/brevets/annuite', annuityForm)]);
@@ -252,6 +261,7 @@ for (const mode of MODES) {
     row(mode, `at once: verify_token_ requests (failed)`, `${latencies.length} (${failures})`);
     row(mode, 'at once: verify_token_ p50 / p99 / max (ms) (goal max < 100)', `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} / ${(latencies.at(-1) ?? 0).toFixed(1)}`);
     row(mode, 'load average (1 min) during both runs', loadBoth);
+    }
     agent.socket.close();
     owner.socket.close();
   } finally {
