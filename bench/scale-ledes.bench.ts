@@ -230,37 +230,37 @@ for (const mode of MODES) {
 
     // 1. LEDES alone, beside the engine alone before and after.
     if (PHASES.includes('alone')) {
-    const before = await engineAlone(file);
-    const load = loadSampler();
-    const rss = rssSampler(top.ledesPid);
-    const alone = await agent.upload('/api/ledes/file/patent/PAR', ledesForm);
-    const peak = rss.stop();
-    const loadAlone = load.stop();
-    const after = await engineAlone(file);
-    await sleep(AFTER_MS);
-    const settled = rssOf(top.ledesPid);
-    const engine = Math.max(before, after);
-    const pipeline = LINES / alone.seconds;
-    row(mode, `LEDES ${LINES.toLocaleString('en-US')} lines, upload → Done (s), run ${alone.state}`, alone.seconds.toFixed(2));
-    row(mode, 'pipeline lines/s', Math.round(pipeline).toLocaleString('en-US'));
-    row(mode, 'engine alone lines/s, same file (best of 3 before / after)', `${Math.round(before).toLocaleString('en-US')} / ${Math.round(after).toLocaleString('en-US')}`);
-    row(mode, 'pipeline ÷ engine alone (goal ≥ 0.4)', (pipeline / engine).toFixed(2));
-    row(mode, `${mode === 'embedded' ? 'API' : 'LEDES worker'} RSS idle / peak / ${AFTER_MS / 1000} s after Done (MB)`, `${idle.toFixed(0)} / ${peak.toFixed(0)} / ${settled.toFixed(0)}`);
-    row(mode, 'load average (1 min) during the LEDES run', loadAlone);
+      const before = await engineAlone(file);
+      const load = loadSampler();
+      const rss = rssSampler(top.ledesPid);
+      const alone = await agent.upload('/api/ledes/file/patent/PAR', ledesForm);
+      const peak = rss.stop();
+      const loadAlone = load.stop();
+      const after = await engineAlone(file);
+      await sleep(AFTER_MS);
+      const settled = rssOf(top.ledesPid);
+      const engine = Math.max(before, after);
+      const pipeline = LINES / alone.seconds;
+      row(mode, `LEDES ${LINES.toLocaleString('en-US')} lines, upload → Done (s), run ${alone.state}`, alone.seconds.toFixed(2));
+      row(mode, 'pipeline lines/s', Math.round(pipeline).toLocaleString('en-US'));
+      row(mode, 'engine alone lines/s, same file (best of 3 before / after)', `${Math.round(before).toLocaleString('en-US')} / ${Math.round(after).toLocaleString('en-US')}`);
+      row(mode, 'pipeline ÷ engine alone (goal ≥ 0.4)', (pipeline / engine).toFixed(2));
+      row(mode, `${mode === 'embedded' ? 'API' : 'LEDES worker'} RSS idle / peak / ${AFTER_MS / 1000} s after Done (MB)`, `${idle.toFixed(0)} / ${peak.toFixed(0)} / ${settled.toFixed(0)}`);
+      row(mode, 'load average (1 min) during the LEDES run', loadAlone);
     }
 
     // 2. LEDES and annuities at once, the API probed every 20 ms.
     if (PHASES.includes('together')) {
-    const load = loadSampler();
-    const probe = startProbe(`${top.url}/api/auth/verify_token_`, agent.headers);
-    await sleep(500);
-    const [ledes, annuities] = await Promise.all([agent.upload('/api/ledes/file/patent/PAR', ledesForm), owner.upload('/api/brevets/annuite', annuityForm)]);
-    const { latencies, failures } = await probe.stop();
-    const loadBoth = load.stop();
-    row(mode, `at once: LEDES upload → Done (s) / annuities ${ROWS.toLocaleString('en-US')} rows upload → Done (s)`, `${ledes.seconds.toFixed(2)} ${ledes.state} / ${annuities.seconds.toFixed(2)} ${annuities.state}`);
-    row(mode, `at once: verify_token_ requests (failed)`, `${latencies.length} (${failures})`);
-    row(mode, 'at once: verify_token_ p50 / p99 / max (ms) (goal max < 100)', `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} / ${(latencies.at(-1) ?? 0).toFixed(1)}`);
-    row(mode, 'load average (1 min) during both runs', loadBoth);
+      const load = loadSampler();
+      const probe = startProbe(`${top.url}/api/auth/verify_token_`, agent.headers);
+      await sleep(500);
+      const [ledes, annuities] = await Promise.all([agent.upload('/api/ledes/file/patent/PAR', ledesForm), owner.upload('/api/brevets/annuite', annuityForm)]);
+      const { latencies, failures } = await probe.stop();
+      const loadBoth = load.stop();
+      row(mode, `at once: LEDES upload → Done (s) / annuities ${ROWS.toLocaleString('en-US')} rows upload → Done (s)`, `${ledes.seconds.toFixed(2)} ${ledes.state} / ${annuities.seconds.toFixed(2)} ${annuities.state}`);
+      row(mode, `at once: verify_token_ requests (failed)`, `${latencies.length} (${failures})`);
+      row(mode, 'at once: verify_token_ p50 / p99 / max (ms) (goal max < 100)', `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} / ${(latencies.at(-1) ?? 0).toFixed(1)}`);
+      row(mode, 'load average (1 min) during both runs', loadBoth);
     }
     agent.socket.close();
     owner.socket.close();
