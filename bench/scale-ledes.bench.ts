@@ -11,7 +11,7 @@
  * Needs PostgreSQL for the production mode (TEST_DATABASE_URL or 127.0.0.1:5432). BENCH_LINES, BENCH_ROWS
  * change the sizes; BENCH_MODES=embedded (or production) runs one mode.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -138,6 +138,8 @@ async function startTopology(mode: 'embedded' | 'production', uploadMax: number)
   const processes: RunningProcess[] = [];
   const cleanups: Array<() => Promise<void> | void> = [() => rmSync(dataDir, { recursive: true, force: true })];
   const stop = async () => {
+    // BENCH_PROCESS_LOG=<file>: the output of the processes started here is appended to it.
+    if (process.env.BENCH_PROCESS_LOG) for (const p of processes) appendFileSync(process.env.BENCH_PROCESS_LOG, p.output());
     for (const p of processes.reverse()) await p.stop();
     for (const c of cleanups.reverse()) await c();
   };
