@@ -84,7 +84,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     let writeError: Error | undefined;
     const flush = () => {
       // One message of the engine may carry many findings (a file's duplicate invoices): they are
-      // written FINDINGS_BATCH at a time, each statement from a task of its own. On the embedded
+      // written `perStatement` rows at a time, each statement from a task of its own. On the embedded
       // portal PGlite runs it on this thread; chained as bare promise callbacks, the statements
       // followed each other inside one task and HTTP and socket.io waited (issue 26).
       for (let from = 0; from < batch.length; from += perStatement) {
