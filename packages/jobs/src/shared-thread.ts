@@ -17,9 +17,48 @@ export interface SharedThread {
   close(): Promise<void>;
 }
 
-export function createSharedThread(url: URL, name: string, options: { resourceLimits?: ResourceLimits | undefined } = {}): SharedThread {
+/**
+ * The runs under way in a shared thread. With `idleMs`, the thread is stopped once no run has used it
+ * for that long: its heap (grown by a big file) goes back to the system instead of staying with the
+ * process until the next run (issue 28); the next run starts a new thread.
+ */
+class ActiveRuns extends Set<(error: Error) => void> {
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly idleMs: number | undefined,
+    private readonly onIdle: () => void,
+  ) {
+    super();
+  }
+
+  override add(fail: (error: Error) => void): this {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    return super.add(fail);
+  }
+
+  override delete(fail: (error: Error) => void): boolean {
+    const deleted = super.delete(fail);
+    if (deleted && this.size === 0 && this.idleMs !== undefined) {
+      this.idleTimer = setTimeout(() => {
+        this.idleTimer = null;
+        if (this.size === 0) this.onIdle();
+      }, this.idleMs);
+      this.idleTimer.unref();
+    }
+    return deleted;
+  }
+}
+
+export function createSharedThread(url: URL, name: string, options: { resourceLimits?: ResourceLimits | undefined; idleMs?: number } = {}): SharedThread {
   let worker: Worker | null = null;
-  const active = new Set<(error: Error) => void>();
+  const active: Set<(error: Error) => void> = new ActiveRuns(options.idleMs, () => {
+    const idle = worker;
+    worker = null;
+    // Its 'exit' fails no run: none is registered. A failed terminate leaves an unref'd thread.
+    if (idle) idle.terminate().catch(() => {});
+  });
   return {
     active,
     thread() {
