@@ -176,6 +176,13 @@ export function createMaintenance(options: MaintenanceOptions & { onError?: (err
   /** The one pass waiting for the current one: every caller during a pass shares it (tables merged). */
   let queued: { tables: Set<string> | undefined; force: boolean; promise: Promise<StepResult[]> } | undefined;
   let closed = false;
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  /** Waits for `idle`, or for `close` (which need not wait for the requests in flight); true: go on. */
+  const mayRun = async () => {
+    if (options.idle) await Promise.race([options.idle(), stopped]);
+    return !closed;
+  };
 
   const runPass = async (pass: PassOptions): Promise<StepResult[]> => {
     const steps = plannedSteps(await readTableCounters(db, pass.tables), options.thresholds, pass.force);
@@ -185,13 +192,12 @@ export function createMaintenance(options: MaintenanceOptions & { onError?: (err
       options.onStep?.(result);
     };
     for (const step of steps) {
-      if (closed) break;
       if (step.vacuum !== 'none') {
-        await options.idle?.();
+        if (!(await mayRun())) break;
         record({ table: step.table, action: step.vacuum === 'cleanup' ? 'vacuum_cleanup' : 'vacuum', ms: await vacuumTable(db, step.table, step.vacuum) });
       }
       if (step.analyze) {
-        await options.idle?.();
+        if (!(await mayRun())) break;
         record({ table: step.table, action: 'analyze', ms: await analyzeTable(db, step.table, statisticsTarget) });
       }
     }
@@ -230,6 +236,7 @@ export function createMaintenance(options: MaintenanceOptions & { onError?: (err
     },
     async close() {
       closed = true;
+      stop();
       await Promise.allSettled([current, queued?.promise]);
     },
     get running() {
