@@ -36,6 +36,11 @@ export interface TableCounters {
   insertedSinceVacuum: number;
   lastAnalyze: Date | null;
   lastVacuum: Date | null;
+  /** The table's size now, in pages. */
+  pages: number;
+  /** Pages, and pages all-visible, as of the last VACUUM or ANALYZE (`pg_class`: they survive a restart, the counters do not). */
+  relpages: number;
+  relallvisible: number;
 }
 
 /** What the policy runs on a table: `vacuum` sets the visibility map (index-only counts); `cleanup` also removes dead rows from the indexes. */
@@ -70,7 +75,8 @@ export async function readTableCounters(db: Database, tables?: readonly string[]
   await db.execute(sql`select pg_stat_force_next_flush()`);
   const rows = rowsOf<Record<string, unknown>>(
     await db.execute(sql`
-      select s.relname as table, c.reltuples, s.n_live_tup, s.n_dead_tup, s.n_mod_since_analyze, s.n_ins_since_vacuum,
+      select s.relname as table, c.reltuples, c.relpages, c.relallvisible,
+             pg_relation_size(c.oid) / current_setting('block_size')::int as pages, s.n_live_tup, s.n_dead_tup, s.n_mod_since_analyze, s.n_ins_since_vacuum,
              greatest(s.last_analyze, s.last_autoanalyze) as last_analyze, greatest(s.last_vacuum, s.last_autovacuum) as last_vacuum
       from pg_stat_user_tables s join pg_class c on c.oid = s.relid
       where s.schemaname = 'public' ${tables ? sql`and s.relname = any(${sql.param([...tables])}::text[])` : sql``}
@@ -86,24 +92,38 @@ export async function readTableCounters(db: Database, tables?: readonly string[]
     insertedSinceVacuum: Number(r.n_ins_since_vacuum),
     lastAnalyze: date(r.last_analyze),
     lastVacuum: date(r.last_vacuum),
+    pages: Number(r.pages),
+    relpages: Number(r.relpages),
+    relallvisible: Number(r.relallvisible),
   }));
 }
 
 /**
  * Autovacuum's decision for one table: what it would run now (none: under every threshold). `force`:
  * whatever was written since the last pass, under the thresholds too (the seed's last step).
+ *
+ * PGlite does not keep its counters across a restart (a seed or import by a process that ended before
+ * its maintenance is invisible to them), so the catalog decides too: a table never analysed that has
+ * pages, or grown past the analyze scale factor since (`relpages`), is analysed; one whose pages not
+ * all-visible at its last vacuum (`relallvisible`) pass the insert scale factor is vacuumed.
  */
 export function stepFor(counters: TableCounters, thresholds: Thresholds = AUTOVACUUM_THRESHOLDS, force = false): MaintenanceStep {
   const tuples = Math.max(0, counters.reltuples);
   const over = (count: number, t: { base: number; scale: number }) => (force ? count > 0 : count > t.base + t.scale * tuples);
+  const relpages = Math.max(0, counters.relpages);
+  const grown = counters.pages > 0 && (counters.reltuples < 0 || counters.pages - relpages > (force ? 0 : CATALOG_BASE_PAGES + thresholds.analyze.scale * relpages));
+  const unvisited = counters.pages - Math.min(counters.relallvisible, counters.pages) > (force ? 0 : CATALOG_BASE_PAGES + thresholds.insert.scale * counters.pages);
   const cleanup = over(counters.deadTuples, thresholds.vacuum);
-  const visibility = over(counters.insertedSinceVacuum, thresholds.insert);
+  const visibility = over(counters.insertedSinceVacuum, thresholds.insert) || unvisited;
   return {
     table: counters.table,
     vacuum: cleanup ? 'cleanup' : visibility ? 'visibility' : 'none',
-    analyze: over(counters.modifiedSinceAnalyze, thresholds.analyze),
+    analyze: over(counters.modifiedSinceAnalyze, thresholds.analyze) || grown,
   };
 }
+
+/** The catalog's rule ignores tables grown by fewer pages than this (64 KB: a few hundred rows). */
+const CATALOG_BASE_PAGES = 8;
 
 /** Every step over its threshold, biggest table last (the small ones are done before a long one holds the database). */
 export function plannedSteps(counters: readonly TableCounters[], thresholds: Thresholds = AUTOVACUUM_THRESHOLDS, force = false): MaintenanceStep[] {

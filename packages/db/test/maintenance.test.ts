@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../src/client.ts';
+import { openDatabase, type DatabaseHandle } from '../src/client.ts';
 import { afterBulkWrite, createMaintenance, readTableCounters, registerMaintenance, stepFor, type StepResult, type TableCounters } from '../src/maintenance.ts';
 import { openTestDatabase, planNodes, testDatabaseKinds, type PlanNode } from '../src/testing.ts';
 
@@ -15,6 +18,9 @@ const counters = (over: Partial<TableCounters>): TableCounters => ({
   insertedSinceVacuum: 0,
   lastAnalyze: null,
   lastVacuum: null,
+  pages: 100,
+  relpages: 100,
+  relallvisible: 100,
   ...over,
 });
 
@@ -27,6 +33,12 @@ describe('stepFor: autovacuum thresholds', () => {
     expect(stepFor(counters({ insertedSinceVacuum: 3001 }))).toMatchObject({ vacuum: 'visibility' });
     // Never analysed (reltuples -1): the base threshold alone.
     expect(stepFor(counters({ reltuples: -1, modifiedSinceAnalyze: 51, insertedSinceVacuum: 51 }))).toMatchObject({ analyze: true, vacuum: 'none' });
+    // After a restart PGlite's counters are 0: the catalog tells a table never analysed, grown, or not vacuumed since it grew.
+    expect(stepFor(counters({ reltuples: -1, relpages: 0, relallvisible: 0, pages: 1 }))).toMatchObject({ analyze: true, vacuum: 'none' });
+    expect(stepFor(counters({ pages: 118 }))).toMatchObject({ analyze: false, vacuum: 'none' });
+    expect(stepFor(counters({ pages: 119 }))).toMatchObject({ analyze: true, vacuum: 'none' });
+    expect(stepFor(counters({ pages: 100, relallvisible: 72 }))).toMatchObject({ analyze: false, vacuum: 'none' });
+    expect(stepFor(counters({ pages: 100, relallvisible: 71 }))).toMatchObject({ analyze: false, vacuum: 'visibility' });
     // Forced (the seed's last step): anything written.
     expect(stepFor(counters({ modifiedSinceAnalyze: 1, insertedSinceVacuum: 1 }), undefined, true)).toMatchObject({ analyze: true, vacuum: 'visibility' });
   });
@@ -153,4 +165,32 @@ describe.each(testDatabaseKinds())('database maintenance (%s)', (kind) => {
       registerMaintenance(handle.db, undefined);
     }
   });
+});
+
+describe('database maintenance after a restart (PGlite on disk)', () => {
+  it('PGlite forgets its counters when it closes: the catalog still tells the table written and never vacuumed', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-maintenance-restart-'));
+    try {
+      const first = openDatabase({ driver: 'pglite', dataDir });
+      await first.db.execute(sql`create table maint_probe (id integer primary key, v text not null)`);
+      await first.db.execute(sql`insert into maint_probe select g, repeat('x', 80) from generate_series(1, 20000) g`);
+      await first.close();
+
+      const second = openDatabase({ driver: 'pglite', dataDir });
+      try {
+        const [counters] = await readTableCounters(second.db, ['maint_probe']);
+        expect(counters).toMatchObject({ modifiedSinceAnalyze: 0, insertedSinceVacuum: 0, reltuples: -1 });
+        const results = await createMaintenance({ db: second.db }).pass({ tables: ['maint_probe'] });
+        expect(results.map((r) => r.action)).toEqual(['vacuum', 'analyze']);
+        const [after] = await readTableCounters(second.db, ['maint_probe']);
+        expect(after!.relallvisible).toBe(after!.pages);
+        expect(after!.reltuples).toBeGreaterThan(0);
+        expect(await createMaintenance({ db: second.db }).pass({ tables: ['maint_probe'] })).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
