@@ -198,8 +198,13 @@ export function createMaintenance(options: MaintenanceOptions & { onError?: (err
   let closed = false;
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  /** Waits for `idle`, or for `close` (which need not wait for the requests in flight); true: go on. */
+  /**
+   * Waits for a task of its own (PGlite answers on this thread: statements chained as bare promise
+   * callbacks would follow each other inside one task, and HTTP would wait for the whole pass), then for
+   * `idle`, or for `close` (which need not wait for the requests in flight); true: go on.
+   */
   const mayRun = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
     if (options.idle) await Promise.race([options.idle(), stopped]);
     return !closed;
   };
