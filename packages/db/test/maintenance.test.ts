@@ -135,6 +135,19 @@ describe.each(testDatabaseKinds())('database maintenance (%s)', (kind) => {
     expect(maintenance.running).toBe(false);
   });
 
+  it('gives the event loop a task before each statement (PGlite answers on the API thread: HTTP is served between statements)', async () => {
+    const order: string[] = [];
+    const maintenance = createMaintenance({
+      db: handle.db,
+      onStep: (s) => {
+        order.push(s.action);
+        if (order.length === 1) setImmediate(() => order.push('other task'));
+      },
+    });
+    await maintenance.pass({ tables: ['maint_probe'] });
+    expect(order).toEqual(['vacuum', 'other task', 'analyze']);
+  });
+
   it('afterBulkWrite: a registered maintenance is asked for a pass; else PostgreSQL analyses a table grown past its threshold, PGlite does nothing', async () => {
     if (kind === 'postgres') {
       await exec(sql`analyze maint_probe`);
