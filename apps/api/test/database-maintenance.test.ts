@@ -139,3 +139,32 @@ describe.each(testDatabaseKinds())('npm run seed:demo ends with the database vac
     }
   }, 240_000);
 });
+
+describe.each(testDatabaseKinds())('a patent import of 600 rows through the portal is followed by the policy (%s)', (kind) => {
+  it('patent_records gets statistics (and, embedded, its visibility map) once the import is Done', async () => {
+    const { startTestPortal } = await import('./support/portal.ts');
+    const t = await startTestPortal(kind);
+    try {
+      const admin = await t.loginAs('admin');
+      const header = 'idagenda;code_client;cabinet;ReferenceClient;Pays;DateEcheance;Quantieme;cost;currency';
+      const rows = Array.from({ length: 600 }, (_v, i) => `P-${i};C1;Cabinet Un;REF-${i};FR;2027-06-30;3;50;EUR`);
+      const res = await admin.client.upload('/api/patent_imports', [{ filename: 'portfolio.csv', content: [header, ...rows].join('\r\n') + '\r\n' }]);
+      expect(res.status).toBe(200);
+      await t.drainQueue();
+      const done = await admin.client.get(`/api/patent_imports/${res.body.patent_import._id}`);
+      expect(done.body.patent_import).toMatchObject({ state: 'Done', inserted: 600 });
+      // PostgreSQL: analysed at once by the import's end point; embedded: by the pass it asked for, between requests.
+      await expect
+        .poll(async () => (await readTableCounters(t.portal.ctx.db, ['patent_records']))[0]!.reltuples, { timeout: 30_000, interval: 200 })
+        .toBe(600);
+      if (kind === 'pglite') {
+        await expect.poll(async () => {
+          const [c] = await readTableCounters(t.portal.ctx.db, ['patent_records']);
+          return c!.relallvisible === c!.pages && c!.pages > 0;
+        }, { timeout: 30_000, interval: 200 }).toBe(true);
+      }
+    } finally {
+      await t.close();
+    }
+  }, 180_000);
+});
