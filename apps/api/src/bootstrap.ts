@@ -14,6 +14,7 @@ import { createHttpApp } from './http/app.ts';
 import { readSessionToken, resolveSession } from './http/session.ts';
 
 import { scheduleStorageCleanup } from './jobs/storage-cleanup.ts';
+import { RequestGate, scheduleDatabaseMaintenance } from './jobs/database-maintenance.ts';
 import { schedulePatentJobs } from './jobs/patent-schedules.ts';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
@@ -153,6 +154,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const dashboard: QueueDashboard | undefined = production && config.redisUrl ? await mountQueueDashboard(config.redisUrl, logger) : undefined;
   const { app, policy } = createHttpApp(ctx, { queueDashboard: dashboard?.router });
   const server = http.createServer(app);
+  // The embedded database's maintenance starts a statement only when no request is in flight (decision 175).
+  const requests = new RequestGate();
+  requests.attach(server);
   // Idle connections stay open 65 s, not Node's 5 s. A client reuses one until shortly before the advertised
   // timeout counted from when it finished reading the last answer, the server from when it finished writing
   // it: after a large answer on a busy machine the two drifted apart by more than the client's margin, and a
@@ -195,6 +199,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   sweep.unref();
   const stopStorageCleanup = scheduleStorageCleanup(ctx);
   const stopPatentJobs = schedulePatentJobs(ctx);
+  const databaseMaintenance = scheduleDatabaseMaintenance(ctx, requests);
 
   return {
     ctx,
@@ -217,6 +222,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       await Promise.all(sweeps);
       await stopStorageCleanup();
       stopPatentJobs();
+      await databaseMaintenance.stop();
       await sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.deferred.settled();

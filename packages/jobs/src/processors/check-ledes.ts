@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 
-import { ledesFindings, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
+import { afterBulkWrite, ledesFindings, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
 import type { LedesProfile, ResolvedFinding } from '@portal/ledes';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
@@ -205,6 +205,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
         publishRun(deps.realtime, delivered ?? finished); // one transition event, delivered or not
       }
     }
+    if (finished) await afterBulkWrite(deps.db, { ledes_findings: summary.linesChecked, ledes_invoices: summary.invoices.length }, deps.logger);
   };
 }
 
