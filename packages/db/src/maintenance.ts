@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { Database, DatabaseConfig } from './client.ts';
 
 /**
@@ -59,12 +60,11 @@ export interface StepResult {
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
-const DRIVERS = new WeakMap<object, DatabaseConfig['driver']>();
 const MAINTAINERS = new WeakMap<object, Maintenance>();
 
-/** Called by `openDatabase`: which driver a `Database` runs on (the bulk writers only get the `Database`). */
-export function noteDriver(db: Database, driver: DatabaseConfig['driver']): void {
-  DRIVERS.set(db, driver);
+/** Which driver a `Database` runs on (the bulk writers only get the `Database`): node-postgres has a pool, PGlite not. */
+function driverOf(db: Database): DatabaseConfig['driver'] {
+  return (db as unknown as { $client: unknown }).$client instanceof pg.Pool ? 'postgres' : 'pglite';
 }
 
 /**
@@ -294,7 +294,7 @@ export async function afterBulkWrite(db: Database, writes: Readonly<Record<strin
   if (tables.length === 0) return;
   const maintenance = MAINTAINERS.get(db);
   if (maintenance) return maintenance.request(tables);
-  if (DRIVERS.get(db) !== 'postgres') return;
+  if (driverOf(db) !== 'postgres') return;
   try {
     const estimates = rowsOf<{ table: string; reltuples: number }>(
       await db.execute(sql`select relname as table, reltuples from pg_class where relnamespace = 'public'::regnamespace and relname = any(${sql.param(tables)}::text[])`),
