@@ -14,7 +14,7 @@ import {
 } from '@portal/contracts';
 import { formatIsoDate, officeOfCountry, parseIsoDate, recordDeadline } from '@portal/annuities/core';
 import { originOf } from '@portal/jobs';
-import { cabinets, patentInstructionEvents, patentRecords, patentTabCounts, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
+import { cabinets, patentInstructionEvents, patentRecords, patentTabCounts, paymentInstructions, userCabinets, users, type Database, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../domain/errors.ts';
 import type { AuthState } from '../../domain/auth.ts';
@@ -33,12 +33,31 @@ const NBSP = '\u00A0';
 export const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
 export const today = (ctx: AppContext) => dayOf(ctx.clock.now());
 
-/** An agent's cabinets and client codes, read fresh on every request (an admin's change applies at once). */
+/** An agent's cabinets and client codes, read fresh on every request (an admin's change applies at once), in one prepared query. */
 async function ownedScope(ctx: AppContext, userId: string): Promise<PatentScope> {
-  const [user] = await ctx.db.select({ code: users.code }).from(users).where(eq(users.id, userId));
-  const rows = await ctx.db.select({ cabinetId: userCabinets.cabinetId }).from(userCabinets).where(eq(userCabinets.userId, userId));
-  return { kind: 'owned', cabinetIds: rows.map((r) => r.cabinetId), codes: user?.code ?? [] };
+  const [row] = await scopeLookup(ctx.db).execute({ userId });
+  return { kind: 'owned', cabinetIds: row?.cabinetIds ?? [], codes: row?.codes ?? [] };
 }
+
+/** Prepared once per database handle, as the session lookup is (decision 174: one round trip, planned once). */
+function scopeLookup(db: Database) {
+  let statement = scopeLookups.get(db);
+  if (!statement) scopeLookups.set(db, (statement = prepareScopeLookup(db)));
+  return statement;
+}
+
+function prepareScopeLookup(db: Database) {
+  return db
+    .select({
+      codes: sql<string[]>`coalesce(${users.code}, '{}'::text[])`,
+      cabinetIds: sql<string[]>`array(select ${userCabinets.cabinetId}::text from ${userCabinets} where ${userCabinets.userId} = ${users.id})`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('patent_scope_lookup');
+}
+
+const scopeLookups = new WeakMap<Database, ReturnType<typeof prepareScopeLookup>>();
 
 /** What the caller may read by itself: everything for an admin, else its cabinets and codes (admin_test reaches other codes only through /brevet_eptane/admin/{code}). */
 export async function readScope(ctx: AppContext, actor: AuthState): Promise<PatentScope> {
