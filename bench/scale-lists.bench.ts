@@ -31,6 +31,7 @@ const SECONDS = Number(process.env.SCALE_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.SCALE_CONNECTIONS ?? 20);
 const TOPOLOGIES = (process.env.SCALE_TOPOLOGIES ?? 'embedded,production').split(',');
 const ONLY = process.env.SCALE_FIGURES;
+const CPU_PROF_DIR = process.env.SCALE_CPU_PROF;
 const TODAY = new Date().toISOString().slice(0, 10);
 const AGENT_EMAIL = 'agent.annuites.01@portal.local';
 
@@ -127,7 +128,10 @@ async function measureTopology(topology: string, hello: string): Promise<Row[]> 
     const [agentCode] = rowsOf<{ code: string }>(await withDb(dbConfig, (db) => db.execute(sql`select code[1] as code from users where email = ${AGENT_EMAIL}`)));
     const adminDeep = await deepCursor(dbConfig, sql`true`, 40);
     const agentDeep = await deepCursor(dbConfig, sql`(cabinet_id = ${cabinet!.id}::uuid or client_code = ${agentCode!.code})`, 40);
-    api = startProcess('apps/api/src/main.ts', env);
+    // SCALE_CPU_PROF=<dir>: the measured API runs under the CPU profiler (bench/profiled-entry.ts), its profile written there at exit.
+    api = CPU_PROF_DIR
+      ? startProcess('bench/profiled-entry.ts', { ...env, PROFILED_ENTRY: 'apps/api/src/main.ts', CPU_PROF_DIR: path.resolve(CPU_PROF_DIR, topology) })
+      : startProcess('apps/api/src/main.ts', env);
     await api.waitFor(/Portal ready on/, 180_000);
 
     const admin = new TestClient(url, { origin: url, apiKey: BENCH_API_KEY });
@@ -174,7 +178,7 @@ function printTable(rows: Row[]): void {
   console.log('\n| mode | figure | req/s | p50 ms | p95 ms | max ms | × hello req/s | errors |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.topology} | ${r.figure} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p95} | ${r.max} | ${(r.rps / reference.rps).toFixed(3)} | ${r.errors} |`);
+    console.log(`| ${r.topology} | ${r.figure} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max} | ${(r.rps / reference.rps).toFixed(3)} | ${r.errors} |`);
   }
 }
 

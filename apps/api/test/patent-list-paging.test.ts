@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { PatentRecordDto } from '@portal/contracts';
 import { userCabinets } from '@portal/db';
+import { rowsOf } from '@portal/jobs';
 import { startPatentWorld, type PatentWorld } from './support/patents.ts';
 import { databaseKinds, type TestClient } from './support/portal.ts';
 
@@ -95,7 +96,7 @@ describe.each(databaseKinds())('patent list paging (%s)', (kind) => {
     const before = (await get(agent.client, 'tab=unprocessed')).meta.total;
     await world.seed([{ idagenda: 'P-NEW', dateEcheance: '2027-05-01' }, { idagenda: 'P-NEW-2', dateEcheance: '2027-05-01', instructionId: 2, instructionStatus: 'processed' }]);
     expect((await get(agent.client, 'tab=unprocessed')).meta.total).toBe(before + 1);
-    expect((await get(admin.client, 'tab=unvalidated')).meta.total).toBe((await world.t.portal.ctx.db.execute(sql`select 1 from patent_records where has_instruction`)).rows.length);
+    expect((await get(admin.client, 'tab=unvalidated')).meta.total).toBe(rowsOf(await world.t.portal.ctx.db.execute(sql`select 1 from patent_records where has_instruction`)).length);
   });
 
   it('a filtered list past 1,000 rows says "more than 1,000" (total_more) and still pages on by cursor', async () => {
@@ -112,7 +113,7 @@ describe.each(databaseKinds())('patent list paging (%s)', (kind) => {
     for (let n = 2; n <= 11; n++) page = await get(admin.client, `search=bulkref&limit=100&page=${n}&cursor=${page.meta.next_cursor}`);
     expect(page.brevet_eptane).toHaveLength(5);
     // The unfiltered tab's total is exact (kept counts), however large.
-    const unprocessed = (await world.t.portal.ctx.db.execute(sql`select 1 from patent_records where not has_instruction`)).rows.length;
+    const unprocessed = rowsOf(await world.t.portal.ctx.db.execute(sql`select 1 from patent_records where not has_instruction`)).length;
     expect(unprocessed).toBeGreaterThan(1000);
     const tab = await get(admin.client, 'limit=100');
     expect(tab.meta).toMatchObject({ total: unprocessed });
