@@ -17,7 +17,7 @@ import {
   PATENT_TO_VALIDATE_PAGE_SIZE,
   PATENT_TO_VALIDATE_SORTS,
 } from './constants.ts';
-import { paginationMetaSchema } from './pagination.ts';
+import { paginationMetaSchema, patentListMetaSchema } from './pagination.ts';
 import { costNumber, freeText, identifierText, numberMatchesOffice, requiredIdentifier } from './patent-input.ts';
 import { text } from './text.ts';
 
@@ -147,9 +147,11 @@ export const patentListQuery = z.strictObject({
   order: z.enum(['asc', 'desc']).default('asc'),
   page: positiveInt(1_000_000).default(1),
   limit: positiveInt(PATENT_PAGE_MAX).default(20),
+  /** Keyset paging (decision 174): a `next_cursor` or `previous_cursor` of the page read; `page` still numbers the page asked for. */
+  cursor: text().regex(/^[A-Za-z0-9_-]{1,700}$/).optional(),
 });
 export type PatentListQuery = z.output<typeof patentListQuery>;
-export const patentListResponse = z.strictObject({ success: z.literal(true), brevet_eptane: z.array(patentRecordSchema), meta: paginationMetaSchema });
+export const patentListResponse = z.strictObject({ success: z.literal(true), brevet_eptane: z.array(patentRecordSchema), meta: patentListMetaSchema });
 export type PatentListResponse = z.infer<typeof patentListResponse>;
 
 /** A client code as the back office writes them. */
@@ -235,6 +237,8 @@ export const missingInformationQuery = z.strictObject({
   order: z.enum(['asc', 'desc']).default('asc'),
   page: positiveInt(1_000_000).default(1),
   limit: positiveInt(PATENT_PAGE_MAX).default(PATENT_MISSING_PAGE_SIZE),
+  /** Keyset paging (decision 174): a `next_cursor` or `previous_cursor` of the page read; `page` still numbers the page asked for. */
+  cursor: text().regex(/^[A-Za-z0-9_-]{1,700}$/).optional(),
 });
 export type MissingInformationQuery = z.output<typeof missingInformationQuery>;
 /** Same shape as the portfolio list: `{ success, brevet_eptane, meta }`. */
@@ -269,6 +273,8 @@ export const toValidateQuery = z.strictObject({
   order: z.enum(['asc', 'desc']).default('asc'),
   page: positiveInt(1_000_000).default(1),
   limit: positiveInt(PATENT_PAGE_MAX).default(PATENT_TO_VALIDATE_PAGE_SIZE),
+  /** Keyset paging (decision 174): a `next_cursor` or `previous_cursor` of the page read; `page` still numbers the page asked for. */
+  cursor: text().regex(/^[A-Za-z0-9_-]{1,700}$/).optional(),
 });
 export type ToValidateQuery = z.output<typeof toValidateQuery>;
 /**

@@ -496,8 +496,32 @@ export const patentRecords = pgTable(
     index('patent_records_missing_info_idx')
       .on(t.referenceClient, t.id)
       .where(sql`coalesce(${t.numeroDepot}, '') = '' or coalesce(${t.numeroPublication}, '') = '' or coalesce(${t.referenceClient}, '') = ''`),
+    // Its other sorts (decision 174: few rows each, written only for missing-information rows).
+    ...(
+      [
+        ['numero_depot', t.numeroDepot],
+        ['numero_publication', t.numeroPublication],
+        ['pays', t.pays],
+      ] as const
+    ).map(([name, column]) =>
+      index(`patent_records_missing_${name}_idx`)
+        .on(column, t.id)
+        .where(sql`coalesce(${t.numeroDepot}, '') = '' or coalesce(${t.numeroPublication}, '') = '' or coalesce(${t.referenceClient}, '') = ''`),
+    ),
     // Patents to validate (status processed), default sort by application number.
     index('patent_records_to_validate_idx').on(t.numeroDepot, t.id).where(sql`${t.instructionStatus} = 'processed'`),
+    // Its other sorts (decision 174: processed rows only, a small part of the portfolio).
+    ...(
+      [
+        ['numero_publication', t.numeroPublication],
+        ['reference_client', t.referenceClient],
+        ['instruction_id', t.instructionId],
+        ['donneur_ordre', t.donneurOrdre],
+        ['donneur_ordre_an', t.donneurOrdreAn],
+        ['date_echeance', t.dateEcheance],
+        ['pays', t.pays],
+      ] as const
+    ).map(([name, column]) => index(`patent_records_to_validate_${name}_idx`).on(column, t.id).where(sql`${t.instructionStatus} = 'processed'`)),
     // The next export batch: validated and not exported yet.
     index('patent_records_to_export_idx').on(t.dateEcheance, t.id).where(sql`${t.instructionStatus} = 'validated' and ${t.exportedAt} is null`),
     // Records that disagree with the computed schedule (the list's filter), per tab by due date.
@@ -508,6 +532,26 @@ export const patentRecords = pgTable(
     check('patent_records_schedule_code_check', sql`${t.scheduleCode} is null or ${t.scheduleCode} in ('due_differs', 'no_annuity_due_then', 'number_out_of_range')`),
     check('patent_records_status_check', sql`${t.instructionStatus} in ('unprocessed', 'processed', 'validated')`),
   ],
+);
+
+/**
+ * How many patents each (cabinet, client code, tab) holds, and of them how many wait for validation
+ * (status processed) and how many miss information: the totals of the unfiltered patent lists without
+ * counting rows on every request (a scope is cabinets OR codes, so a pair is wholly in or out of it).
+ * Kept by statement-level triggers on `patent_records` (migration 0016, decision 174) in the
+ * transaction of the write, so it is never stale and no write path can forget it.
+ */
+export const patentTabCounts = pgTable(
+  'patent_tab_counts',
+  {
+    cabinetId: uuid('cabinet_id').notNull().references(() => cabinets.id, { onDelete: 'cascade' }),
+    clientCode: text('client_code').notNull(),
+    hasInstruction: boolean('has_instruction').notNull(),
+    patents: integer('patents').notNull().default(0),
+    processed: integer('processed').notNull().default(0),
+    missing: integer('missing').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.cabinetId, t.clientCode, t.hasInstruction] })],
 );
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import {
   PATENT_LIMIT_DAYS,
   paginationMeta,
@@ -14,11 +14,12 @@ import {
 } from '@portal/contracts';
 import { formatIsoDate, officeOfCountry, parseIsoDate, recordDeadline } from '@portal/annuities/core';
 import { originOf } from '@portal/jobs';
-import { cabinets, patentInstructionEvents, patentRecords, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
+import { cabinets, patentInstructionEvents, patentRecords, patentTabCounts, paymentInstructions, userCabinets, users, type Database, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../domain/errors.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
+import { decodeCursor, listPage, type PageRequest } from './list-page.ts';
 import { recordInstructionConfirmation, sendCommitted } from './notify.ts';
 
 export type PatentRow = typeof patentRecords.$inferSelect;
@@ -32,12 +33,31 @@ const NBSP = '\u00A0';
 export const dayOf = (instant: Date) => instant.toISOString().slice(0, 10);
 export const today = (ctx: AppContext) => dayOf(ctx.clock.now());
 
-/** An agent's cabinets and client codes, read fresh on every request (an admin's change applies at once). */
+/** An agent's cabinets and client codes, read fresh on every request (an admin's change applies at once), in one prepared query. */
 async function ownedScope(ctx: AppContext, userId: string): Promise<PatentScope> {
-  const [user] = await ctx.db.select({ code: users.code }).from(users).where(eq(users.id, userId));
-  const rows = await ctx.db.select({ cabinetId: userCabinets.cabinetId }).from(userCabinets).where(eq(userCabinets.userId, userId));
-  return { kind: 'owned', cabinetIds: rows.map((r) => r.cabinetId), codes: user?.code ?? [] };
+  const [row] = await scopeLookup(ctx.db).execute({ userId });
+  return { kind: 'owned', cabinetIds: row?.cabinetIds ?? [], codes: row?.codes ?? [] };
 }
+
+/** Prepared once per database handle, as the session lookup is (decision 174: one round trip, planned once). */
+function scopeLookup(db: Database) {
+  let statement = scopeLookups.get(db);
+  if (!statement) scopeLookups.set(db, (statement = prepareScopeLookup(db)));
+  return statement;
+}
+
+function prepareScopeLookup(db: Database) {
+  return db
+    .select({
+      codes: sql<string[]>`coalesce(${users.code}, '{}'::text[])`,
+      cabinetIds: sql<string[]>`array(select ${userCabinets.cabinetId}::text from ${userCabinets} where ${userCabinets.userId} = ${users.id})`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('patent_scope_lookup');
+}
+
+const scopeLookups = new WeakMap<Database, ReturnType<typeof prepareScopeLookup>>();
 
 /** What the caller may read by itself: everything for an admin, else its cabinets and codes (admin_test reaches other codes only through /brevet_eptane/admin/{code}). */
 export async function readScope(ctx: AppContext, actor: AuthState): Promise<PatentScope> {
@@ -176,7 +196,9 @@ function scheduleMismatchOf(row: PatentRow): PatentRecordDto['schedule_mismatch'
   return { code: row.scheduleCode, Quantieme: row.scheduleQuantieme, DateEcheance: row.scheduleEcheance };
 }
 
-const SORT_COLUMNS: Record<PatentSort, (typeof patentRecords)[keyof typeof patentRecords]> = {
+export type SortColumn = PageRequest['column'];
+
+const SORT_COLUMNS: Record<PatentSort, SortColumn> = {
   DateEcheance: patentRecords.dateEcheance,
   ReferenceClient: patentRecords.referenceClient,
   noDepot: patentRecords.numeroDepot,
@@ -190,6 +212,11 @@ const SORT_COLUMNS: Record<PatentSort, (typeof patentRecords)[keyof typeof paten
 
 /** One page of a tab: scope, filters, search, sort (rows without the value last, ties by id) and paging, all in SQL. */
 export async function listPatents(ctx: AppContext, scope: PatentScope, query: PatentListQuery, clientCode?: string) {
+  return listResponse(ctx, patentListRequest(scope, query, clientCode));
+}
+
+/** What a page of the agents' list reads (its statement: `pageStatement(pageRequest(…))`, the plan test's). */
+export function patentListRequest(scope: PatentScope, query: PatentListQuery, clientCode?: string): ListRequest {
   const conditions: SQL[] = [eq(patentRecords.hasInstruction, query.tab === 'unvalidated')];
   const owned = scopeCondition(scope);
   if (owned) conditions.push(owned);
@@ -217,20 +244,67 @@ export async function listPatents(ctx: AppContext, scope: PatentScope, query: Pa
   if (query.office && query.office.length > 0) conditions.push(inArray(patentRecords.pays, query.office));
   if (query.search) conditions.push(sql`${patentRecords.searchText} like ${likePattern(query.search)}`);
   if (query.schedule === 'mismatch') conditions.push(isNotNull(patentRecords.scheduleCode));
-  const where = and(...conditions);
-  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(patentRecords).where(where);
-  const column = SORT_COLUMNS[query.sort];
-  const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
-  const rows = await ctx.db
-    .select({ patent: getTableColumns(patentRecords), cabinetName: cabinets.name })
-    .from(patentRecords)
-    .innerJoin(cabinets, eq(cabinets.id, patentRecords.cabinetId))
-    .where(where)
-    .orderBy(sql`${column} ${direction} nulls last`, sql`${patentRecords.id} ${direction}`)
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
+  const where = and(...conditions)!;
+  // The unfiltered tab's total is kept per (cabinet, code, tab); a filtered one is counted up to a cap.
+  const filtered = conditions.length > (owned ? 2 : 1) + (clientCode !== undefined ? 1 : 0);
+  const kept = and(eq(patentTabCounts.hasInstruction, query.tab === 'unvalidated'), keptScope(scope), clientCode === undefined ? undefined : eq(patentTabCounts.clientCode, clientCode));
+  return {
+    where,
+    column: SORT_COLUMNS[query.sort],
+    order: query.order,
+    page: query.page,
+    limit: query.limit,
+    cursor: query.cursor,
+    total: filtered ? undefined : sql`(select coalesce(sum(${patentTabCounts.patents}), 0) from ${patentTabCounts} where ${kept})`,
+  };
+}
+
+/** Past this many rows a filtered list's total is "more than" (decision 174): counting further would scan. */
+export const PATENT_COUNT_CAP = 1000;
+
+/** The scope on the kept counts: a (cabinet, code) pair is wholly in or out of a scope. */
+export function keptScope(scope: PatentScope): SQL | undefined {
+  if (scope.kind === 'all') return undefined;
+  const parts: SQL[] = [];
+  if (scope.cabinetIds.length > 0) parts.push(inArray(patentTabCounts.cabinetId, scope.cabinetIds));
+  if (scope.codes.length > 0) parts.push(inArray(patentTabCounts.clientCode, scope.codes));
+  return parts.length > 0 ? or(...parts) : sql`false`;
+}
+
+/**
+ * A page of a patent_records list: its conditions, sort, paging, and `total`, the kept count's SQL, or
+ * undefined for a count of the rows of `where` that stops past PATENT_COUNT_CAP.
+ */
+export interface ListRequest {
+  where: SQL;
+  column: SortColumn;
+  order: 'asc' | 'desc';
+  page: number;
+  limit: number;
+  cursor: string | undefined;
+  total: SQL | undefined;
+}
+
+export function pageRequest(request: ListRequest): PageRequest {
+  const total = request.total ?? sql`(select count(*) from (select 1 from ${patentRecords} where ${request.where} limit ${PATENT_COUNT_CAP + 1}) capped)`;
+  const keyset = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
+  return { where: request.where, column: request.column, order: request.order, page: request.page, limit: request.limit, keyset, total };
+}
+
+/** A page of a patent_records list and its meta, in one statement (list-page.ts). */
+export async function listResponse(ctx: AppContext, request: ListRequest) {
+  const result = await listPage(ctx.db, pageRequest(request));
+  const more = request.total === undefined && result.total > PATENT_COUNT_CAP;
   const day = today(ctx);
-  return { brevet_eptane: rows.map((r) => toPatentDto(r.patent, r.cabinetName, day)), meta: paginationMeta(query.page, query.limit, total) };
+  return {
+    brevet_eptane: result.rows.map((r) => toPatentDto(r.patent, r.cabinetName, day)),
+    meta: {
+      ...paginationMeta(request.page, request.limit, more ? PATENT_COUNT_CAP + 1 : result.total),
+      ...(more ? { total: PATENT_COUNT_CAP, total_more: true } : {}),
+      next_cursor: result.next,
+      previous_cursor: result.previous,
+    },
+  };
 }
 
 export async function loadPatent(db: Executor, where: SQL, lock: boolean) {

@@ -1,7 +1,6 @@
-import { and, count, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   PATENT_MISSING_FIELDS,
-  paginationMeta,
   type MissingInfoBody,
   type MissingInformationQuery,
   type PatentMissingField,
@@ -10,13 +9,13 @@ import {
   type ToValidateQuery,
   type ValidateInstructionBody,
 } from '@portal/contracts';
-import { cabinets, patentInstructionEvents, patentRecords } from '@portal/db';
+import { patentInstructionEvents, patentRecords, patentTabCounts } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../domain/errors.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
 import { assertNumbersFitOffice } from './numbers.ts';
-import { loadPatent, scopeCondition, writeRefusal, toPatentDto, today, writeScope, type PatentRow, type PatentScope } from './service.ts';
+import { keptScope, listResponse, loadPatent, scopeCondition, writeRefusal, toPatentDto, today, writeScope, type PatentRow, type ListRequest, type PatentScope, type SortColumn } from './service.ts';
 
 /*
  * The staff screens: patents with missing information (admins) and patents to validate
@@ -42,26 +41,23 @@ const isBlank = (column: (typeof MISSING_COLUMNS)[PatentMissingField]) => sql`co
 /** The spec's missing information: no application number, no publication number or no client reference (the country is never null). */
 export const MISSING_CONDITION: SQL = sql`(${isBlank(patentRecords.numeroDepot)} or ${isBlank(patentRecords.numeroPublication)} or ${isBlank(patentRecords.referenceClient)})`;
 
-async function page(ctx: AppContext, where: SQL | undefined, sortColumn: SQL | (typeof patentRecords)[keyof typeof patentRecords], order: 'asc' | 'desc', pageNo: number, limit: number) {
-  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(patentRecords).where(where);
-  const direction = order === 'desc' ? sql`desc` : sql`asc`;
-  const rows = await ctx.db
-    .select({ patent: getTableColumns(patentRecords), cabinetName: cabinets.name })
-    .from(patentRecords)
-    .innerJoin(cabinets, eq(cabinets.id, patentRecords.cabinetId))
-    .where(where)
-    .orderBy(sql`${sortColumn} ${direction} nulls last`, sql`${patentRecords.id} ${direction}`)
-    .limit(limit)
-    .offset((pageNo - 1) * limit);
-  const day = today(ctx);
-  return { brevet_eptane: rows.map((r) => toPatentDto(r.patent, r.cabinetName, day)), meta: paginationMeta(pageNo, limit, total) };
-}
-
 const searchCondition = (search: string | undefined) => (search ? sql`${patentRecords.searchText} like ${likePattern(search)}` : undefined);
 
 /** GET /brevet_eptane/missing-information (admins): every patent with an empty number or client reference. */
 export async function listMissingInformation(ctx: AppContext, query: MissingInformationQuery) {
-  return page(ctx, and(MISSING_CONDITION, searchCondition(query.search)), MISSING_COLUMNS[query.sort], query.order, query.page, query.limit);
+  return listResponse(ctx, missingInformationRequest(query));
+}
+
+export function missingInformationRequest(query: MissingInformationQuery): ListRequest {
+  return {
+    where: and(MISSING_CONDITION, searchCondition(query.search))!,
+    column: MISSING_COLUMNS[query.sort],
+    order: query.order,
+    page: query.page,
+    limit: query.limit,
+    cursor: query.cursor,
+    total: query.search ? undefined : sql`(select coalesce(sum(${patentTabCounts.missing}), 0) from ${patentTabCounts})`,
+  };
 }
 
 /**
@@ -96,7 +92,7 @@ export async function updateMissingInfo(ctx: AppContext, idagenda: string, body:
   return toPatentDto(row!.patent, row!.cabinetName, today(ctx));
 }
 
-const VALIDATE_COLUMNS: Record<PatentToValidateSort, (typeof patentRecords)[keyof typeof patentRecords]> = {
+const VALIDATE_COLUMNS: Record<PatentToValidateSort, SortColumn> = {
   noDepot: patentRecords.numeroDepot,
   NoPublication: patentRecords.numeroPublication,
   ReferenceClient: patentRecords.referenceClient,
@@ -112,8 +108,20 @@ export const validateScope = writeScope;
 
 /** GET /brevet_eptane/to_validate: instructions given and not validated yet, in the caller's validation scope. */
 export async function listToValidate(ctx: AppContext, scope: PatentScope, query: ToValidateQuery) {
+  return listResponse(ctx, toValidateRequest(scope, query));
+}
+
+export function toValidateRequest(scope: PatentScope, query: ToValidateQuery): ListRequest {
   const where = and(eq(patentRecords.instructionStatus, 'processed'), scopeCondition(scope), searchCondition(query.search));
-  return page(ctx, where, VALIDATE_COLUMNS[query.sort], query.order, query.page, query.limit);
+  return {
+    where: where!,
+    column: VALIDATE_COLUMNS[query.sort],
+    order: query.order,
+    page: query.page,
+    limit: query.limit,
+    cursor: query.cursor,
+    total: query.search ? undefined : sql`(select coalesce(sum(${patentTabCounts.processed}), 0) from ${patentTabCounts} where ${keptScope(scope) ?? sql`true`})`,
+  };
 }
 
 const refusedRow = (id: string, patent: PatentRow | undefined, code: RefusedRow['code']): RefusedRow => ({

@@ -20,6 +20,7 @@ import { fillMissingInfo, missingInfoQuery } from './api.ts';
 import { usePatentsLive } from './live.ts';
 import { dirtyRows, fillBody, MISSING_FIELDS, PATENT_POLL_MS, type MissingField, type RowEdits } from './model.ts';
 import { patentRef } from './components/InstructionChoice.tsx';
+import { patentCount } from './paging.ts';
 import classes from './patents.module.css';
 
 const col = createColumnHelper<PatentRecordDto>();
@@ -187,7 +188,7 @@ export function MissingInfoPage() {
           rowTestId="missing-row"
           empty={empty}
           error={<LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="missing-load-error" />}
-          count={{ text: meta ? t('annuities.count', { count: meta.total }) : '', testId: 'missing-count', whileLoading: true }}
+          count={{ text: meta ? patentCount(t, meta) : '', testId: 'missing-count', whileLoading: true }}
           search={{ label: t('missing.search'), placeholder: t('missing.searchPlaceholder'), testId: 'missing-search', fetching: list.isFetching }}
           minWidth={760}
           pagination={{ label: t('missing.pagination') }}

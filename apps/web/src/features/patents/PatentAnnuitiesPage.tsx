@@ -20,6 +20,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { instructionsQuery, NO_FILTERS, patentListQuery, sendInstructions, type PatentFilters, type PatentTab } from './api.ts';
 import { usePatentsLive } from './live.ts';
+import { patentCount, usePageCursor } from './paging.ts';
 import {
   choose,
   CODE_SEARCH_DEBOUNCE_MS,
@@ -116,8 +117,10 @@ export function PatentAnnuitiesPage() {
 
   const instructions = useQuery(instructionsQuery);
   const labels = useMemo(() => instructionLabels(instructions.data ?? [], i18n.language), [instructions.data, i18n.language]);
+  const listParams = { tab, ...filters, code: searchesCodes ? debouncedCode : '', sort, order, limit: listState.limit as PatentPageSize };
+  const pager = usePageCursor(JSON.stringify(listParams), listState.setPage);
   const list = useQuery({
-    ...patentListQuery({ tab, ...filters, code: searchesCodes ? debouncedCode : '', sort, order, page: listState.page, limit: listState.limit as PatentPageSize }),
+    ...patentListQuery({ ...listParams, page: listState.page, cursor: pager.cursorFor(listState.page) }),
     refetchInterval: live.interrupted ? PATENT_POLL_MS : false,
   });
 
@@ -215,7 +218,7 @@ export function PatentAnnuitiesPage() {
       <Paper withBorder shadow="xs" p="md">
         <ServerList
           query={list}
-          state={listState}
+          state={{ ...listState, setPage: (page: number) => pager.goTo(page, list.data?.meta) }}
           rows={rows}
           totalPages={meta?.totalPages}
           columns={columns}
@@ -303,7 +306,7 @@ export function PatentAnnuitiesPage() {
               <Group justify="space-between" gap="sm" wrap="wrap">
                 <Stack gap={4}>
                   <Text size="sm" c="dark.5" aria-live="polite" data-testid="patents-count">
-                    {meta ? t('annuities.count', { count: meta.total }) : ''}
+                    {meta ? patentCount(t, meta) : ''}
                   </Text>
                   <ColourLegend />
                 </Stack>

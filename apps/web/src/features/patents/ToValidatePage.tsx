@@ -20,6 +20,7 @@ import { instructionsQuery, toValidateQuery, validateInstructions } from './api.
 import { usePatentsLive } from './live.ts';
 import { formatDay, instructionLabels, PATENT_POLL_MS } from './model.ts';
 import { patentRef } from './components/InstructionChoice.tsx';
+import { patentCount } from './paging.ts';
 import classes from './patents.module.css';
 
 const col = createColumnHelper<PatentRecordDto>();
@@ -197,7 +198,7 @@ export function ToValidatePage() {
           rowTestId="validate-row"
           empty={empty}
           error={<LoadError message={t('annuities.loadError')} retryLabel={t('annuities.retry')} onRetry={() => void list.refetch().catch(() => undefined)} testId="validate-load-error" />}
-          count={{ text: meta ? t('annuities.count', { count: meta.total }) : '', testId: 'validate-count', whileLoading: true }}
+          count={{ text: meta ? patentCount(t, meta) : '', testId: 'validate-count', whileLoading: true }}
           search={{ label: t('validate.search'), placeholder: t('validate.searchPlaceholder'), testId: 'validate-search', fetching: list.isFetching }}
           actions={validateButton}
           minWidth={880}

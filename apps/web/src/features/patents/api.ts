@@ -38,6 +38,8 @@ export interface PatentListParams extends PatentFilters {
   order: 'asc' | 'desc';
   page: number;
   limit: PatentPageSize;
+  /** Keyset paging (decision 174): the next/previous cursor of the page the pager moved from; not part of the key (same rows as the page number). */
+  cursor?: string | undefined;
 }
 
 /** GET /instruction_paiement: the four instructions (titles with their tooltip after a colon). */
@@ -48,7 +50,7 @@ export const instructionsQuery = queryOptions({
 });
 
 /** GET /brevet_eptane (or /brevet_eptane/admin/{code}): one server page of a tab, filtered and sorted by the server. */
-export function patentListQuery(params: PatentListParams) {
+export function patentListQuery({ cursor, ...params }: PatentListParams) {
   const code = params.code.trim();
   return queryOptions({
     queryKey: queryKeys.patents.list({ ...params, code }),
@@ -65,6 +67,7 @@ export function patentListQuery(params: PatentListParams) {
           order: params.order,
           page: params.page,
           limit: params.limit,
+          cursor,
         },
         signal,
       }),

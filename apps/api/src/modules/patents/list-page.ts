@@ -1,0 +1,146 @@
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { rowsOf } from '@portal/jobs';
+import { cabinets, patentRecords, type Executor } from '@portal/db';
+import { AppError } from '../../domain/errors.ts';
+import type { PatentRow } from './service.ts';
+
+/*
+ * One page of a patent_records list in one statement (decision 174): the total and the rows, ordered by an
+ * index whatever the sort and direction.
+ *
+ * The lists sort by a column, rows without a value last, ties by id in the same direction. Each column has
+ * one ascending index (…, column, id). A descending `nulls last` order does not match it, so the page is read
+ * in two ordered parts, concatenated: the rows with a value (the index read forward, or backward for desc),
+ * then the rows without one (the same index, `column is null`, by id). Each part stops at the page's end.
+ *
+ * Keyset paging: a cursor names the last (or first) row of a page — its part, its value, its id — and the
+ * next (previous) page starts right after (before) it, so a deep page costs what the first one does. Page
+ * numbers stay valid (offset) for a jump.
+ */
+
+export type Direction = 'asc' | 'desc';
+type Column = PgColumn;
+
+/** Where a page starts: after (next) or before (previous) the row the cursor names. */
+export interface Keyset {
+  way: 'after' | 'before';
+  /** 0: rows with a value, 1: rows without one. */
+  part: 0 | 1;
+  value: string | number | null;
+  id: string;
+}
+
+const CURSOR = /^[A-Za-z0-9_-]{1,700}$/;
+
+export function encodeCursor(keyset: Keyset): string {
+  return Buffer.from(JSON.stringify([keyset.way === 'after' ? 'a' : 'b', keyset.part, keyset.value, keyset.id])).toString('base64url');
+}
+
+/** A cursor from the wire; anything not made by `encodeCursor` is the 400 `invalid_cursor`. */
+export function decodeCursor(cursor: string): Keyset {
+  try {
+    if (!CURSOR.test(cursor)) throw new Error('shape');
+    const [way, part, value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    const valueOk = (part === 0 && (typeof value === 'string' || typeof value === 'number')) || (part === 1 && value === null);
+    if ((way !== 'a' && way !== 'b') || !valueOk || typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('shape');
+    return { way: way === 'a' ? 'after' : 'before', part, value, id };
+  } catch {
+    throw new AppError('validation_failed', { fields: { cursor: 'invalid_cursor' } });
+  }
+}
+
+export interface PageRequest {
+  /** Every condition of the list (tab, scope, filters, search). */
+  where: SQL;
+  column: Column;
+  order: Direction;
+  page: number;
+  limit: number;
+  keyset?: Keyset;
+  /** A scalar SQL expression: the list's total (kept counts, or a capped count). */
+  total: SQL;
+}
+
+export interface PageResult {
+  rows: Array<{ patent: PatentRow; cabinetName: string }>;
+  total: number;
+  /** Cursors of the page's last and first rows (null on an empty page). */
+  next: string | null;
+  previous: string | null;
+}
+
+const columns = Object.entries(getTableColumns(patentRecords));
+/**
+ * What a page reads: every column but the search text (a long generated string no screen shows). The embedded
+ * database's cost per row is mostly moving and parsing its fields (profile of issue 28).
+ */
+const READ = columns.filter(([key]) => key !== 'searchText');
+const readList = sql.join(
+  READ.map(([, column]) => sql`${patentRecords}.${sql.identifier(column.name)}`),
+  sql`, `,
+);
+
+/** A raw row of `patent_records` (snake_case, driver values) as Drizzle's select would give it. */
+function toRow(raw: Record<string, unknown>): PatentRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of READ) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return { ...row, searchText: '' } as PatentRow;
+}
+
+const flip = (d: Direction): Direction => (d === 'asc' ? 'desc' : 'asc');
+const dir = (d: Direction) => (d === 'asc' ? sql`asc` : sql`desc`);
+const beyond = (d: Direction) => (d === 'asc' ? sql`>` : sql`<`);
+
+/** The page's one statement: a row with the total, joined with the page's rows (none on an empty page). */
+export function pageStatement(request: PageRequest): SQL {
+  const { column, keyset, limit } = request;
+  // Reading backwards (previous page): the parts in reverse order, each in the opposite direction.
+  const reverse = keyset?.way === 'before';
+  const order = reverse ? flip(request.order) : request.order;
+  const offset = keyset ? 0 : (request.page - 1) * limit;
+  const reach = offset + limit;
+  const select = sql`select ${readList}, c.name as cabinet_name from ${patentRecords} join ${cabinets} c on c.id = ${patentRecords.cabinetId}`;
+  const valued = (extra: SQL | undefined) =>
+    sql`(${select} where ${request.where} and ${column} is not null ${extra ? sql`and ${extra}` : sql``} order by ${column} ${dir(order)}, ${patentRecords.id} ${dir(order)} limit ${reach})`;
+  const empty = (extra: SQL | undefined) =>
+    // Ordered by the column too (all null here): `is null` does not make the index's next column (id) the order for the planner.
+    sql`(${select} where ${request.where} and ${column} is null ${extra ? sql`and ${extra}` : sql``} order by ${column} ${dir(order)}, ${patentRecords.id} ${dir(order)} limit ${reach})`;
+  const parts: SQL[] = [];
+  // A column that is never null (the country) has no second part.
+  const nullable = !column.notNull;
+  if (!keyset) parts.push(valued(undefined), ...(nullable ? [empty(undefined)] : []));
+  else if (keyset.part === 0) {
+    const after = sql`(${column}, ${patentRecords.id}) ${beyond(order)} (${keyset.value}, ${keyset.id}::uuid)`;
+    // Forward from a valued row: the rest of the valued rows, then every empty one; backward: valued rows only.
+    parts.push(valued(after));
+    if (!reverse && nullable) parts.push(empty(undefined));
+  } else {
+    const after = sql`${patentRecords.id} ${beyond(order)} ${keyset.id}::uuid`;
+    // Forward from an empty row: the rest of the empty ones; backward: the empty ones before it, then every valued row.
+    parts.push(empty(after));
+    if (reverse) parts.push(valued(undefined));
+  }
+  return sql`select t.total, pg.* from (select ${request.total} as total) t
+    left join lateral (select * from (${sql.join(parts, sql` union all `)}) u limit ${limit} offset ${offset}) pg on true`;
+}
+
+export async function listPage(db: Executor, request: PageRequest): Promise<PageResult> {
+  const { column } = request;
+  const reverse = request.keyset?.way === 'before';
+  const raw = rowsOf<Record<string, unknown>>(await db.execute(pageStatement(request)));
+  const total = Number(raw[0]?.total ?? 0);
+  const rows = raw.filter((r) => r.id !== null && r.id !== undefined).map((r) => ({ patent: toRow(r), cabinetName: r.cabinet_name as string }));
+  if (reverse) rows.reverse();
+  const cursorOf = (way: Keyset['way'], row: { patent: PatentRow } | undefined) => {
+    if (!row) return null;
+    const value = (row.patent as Record<string, unknown>)[keyOf(column)] as string | number | null;
+    return encodeCursor({ way, part: value === null ? 1 : 0, value, id: row.patent.id });
+  };
+  return { rows, total, next: cursorOf('after', rows.at(-1)), previous: cursorOf('before', rows[0]) };
+}
+
+const keyOf = (column: Column) => columns.find(([, c]) => c === column)![0];
