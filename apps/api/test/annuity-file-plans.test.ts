@@ -21,7 +21,7 @@ describe.each(testDatabaseKinds())('patents-by-file plans (%s)', (kind) => {
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
     const owner = await handle.db.execute(sql`insert into users (company_agent, email) values ('Plans', 'plans@example.test') returning id`);
-    const ownerId = (owner as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;
+    const ownerId = (owner as { rows: Array<{ id: string }> }).rows[0]!.id;
     // A small file beside the big one: the big file's rows are not the whole table.
     await fillAnnuityFile(handle.db, ownerId, 500);
     fileId = await fillAnnuityFile(handle.db, ownerId, ROWS);
