@@ -269,7 +269,7 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
         <Stack gap={6}>
           <Textarea
             label={t('patents.bulk.label')}
-            description={selected.size === 0 ? t('patents.bulk.hint') : undefined}
+            description={selection.size === 0 ? t('patents.bulk.hint') : undefined}
             placeholder={t('patents.bulk.placeholder')}
             value={comment}
             onChange={(e) => setComment(e.currentTarget.value)}

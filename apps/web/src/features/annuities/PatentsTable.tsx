@@ -324,7 +324,7 @@ export function PatentsTable(props: PatentsTableProps) {
     return (
       <RowStateContext.Provider value={rowState}>
         <ToggleAllContext.Provider value={toggleAll}>
-          <Group gap="xs" mb="xs">
+          <Group gap="xs" mb="xs" wrap="nowrap" align="flex-start">
             <HeaderCheckbox />
             <Text size="sm" component="span" aria-hidden="true">
               {selectAllLabel ?? t('patents.selectAllShown')}
