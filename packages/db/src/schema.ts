@@ -314,6 +314,9 @@ export const annuityFiles = pgTable(
   (t) => [
     index('annuity_files_owner_created_idx').on(t.ownerId, t.createdAt, t.id),
     index('annuity_files_created_idx').on(t.createdAt, t.id),
+    // The list's sort by name (then date), a user's and an admin's, both ways (decision 178).
+    index('annuity_files_owner_name_idx').on(t.ownerId, t.importName, t.createdAt, t.id),
+    index('annuity_files_name_idx').on(t.importName, t.createdAt, t.id),
     index('annuity_files_state_idx').on(t.state, t.updatedAt),
   ],
 );

@@ -2,6 +2,8 @@ DROP INDEX "annuity_patents_file_next_idx";--> statement-breakpoint
 DROP INDEX "annuity_patents_file_previous_idx";--> statement-breakpoint
 DROP INDEX "annuity_patents_file_publication_idx";--> statement-breakpoint
 DROP INDEX "annuity_patents_file_reference_idx";--> statement-breakpoint
+CREATE INDEX "annuity_files_owner_name_idx" ON "annuity_files" USING btree ("owner_id","import_name","created_at","id");--> statement-breakpoint
+CREATE INDEX "annuity_files_name_idx" ON "annuity_files" USING btree ("import_name","created_at","id");--> statement-breakpoint
 CREATE INDEX "annuity_patents_file_filing_number_idx" ON "annuity_patents" USING btree ("file_id","num_depot","row_index","colour");--> statement-breakpoint
 CREATE INDEX "annuity_patents_file_name_idx" ON "annuity_patents" USING btree ("file_id","nom","row_index","colour");--> statement-breakpoint
 CREATE INDEX "annuity_patents_file_country_idx" ON "annuity_patents" USING btree ("file_id","pays","row_index","colour");--> statement-breakpoint
