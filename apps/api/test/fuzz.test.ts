@@ -63,6 +63,7 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   'POST /ledes/file/download': { file_path: 'ledes/original/2026/01/x/f.txt' },
   'PUT /brevets/annuite/:id': { date_precedente_annuite: '2024-03-31', quant_precedent: 6 },
   'PUT /brevets/annuites/many': { ids: [UUID], comment: 'checked' },
+  'PUT /brevets/file/:id/comment': { colour: 'nok', comment: 'checked' },
   'PUT /brevet_eptane/update/instruction_paiement/:id': { instruction_paiement: 1, version: 1 },
   'PUT /brevet_eptane/many/update_instruction': {
     patents: [{ idagenda: 'FUZZ-1', ReferenceClient: 'R', noDepot: 'EP1', NoPublication: null, Pays: 'EP', DateEcheance: '2027-01-01', instructionBeingUpdated: 1, version: 1 }],

@@ -5,7 +5,10 @@ import {
   chunk,
   commentPatentPage,
   dayOrNull,
+  FETCH_AHEAD_ROWS,
+  filterSelection,
   formatDay,
+  needsNextWindow,
   moveCount,
   nextSort,
   patchPatentPage,
@@ -16,8 +19,17 @@ import {
   statusReasons,
   toggleAllShown,
   toggleColour,
+  toggleExcept,
 } from '../src/features/annuities/patentsModel.ts';
-import { applyBulkComment, applyPatentEdit, commentPatents, DEFAULT_PATENT_PAGE, patentPageQuery } from '../src/features/annuities/patentsApi.ts';
+import {
+  applyBulkComment,
+  applyPatentEdit,
+  commentFilePatents,
+  commentPatents,
+  DEFAULT_PATENT_PAGE,
+  patentPageQuery,
+  patentWindowsQuery,
+} from '../src/features/annuities/patentsApi.ts';
 import { queryKeys } from '../src/lib/queryKeys.ts';
 import i18next from 'i18next';
 import en from '../../../packages/i18n/locales/en/annuities.json' with { type: 'json' };
@@ -293,5 +305,108 @@ describe('every row says why it has its status (issue 26)', () => {
   it('no row without a date has an empty list', () => {
     expect(statusReasons(patent(3, { colour: 'no_date', reasons: [] }))).toEqual([{ key: 'patents.noDateUnknown' }]);
     expect(statusReasons(patent(4))).toEqual([]);
+  });
+});
+
+describe('"All": a virtualized table fed window by window (decision 178)', () => {
+  const windowOf = (n: number, total: number, size = 250): AnnuityPatentsResponse => ({
+    ...page(Array.from({ length: Math.min(size, total - (n - 1) * size) }, (_, i) => patent((n - 1) * size + i))),
+    meta: { currentPage: n, totalPages: Math.ceil(total / size), pageSize: size, total },
+  });
+
+  it('asks the server for window n of limit=all with the search, sort and filter, and for the next one until the last', async () => {
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        urls.push(url);
+        const n = Number(new URL(url, 'http://x').searchParams.get('page'));
+        return new Response(JSON.stringify(windowOf(n, 40_000)), { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    try {
+      const options = patentWindowsQuery(FILE_ID, { search: ' ep ', sort: 'date_prochaine_annuite', order: 'desc', colour: 'nok' });
+      expect(options.queryKey).toEqual(
+        queryKeys.annuities.patentWindows(FILE_ID, { page: 1, limit: 'all', search: 'ep', sort: 'date_prochaine_annuite', order: 'desc', colour: 'nok' }),
+      );
+      const client = new QueryClient();
+      const data = await client.fetchInfiniteQuery({ ...options, pages: 3 });
+      expect(data.pages.map((p) => p.meta.currentPage)).toEqual([1, 2, 3]);
+      const query = new URL(urls[1]!, 'http://x').searchParams;
+      expect(Object.fromEntries(query)).toEqual({ page: '2', limit: 'all', search: 'ep', sort: 'date_prochaine_annuite', order: 'desc', colour: 'nok' });
+      expect(options.getNextPageParam(windowOf(160, 40_000), [], 160, [])).toBeUndefined();
+      expect(options.getNextPageParam(windowOf(159, 40_000), [], 159, [])).toBe(160);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('fetches the next window only near the last loaded row, and never past the total', () => {
+    expect(needsNextWindow(10, 250, 40_000)).toBe(false);
+    expect(needsNextWindow(249 - FETCH_AHEAD_ROWS - 1, 250, 40_000)).toBe(false);
+    expect(needsNextWindow(249 - FETCH_AHEAD_ROWS, 250, 40_000)).toBe(true);
+    expect(needsNextWindow(39_999, 40_000, 40_000)).toBe(false);
+    expect(needsNextWindow(-1, 0, 0)).toBe(false);
+  });
+
+  it('select-all covers every row of the filter, loaded or not; a row unticked after is left out and counted out', () => {
+    const all = filterSelection(new Set(), 40_000);
+    expect(all.size).toBe(40_000);
+    expect(all.has(id(39_999))).toBe(true);
+    expect(selectionState([id(1), id(2)], all)).toBe('all');
+    const except = toggleExcept(new Set(), id(2));
+    const some = filterSelection(except, 40_000);
+    expect(some.size).toBe(39_999);
+    expect(some.has(id(2))).toBe(false);
+    expect(selectionState([id(1), id(2)], some)).toBe('some');
+    expect(toggleExcept(except, id(2)).size).toBe(0);
+  });
+
+  it('the bulk comment of a select-all sends the filter and the rows left out, not the ids', async () => {
+    const bodies: Array<{ url: string; method: string | undefined; body: unknown }> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        bodies.push({ url, method: init.method, body: JSON.parse(String(init.body)) });
+        return new Response(JSON.stringify({ success: true, updated: 39_999 }), { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    try {
+      expect(await commentFilePatents(FILE_ID, { search: ' ep ', colour: 'nok', except: [id(2)] }, 'checked')).toBe(39_999);
+      expect(await commentFilePatents(FILE_ID, { search: '', colour: null, except: [] }, '')).toBe(39_999);
+      expect(bodies).toEqual([
+        { url: `/api/brevets/file/${FILE_ID}/comment`, method: 'PUT', body: { search: 'ep', colour: 'nok', except: [id(2)], comment: 'checked' } },
+        { url: `/api/brevets/file/${FILE_ID}/comment`, method: 'PUT', body: { except: [], comment: '' } },
+      ]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('an edit and a bulk comment patch the loaded windows in place', async () => {
+    const client = new QueryClient();
+    const key = queryKeys.annuities.patentWindows(FILE_ID, { page: 1, limit: 'all', search: '', sort: '', order: 'asc', colour: '' });
+    client.setQueryData(key, { pages: [windowOf(1, 600), windowOf(2, 600)], pageParams: [1, 2] });
+    await applyBulkComment(client, FILE_ID, new Set([id(3), id(260)]), 'seen');
+    await applyPatentEdit(client, patent(261, { colour: 'nok', edited: true }), 'ok');
+    const data = client.getQueryData<{ pages: AnnuityPatentsResponse[] }>(key)!;
+    const rows = data.pages.flatMap((p) => p.patents);
+    expect(rows.filter((p) => p.commentaire === 'seen').map((p) => p.row)).toEqual([3, 260]);
+    expect(rows.find((p) => p.row === 261)!.colour).toBe('nok');
+    expect(data.pages.every((p) => p.file.export_stale)).toBe(true);
+  });
+
+  it.each(['en', 'fr'] as const)('says how much is loaded and what select-all covers (%s)', async (lang) => {
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: lang, ns: ['annuities'], defaultNS: 'annuities', resources: { en: { annuities: en }, fr: { annuities: fr } }, interpolation: { escapeValue: false } });
+    const loaded = i18n.t('patents.loaded', { loaded: 500, count: 40_000 });
+    const selectAll = i18n.t('patents.selectAllMatching', { count: 40_000 });
+    if (lang === 'en') {
+      expect(loaded).toBe('500 of 40,000 patents loaded; scroll for more');
+      expect(selectAll).toBe('Select all 40,000 patents of this list (loaded or not)');
+    } else {
+      expect(loaded).toBe('500 sur 40\u202f000 brevets chargés\u202f; faites défiler pour la suite');
+      expect(selectAll).toBe('Sélectionner les 40\u202f000 brevets de cette liste (chargés ou non)');
+    }
   });
 });

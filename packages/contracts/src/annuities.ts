@@ -8,8 +8,11 @@ export const ANNUITY_EXTENSIONS = ['xlsx', 'xls'] as const;
 /** The spec's page sizes: 5 / 10 / 15 files (default 5), 30 / 50 / 100 / all patents (default 30). */
 export const ANNUITY_FILE_PAGE_SIZES = [5, 10, 15] as const;
 export const ANNUITY_PATENT_PAGE_SIZES = [30, 50, 100] as const;
-/** What `limit=all` means on the wire: every row of the file, up to the engine's row cap. */
-export const ANNUITY_ALL_LIMIT = 200_000;
+/**
+ * What `limit=all` means on the wire (decision 178): a window of this many rows, `page` counting windows,
+ * `meta.pageSize` saying the size. The "All" view fetches the windows it scrolls to; no answer holds the whole file.
+ */
+export const ANNUITY_ALL_PAGE_SIZE = 250;
 export const ANNUITY_BULK_MAX_IDS = 2000;
 export const ANNUITY_COLOURS = ['ok', 'nok', 'orange', 'no_date'] as const;
 export type AnnuityColour = (typeof ANNUITY_COLOURS)[number];
@@ -170,6 +173,16 @@ export const annuityPatentEditResponse = z.strictObject({ success: z.literal(tru
 export const annuityBulkCommentBody = z.strictObject({
   // Bounded by the JSON body limit (100 kB): about 2,500 ids; the web sends larger selections in chunks.
   ids: z.array(z.uuid()).min(1).max(ANNUITY_BULK_MAX_IDS),
+  comment: text().max(2000),
+});
+/**
+ * The bulk comment over every row of a file that matches the modal's current search and colour filter
+ * (the "All" view's select-all, decision 178), except the rows the user unticked after.
+ */
+export const annuityFileCommentBody = z.strictObject({
+  search: text().trim().max(200).optional(),
+  colour: z.enum(ANNUITY_COLOURS).optional(),
+  except: z.array(z.uuid()).max(ANNUITY_BULK_MAX_IDS).default([]),
   comment: text().max(2000),
 });
 export const annuityBulkCommentResponse = z.strictObject({ success: z.literal(true), updated: z.number().int().min(0) });

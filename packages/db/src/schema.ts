@@ -314,6 +314,9 @@ export const annuityFiles = pgTable(
   (t) => [
     index('annuity_files_owner_created_idx').on(t.ownerId, t.createdAt, t.id),
     index('annuity_files_created_idx').on(t.createdAt, t.id),
+    // The list's sort by name (then date), a user's and an admin's, both ways (decision 178).
+    index('annuity_files_owner_name_idx').on(t.ownerId, t.importName, t.createdAt, t.id),
+    index('annuity_files_name_idx').on(t.importName, t.createdAt, t.id),
     index('annuity_files_state_idx').on(t.state, t.updatedAt),
   ],
 );
@@ -368,11 +371,23 @@ export const annuityPatents = pgTable(
     // Substring search (`like '%…%'`) over number, reference, name and country: trigrams (pg_trgm, also
     // loaded in PGlite); a scan of a 100,000-row file took ~130 ms.
     index('annuity_patents_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // One index per sort of the patents-by-file modal (decision 178): (file, column, row_index) gives the
+    // ascending order (nulls last, ties in file order) forward and the descending one backward, so no page
+    // sorts the file. The colour one also serves the colour filter; the others carry the colour last (it
+    // changes no order: row_index is unique in a file) so a filtered deep page skips rows on the index alone.
     index('annuity_patents_file_colour_idx').on(t.fileId, t.colour, t.rowIndex),
-    index('annuity_patents_file_next_idx').on(t.fileId, t.dateProchaineAnnuite),
-    index('annuity_patents_file_previous_idx').on(t.fileId, t.datePrecedenteAnnuite),
-    index('annuity_patents_file_publication_idx').on(t.fileId, t.numPublication),
-    index('annuity_patents_file_reference_idx').on(t.fileId, t.reference),
+    index('annuity_patents_file_publication_idx').on(t.fileId, t.numPublication, t.rowIndex, t.colour),
+    index('annuity_patents_file_filing_number_idx').on(t.fileId, t.numDepot, t.rowIndex, t.colour),
+    index('annuity_patents_file_reference_idx').on(t.fileId, t.reference, t.rowIndex, t.colour),
+    index('annuity_patents_file_name_idx').on(t.fileId, t.nom, t.rowIndex, t.colour),
+    index('annuity_patents_file_country_idx').on(t.fileId, t.pays, t.rowIndex, t.colour),
+    index('annuity_patents_file_payer_idx').on(t.fileId, t.payeur, t.rowIndex, t.colour),
+    index('annuity_patents_file_filing_date_idx').on(t.fileId, t.dateDepot, t.rowIndex, t.colour),
+    index('annuity_patents_file_filing_month_idx').on(t.fileId, t.moisDateDepot, t.rowIndex, t.colour),
+    index('annuity_patents_file_previous_idx').on(t.fileId, t.datePrecedenteAnnuite, t.rowIndex, t.colour),
+    index('annuity_patents_file_previous_number_idx').on(t.fileId, t.quantPrecedent, t.rowIndex, t.colour),
+    index('annuity_patents_file_next_idx').on(t.fileId, t.dateProchaineAnnuite, t.rowIndex, t.colour),
+    index('annuity_patents_file_deadline_idx').on(t.fileId, t.limiteDateProchaineAnnuite, t.rowIndex, t.colour),
   ],
 );
 

@@ -49,7 +49,7 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
   { calls: ['GET /user/:id', 'POST /user/id_client/name', 'GET /cabinet', 'GET /cabinet/user/list'], who: 'connected', spec: '§7 Users and cabinets (oneself or an admin for a user; one\'s own client ids)' },
   { calls: ['POST /contact'], who: 'anyone', spec: '§2 /contact (public)' },
   // §7 Annuities files: the Annuities menu's screens.
-  { calls: ['POST /brevets/annuite', 'GET /annuite/files', 'GET /annuite/files/download', 'GET /brevets/file/:id', 'PUT /brevets/annuite/:id', 'PUT /brevets/annuites/many'], who: 'annuities', spec: '§2 menus (Annuities menu), §7 Annuities files' },
+  { calls: ['POST /brevets/annuite', 'GET /annuite/files', 'GET /annuite/files/download', 'GET /brevets/file/:id', 'PUT /brevets/annuite/:id', 'PUT /brevets/annuites/many', 'PUT /brevets/file/:id/comment'], who: 'annuities', spec: '§2 menus (Annuities menu), §7 Annuities files' },
   { calls: ['GET /annuite/research'], who: 'annuities', spec: '§2 /annuities/research, Annuities menu', added: 'decision 48' },
   // §7 Ledes: the Ledes menu's screens.
   { calls: ['POST /ledes/file/:type/:office', 'POST /ledes/file/download', 'GET /historique', 'GET /searchHistorique'], who: 'ledes', spec: '§2 menus (Ledes menu), §7 Ledes' },

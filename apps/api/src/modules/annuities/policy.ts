@@ -10,5 +10,6 @@ export const annuitiesPolicy = {
   'GET /brevets/file/:id': ANNUITY_USERS,
   'PUT /brevets/annuite/:id': ANNUITY_USERS,
   'PUT /brevets/annuites/many': ANNUITY_USERS,
+  'PUT /brevets/file/:id/comment': ANNUITY_USERS,
   'GET /annuite/research': ANNUITY_USERS,
 } satisfies PolicyTable;

@@ -4,6 +4,7 @@ import {
   annuityBulkCommentBody,
   annuityBulkCommentResponse,
   annuityDownloadQuery,
+  annuityFileCommentBody,
   annuityFilesQuery,
   annuityFilesResponse,
   annuityIdParams,
@@ -22,7 +23,7 @@ import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
-import { canRead, commentPatents, editPatent, findFileByPath, listFiles, listPatents, readableFile, research, submitAnnuityFile, waitForFreshExport } from './service.ts';
+import { canRead, commentFilePatents, commentPatents, editPatent, findFileByPath, listFiles, listPatents, readableFile, research, submitAnnuityFile, waitForFreshExport } from './service.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A download of an export that misses the latest edits waits this long for the queue's rewrite, then answers 409. */
@@ -139,7 +140,25 @@ export function annuitiesRoutes(ctx: AppContext): Route[] {
       body: annuityBulkCommentBody,
       response: annuityBulkCommentResponse,
       async handler({ body }, http) {
-        return { success: true as const, updated: await commentPatents(ctx, http.actor(), body.ids, body.comment) };
+        const actor = http.actor();
+        const updated = await commentPatents(ctx, actor, body.ids, body.comment);
+        http.log.info({ event: 'annuity_bulk_comment', by: actor.userId, updated }, 'bulk comment applied');
+        return { success: true as const, updated };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/brevets/file/:id/comment',
+      summary:
+        "Sets one comment on every patent of a Done file the caller may edit that the search and colour filter keep, but the ids in `except` (the 'All' view's select-all)",
+      params: annuityIdParams,
+      body: annuityFileCommentBody,
+      response: annuityBulkCommentResponse,
+      async handler({ params, body }, http) {
+        const actor = http.actor();
+        const updated = await commentFilePatents(ctx, actor, params.id, body);
+        http.log.info({ event: 'annuity_bulk_comment', by: actor.userId, fileId: params.id, updated, byFilter: true }, 'bulk comment applied');
+        return { success: true as const, updated };
       },
     }),
     defineRoute({

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   addDays,
   annuityDueBy,
@@ -14,7 +15,7 @@ import {
   type Schedule,
 } from '@portal/annuities/core';
 import { scheduleFields } from '@portal/jobs';
-import { ANNUITY_ALL_LIMIT, paginationMeta, type AnnuityPatentSort } from '@portal/contracts';
+import { ANNUITY_ALL_PAGE_SIZE, paginationMeta, type AnnuityPatentSort } from '@portal/contracts';
 import { annuityFiles, annuityPatents, users } from '@portal/db';
 import type { Locale } from '@portal/i18n';
 import { enqueueCommitted, exportNameOf, loadAnnuityFile, publishFile, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from '@portal/jobs';
@@ -73,18 +74,21 @@ export interface FileListQuery {
   order: 'asc' | 'desc';
 }
 
-/** One page of files, searched (name, title) and sorted (name, date) in the database. */
-export async function listFiles(ctx: AppContext, actor: AuthState, query: FileListQuery, locale: Locale) {
+/** The files a caller lists: their own (everyone's for an admin), searched on name and title. */
+export function filesWhere(actor: Pick<AuthState, 'isAdmin' | 'userId'>, search: string | undefined): SQL | undefined {
   const conditions: SQL[] = [];
   if (!actor.isAdmin) conditions.push(eq(annuityFiles.ownerId, actor.userId));
-  if (query.search) {
-    const pattern = likePattern(query.search);
+  if (search) {
+    const pattern = likePattern(search);
     conditions.push(or(ilike(annuityFiles.importName, pattern), ilike(annuityFiles.title, pattern))!);
   }
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
-  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(annuityFiles).where(where);
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** The query of one page of files: by name then date, or by date, either way; an index of migration 0018 gives each order. */
+export function filesPageQuery(ctx: Pick<AppContext, 'db'>, where: SQL | undefined, query: Pick<FileListQuery, 'page' | 'limit' | 'sort' | 'order'>) {
   const direction = query.order === 'asc' ? asc : desc;
-  const rows = await ctx.db
+  return ctx.db
     .select({ file: annuityFiles, owner: { id: users.id, email: users.email, companyAgent: users.companyAgent } })
     .from(annuityFiles)
     .innerJoin(users, eq(users.id, annuityFiles.ownerId))
@@ -92,6 +96,13 @@ export async function listFiles(ctx: AppContext, actor: AuthState, query: FileLi
     .orderBy(...(query.sort === 'name' ? [direction(annuityFiles.importName)] : []), direction(annuityFiles.createdAt), direction(annuityFiles.id))
     .limit(query.limit)
     .offset((query.page - 1) * query.limit);
+}
+
+/** One page of files, searched (name, title) and sorted (name, date) in the database. */
+export async function listFiles(ctx: AppContext, actor: AuthState, query: FileListQuery, locale: Locale) {
+  const where = filesWhere(actor, query.search);
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(annuityFiles).where(where);
+  const rows = await filesPageQuery(ctx, where, query);
   return {
     data: rows.map(({ file, owner }) => toFileDto(file, locale, actor.isAdmin ? owner : undefined)),
     meta: paginationMeta(query.page, query.limit, total),
@@ -114,7 +125,7 @@ export async function readableFile(ctx: AppContext, actor: AuthState, id: string
   return file;
 }
 
-const SORT_COLUMNS: Record<AnnuityPatentSort, SQL | (typeof annuityPatents)[keyof typeof annuityPatents]> = {
+const SORT_COLUMNS = {
   num_publication: annuityPatents.numPublication,
   num_depot: annuityPatents.numDepot,
   reference: annuityPatents.reference,
@@ -129,7 +140,7 @@ const SORT_COLUMNS: Record<AnnuityPatentSort, SQL | (typeof annuityPatents)[keyo
   date_prochaine_annuite: annuityPatents.dateProchaineAnnuite,
   limite_date_prochaine_annuite: annuityPatents.limiteDateProchaineAnnuite,
   colour: annuityPatents.colour,
-};
+} satisfies Record<AnnuityPatentSort, AnyPgColumn>;
 
 export interface PatentListQuery {
   page: number;
@@ -140,37 +151,90 @@ export interface PatentListQuery {
   colour?: 'ok' | 'nok' | 'orange' | 'no_date';
 }
 
-/** One page of a file's patents: search, colour filter, sort and paging all in the database; rows without the sorted value last. */
+/** The rows of a file the modal's search and colour filter keep. */
+function patentFilter(fileId: string, filter: { search?: string | undefined; colour?: PatentListQuery['colour'] }): SQL[] {
+  const conditions: SQL[] = [eq(annuityPatents.fileId, fileId)];
+  if (filter.colour) conditions.push(eq(annuityPatents.colour, filter.colour));
+  if (filter.search) conditions.push(sql`${annuityPatents.searchText} like ${likePattern(filter.search)}`);
+  return conditions;
+}
+
+/**
+ * One ordered run of rows of a page: its condition and its order, the sorted column (none: file order)
+ * then row_index, each ascending or descending; an index of migration 0018 gives it (no sort of the file).
+ */
+export interface PatentRun {
+  where: SQL;
+  column?: AnyPgColumn;
+  direction: 'asc' | 'desc';
+}
+
+/**
+ * The order of a file's patents as one or two runs read one after the other (decision 178). Unsorted:
+ * the file's order (row_index), either way. Sorted ascending: the column, nulls last (PostgreSQL's
+ * ascending default), ties in file order: one forward scan of (file_id, column, row_index). Sorted
+ * descending: the rows with a value, column then row_index descending (a backward scan of the same
+ * index), then the rows without one in file order: one btree gives an order or its mirror, and "nulls
+ * last" both ways is not a mirror.
+ */
+export function patentRuns(fileId: string, query: Pick<PatentListQuery, 'search' | 'sort' | 'order' | 'colour'>): PatentRun[] {
+  const base = patentFilter(fileId, query);
+  // Sorting by colour within one colour is the file's order.
+  if (!query.sort || (query.sort === 'colour' && query.colour)) return [{ where: and(...base)!, direction: query.order }];
+  const column = SORT_COLUMNS[query.sort];
+  if (query.order === 'asc' || column.notNull) return [{ where: and(...base)!, column, direction: query.order }];
+  return [
+    { where: and(...base, isNotNull(column))!, column, direction: 'desc' },
+    // Ordered by the column too (all null: no change) so the index's order is the one asked for.
+    { where: and(...base, isNull(column))!, column, direction: 'asc' },
+  ];
+}
+
+const ordered = (direction: 'asc' | 'desc', ...columns: Array<AnyPgColumn | undefined>) =>
+  columns.filter((c) => c !== undefined).map((c) => (direction === 'asc' ? asc(c) : desc(c)));
+
+/**
+ * The query of `limit` rows of one run from `offset`. A deep page skips the first rows on the index
+ * keys alone (an index-only scan), then reads whole rows for the page only, in the keys' order (the
+ * nested loop keeps it: no sort). OFFSET over whole rows read ~50,000 of them for page 500.
+ */
+export function patentRunQuery(ctx: Pick<AppContext, 'db'>, fileId: string, run: PatentRun, offset: number, limit: number) {
+  const order = ordered(run.direction, run.column, annuityPatents.rowIndex);
+  if (offset === 0) return ctx.db.select().from(annuityPatents).where(run.where).orderBy(...order).limit(limit);
+  const keys = ctx.db
+    .select({ rowIndex: sql<number>`${annuityPatents.rowIndex}`.as('key_row'), ...(run.column ? { value: sql`${run.column}`.as('key_value') } : {}) })
+    .from(annuityPatents)
+    .where(run.where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset)
+    .as('page_keys');
+  return ctx.db
+    .select(getTableColumns(annuityPatents))
+    .from(keys)
+    .innerJoin(annuityPatents, and(eq(annuityPatents.fileId, fileId), eq(annuityPatents.rowIndex, keys.rowIndex)))
+    .orderBy(...[...(run.column ? ['key_value'] : []), 'key_row'].map((key) => sql.raw(`"page_keys"."${key}" ${run.direction}`)));
+}
+
+/**
+ * One page of a file's patents: search, colour filter, sort and paging all in the database; rows
+ * without the sorted value last. `limit=all` is a window of ANNUITY_ALL_PAGE_SIZE rows, `page`
+ * counting windows (decision 178): no answer holds a whole file.
+ */
 export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery) {
-  const conditions: SQL[] = [eq(annuityPatents.fileId, file.id)];
-  if (query.colour) conditions.push(eq(annuityPatents.colour, query.colour));
-  if (query.search) conditions.push(sql`${annuityPatents.searchText} like ${likePattern(query.search)}`);
-  const where = and(...conditions);
-  const limit = query.limit === 'all' ? ANNUITY_ALL_LIMIT : query.limit;
-  const page = query.limit === 'all' ? 1 : query.page;
+  const limit = query.limit === 'all' ? ANNUITY_ALL_PAGE_SIZE : query.limit;
+  const page = query.page;
   // Without a search the file row already knows the count (kept by the check and by every edit): no count over 100,000 rows.
   const colourCounts = { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate };
   const known = query.search ? undefined : query.colour ? colourCounts[query.colour] : (file.rowsTotal ?? undefined);
-  const total = known ?? (await ctx.db.select({ total: count() }).from(annuityPatents).where(where))[0]?.total ?? 0;
-  const order: SQL[] = [];
-  if (query.sort) {
-    const column = SORT_COLUMNS[query.sort];
-    order.push(query.order === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`);
-  }
-  order.push(query.order === 'desc' && !query.sort ? desc(annuityPatents.rowIndex) : asc(annuityPatents.rowIndex));
+  const total = known ?? (await ctx.db.select({ total: count() }).from(annuityPatents).where(and(...patentFilter(file.id, query))))[0]?.total ?? 0;
+  const [first, nulls] = patentRuns(file.id, query);
   const offset = (page - 1) * limit;
-  let rows: AnnuityPatentRow[];
-  if (offset === 0) {
-    rows = await ctx.db.select().from(annuityPatents).where(where).orderBy(...order).limit(limit);
-  } else {
-    // A deep page: skip the first rows on the (file_id, row_index) keys alone (an index-only scan when
-    // unsorted), then read whole rows for the page only. OFFSET over whole rows read ~50,000 of them for page 500.
-    const keys = ctx.db.select({ rowIndex: annuityPatents.rowIndex }).from(annuityPatents).where(where).orderBy(...order).limit(limit).offset(offset).as('page_keys');
-    rows = await ctx.db
-      .select(getTableColumns(annuityPatents))
-      .from(annuityPatents)
-      .innerJoin(keys, and(eq(annuityPatents.fileId, file.id), eq(annuityPatents.rowIndex, keys.rowIndex)))
-      .orderBy(...order);
+  const rows: AnnuityPatentRow[] = await patentRunQuery(ctx, file.id, first!, offset, limit);
+  if (nulls && rows.length < limit) {
+    // The page reaches the rows without a value: how many rows have one decides where they start.
+    const before = rows.length > 0 || offset === 0 ? offset + rows.length : ((await ctx.db.select({ n: count() }).from(annuityPatents).where(first!.where))[0]?.n ?? 0);
+    rows.push(...(await patentRunQuery(ctx, file.id, nulls, Math.max(0, offset - before), limit - rows.length)));
   }
   return { patents: rows.map(toPatentDto), meta: paginationMeta(page, limit, total) };
 }
@@ -334,6 +398,33 @@ export async function commentPatents(ctx: AppContext, actor: AuthState, ids: str
   });
   await enqueueCommitted(ctx, 'annuities', fileIds.map((fileId) => ({ fileId })));
   return unique.length;
+}
+
+/**
+ * The bulk comment over every row of a Done file the caller may edit that the modal's search and colour
+ * filter keep, but the rows in `except` (the "All" view's select-all, decision 178). One update in the
+ * database: the client never lists 100,000 ids. Returns how many rows were updated.
+ */
+export async function commentFilePatents(
+  ctx: AppContext,
+  actor: AuthState,
+  fileId: string,
+  body: { search?: string | undefined; colour?: PatentListQuery['colour']; except: string[]; comment: string },
+): Promise<number> {
+  const file = await readableFile(ctx, actor, fileId, { done: true });
+  const conditions = patentFilter(file.id, body);
+  if (body.except.length > 0) conditions.push(not(inArray(annuityPatents.id, [...new Set(body.except)])));
+  const updated = await ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(annuityPatents)
+      .set({ commentaire: body.comment || null, edited: true })
+      .where(and(...conditions))
+      .returning({ id: annuityPatents.id });
+    if (rows.length > 0) await markExportsStale(tx, [file.id]);
+    return rows.length;
+  });
+  if (updated > 0) await enqueueCommitted(ctx, 'annuities', [{ fileId: file.id }]);
+  return updated;
 }
 
 /** /annuities/research: the caller's Done files (everyone's for an admin), matched on number, reference, name. */

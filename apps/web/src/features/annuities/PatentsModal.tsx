@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Group, Modal, Pagination, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Loader as MantineLoader, Modal, Pagination, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconX } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLastNonNull } from '../../lib/useLastNonNull.ts';
 import { PAYMENT_UNKNOWN_DUE_SOON_DAYS, type AnnuityColour, type AnnuityFileDto, type AnnuityPatentDto } from '@portal/contracts';
@@ -10,13 +10,15 @@ import { Loader } from '../../components/Loader.tsx';
 import { SearchInput } from '../../components/SearchInput.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { msg } from '../../lib/message.tsx';
+import { queryKeys } from '../../lib/queryKeys.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { COLOUR_STYLE } from './ColourBadge.tsx';
 import { EditPatentModal } from './EditPatentModal.tsx';
-import { applyBulkComment, commentPatents, patentPageQuery } from './patentsApi.ts';
+import { applyBulkComment, commentFilePatents, commentPatents, patentPageQuery, patentWindowsQuery } from './patentsApi.ts';
 import {
   COLOURS,
   DEFAULT_PATENT_PAGE_SIZE,
+  filterSelection,
   formatDay,
   nextSort,
   PAGE_SIBLINGS,
@@ -26,6 +28,7 @@ import {
   SORT_KEYS,
   toggleAllShown,
   toggleColour,
+  toggleExcept,
   type PatentPageSize,
   type PatentSort,
   type SortableColumn,
@@ -60,23 +63,44 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
   useEffect(() => setPage(1), [debouncedSearch, limit, sort, colour]);
   const effectivePage = page === 1 ? 1 : debouncedPage;
 
-  const query = useQuery(
-    patentPageQuery(file._id, { page: effectivePage, limit, search: debouncedSearch, sort: sort ? SORT_KEYS[sort.column] : null, order: sort?.order ?? 'asc', colour }),
-  );
-  const data = query.data;
-  const patents = useMemo(() => data?.patents ?? [], [data]);
+  const all = limit === 'all';
+  const params = { search: debouncedSearch, sort: sort ? SORT_KEYS[sort.column] : null, order: sort?.order ?? 'asc', colour } as const;
+  // A page of 30, 50 or 100; or, for "All", windows fetched as the table scrolls (decision 178).
+  const paged = useQuery({ ...patentPageQuery(file._id, { ...params, page: effectivePage, limit }), enabled: !all });
+  const windows = useInfiniteQuery({ ...patentWindowsQuery(file._id, params), enabled: all });
+  const query = all ? windows : paged;
+  const pages = windows.data?.pages;
+  const data = all ? pages?.[pages.length - 1] : paged.data;
+  const patents = useMemo(() => (all ? (pages ?? []).flatMap((p) => p.patents) : (paged.data?.patents ?? [])), [all, pages, paged.data]);
   const meta = data?.meta;
   const counts = data?.file.counts ?? file.counts;
   const shownIds = useMemo(() => patents.map((p) => p._id), [patents]);
+  const total = meta?.total ?? 0;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = windows;
+  const onNearEnd = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) fetchNextPage().catch(() => undefined);
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const onToggle = useCallback((id: string) => {
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
+  // "All": the header checkbox selects every row of the search and filter, loaded or not, but those unticked after.
+  const [allExcept, setAllExcept] = useState<ReadonlySet<string> | null>(null);
+  useEffect(() => setAllExcept(null), [debouncedSearch, limit, colour]);
+  const selection = useMemo(() => (allExcept ? filterSelection(allExcept, total) : selected), [allExcept, total, selected]);
+
+  const onToggle = useCallback(
+    (id: string) => {
+      if (allExcept) {
+        setAllExcept((s) => (s ? toggleExcept(s, id) : s));
+        return;
+      }
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      });
+    },
+    [allExcept],
+  );
   const onToggleReasons = useCallback((id: string) => {
     setExpanded((s) => {
       const next = new Set(s);
@@ -88,25 +112,44 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
   const onCopy = useCallback((value: string) => {
     copyText(value).catch(() => undefined);
   }, []);
-  const onToggleAll = useCallback(() => setSelected((s) => toggleAllShown(shownIds, s)), [shownIds]);
+  const onToggleAll = useCallback(() => {
+    if (!all) {
+      setSelected((s) => toggleAllShown(shownIds, s));
+      return;
+    }
+    setSelected(new Set());
+    setAllExcept((s) => (s && s.size === 0 ? null : new Set()));
+  }, [all, shownIds]);
+  const clearSelection = useCallback(() => {
+    setSelected(new Set());
+    setAllExcept(null);
+  }, []);
   const onSort = useCallback((column: SortableColumn) => setSort((s) => nextSort(s, column)), []);
 
   const bulk = useMutation({
-    mutationFn: async ({ ids, text }: { ids: string[]; text: string }) => {
+    mutationFn: async ({ text }: { text: string }) => {
+      if (allExcept) {
+        const updated = await commentFilePatents(file._id, { search: debouncedSearch, colour, except: [...allExcept] }, text);
+        // The loaded rows get the comment in place; the file's other lists are read again when shown.
+        await applyBulkComment(client, file._id, new Set(shownIds.filter((id) => !allExcept.has(id))), text);
+        await client.invalidateQueries({ queryKey: queryKeys.annuities.patents(file._id), refetchType: 'none' });
+        return updated;
+      }
+      const ids = [...selected];
       const updated = await commentPatents(ids, text);
       await applyBulkComment(client, file._id, new Set(ids), text);
       return updated;
     },
     onSuccess: (updated) => {
       notifySuccess(msg('annuities:patents.bulk.applied', { count: updated }));
-      setSelected(new Set());
+      clearSelection();
       setComment('');
     },
     onError: () => notifyError(msg('annuities:patents.bulk.failed')),
   });
 
-  const fetching = query.isFetching && !query.isPending;
-  const caption = t('patents.total', { count: meta?.total ?? 0 });
+  const fetching = query.isFetching && !query.isPending && !isFetchingNextPage;
+  const caption = t('patents.total', { count: total });
 
   return (
     <Stack gap="sm">
@@ -185,17 +228,27 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
           patents={patents}
           sort={sort}
           onSort={onSort}
-          selected={selected}
+          selected={selection}
           expanded={expanded}
           onToggle={onToggle}
           onToggleAll={onToggleAll}
           onToggleReasons={onToggleReasons}
           onEdit={onEdit}
           onCopy={onCopy}
-          offset={meta ? (meta.currentPage - 1) * (limit === 'all' ? 0 : limit) : 0}
+          offset={meta && !all ? (meta.currentPage - 1) * limit : 0}
           total={meta?.total ?? patents.length}
           caption={caption}
+          selectAllLabel={all ? t('patents.selectAllMatching', { count: total }) : undefined}
+          onNearEnd={all ? onNearEnd : undefined}
         />
+      )}
+      {all && patents.length > 0 && patents.length < total && (
+        <Group justify="center" gap="xs" data-testid="patents-loaded">
+          {isFetchingNextPage && <MantineLoader size="xs" aria-hidden="true" />}
+          <Text size="xs" c="dimmed" aria-live="polite">
+            {t('patents.loaded', { loaded: patents.length, count: total })}
+          </Text>
+        </Group>
       )}
       {limit !== 'all' && meta && meta.totalPages > 1 && (
         <Group justify="center">
@@ -216,7 +269,7 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
         <Stack gap={6}>
           <Textarea
             label={t('patents.bulk.label')}
-            description={selected.size === 0 ? t('patents.bulk.hint') : undefined}
+            description={selection.size === 0 ? t('patents.bulk.hint') : undefined}
             placeholder={t('patents.bulk.placeholder')}
             value={comment}
             onChange={(e) => setComment(e.currentTarget.value)}
@@ -229,22 +282,22 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
           <Group justify="space-between" gap="xs" wrap="wrap">
             <Group gap="xs">
               <Text size="sm" aria-live="polite" data-testid="patents-selected">
-                {t('patents.selected', { count: selected.size })}
+                {t('patents.selected', { count: selection.size })}
               </Text>
-              {selected.size > 0 && (
-                <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Set())} data-testid="clear-selection">
+              {selection.size > 0 && (
+                <Button size="compact-sm" variant="subtle" onClick={clearSelection} data-testid="clear-selection">
                   {t('patents.clearSelection')}
                 </Button>
               )}
             </Group>
             <Button
               size="sm"
-              onClick={() => bulk.mutate({ ids: [...selected], text: comment.trim() })}
-              disabled={selected.size === 0}
+              onClick={() => bulk.mutate({ text: comment.trim() })}
+              disabled={selection.size === 0}
               loading={bulk.isPending}
               data-testid="bulk-apply"
             >
-              {t('patents.bulk.apply', { count: selected.size })}
+              {t('patents.bulk.apply', { count: selection.size })}
             </Button>
           </Group>
         </Stack>

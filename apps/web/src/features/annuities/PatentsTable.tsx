@@ -1,4 +1,4 @@
-import { createContext, useContext, useMemo, useRef } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef } from 'react';
 import { ActionIcon, Badge, Checkbox, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconExternalLink, IconPencil } from '@tabler/icons-react';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
@@ -7,14 +7,25 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { AnnuityPatentDto } from '@portal/contracts';
 import { ColourBadge } from './ColourBadge.tsx';
-import { formatDay, patentLabel, SORT_KEYS, statusReasons, VIRTUALIZE_ABOVE, selectionState, type PatentSort, type SortableColumn } from './patentsModel.ts';
+import {
+  formatDay,
+  needsNextWindow,
+  patentLabel,
+  SORT_KEYS,
+  statusReasons,
+  VIRTUALIZE_ABOVE,
+  selectionState,
+  type PatentSort,
+  type SelectionView,
+  type SortableColumn,
+} from './patentsModel.ts';
 import classes from './patents.module.css';
 import tableClasses from '../../components/SortableTable.module.css';
 import { PHONE_QUERY } from '../../components/list/ServerList.tsx';
 
 /** What the cells need besides their row: kept in a context so the column definitions stay stable. */
 interface RowState {
-  selected: ReadonlySet<string>;
+  selected: SelectionView;
   expanded: ReadonlySet<string>;
   onToggle: (id: string) => void;
   onToggleReasons: (id: string) => void;
@@ -143,7 +154,7 @@ function Day({ iso }: { iso: string | null }) {
 function HeaderCheckbox() {
   const { t } = useTranslation('annuities');
   const { selected } = useRowState();
-  const { onToggleAll, ids } = useContext(ToggleAllContext)!;
+  const { onToggleAll, ids, label } = useContext(ToggleAllContext)!;
   const state = selectionState(ids, selected);
   return (
     <Checkbox
@@ -152,12 +163,12 @@ function HeaderCheckbox() {
       indeterminate={state === 'some'}
       disabled={ids.length === 0}
       onChange={onToggleAll}
-      aria-label={t('patents.selectAllShown')}
+      aria-label={label ?? t('patents.selectAllShown')}
       data-testid="patent-select-all"
     />
   );
 }
-const ToggleAllContext = createContext<{ onToggleAll: () => void; ids: readonly string[] } | null>(null);
+const ToggleAllContext = createContext<{ onToggleAll: () => void; ids: readonly string[]; label: string | undefined } | null>(null);
 
 /** On a phone, one card per patent: every column of the table (at 360 px the table showed the status only). */
 function PatentCard({ patent: p }: { patent: AnnuityPatentDto }) {
@@ -220,6 +231,9 @@ export interface PatentsTableProps extends RowState {
   offset: number;
   total: number;
   caption: string;
+  /** The "All" view: the header checkbox selects every row of the filter (its label says so), and `onNearEnd` asks for the next window. */
+  selectAllLabel?: string | undefined;
+  onNearEnd?: (() => void) | undefined;
 }
 
 /**
@@ -229,7 +243,7 @@ export interface PatentsTableProps extends RowState {
  * technology. Sorting is the server's: a header click asks the parent for a new page.
  */
 export function PatentsTable(props: PatentsTableProps) {
-  const { patents, sort, onSort, onToggleAll, offset, total, caption, selected, expanded, onToggle, onToggleReasons, onEdit, onCopy } = props;
+  const { patents, sort, onSort, onToggleAll, offset, total, caption, selected, expanded, onToggle, onToggleReasons, onEdit, onCopy, selectAllLabel, onNearEnd } = props;
   const { t, i18n } = useTranslation('annuities');
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -297,18 +311,23 @@ export function PatentsTable(props: PatentsTableProps) {
   const padTop = virtual && items.length > 0 ? items[0]!.start : 0;
   const padBottom = virtual && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
   const colCount = columns.length;
+  // The "All" view: near the last loaded row, the next window (the server has the rest).
+  const lastShown = shown.length > 0 ? shown[shown.length - 1]!.index : -1;
+  useEffect(() => {
+    if (onNearEnd && needsNextWindow(lastShown, rows.length, total)) onNearEnd();
+  }, [onNearEnd, lastShown, rows.length, total]);
 
   const rowState = useMemo(() => ({ selected, expanded, onToggle, onToggleReasons, onEdit, onCopy }), [selected, expanded, onToggle, onToggleReasons, onEdit, onCopy]);
-  const toggleAll = useMemo(() => ({ onToggleAll, ids }), [onToggleAll, ids]);
+  const toggleAll = useMemo(() => ({ onToggleAll, ids, label: selectAllLabel }), [onToggleAll, ids, selectAllLabel]);
 
   if (phone) {
     return (
       <RowStateContext.Provider value={rowState}>
         <ToggleAllContext.Provider value={toggleAll}>
-          <Group gap="xs" mb="xs">
+          <Group gap="xs" mb="xs" wrap="nowrap" align="flex-start">
             <HeaderCheckbox />
             <Text size="sm" component="span" aria-hidden="true">
-              {t('patents.selectAllShown')}
+              {selectAllLabel ?? t('patents.selectAllShown')}
             </Text>
           </Group>
           <div ref={scrollRef} className={classes.scroll} tabIndex={0} role="region" aria-label={caption} data-testid="patents-scroll" data-virtual={virtual || undefined}>

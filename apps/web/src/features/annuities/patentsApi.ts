@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import {
   ANNUITY_BULK_MAX_IDS,
   type AnnuityColour,
@@ -58,6 +58,41 @@ export function patentPageQuery(fileId: string, params: PatentPageParams) {
   });
 }
 
+/**
+ * The "All" view (decision 178): GET /brevets/file/{id}?limit=all answers one window of
+ * meta.pageSize rows, `page` counting windows; the table asks for the next one as it scrolls near the
+ * last loaded row, until meta.totalPages. No answer holds the whole file.
+ */
+export function patentWindowsQuery(fileId: string, params: Omit<PatentPageParams, 'page' | 'limit'>) {
+  const k = keyParams({ ...params, page: 1, limit: 'all' });
+  return infiniteQueryOptions({
+    queryKey: queryKeys.annuities.patentWindows(fileId, k),
+    queryFn: ({ signal, pageParam }) =>
+      api<AnnuityPatentsResponse>(apiPath`/brevets/file/${fileId}`, {
+        query: { page: pageParam, limit: 'all', search: k.search, sort: k.sort, order: k.order, colour: k.colour },
+        signal,
+      }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.meta.currentPage < last.meta.totalPages ? last.meta.currentPage + 1 : undefined),
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** PUT /brevets/file/{id}/comment: the comment on every row of the search and filter but `except` (the "All" view's select-all). */
+export async function commentFilePatents(
+  fileId: string,
+  filter: { search: string; colour: AnnuityColour | null; except: readonly string[] },
+  comment: string,
+): Promise<number> {
+  const search = filter.search.trim();
+  const r = await api<{ success: true; updated: number }>(apiPath`/brevets/file/${fileId}/comment`, {
+    method: 'PUT',
+    body: { ...(search ? { search } : {}), ...(filter.colour ? { colour: filter.colour } : {}), except: [...filter.except], comment },
+  });
+  return r.updated;
+}
+
 /** GET /annuite/research: hits across every Done file the caller may read. */
 export function researchQuery(q: string, page: number) {
   const trimmed = q.trim();
@@ -86,13 +121,22 @@ export async function commentPatents(ids: readonly string[], comment: string, si
 }
 
 const isPatentPage = (v: unknown): v is AnnuityPatentsResponse => !!v && typeof v === 'object' && 'patents' in v && 'file' in v;
+const isPatentWindows = (v: unknown): v is InfiniteData<AnnuityPatentsResponse> =>
+  !!v && typeof v === 'object' && 'pages' in v && Array.isArray((v).pages);
+/** A cached page or the "All" view's windows, each patched by `patch`. */
+const patchCached = (patch: (page: AnnuityPatentsResponse) => AnnuityPatentsResponse) => (v: unknown) => {
+  if (isPatentPage(v)) return patch(v);
+  if (isPatentWindows(v)) {
+    const pages = v.pages.map((p) => (isPatentPage(p) ? patch(p) : p));
+    return pages.every((p, i) => p === v.pages[i]) ? v : { ...v, pages };
+  }
+  return v;
+};
 const isResearchPage = (v: unknown): v is AnnuityResearchResponse => !!v && typeof v === 'object' && 'data' in v && 'meta' in v;
 
 /** Puts an edited patent in every cached page of its file and every research page, in place (no refetch). */
 export async function applyPatentEdit(client: QueryClient, patent: AnnuityPatentDto, previousColour: AnnuityColour): Promise<void> {
-  client.setQueriesData<AnnuityPatentsResponse>({ queryKey: queryKeys.annuities.patents(patent.file_id) }, (page) =>
-    isPatentPage(page) ? patchPatentPage(page, patent, previousColour) : page,
-  );
+  client.setQueriesData({ queryKey: queryKeys.annuities.patents(patent.file_id) }, patchCached((page) => patchPatentPage(page, patent, previousColour)));
   client.setQueriesData<AnnuityResearchResponse>({ queryKey: queryKeys.annuities.researches() }, (page) => (isResearchPage(page) ? patchResearchPage(page, patent) : page));
   // The file list shows the counts and the export's freshness: read again when next shown.
   await client.invalidateQueries({ queryKey: queryKeys.annuities.files(), refetchType: 'none' });
@@ -100,9 +144,7 @@ export async function applyPatentEdit(client: QueryClient, patent: AnnuityPatent
 
 /** Puts a bulk comment in every cached page of the file and every research page. */
 export async function applyBulkComment(client: QueryClient, fileId: string, ids: ReadonlySet<string>, comment: string): Promise<void> {
-  client.setQueriesData<AnnuityPatentsResponse>({ queryKey: queryKeys.annuities.patents(fileId) }, (page) =>
-    isPatentPage(page) ? commentPatentPage(page, ids, comment) : page,
-  );
+  client.setQueriesData({ queryKey: queryKeys.annuities.patents(fileId) }, patchCached((page) => commentPatentPage(page, ids, comment)));
   client.setQueriesData<AnnuityResearchResponse>({ queryKey: queryKeys.annuities.researches() }, (page) =>
     isResearchPage(page) ? commentResearchPage(page, ids, comment) : page,
   );

@@ -125,6 +125,39 @@ export function toggleColour(current: AnnuityColour | null, clicked: AnnuityColo
 
 /* ------------------------------------------------------------------ selection */
 
+/** What the table asks of a selection: is this row ticked, how many are. */
+export interface SelectionView {
+  has(id: string): boolean;
+  readonly size: number;
+}
+
+/**
+ * The "All" view's select-all (decision 178): every row of the current search and filter, loaded or
+ * not, but the ones unticked after (`except`). `total` is the server's count for that filter.
+ */
+export function filterSelection(except: ReadonlySet<string>, total: number): SelectionView {
+  return { has: (id) => !except.has(id), size: Math.max(0, total - except.size) };
+}
+
+/** A row's checkbox clicked while everything of the filter is selected: it joins or leaves the rows left out. */
+export function toggleExcept(except: ReadonlySet<string>, id: string): Set<string> {
+  const next = new Set(except);
+  if (next.has(id)) next.delete(id);
+  else next.add(id);
+  return next;
+}
+
+/** How close to the last loaded row the "All" view asks for the next window (rows). */
+export const FETCH_AHEAD_ROWS = 60;
+
+/**
+ * Whether the "All" view should fetch its next window: the last row in view is within FETCH_AHEAD_ROWS
+ * of the last loaded one, and the server has more (`loaded < total`).
+ */
+export function needsNextWindow(lastVisibleIndex: number, loaded: number, total: number): boolean {
+  return loaded < total && lastVisibleIndex >= loaded - 1 - FETCH_AHEAD_ROWS;
+}
+
 /** Splits ids into calls of at most `size` (the API's ANNUITY_BULK_MAX_IDS). */
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size ${size}`);
@@ -134,7 +167,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** The header checkbox over the rows shown: all, some (indeterminate) or none of them selected. */
-export function selectionState(shownIds: readonly string[], selected: ReadonlySet<string>): 'all' | 'some' | 'none' {
+export function selectionState(shownIds: readonly string[], selected: SelectionView): 'all' | 'some' | 'none' {
   if (shownIds.length === 0 || selected.size === 0) return 'none';
   let count = 0;
   for (const id of shownIds) if (selected.has(id)) count++;

@@ -1,0 +1,207 @@
+/**
+ * `npm run bench -- scale`: the patents-by-file list (issue 28, decision 178) on a 100,000-row file
+ * (BENCH_FILE_ROWS), in both topologies: production (the API process on PostgreSQL and Redis) and
+ * embedded (the API alone, on PGlite). For each query, BENCH_CLIENTS (20) clients for BENCH_SECONDS
+ * (3) s: req/s, p50, p95, max and the answer's bytes, beside a hello-world Express server measured the
+ * same way in the same run. Queries: the first page, each sort descending, a search that matches a few
+ * rows and one that matches all, a colour filter, a deep page; then one client scrolling "All" from
+ * the first window to the last (windows per second, bytes per window). The seed also times the insert
+ * of a file of that size with the sort indexes of migration 0018 and without the eight it added.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { ANNUITY_PATENT_SORTS, type AnnuityPatentsResponse } from '@portal/contracts';
+import { openDatabase, type DatabaseConfig } from '@portal/db';
+import { createScratchDatabase } from '@portal/db/testing';
+import { startRedisServer } from '@portal/queue/test-support';
+import { fillAnnuityFile } from '../apps/api/test/support/annuity-scale.ts';
+import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
+import { TestClient } from '../apps/api/test/support/portal.ts';
+import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
+
+const ROWS = Number(process.env.BENCH_FILE_ROWS ?? 100_000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const TOPOLOGIES = (process.env.BENCH_TOPOLOGIES ?? 'production,embedded').split(',');
+/** The sort indexes migration 0018 added (it also rebuilt four with row_index): dropped to time an insert without them. */
+const ADDED_INDEXES = ['filing_number', 'name', 'country', 'payer', 'filing_date', 'filing_month', 'previous_number', 'deadline'].map((n) => `annuity_patents_file_${n}_idx`);
+
+const loads: number[] = [];
+const sampler = setInterval(() => loads.push(loadavg()[0]!), 1000);
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p95: number;
+  max: number;
+  bytes: number;
+  errors: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+
+/** `clients` loops asking `url` one request after the other for `seconds`: throughput and latencies. */
+async function load(url: string, headers: Record<string, string>, clients = CLIENTS, seconds = SECONDS): Promise<Figures> {
+  const latencies: number[] = [];
+  let bytes = 0;
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        const begun = performance.now();
+        const res = await fetch(url, { headers });
+        const body = await res.arrayBuffer();
+        latencies.push(performance.now() - begun);
+        bytes = Math.max(bytes, body.byteLength);
+        if (res.status !== 200) errors++;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? Number.NaN, bytes, errors };
+}
+
+async function timedFill(config: DatabaseConfig, ownerId: string, withoutAdded: boolean): Promise<{ fileId: string; ms: number }> {
+  const handle = openDatabase(config);
+  try {
+    if (withoutAdded) for (const name of ADDED_INDEXES) await handle.db.execute(sql.raw(`drop index if exists "${name}"`));
+    const begun = performance.now();
+    const fileId = await fillAnnuityFile(handle.db, ownerId, ROWS);
+    const ms = performance.now() - begun;
+    if (withoutAdded) {
+      // Put the schema back (the migration's own statements) for the measured file.
+      for (const [name, column] of [
+        ['filing_number', 'num_depot'], ['name', 'nom'], ['country', 'pays'], ['payer', 'payeur'], ['filing_date', 'date_depot'],
+        ['filing_month', 'mois_date_depot'], ['previous_number', 'quant_precedent'], ['deadline', 'limite_date_prochaine_annuite'],
+      ] as const) {
+        await handle.db.execute(sql.raw(`create index "annuity_patents_file_${name}_idx" on "annuity_patents" ("file_id", "${column}", "row_index", "colour")`));
+      }
+      await handle.db.execute(sql`vacuum analyze annuity_patents`);
+    }
+    return { fileId, ms };
+  } finally {
+    await handle.close();
+  }
+}
+
+interface Line {
+  topology: string;
+  query: string;
+  figures: Figures;
+}
+
+async function measure(topology: string, helloUrl: string): Promise<{ lines: Line[]; notes: string[] }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-scale-list-'));
+  const scratch = topology === 'production' ? await createScratchDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') : undefined;
+  const redis = topology === 'production' ? await startRedisServer() : undefined;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = benchProductionEnv({ port, dataDir, logLevel: 'warn', databaseUrl: scratch?.url, redisUrl: redis?.url });
+  const dbConfig: DatabaseConfig = scratch ? { driver: 'postgres', url: scratch.url } : { driver: 'pglite', dataDir: path.join(dataDir, 'db') };
+  let api = startProcess('apps/api/src/main.ts', env);
+  const notes: string[] = [];
+  try {
+    await api.waitFor(/Portal ready on/, 180_000);
+    const admin = new TestClient(url, { origin: url, apiKey: BENCH_API_KEY });
+    if ((await admin.post('/api/auth/login', BENCH_ADMIN)).status !== 200) throw new Error('admin login');
+    const roles = ((await admin.get('/api/role')).body as { roles: Array<{ _id: string; slug: string }> }).roles;
+    const user = { email: 'annuities@bench.example.com', password: 'bench-annuities-password' };
+    const created = await admin.post('/api/admin/user', { company_agent: 'Bench', ...user, roles: [roles.find((r) => r.slug === 'user_annuites')!._id] });
+    if (created.status !== 200) throw new Error(`user not created: ${created.status} ${JSON.stringify(created.body)}`);
+    const client = new TestClient(url, { origin: url, apiKey: BENCH_API_KEY });
+    await client.post('/api/auth/login', user);
+    const userId = ((await client.get('/api/auth/verify_token_')).body as { user: { _id: string } }).user._id;
+    // The embedded database allows one process: seed with the API stopped, in both topologies.
+    await api.stop();
+    const without = await timedFill(dbConfig, userId, true);
+    const measured = await timedFill(dbConfig, userId, false);
+    notes.push(`${topology}: insert of ${ROWS} rows (one INSERT … SELECT, then vacuum analyze): ${(measured.ms / 1000).toFixed(1)} s with the 0018 indexes, ${(without.ms / 1000).toFixed(1)} s without the eight it added`);
+    api = startProcess('apps/api/src/main.ts', env);
+    await api.waitFor(/Portal ready on/, 180_000);
+    await client.post('/api/auth/login', user);
+    const headers = { cookie: client.cookieHeader(), origin: url, 'x-api-key': BENCH_API_KEY };
+    const file = `${url}/api/brevets/file/${measured.fileId}`;
+
+    const queries: Array<[string, string]> = [
+      ['first page (30)', ''],
+      ...ANNUITY_PATENT_SORTS.filter((s) => s !== 'date_precedente_annuite').map((s): [string, string] => [`sort ${s} desc`, `sort=${s}&order=desc`]),
+      ['search, a few rows (ref-1234)', 'search=ref-1234'],
+      ['search, every row (device)', 'search=device'],
+      ['colour filter (orange)', 'colour=orange'],
+      ['colour orange, sort nom desc, page 500', 'colour=orange&sort=nom&order=desc&page=500'],
+      ['deep page 3000 of 30, sort payeur desc', 'sort=payeur&order=desc&page=3000'],
+      ['"All" window 1', 'limit=all'],
+      ['"All" window 400, sort date_prochaine_annuite desc', 'limit=all&page=400&sort=date_prochaine_annuite&order=desc'],
+    ];
+    const lines: Line[] = [{ topology, query: 'hello-world Express (reference)', figures: await load(helloUrl, {}) }];
+    for (const [name, query] of queries) {
+      lines.push({ topology, query: name, figures: await load(`${file}?${query}`, headers) });
+      if (api.child.exitCode !== null) throw new Error(`the API exited:\n${api.output().slice(-3000)}`);
+    }
+    lines.push({ topology, query: 'hello-world Express (reference, again)', figures: await load(helloUrl, {}) });
+
+    // One user scrolling "All" to the end, as the web does: windows 1 … totalPages, one after the other.
+    const begun = performance.now();
+    let windows = 0;
+    let bytes = 0;
+    let maxBytes = 0;
+    let rows = 0;
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const res = await fetch(`${file}?limit=all&page=${page}&sort=date_prochaine_annuite&order=desc`, { headers });
+      const text = await res.text();
+      const body = JSON.parse(text) as AnnuityPatentsResponse;
+      pages = body.meta.totalPages;
+      rows += body.patents.length;
+      windows++;
+      bytes += text.length;
+      maxBytes = Math.max(maxBytes, Buffer.byteLength(text));
+    }
+    const seconds = (performance.now() - begun) / 1000;
+    notes.push(
+      `${topology}: scrolling "All" (sort date_prochaine_annuite desc): ${windows} windows, ${rows} rows in ${seconds.toFixed(1)} s = ${(windows / seconds).toFixed(1)} windows/s, ${(bytes / windows / 1024).toFixed(0)} kB per window on average, largest ${(maxBytes / 1024).toFixed(0)} kB`,
+    );
+    return { lines, notes };
+  } finally {
+    await api.stop();
+    await redis?.stop();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const helloPort = await freePort();
+const hello = startProcess('bench/hello-server.ts', { PORT: String(helloPort) });
+const lines: Line[] = [];
+const notes: string[] = [];
+try {
+  await hello.waitFor(/hello server ready/);
+  for (const topology of TOPOLOGIES) {
+    try {
+      const result = await measure(topology, `http://127.0.0.1:${helloPort}/`);
+      lines.push(...result.lines);
+      notes.push(...result.notes);
+    } catch (error) {
+      process.exitCode = 1;
+      console.error(`${topology}: ${(error as Error).stack}`);
+    }
+  }
+} finally {
+  await hello.stop();
+  clearInterval(sampler);
+}
+
+console.log(`\nPatents-by-file list, a ${ROWS}-row file, ${CLIENTS} clients × ${SECONDS} s per query, ${new Date().toISOString().slice(0, 10)}`);
+console.log(
+  `Machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average during the run ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}\n`,
+);
+console.log('| topology | query | req/s | p50 ms | p95 ms | max ms | bytes | errors |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+for (const { topology, query, figures: f } of lines) {
+  console.log(`| ${topology} | ${query} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p95.toFixed(1)} | ${f.max.toFixed(0)} | ${f.bytes} | ${f.errors} |`);
+}
+console.log('');
+for (const note of notes) console.log(note);
+console.log('\nGoal (issue 28): every list and sort p95 < 100 ms with 20 clients; no answer of more than a few MB.');
