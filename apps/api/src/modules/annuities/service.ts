@@ -85,7 +85,7 @@ export function filesWhere(actor: Pick<AuthState, 'isAdmin' | 'userId'>, search:
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-/** The query of one page of files: by name then date, or by date, either way; an index of migration 0018 gives each order. */
+/** The query of one page of files: by name then date, or by date, either way; an index of migration 0017 gives each order. */
 export function filesPageQuery(ctx: Pick<AppContext, 'db'>, where: SQL | undefined, query: Pick<FileListQuery, 'page' | 'limit' | 'sort' | 'order'>) {
   const direction = query.order === 'asc' ? asc : desc;
   return ctx.db
@@ -161,7 +161,7 @@ function patentFilter(fileId: string, filter: { search?: string | undefined; col
 
 /**
  * One ordered run of rows of a page: its condition and its order, the sorted column (none: file order)
- * then row_index, each ascending or descending; an index of migration 0018 gives it (no sort of the file).
+ * then row_index, each ascending or descending; an index of migration 0017 gives it (no sort of the file).
  */
 export interface PatentRun {
   where: SQL;
