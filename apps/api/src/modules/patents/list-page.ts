@@ -3,7 +3,6 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from '@portal/jobs';
 import { cabinets, patentRecords, type Executor } from '@portal/db';
 import { AppError } from '../../domain/errors.ts';
-import type { PatentRow } from './service.ts';
 
 /*
  * One page of a patent_records list in one statement (decision 174): the total and the rows, ordered by an
@@ -20,6 +19,7 @@ import type { PatentRow } from './service.ts';
  */
 
 export type Direction = 'asc' | 'desc';
+type PatentRow = typeof patentRecords.$inferSelect;
 type Column = PgColumn;
 
 /** Where a page starts: after (next) or before (previous) the row the cursor names. */
