@@ -365,8 +365,10 @@ export const annuityPatents = pgTable(
   },
   (t) => [
     uniqueIndex('annuity_patents_file_row_unique').on(t.fileId, t.rowIndex),
-    // Substring search (`like '%…%'`) over number, reference, name and country: trigrams (pg_trgm, also
-    // loaded in PGlite); a scan of a 100,000-row file took ~130 ms.
+    // Substring search (`like '%…%'`) over number, reference, name and country: trigrams (pg_trgm) on
+    // PostgreSQL only. The embedded database (PGlite) drops this index (migration 0017, decision 176):
+    // its upkeep ran on the API's thread and made a big file's inserts ~4x slower; a search there scans
+    // the file's rows (file_id first in the plan).
     index('annuity_patents_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('annuity_patents_file_colour_idx').on(t.fileId, t.colour, t.rowIndex),
     index('annuity_patents_file_next_idx').on(t.fileId, t.dateProchaineAnnuite),
