@@ -53,6 +53,7 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
         settled = true;
         active.delete(fail);
         options.out.off('error', fail);
+        options.out.off('drain', ackWaiting);
         port.close();
         if (error) reject(error);
         else resolve(result!);
@@ -63,6 +64,13 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
       let stored: Promise<void> = Promise.resolve();
       const send = (message: ToAnnuityThread) => {
         if (!settled) port.postMessage(message);
+      };
+      /** Export bytes written to a full output: acked once it drains. */
+      let waitingBytes = 0;
+      const ackWaiting = () => {
+        const bytes = waitingBytes;
+        waitingBytes = 0;
+        send({ type: 'xlsx-ack', bytes });
       };
       port.on('message', (message: FromAnnuityThread) => {
         if (settled) return;
@@ -82,9 +90,15 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
             break;
           }
           case 'xlsx': {
+            // Bytes the output refused are acked together at its next 'drain', under one listener: a
+            // listener per refused chunk passed Node's limit of 10 (MaxListenersExceededWarning) while
+            // a slow destination let the thread's 4 MiB window fill up (issue 28).
             const size = message.chunk.length;
-            if (options.out.write(message.chunk)) send({ type: 'xlsx-ack', bytes: size });
-            else options.out.once('drain', () => send({ type: 'xlsx-ack', bytes: size }));
+            if (options.out.write(message.chunk) && waitingBytes === 0) send({ type: 'xlsx-ack', bytes: size });
+            else {
+              waitingBytes += size;
+              if (waitingBytes === size) options.out.once('drain', ackWaiting);
+            }
             break;
           }
           case 'done':
