@@ -15,11 +15,18 @@ export interface SharedThread {
   readonly active: Set<(error: Error) => void>;
   /** Stops the thread; runs still in it fail. The next run starts a new one. */
   close(): Promise<void>;
+  /**
+   * Stops the thread if no run uses it, giving its memory back; a run started afterwards gets a new
+   * thread and is not failed by this one's exit.
+   */
+  retireIfIdle(): Promise<void>;
 }
 
 export function createSharedThread(url: URL, name: string, options: { resourceLimits?: ResourceLimits | undefined } = {}): SharedThread {
   let worker: Worker | null = null;
   const active = new Set<(error: Error) => void>();
+  /** Threads stopped while idle: their exit is no run's failure. */
+  const retired = new WeakSet<Worker>();
   return {
     active,
     thread() {
@@ -27,6 +34,7 @@ export function createSharedThread(url: URL, name: string, options: { resourceLi
       const started = new Worker(url, { resourceLimits: options.resourceLimits });
       started.unref();
       const failAll = (error: Error) => {
+        if (retired.has(started)) return;
         if (worker === started) worker = null;
         for (const fail of [...active]) fail(error);
       };
@@ -34,6 +42,15 @@ export function createSharedThread(url: URL, name: string, options: { resourceLi
       started.on('exit', (code) => failAll(new Error(`${name} thread exited with code ${code}`)));
       worker = started;
       return started;
+    },
+    async retireIfIdle() {
+      const idle = worker;
+      if (!idle || active.size > 0) return;
+      worker = null;
+      retired.add(idle);
+      const exited = once(idle, 'exit');
+      await idle.terminate();
+      await exited.catch(() => {});
     },
     async close() {
       const running = worker;

@@ -1,8 +1,10 @@
+import { once } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENGLISH_HEADERS, rowsFrom, xlsxBuffer } from '../../annuities/test/support/workbooks.ts';
 import { createAnnuityThreadEngine } from '../src/annuities/engine.ts';
+import { createSharedThread } from '../src/shared-thread.ts';
 
 const engine = createAnnuityThreadEngine();
 afterAll(() => engine.close());
@@ -84,5 +86,44 @@ describe('annuities engine thread, export written to a slow destination', () => 
     expect(written).toBeGreaterThan(12 * 256 * 1024);
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
     expect(mostDrainListeners).toBeLessThanOrEqual(1);
+  }, 120_000);
+});
+
+describe('annuities engine thread, given back after a big file', () => {
+  it('stops the idle thread (a fresh one serves the next run) and fails no run started after it', async () => {
+    const shared = createSharedThread(new URL('../src/annuities/engine-worker.mjs', import.meta.url), 'annuities engine');
+    try {
+      const first = shared.thread();
+      const exited = once(first, 'exit');
+      await shared.retireIfIdle();
+      await exited;
+      // A run registered on the next thread is not failed by the retired one's exit.
+      const failures: Error[] = [];
+      const fail = (error: Error) => void failures.push(error);
+      shared.active.add(fail);
+      const second = shared.thread();
+      expect(second).not.toBe(first);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(failures).toEqual([]);
+      // A thread in use is not retired.
+      await shared.retireIfIdle();
+      expect(shared.thread()).toBe(second);
+      shared.active.delete(fail);
+    } finally {
+      await shared.close();
+    }
+  });
+
+  it('runs a file after a big one stopped the thread', async () => {
+    const small = createAnnuityThreadEngine({ releaseFromRows: 1000 });
+    try {
+      const bytes = await xlsxBuffer([{ name: 'Patents', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, 1500)] }]);
+      const run = () => small(bytes, { mode: 'check', fileName: 'p.xlsx', today: '2026-11-24', batchSize: 1000, out: sink(), onRows: () => Promise.resolve(undefined) });
+      const [a, b] = [await run(), await run()];
+      expect(a).toMatchObject({ ok: true, counts: { rows: 1500 } });
+      expect(b).toMatchObject({ ok: true, counts: { rows: 1500 } });
+    } finally {
+      await small.close();
+    }
   }, 120_000);
 });

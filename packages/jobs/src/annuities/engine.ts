@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { deserializeError } from '../ledes/engine-protocol.ts';
 import type { AnnuityInput, AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
@@ -25,6 +25,23 @@ export interface AnnuityEngineOptions {
   onRows(rows: PatentRecord[]): Promise<Array<PatentOverride | null> | undefined>;
 }
 
+/** A file of at least this many rows stops the engine thread once no run uses it (its memory goes back). */
+export const RELEASE_FROM_ROWS = 10_000;
+
+/**
+ * The engine thread's heap limits. Left to itself, V8 grows a thread's heap to a few hundred MB
+ * while a 100,000-row workbook is read and its export written (short-lived objects, little of it
+ * live); a cap makes it collect sooner. Live at the peak: the workbook's shared strings and a few
+ * batches of rows, well under the cap.
+ */
+export const ANNUITY_THREAD_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
+
+export interface AnnuityThreadOptions {
+  resourceLimits?: ResourceLimits;
+  /** See RELEASE_FROM_ROWS. */
+  releaseFromRows?: number;
+}
+
 export type AnnuityEngineResult = { ok: true; counts: CheckCounts } | { ok: false; reason: string };
 
 /** Runs one annuity check (or export rewrite) in a worker thread of its own, so the caller's event loop stays free. */
@@ -41,13 +58,23 @@ export interface AnnuityThreadEngine extends AnnuityEngine {
  * that crashes or exits fails the runs it had, like any infrastructure error; the next run starts a
  * fresh one.
  */
-export function createAnnuityThreadEngine(): AnnuityThreadEngine {
-  const { thread, active, close } = createSharedThread(WORKER_URL, 'annuities engine');
+export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): AnnuityThreadEngine {
+  const { thread, active, close, retireIfIdle } = createSharedThread(WORKER_URL, 'annuities engine', { resourceLimits: options.resourceLimits ?? ANNUITY_THREAD_LIMITS });
+  const releaseFromRows = options.releaseFromRows ?? RELEASE_FROM_ROWS;
+  /**
+   * After a big file, the thread is stopped once no run uses it: a thread keeps the heap a big
+   * workbook grew (V8 gives little of it back), and the next run starts a fresh one (a second or so).
+   */
+  const release = (rows: number) => {
+    if (rows >= releaseFromRows) retireIfIdle().catch(() => {});
+  };
 
   const engine: AnnuityEngine = (input, options) =>
     new Promise((resolve, reject) => {
       const { port1: port, port2 } = new MessageChannel();
       let settled = false;
+      /** Rows the thread has sent so far: the size of the run, for `release`. */
+      let rowsSeen = 0;
       const finish = (error: Error | null, result?: AnnuityEngineResult) => {
         if (settled) return;
         settled = true;
@@ -55,6 +82,7 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
         options.out.off('error', fail);
         options.out.off('drain', ackWaiting);
         port.close();
+        release(rowsSeen);
         if (error) reject(error);
         else resolve(result!);
       };
@@ -85,6 +113,7 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
             // thread) followed each other inside one task, and HTTP, timers and socket.io waited for
             // all of them, seconds at a time (docs/benchmarks.md, "issue 26").
             const { rows } = message;
+            rowsSeen += rows.length;
             stored = stored.then(nextTask).then(() => (settled ? undefined : options.onRows(rows).then((overrides) => send({ type: 'rows-ack', overrides }))));
             stored.catch(fail);
             break;
