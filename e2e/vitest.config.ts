@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    name: 'e2e',
+    name: 'e2e', setupFiles: ['../scripts/vitest/no-max-listeners.ts'],
     include: ['test/**/*.e2e.test.ts'],
     environment: 'node',
     globalSetup: ['./src/global-setup.ts'],

@@ -78,16 +78,27 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let missingReport = false;
-for (const { report } of runs) {
+// Why a Vitest failed when no test did: a file that failed outside its tests (an import, a hook), or an error
+// thrown after a test ended (Vitest's "Unhandled Errors"). Each is named here, so a red run always says why.
+const reasons = [];
+for (const { report, status } of runs) {
   if (!existsSync(report)) {
     missingReport = true;
+    reasons.push(`${report}: missing (the Vitest exited ${status} before writing it)`);
     continue;
   }
   const r = JSON.parse(readFileSync(report, 'utf8'));
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  const files = (r.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed'));
+  for (const f of files) reasons.push(`${f.name.replace(`${process.cwd()}/`, '')}: failed outside its tests: ${f.message || '(no message)'}`);
+  if (status !== 0 && (r.numFailedTests ?? 0) === 0 && files.length === 0) {
+    reasons.push(`${report}: the Vitest exited ${status} with every test passed: an unhandled error (search "Unhandled" above)`);
+  }
 }
-console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped${missingReport ? ' (a Vitest wrote no report)' : ''}`);
+const suites = reasons.length > 0 ? `, ${reasons.length} other failure${reasons.length === 1 ? '' : 's'}` : '';
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped${suites}`);
+for (const reason of reasons) console.log(`  - ${reason}`);
 const status = runs.find((r) => r.status !== 0)?.status ?? (missingReport ? 1 : 0);
 process.exit(status);

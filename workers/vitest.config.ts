@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { name: 'workers', include: ['test/**/*.test.ts'] } });
+export default defineConfig({ test: { name: 'workers', setupFiles: ['../scripts/vitest/no-max-listeners.ts'], include: ['test/**/*.test.ts'] } });

@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { name: 'annuities', include: ['test/**/*.test.ts'], testTimeout: 30_000 } });
+export default defineConfig({ test: { name: 'annuities', setupFiles: ['../../scripts/vitest/no-max-listeners.ts'], include: ['test/**/*.test.ts'], testTimeout: 30_000 } });

@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { name: 'jobs', include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } });
+export default defineConfig({ test: { name: 'jobs', setupFiles: ['../../scripts/vitest/no-max-listeners.ts'], include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } });

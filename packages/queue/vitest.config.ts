@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { name: 'queue', include: ['test/**/*.test.ts'], testTimeout: 30000 } });
+export default defineConfig({ test: { name: 'queue', setupFiles: ['../../scripts/vitest/no-max-listeners.ts'], include: ['test/**/*.test.ts'], testTimeout: 30000 } });

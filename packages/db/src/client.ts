@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { lockDataDir } from './embedded-lock.ts';
+import { noteDriver } from './maintenance.ts';
 import * as schema from './schema.ts';
 
 type Schema = typeof schema;
@@ -92,6 +93,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       ...(config.template ? { loadDataDir: new Blob([readFileSync(config.template)]) } : {}),
     });
     const db = drizzlePglite({ client, schema });
+    noteDriver(db, 'pglite');
     return {
       db,
       driver: 'pglite',
@@ -113,6 +115,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   // itself; without a listener that kills the process. Its query fails and is handled by the caller.
   pool.on('connect', (client) => void client.on('error', () => {}));
   const db = drizzlePg({ client: pool, schema });
+  noteDriver(db, 'postgres');
   return {
     db,
     driver: 'postgres',

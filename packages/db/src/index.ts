@@ -3,3 +3,23 @@ export * from './schema.ts';
 export { openDatabase, isUniqueViolation, type Database, type Transaction, type Executor, type DatabaseConfig, type DatabaseHandle } from './client.ts';
 export { DatabaseInUseError } from './embedded-lock.ts';
 export { STORAGE_KEY_COLUMNS, referencedStorageKeys } from './storage-references.ts';
+export {
+  AUTOVACUUM_THRESHOLDS,
+  EMBEDDED_STATISTICS_TARGET,
+  afterBulkWrite,
+  analyzeTable,
+  createMaintenance,
+  plannedSteps,
+  readTableCounters,
+  registerMaintenance,
+  stepFor,
+  vacuumTable,
+  type Maintenance,
+  type MaintenanceLog,
+  type MaintenanceOptions,
+  type MaintenanceStep,
+  type PassOptions,
+  type StepResult,
+  type TableCounters,
+  type Thresholds,
+} from './maintenance.ts';

@@ -1,4 +1,4 @@
-export { createCheckLedesProcessor, createSendMailProcessor, markLedesRunFailed, publishRun, type CheckLedesDeps, type SendMailDeps } from './processors/index.ts';
+export { createCheckLedesProcessor, EMBEDDED_FINDINGS_PER_STATEMENT, createSendMailProcessor, markLedesRunFailed, publishRun, type CheckLedesDeps, type SendMailDeps } from './processors/index.ts';
 export { loadResult, loadRun, loadRuns, toRunDto, FORMAT_OK_LIMIT, RESULT_PAGE_FINDINGS, type LedesRunRow, type ResultPage } from './ledes/runs.ts';
 export { RUN_KINDS, RUN_TABLES, JOB_REGISTRY, REGISTERED_QUEUES, bindJobs, consumedQueues, isRegisteredQueue, retryPolicies, type JobPorts, type RegisteredQueue } from './registry.ts';
 export { ledesJob, closeSilentLedesRuns, withHeartbeat, LEDES_ERROR_CODES, LEDES_HEARTBEAT_MS } from './definitions/ledes.ts';

@@ -15,18 +15,57 @@ export interface SharedThread {
   readonly active: Set<(error: Error) => void>;
   /** Stops the thread; runs still in it fail. The next run starts a new one. */
   close(): Promise<void>;
-  /**
-   * Stops the thread if no run uses it, giving its memory back; a run started afterwards gets a new
-   * thread and is not failed by this one's exit.
-   */
-  retireIfIdle(): Promise<void>;
 }
 
-export function createSharedThread(url: URL, name: string, options: { resourceLimits?: ResourceLimits | undefined } = {}): SharedThread {
+/**
+ * The runs under way in a shared thread. With `idleMs`, the thread is stopped once no run has used it
+ * for that long: its heap (grown by a big file) goes back to the system instead of staying with the
+ * process until the next run (issue 28); the next run starts a new thread.
+ */
+class ActiveRuns extends Set<(error: Error) => void> {
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly idleMs: number | undefined,
+    private readonly onIdle: () => void,
+  ) {
+    super();
+  }
+
+  override add(fail: (error: Error) => void): this {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    return super.add(fail);
+  }
+
+  override delete(fail: (error: Error) => void): boolean {
+    const deleted = super.delete(fail);
+    if (deleted && this.size === 0 && this.idleMs !== undefined) {
+      this.idleTimer = setTimeout(() => {
+        this.idleTimer = null;
+        if (this.size === 0) this.onIdle();
+      }, this.idleMs);
+      this.idleTimer.unref();
+    }
+    return deleted;
+  }
+}
+
+export function createSharedThread(url: URL, name: string, options: { resourceLimits?: ResourceLimits | undefined; idleMs?: number } = {}): SharedThread {
   let worker: Worker | null = null;
-  const active = new Set<(error: Error) => void>();
-  /** Threads stopped while idle: their exit is no run's failure. */
+  /**
+   * Threads stopped while idle: their 'exit' fails no run. A run may start (and register in `active`)
+   * between the stop and that exit, on a new thread; failing it for the old one's exit lost a run.
+   */
   const retired = new WeakSet<Worker>();
+  const active: Set<(error: Error) => void> = new ActiveRuns(options.idleMs, () => {
+    const idle = worker;
+    worker = null;
+    if (!idle) return;
+    retired.add(idle);
+    // A failed terminate leaves an unref'd thread.
+    idle.terminate().catch(() => {});
+  });
   return {
     active,
     thread() {
@@ -42,15 +81,6 @@ export function createSharedThread(url: URL, name: string, options: { resourceLi
       started.on('exit', (code) => failAll(new Error(`${name} thread exited with code ${code}`)));
       worker = started;
       return started;
-    },
-    async retireIfIdle() {
-      const idle = worker;
-      if (!idle || active.size > 0) return;
-      worker = null;
-      retired.add(idle);
-      const exited = once(idle, 'exit');
-      await idle.terminate();
-      await exited.catch(() => {});
     },
     async close() {
       const running = worker;

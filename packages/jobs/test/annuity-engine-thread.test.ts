@@ -89,24 +89,27 @@ describe('annuities engine thread, export written to a slow destination', () => 
   }, 120_000);
 });
 
-describe('annuities engine thread, given back after a big file', () => {
-  it('stops the idle thread (a fresh one serves the next run) and fails no run started after it', async () => {
-    const shared = createSharedThread(new URL('../src/annuities/engine-worker.mjs', import.meta.url), 'annuities engine');
+describe('annuities engine thread, stopped when idle', () => {
+  it('fails no run started on a new thread while the idle one exits', async () => {
+    const shared = createSharedThread(new URL('../src/annuities/engine-worker.mjs', import.meta.url), 'annuities engine', { idleMs: 1 });
     try {
       const first = shared.thread();
       const exited = once(first, 'exit');
-      await shared.retireIfIdle();
-      await exited;
-      // A run registered on the next thread is not failed by the retired one's exit.
+      const run = () => {};
+      shared.active.add(run);
+      shared.active.delete(run); // idle: stopped 1 ms later
+      let second = shared.thread();
+      while (second === first) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        second = shared.thread();
+      }
+      // A run of the new thread, registered before the old one's 'exit' arrives.
       const failures: Error[] = [];
       const fail = (error: Error) => void failures.push(error);
       shared.active.add(fail);
-      const second = shared.thread();
-      expect(second).not.toBe(first);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await exited;
+      await new Promise((resolve) => setTimeout(resolve, 20));
       expect(failures).toEqual([]);
-      // A thread in use is not retired.
-      await shared.retireIfIdle();
       expect(shared.thread()).toBe(second);
       shared.active.delete(fail);
     } finally {
@@ -114,16 +117,18 @@ describe('annuities engine thread, given back after a big file', () => {
     }
   });
 
-  it('runs a file after a big one stopped the thread', async () => {
-    const small = createAnnuityThreadEngine({ releaseFromRows: 1000 });
+  it('runs a file after the idle thread stopped', async () => {
+    const quick = createAnnuityThreadEngine({ idleMs: 1 });
     try {
       const bytes = await xlsxBuffer([{ name: 'Patents', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, 1500)] }]);
-      const run = () => small(bytes, { mode: 'check', fileName: 'p.xlsx', today: '2026-11-24', batchSize: 1000, out: sink(), onRows: () => Promise.resolve(undefined) });
-      const [a, b] = [await run(), await run()];
+      const run = () => quick(bytes, { mode: 'check', fileName: 'p.xlsx', today: '2026-11-24', batchSize: 1000, out: sink(), onRows: () => Promise.resolve(undefined) });
+      const a = await run();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const b = await run();
       expect(a).toMatchObject({ ok: true, counts: { rows: 1500 } });
       expect(b).toMatchObject({ ok: true, counts: { rows: 1500 } });
     } finally {
-      await small.close();
+      await quick.close();
     }
   }, 120_000);
 });

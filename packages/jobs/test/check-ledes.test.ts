@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ledesRuns } from '@portal/db';
+import { ledesFindings, ledesRuns } from '@portal/db';
 import type { JobContext } from '@portal/queue';
-import { createCheckLedesProcessor, ledesJob, withHeartbeat } from '../src/index.ts';
+import { createCheckLedesProcessor, EMBEDDED_FINDINGS_PER_STATEMENT, ledesJob, withHeartbeat } from '../src/index.ts';
 import { createWorld, waitFor, type World } from './world.ts';
 
 const ctx = (attempt = 1, signal = new AbortController().signal): JobContext => ({
@@ -97,6 +97,40 @@ describe('check-ledes lifecycle points', () => {
     await world.database.db.delete(ledesRuns).where(eq(ledesRuns.id, runId));
     await expect(run).rejects.toThrow();
     expect(world.files().filter((name) => name.endsWith('.part'))).toEqual([]); // the treated upload was stopped, not left half-written
+  });
+
+  it('#28 findingsPerStatement: the embedded portal writes findings in statements of at most 250 rows (PGlite blocks the API while one runs), storing the same findings', async () => {
+    const lines = ['LEDES1998B[]', 'INVOICE_DATE|INVOICE_NUMBER|CLIENT_ID|LAW_FIRM_MATTER_ID|INVOICE_TOTAL|BILLING_START_DATE|BILLING_END_DATE|INVOICE_DESCRIPTION|LINE_ITEM_NUMBER|EXP/FEE/INV_ADJ_TYPE|LINE_ITEM_NUMBER_OF_UNITS|LINE_ITEM_ADJUSTMENT_AMOUNT|LINE_ITEM_TOTAL|LINE_ITEM_DATE|LINE_ITEM_TASK_CODE|LINE_ITEM_EXPENSE_CODE|LINE_ITEM_ACTIVITY_CODE|TIMEKEEPER_ID|LINE_ITEM_DESCRIPTION|LAW_FIRM_ID|LINE_ITEM_UNIT_COST|TIMEKEEPER_NAME|TIMEKEEPER_CLASSIFICATION|CLIENT_MATTER_ID[]'];
+    for (let i = 1; i <= 3000; i++) lines.push(`2024022|1000|C-1|0528|1.00|20240101|20240131|x|${i}|F|2.00|0|700|2024011|L510||A102|22547|x|24-6437381|350|A, B|PT|423-987[]`);
+    const bytes = Buffer.from(lines.join('\n') + '\n');
+    const db = world.database.db;
+    // The rows of each findings insert, read from the statement's first array parameter.
+    const sizes: number[] = [];
+    const dialect = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } }).dialect;
+    const recording = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== 'execute') return Reflect.get(target, property, receiver) as unknown;
+        return (query: SQL) => {
+          const built = dialect.sqlToQuery(query);
+          if (built.sql.includes('insert into ledes_findings')) sizes.push((built.params[0] as unknown[]).length);
+          return target.execute(query);
+        };
+      },
+    });
+    const stored = async (findingsPerStatement?: number) => {
+      sizes.length = 0;
+      const runId = await world.createRun(bytes);
+      await ledesJob.processor({ db: recording, storage: world.storage, realtime: world.realtime, logger: world.logger, findingsPerStatement })({ runId }, ctx(1));
+      const rows = await db.select({ line: ledesFindings.line, code: ledesFindings.code, champ: ledesFindings.champ }).from(ledesFindings).where(eq(ledesFindings.runId, runId)).orderBy(ledesFindings.line, ledesFindings.code, ledesFindings.champ);
+      return { rows, sizes: [...sizes] };
+    };
+    const byDefault = await stored();
+    const embedded = await stored(EMBEDDED_FINDINGS_PER_STATEMENT);
+    expect(byDefault.rows.length).toBeGreaterThan(3000);
+    expect(Math.max(...byDefault.sizes)).toBe(1000);
+    expect(embedded.sizes.length).toBeGreaterThan(byDefault.sizes.length);
+    expect(Math.max(...embedded.sizes)).toBeLessThanOrEqual(250);
+    expect(embedded.rows).toEqual(byDefault.rows);
   });
 
   it('a shutdown signal stops the run at the next chunk (the job is handed back)', async () => {

@@ -1,4 +1,5 @@
-import { Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultProfile, type ResolvedFinding } from '@portal/ledes';
 import { runEngineInThread, type LedesEngine } from '../src/ledes/engine.ts';
@@ -11,12 +12,13 @@ const HEADER =
   'LEDES1998B[]\nINVOICE_DATE|INVOICE_NUMBER|CLIENT_ID|LAW_FIRM_MATTER_ID|INVOICE_TOTAL|BILLING_START_DATE|BILLING_END_DATE|INVOICE_DESCRIPTION|LINE_ITEM_NUMBER|EXP/FEE/INV_ADJ_TYPE|LINE_ITEM_NUMBER_OF_UNITS|LINE_ITEM_ADJUSTMENT_AMOUNT|LINE_ITEM_TOTAL|LINE_ITEM_DATE|LINE_ITEM_TASK_CODE|LINE_ITEM_EXPENSE_CODE|LINE_ITEM_ACTIVITY_CODE|TIMEKEEPER_ID|LINE_ITEM_DESCRIPTION|LAW_FIRM_ID|LINE_ITEM_UNIT_COST|TIMEKEEPER_NAME|TIMEKEEPER_CLASSIFICATION|CLIENT_MATTER_ID[]\n';
 
 /** Several invoices with findings of every kind: line errors, warnings, invoice totals, a duplicate. */
-function ledesFile(invoices: number, linesPerInvoice: number): Buffer {
+function ledesFile(invoices: number, linesPerInvoice: number, noise = false): Buffer {
   const rows: string[] = [];
   for (let inv = 1; inv <= invoices; inv++) {
     for (let i = 1; i <= linesPerInvoice; i++) {
       const total = i % 7 === 0 ? '701.00' : '700.00';
-      const description = i % 5 === 0 ? '=cmd' : 'Research and drafting of the reply';
+      // `noise`: a description per line that deflate cannot shrink, for a workbook of many megabytes.
+      const description = i % 5 === 0 ? '=cmd' : noise ? `Research ${randomBytes(24).toString('hex')}` : 'Research and drafting of the reply';
       rows.push(`20250210|INV-${inv}|C1|0528|${(linesPerInvoice * 700).toFixed(2)}|20250101|20250131|For services rendered|${i}|F|2.00|0|${total}|20250115|L510||A102|22547|${description}|24-6437381|350.00|Arnsley, Robert|PARTNR|423-987[]`);
     }
   }
@@ -107,6 +109,39 @@ describe('LEDES engine in a worker thread', () => {
     expect(threaded.workbook.equals(local.workbook)).toBe(true);
     // Each write is a message handled on the main thread and a storage write: 256 KiB each, the last aside.
     expect(threaded.writes).toBeLessThanOrEqual(Math.ceil(threaded.workbook.length / (256 * 1024)) + 1);
+  });
+
+  it('#28 a slow destination holds the workbook back with one drain listener at a time, never a MaxListenersExceededWarning', async () => {
+    // The production destination: a PassThrough (16 KiB mark) drained by the storage upload. Here nothing reads it
+    // until 3 MiB wait in it, so each 256 KiB message of the writer's 4 MiB window finds it full.
+    const out = new PassThrough();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    let maxDrainListeners = 0;
+    const parts: Buffer[] = [];
+    const watch = setInterval(() => (maxDrainListeners = Math.max(maxDrainListeners, out.listenerCount('drain'))), 5);
+    try {
+      // Read once 3 MiB wait in the destination: twelve messages the writer sent while it was full.
+      const reading = new Promise<void>((resolve, reject) => {
+        const full = setInterval(() => {
+          if (out.writableLength < 3 * 1024 * 1024) return;
+          clearInterval(full);
+          out.on('data', (chunk: Buffer) => parts.push(chunk));
+          out.once('end', resolve);
+          out.once('error', reject);
+        }, 5);
+      });
+      const bytes = ledesFile(60, 1000, true);
+      const [{ summary }] = await Promise.all([engine(chunks(bytes, 65536), { filename: 'f.txt', profile, now: NOW, workbook: { out, lang: 'en' }, onFindings: () => {} }), reading]);
+      expect(summary.linesChecked).toBe(60_000);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      clearInterval(watch);
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map(String)).toEqual([]);
+    expect(maxDrainListeners).toBeLessThanOrEqual(1);
   });
 
   it('runs two checks at once in the one thread, each with its own result', async () => {

@@ -40,6 +40,8 @@ export interface PortalMetrics {
   /** Seconds per HTTP request, by declared route pattern (never the raw URL), method and status. */
   httpDuration: client.Histogram<'method' | 'route' | 'status'>;
   jobDuration: client.Histogram<'queue' | 'outcome'>;
+  /** Seconds per statement of the embedded database's maintenance (decision 175), by table and action (analyze, vacuum, vacuum_cleanup). */
+  dbMaintenance: client.Histogram<'table' | 'action'>;
   /** The Prometheus text of every series. */
   render(): Promise<string>;
   contentType: string;
@@ -77,6 +79,14 @@ export function createMetrics(options: MetricsOptions): PortalMetrics {
     help: 'Job run duration by queue and outcome (completed, failed: an attempt that threw, handed_back: returned to waiting at shutdown)',
     labelNames: ['queue', 'outcome'] as const,
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+    registers: [registry],
+  });
+
+  const dbMaintenance = new client.Histogram({
+    name: 'portal_db_maintenance_seconds',
+    help: 'Embedded database maintenance: seconds per statement (the database is held meanwhile), by table and action',
+    labelNames: ['table', 'action'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
 
@@ -160,6 +170,7 @@ export function createMetrics(options: MetricsOptions): PortalMetrics {
     registry,
     httpDuration,
     jobDuration,
+    dbMaintenance,
     render: () => registry.metrics(),
     contentType: registry.contentType,
   };

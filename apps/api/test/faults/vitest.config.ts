@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // into false failures). Run alone with `npx vitest run --project faults` or `npx vitest run apps/api/test/faults`.
 export default defineConfig({
   test: {
-    name: 'faults',
+    name: 'faults', setupFiles: ['../../../../scripts/vitest/no-max-listeners.ts'],
     include: ['*.test.ts'],
     fileParallelism: false,
     testTimeout: 240_000,

@@ -25,7 +25,17 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts one of our entrypoints (a .ts file) as its own Node process, the way production runs it. */
+/**
+ * Node's warning that an emitter got more listeners than its limit: a leak (a listener per chunk, per
+ * request, per run). A process started for a test that prints it fails the test (issue 28), as the
+ * test files' own processes do (scripts/vitest/no-max-listeners.ts).
+ */
+const LISTENER_LEAK = /MaxListenersExceededWarning[^\n]*/;
+
+/**
+ * Starts one of our entrypoints (a .ts file) as its own Node process, the way production runs it.
+ * `waitFor` and `stop` reject once its output shows a MaxListenersExceededWarning.
+ */
 export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, entry)], {
     cwd: REPO_ROOT,
@@ -36,6 +46,10 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const leak = () => {
+    const warning = LISTENER_LEAK.exec(output)?.[0];
+    return warning ? new Error(`${entry} printed a listener leak warning: ${warning}`) : null;
+  };
   return {
     child,
     output: () => output,
@@ -43,7 +57,11 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
       return new Promise((resolve, reject) => {
         const started = Date.now();
         const timer = setInterval(() => {
-          if (pattern.test(output)) {
+          const leaked = leak();
+          if (leaked) {
+            clearInterval(timer);
+            reject(leaked);
+          } else if (pattern.test(output)) {
             clearInterval(timer);
             resolve();
           } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
@@ -56,6 +74,8 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
       await exited;
+      const leaked = leak();
+      if (leaked) throw leaked;
     },
   };
 }

@@ -25,8 +25,11 @@ export interface AnnuityEngineOptions {
   onRows(rows: PatentRecord[]): Promise<Array<PatentOverride | null> | undefined>;
 }
 
-/** A file of at least this many rows stops the engine thread once no run uses it (its memory goes back). */
-export const RELEASE_FROM_ROWS = 10_000;
+/**
+ * The engine thread stops after this long without a run, so the heap a big workbook grew goes back
+ * (as the LEDES threads, decision 177); the next run starts a fresh thread (about a second).
+ */
+export const ANNUITY_THREAD_IDLE_MS = 10_000;
 
 /**
  * The engine thread's heap limits. Left to itself, V8 grows a thread's heap to a few hundred MB
@@ -38,8 +41,8 @@ export const ANNUITY_THREAD_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 1
 
 export interface AnnuityThreadOptions {
   resourceLimits?: ResourceLimits;
-  /** See RELEASE_FROM_ROWS. */
-  releaseFromRows?: number;
+  /** See ANNUITY_THREAD_IDLE_MS. */
+  idleMs?: number;
 }
 
 export type AnnuityEngineResult = { ok: true; counts: CheckCounts } | { ok: false; reason: string };
@@ -59,22 +62,15 @@ export interface AnnuityThreadEngine extends AnnuityEngine {
  * fresh one.
  */
 export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): AnnuityThreadEngine {
-  const { thread, active, close, retireIfIdle } = createSharedThread(WORKER_URL, 'annuities engine', { resourceLimits: options.resourceLimits ?? ANNUITY_THREAD_LIMITS });
-  const releaseFromRows = options.releaseFromRows ?? RELEASE_FROM_ROWS;
-  /**
-   * After a big file, the thread is stopped once no run uses it: a thread keeps the heap a big
-   * workbook grew (V8 gives little of it back), and the next run starts a fresh one (a second or so).
-   */
-  const release = (rows: number) => {
-    if (rows >= releaseFromRows) retireIfIdle().catch(() => {});
-  };
+  const { thread, active, close } = createSharedThread(WORKER_URL, 'annuities engine', {
+    resourceLimits: options.resourceLimits ?? ANNUITY_THREAD_LIMITS,
+    idleMs: options.idleMs ?? ANNUITY_THREAD_IDLE_MS,
+  });
 
   const engine: AnnuityEngine = (input, options) =>
     new Promise((resolve, reject) => {
       const { port1: port, port2 } = new MessageChannel();
       let settled = false;
-      /** Rows the thread has sent so far: the size of the run, for `release`. */
-      let rowsSeen = 0;
       const finish = (error: Error | null, result?: AnnuityEngineResult) => {
         if (settled) return;
         settled = true;
@@ -82,7 +78,6 @@ export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): A
         options.out.off('error', fail);
         options.out.off('drain', ackWaiting);
         port.close();
-        release(rowsSeen);
         if (error) reject(error);
         else resolve(result!);
       };
@@ -113,7 +108,6 @@ export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): A
             // thread) followed each other inside one task, and HTTP, timers and socket.io waited for
             // all of them, seconds at a time (docs/benchmarks.md, "issue 26").
             const { rows } = message;
-            rowsSeen += rows.length;
             stored = stored.then(nextTask).then(() => (settled ? undefined : options.onRows(rows).then((overrides) => send({ type: 'rows-ack', overrides }))));
             stored.catch(fail);
             break;

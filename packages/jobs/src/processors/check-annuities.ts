@@ -7,7 +7,7 @@ import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { DEFAULT_LIMITS, formatIsoDate, dayFromDate } from '@portal/annuities/core';
-import { annuityFiles, annuityPatents, type Database, type Executor } from '@portal/db';
+import { afterBulkWrite, annuityFiles, annuityPatents, type Database, type Executor } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
@@ -39,8 +39,6 @@ export const PATENT_BATCH = 1000;
  * whole: small statements let HTTP and socket.io be served between them (issue 26).
  */
 export const PATENT_INSERT_ROWS = 250;
-/** A file of at least this many rows refreshes the patents' planner statistics once stored. */
-export const ANALYZE_FROM_ROWS = 10_000;
 /** Progress goes to the owner and touches the row (the heartbeat) at least this often while rows come in. */
 export const ANNUITY_PROGRESS_MS = 500;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -321,11 +319,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     if (!finished) return;
     deps.logger.info({ event: 'annuity_file_checked', fileId: file.id, rows: counts.rows, attempt: job.attempt, ms: Math.round(performance.now() - begun) }, 'annuity file done');
     publishFile(deps.realtime, finished, { admins: true });
-    if (counts.rows >= ANALYZE_FROM_ROWS) {
-      // Until autovacuum's next ANALYZE the planner's statistics predate the new rows, so it filters
-      // them one by one instead of using the search index. After Done: the user does not wait for it.
-      await deps.db.execute(sql`analyze annuity_patents`).catch((error: unknown) => deps.logger.warn({ err: error, fileId: file.id }, 'annuity patents analyze failed'));
-    }
+    await afterBulkWrite(deps.db, { annuity_patents: counts.rows }, deps.logger);
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
 import { PATENT_IMPORT_KEPT_REJECTIONS, PATENT_IMPORT_MAX_BYTES, type PatentPortfolioField } from '@portal/contracts';
-import { patentImports, type Database } from '@portal/db';
+import { afterBulkWrite, patentImports, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
@@ -165,8 +165,6 @@ export function createImportPatentsProcessor(deps: ImportPatentsDeps): Processor
       'patent import done',
     );
     publishImport(deps.realtime, finished, { admins: true });
-    if (tally.inserted + tally.updated >= 10_000) {
-      await deps.db.execute(sql`analyze patent_records`).catch((error: unknown) => deps.logger.warn({ err: error, importId }, 'patent records analyze failed'));
-    }
+    await afterBulkWrite(deps.db, { patent_records: tally.inserted + tally.updated }, deps.logger);
   };
 }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { RECEIPT_KEPT_REFUSALS, RECEIPT_UPLOAD_MAX_BYTES } from '@portal/contracts';
-import { patentRecords, receiptUploads, receipts, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
+import { afterBulkWrite, patentRecords, receiptUploads, receipts, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
@@ -216,5 +216,6 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
     if (!finished) return;
     deps.logger.info({ event: 'receipt_upload_done', uploadId, receipts: receiptsCreated, refused: refusedCount, ms: Math.round(performance.now() - begun) }, 'receipt upload done');
     publishReceiptUpload(deps.realtime, finished);
+    await afterBulkWrite(deps.db, { receipts: receiptsCreated }, deps.logger);
   };
 }
