@@ -368,8 +368,10 @@ export const annuityPatents = pgTable(
   },
   (t) => [
     uniqueIndex('annuity_patents_file_row_unique').on(t.fileId, t.rowIndex),
-    // Substring search (`like '%…%'`) over number, reference, name and country: trigrams (pg_trgm, also
-    // loaded in PGlite); a scan of a 100,000-row file took ~130 ms.
+    // Substring search (`like '%…%'`) over number, reference, name and country: trigrams (pg_trgm) on
+    // PostgreSQL only. The embedded database (PGlite) drops this index (migration 0018, decision 176):
+    // its upkeep ran on the API's thread and made a big file's inserts ~4x slower; a search there scans
+    // the file's rows (file_id first in the plan).
     index('annuity_patents_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     // One index per sort of the patents-by-file modal (decision 178): (file, column, row_index) gives the
     // ascending order (nulls last, ties in file order) forward and the descending one backward, so no page

@@ -53,11 +53,18 @@ class ActiveRuns extends Set<(error: Error) => void> {
 
 export function createSharedThread(url: URL, name: string, options: { resourceLimits?: ResourceLimits | undefined; idleMs?: number } = {}): SharedThread {
   let worker: Worker | null = null;
+  /**
+   * Threads stopped while idle: their 'exit' fails no run. A run may start (and register in `active`)
+   * between the stop and that exit, on a new thread; failing it for the old one's exit lost a run.
+   */
+  const retired = new WeakSet<Worker>();
   const active: Set<(error: Error) => void> = new ActiveRuns(options.idleMs, () => {
     const idle = worker;
     worker = null;
-    // Its 'exit' fails no run: none is registered. A failed terminate leaves an unref'd thread.
-    if (idle) idle.terminate().catch(() => {});
+    if (!idle) return;
+    retired.add(idle);
+    // A failed terminate leaves an unref'd thread.
+    idle.terminate().catch(() => {});
   });
   return {
     active,
@@ -66,6 +73,7 @@ export function createSharedThread(url: URL, name: string, options: { resourceLi
       const started = new Worker(url, { resourceLimits: options.resourceLimits });
       started.unref();
       const failAll = (error: Error) => {
+        if (retired.has(started)) return;
         if (worker === started) worker = null;
         for (const fail of [...active]) fail(error);
       };

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { deserializeError } from '../ledes/engine-protocol.ts';
 import type { AnnuityInput, AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
@@ -25,6 +25,26 @@ export interface AnnuityEngineOptions {
   onRows(rows: PatentRecord[]): Promise<Array<PatentOverride | null> | undefined>;
 }
 
+/**
+ * The engine thread stops after this long without a run, so the heap a big workbook grew goes back
+ * (as the LEDES threads, decision 177); the next run starts a fresh thread (about a second).
+ */
+export const ANNUITY_THREAD_IDLE_MS = 10_000;
+
+/**
+ * The engine thread's heap limits. Left to itself, V8 grows a thread's heap to a few hundred MB
+ * while a 100,000-row workbook is read and its export written (short-lived objects, little of it
+ * live); a cap makes it collect sooner. Live at the peak: the workbook's shared strings and a few
+ * batches of rows, well under the cap.
+ */
+export const ANNUITY_THREAD_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
+
+export interface AnnuityThreadOptions {
+  resourceLimits?: ResourceLimits;
+  /** See ANNUITY_THREAD_IDLE_MS. */
+  idleMs?: number;
+}
+
 export type AnnuityEngineResult = { ok: true; counts: CheckCounts } | { ok: false; reason: string };
 
 /** Runs one annuity check (or export rewrite) in a worker thread of its own, so the caller's event loop stays free. */
@@ -41,8 +61,11 @@ export interface AnnuityThreadEngine extends AnnuityEngine {
  * that crashes or exits fails the runs it had, like any infrastructure error; the next run starts a
  * fresh one.
  */
-export function createAnnuityThreadEngine(): AnnuityThreadEngine {
-  const { thread, active, close } = createSharedThread(WORKER_URL, 'annuities engine');
+export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): AnnuityThreadEngine {
+  const { thread, active, close } = createSharedThread(WORKER_URL, 'annuities engine', {
+    resourceLimits: options.resourceLimits ?? ANNUITY_THREAD_LIMITS,
+    idleMs: options.idleMs ?? ANNUITY_THREAD_IDLE_MS,
+  });
 
   const engine: AnnuityEngine = (input, options) =>
     new Promise((resolve, reject) => {
@@ -53,6 +76,7 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
         settled = true;
         active.delete(fail);
         options.out.off('error', fail);
+        options.out.off('drain', ackWaiting);
         port.close();
         if (error) reject(error);
         else resolve(result!);
@@ -63,6 +87,13 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
       let stored: Promise<void> = Promise.resolve();
       const send = (message: ToAnnuityThread) => {
         if (!settled) port.postMessage(message);
+      };
+      /** Export bytes written to a full output: acked once it drains. */
+      let waitingBytes = 0;
+      const ackWaiting = () => {
+        const bytes = waitingBytes;
+        waitingBytes = 0;
+        send({ type: 'xlsx-ack', bytes });
       };
       port.on('message', (message: FromAnnuityThread) => {
         if (settled) return;
@@ -82,9 +113,15 @@ export function createAnnuityThreadEngine(): AnnuityThreadEngine {
             break;
           }
           case 'xlsx': {
+            // Bytes the output refused are acked together at its next 'drain', under one listener: a
+            // listener per refused chunk passed Node's limit of 10 (MaxListenersExceededWarning) while
+            // a slow destination let the thread's 4 MiB window fill up (issue 28).
             const size = message.chunk.length;
-            if (options.out.write(message.chunk)) send({ type: 'xlsx-ack', bytes: size });
-            else options.out.once('drain', () => send({ type: 'xlsx-ack', bytes: size }));
+            if (options.out.write(message.chunk) && waitingBytes === 0) send({ type: 'xlsx-ack', bytes: size });
+            else {
+              waitingBytes += size;
+              if (waitingBytes === size) options.out.once('drain', ackWaiting);
+            }
             break;
           }
           case 'done':
