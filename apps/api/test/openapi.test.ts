@@ -62,7 +62,7 @@ describe('OpenAPI document and viewer', () => {
   it('documents the patent listing’s query, the instruction bodies with their version, and the refused rows of the error envelope', async () => {
     const { paths, components } = (await t.client().get('/api/openapi.json')).body;
     const list = paths['/api/brevet_eptane'].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['tab', 'dates', 'references', 'instruction', 'office', 'search', 'schedule', 'sort', 'order', 'page', 'limit']);
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['tab', 'dates', 'references', 'instruction', 'office', 'search', 'schedule', 'sort', 'order', 'page', 'limit', 'cursor']);
     expect(list.parameters.find((p: { name: string }) => p.name === 'tab').schema.enum).toEqual(['unprocessed', 'unvalidated']);
     expect(paths['/api/brevet_eptane/admin/{code}'].get.parameters.some((p: { name: string; in: string }) => p.name === 'code' && p.in === 'path')).toBe(true);
     const single = paths['/api/brevet_eptane/update/instruction_paiement/{id}'].put.requestBody.content['application/json'].schema;

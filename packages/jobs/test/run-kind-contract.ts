@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { JobContext, QueuePort } from '@portal/queue';
@@ -21,7 +21,7 @@ export interface ContractSubject {
 
 export interface ContractWorld {
   db: Database;
-  realtime: RealtimePublisher & { bus: { on(event: string, listener: (message: BusMessage) => void): unknown } };
+  realtime: RealtimePublisher & { bus: { on(event: string, listener: (message: BusMessage) => void): unknown; off(event: string, listener: (message: BusMessage) => void): unknown } };
   logger: Logger;
   ownerId: string;
   /** Whatever else the kinds' ports need (storage for the receipts' clean-up…). */
@@ -31,6 +31,11 @@ export interface ContractWorld {
 const ctx = (jobId: string): JobContext => ({ jobId, attempt: 1, signal: new AbortController().signal, updateProgress: async () => {}, log: () => {} });
 
 export function runKindContract(world: () => ContractWorld, subject: () => ContractSubject): void {
+  // Each test listens to the shared bus; its listener goes with it (one per test piled up: MaxListenersExceededWarning).
+  const listening: Array<(message: BusMessage) => void> = [];
+  afterEach(() => {
+    for (const listener of listening.splice(0)) world().realtime.bus.off(BUS_EVENT, listener);
+  });
   const setup = () => {
     const w = world();
     const { kind, seed } = subject();
@@ -41,9 +46,11 @@ export function runKindContract(world: () => ContractWorld, subject: () => Contr
       await w.db.update(t as never).set(values).where(eq(t.id, id));
     };
     const events: Array<{ room: string; dto: { _id: string } }> = [];
-    w.realtime.bus.on(BUS_EVENT, (message: BusMessage) => {
+    const listener = (message: BusMessage) => {
       if (message.event === kind.event) events.push({ room: message.room, dto: message.args[0] as { _id: string } });
-    });
+    };
+    w.realtime.bus.on(BUS_EVENT, listener);
+    listening.push(listener);
     /** A processor that counts its calls, waits for `release`, then commits Done under its lease. */
     const gated = () => {
       let release!: () => void;
