@@ -8,7 +8,6 @@ import {
   FETCH_AHEAD_ROWS,
   filterSelection,
   formatDay,
-  needsNextWindow,
   moveCount,
   nextSort,
   patchPatentPage,
@@ -16,10 +15,12 @@ import {
   quantPrecedentError,
   selectionState,
   SORT_KEYS,
+  sparseRow,
   statusReasons,
   toggleAllShown,
   toggleColour,
   toggleExcept,
+  windowsFor,
 } from '../src/features/annuities/patentsModel.ts';
 import {
   applyBulkComment,
@@ -28,7 +29,8 @@ import {
   commentPatents,
   DEFAULT_PATENT_PAGE,
   patentPageQuery,
-  patentWindowsQuery,
+  cachedWindowIds,
+  patentWindowQuery,
 } from '../src/features/annuities/patentsApi.ts';
 import { queryKeys } from '../src/lib/queryKeys.ts';
 import i18next from 'i18next';
@@ -314,7 +316,7 @@ describe('"All": a virtualized table fed window by window (decision 178)', () =>
     meta: { currentPage: n, totalPages: Math.ceil(total / size), pageSize: size, total },
   });
 
-  it('asks the server for window n of limit=all with the search, sort and filter, and for the next one until the last', async () => {
+  it('asks the server for any window n of limit=all with the search, sort and filter, each cached under its own key', async () => {
     const urls: string[] = [];
     vi.stubGlobal(
       'fetch',
@@ -325,28 +327,67 @@ describe('"All": a virtualized table fed window by window (decision 178)', () =>
       }),
     );
     try {
-      const options = patentWindowsQuery(FILE_ID, { search: ' ep ', sort: 'date_prochaine_annuite', order: 'desc', colour: 'nok' });
-      expect(options.queryKey).toEqual(
-        queryKeys.annuities.patentWindows(FILE_ID, { page: 1, limit: 'all', search: 'ep', sort: 'date_prochaine_annuite', order: 'desc', colour: 'nok' }),
-      );
+      const params = { search: ' ep ', sort: 'date_prochaine_annuite', order: 'desc', colour: 'nok' } as const;
+      const options = patentWindowQuery(FILE_ID, params, 160);
+      const keyParams = { page: 1, limit: 'all', search: 'ep', sort: 'date_prochaine_annuite', order: 'desc', colour: 'nok' } as const;
+      expect(options.queryKey).toEqual(queryKeys.annuities.patentWindow(FILE_ID, keyParams, 160));
+      // Under the prefix of the file's pages (edits patch it) and of this search's windows.
+      expect(options.queryKey.slice(0, 3)).toEqual(queryKeys.annuities.patents(FILE_ID));
+      expect(options.queryKey.slice(0, 5)).toEqual(queryKeys.annuities.patentWindows(FILE_ID, keyParams));
+      expect(patentWindowQuery(FILE_ID, params, 2).queryKey).not.toEqual(options.queryKey);
       const client = new QueryClient();
-      const data = await client.fetchInfiniteQuery({ ...options, pages: 3 });
-      expect(data.pages.map((p) => p.meta.currentPage)).toEqual([1, 2, 3]);
-      const query = new URL(urls[1]!, 'http://x').searchParams;
-      expect(Object.fromEntries(query)).toEqual({ page: '2', limit: 'all', search: 'ep', sort: 'date_prochaine_annuite', order: 'desc', colour: 'nok' });
-      expect(options.getNextPageParam(windowOf(160, 40_000), [], 160, [])).toBeUndefined();
-      expect(options.getNextPageParam(windowOf(159, 40_000), [], 159, [])).toBe(160);
+      // The last window straight away: no window in between is asked for.
+      const last = await client.fetchQuery(options);
+      expect(last.meta.currentPage).toBe(160);
+      expect(last.patents[last.patents.length - 1]!.row).toBe(39_999);
+      expect(urls).toHaveLength(1);
+      expect(Object.fromEntries(new URL(urls[0]!, 'http://x').searchParams)).toEqual({
+        page: '160',
+        limit: 'all',
+        search: 'ep',
+        sort: 'date_prochaine_annuite',
+        order: 'desc',
+        colour: 'nok',
+      });
+      await client.fetchQuery(patentWindowQuery(FILE_ID, params, 1));
+      expect(cachedWindowIds(client, FILE_ID, params)).toHaveLength(500);
+      expect(cachedWindowIds(client, FILE_ID, { ...params, colour: null })).toEqual([]);
     } finally {
       vi.unstubAllGlobals();
     }
   });
 
-  it('fetches the next window only near the last loaded row, and never past the total', () => {
-    expect(needsNextWindow(10, 250, 40_000)).toBe(false);
-    expect(needsNextWindow(249 - FETCH_AHEAD_ROWS - 1, 250, 40_000)).toBe(false);
-    expect(needsNextWindow(249 - FETCH_AHEAD_ROWS, 250, 40_000)).toBe(true);
-    expect(needsNextWindow(39_999, 40_000, 40_000)).toBe(false);
-    expect(needsNextWindow(-1, 0, 0)).toBe(false);
+  it('the windows covering rows a..b, FETCH_AHEAD_ROWS more on either side, within the total', () => {
+    expect(windowsFor(0, 30, 250, 40_000)).toEqual([1]);
+    expect(windowsFor(0, 249 - FETCH_AHEAD_ROWS, 250, 40_000)).toEqual([1]);
+    expect(windowsFor(0, 250 - FETCH_AHEAD_ROWS, 250, 40_000)).toEqual([1, 2]);
+    // A jump to the end: the last window only (rows 39,750..39,999), none in between.
+    expect(windowsFor(39_960, 39_999, 250, 40_000)).toEqual([160]);
+    expect(windowsFor(39_700, 39_760, 250, 40_000)).toEqual([159, 160]);
+    // A jump to the middle.
+    expect(windowsFor(20_100, 20_140, 250, 40_000)).toEqual([81]);
+    expect(windowsFor(20_000 + FETCH_AHEAD_ROWS - 1, 20_100, 250, 40_000)).toEqual([80, 81]);
+    expect(windowsFor(20_000 + FETCH_AHEAD_ROWS, 20_100, 250, 40_000)).toEqual([81]);
+    // Never past the total (a short last window), nothing for an empty result.
+    expect(windowsFor(19_990, 19_999, 250, 20_000, 0)).toEqual([80]);
+    expect(windowsFor(0, 74, 250, 75)).toEqual([1]);
+    expect(windowsFor(0, 0, 250, 0)).toEqual([]);
+    expect(windowsFor(5, 4, 250, 1_000)).toEqual([]);
+  });
+
+  it('row i of the sparse windows: loaded rows by their absolute index, undefined while their window is not', () => {
+    const windows = new Map([
+      [1, windowOf(1, 20_000).patents],
+      [80, windowOf(80, 20_000).patents],
+    ]);
+    expect(sparseRow(windows, 250, 0)!.row).toBe(0);
+    expect(sparseRow(windows, 250, 249)!.row).toBe(249);
+    expect(sparseRow(windows, 250, 250)).toBeUndefined();
+    expect(sparseRow(windows, 250, 10_000)).toBeUndefined();
+    expect(sparseRow(windows, 250, 19_750)!.row).toBe(19_750);
+    expect(sparseRow(windows, 250, 19_999)!.row).toBe(19_999);
+    expect(sparseRow(windows, 250, 20_000)).toBeUndefined();
+    expect(sparseRow(windows, 250, -1)).toBeUndefined();
   });
 
   it('select-all covers every row of the filter, loaded or not; a row unticked after is left out and counted out', () => {
@@ -383,29 +424,34 @@ describe('"All": a virtualized table fed window by window (decision 178)', () =>
     }
   });
 
-  it('an edit and a bulk comment patch the loaded windows in place', async () => {
+  it('an edit and a bulk comment patch each loaded window in place, wherever it is', async () => {
     const client = new QueryClient();
-    const key = queryKeys.annuities.patentWindows(FILE_ID, { page: 1, limit: 'all', search: '', sort: '', order: 'asc', colour: '' });
-    client.setQueryData(key, { pages: [windowOf(1, 600), windowOf(2, 600)], pageParams: [1, 2] });
-    await applyBulkComment(client, FILE_ID, new Set([id(3), id(260)]), 'seen');
-    await applyPatentEdit(client, patent(261, { colour: 'nok', edited: true }), 'ok');
-    const data = client.getQueryData<{ pages: AnnuityPatentsResponse[] }>(key)!;
-    const rows = data.pages.flatMap((p) => p.patents);
-    expect(rows.filter((p) => p.commentaire === 'seen').map((p) => p.row)).toEqual([3, 260]);
-    expect(rows.find((p) => p.row === 261)!.colour).toBe('nok');
-    expect(data.pages.every((p) => p.file.export_stale)).toBe(true);
+    const params = { page: 1, limit: 'all', search: '', sort: '', order: 'asc', colour: '' } as const;
+    const keys = [1, 2, 3].map((n) => queryKeys.annuities.patentWindow(FILE_ID, params, n));
+    // Windows 1 and 3 loaded (a jump), not 2.
+    client.setQueryData(keys[0]!, windowOf(1, 600));
+    client.setQueryData(keys[2]!, windowOf(3, 600));
+    await applyBulkComment(client, FILE_ID, new Set([id(3), id(510)]), 'seen');
+    await applyPatentEdit(client, patent(511, { colour: 'nok', edited: true }), 'ok');
+    const windows = keys.map((k) => client.getQueryData<AnnuityPatentsResponse>(k));
+    expect(windows[1]).toBeUndefined();
+    const rows = [windows[0]!, windows[2]!].flatMap((p) => p.patents);
+    expect(rows.filter((p) => p.commentaire === 'seen').map((p) => p.row)).toEqual([3, 510]);
+    expect(rows.find((p) => p.row === 511)!.colour).toBe('nok');
+    expect(windows[2]!.patents).toHaveLength(100);
+    expect([windows[0]!, windows[2]!].every((p) => p.file.export_stale)).toBe(true);
   });
 
-  it.each(['en', 'fr'] as const)('says how much is loaded and what select-all covers (%s)', async (lang) => {
+  it.each(['en', 'fr'] as const)('says a row is loading and what select-all covers (%s)', async (lang) => {
     const i18n = i18next.createInstance();
     await i18n.init({ lng: lang, ns: ['annuities'], defaultNS: 'annuities', resources: { en: { annuities: en }, fr: { annuities: fr } }, interpolation: { escapeValue: false } });
-    const loaded = i18n.t('patents.loaded', { loaded: 500, count: 40_000 });
+    const loading = i18n.t('patents.loadingRow');
     const selectAll = i18n.t('patents.selectAllMatching', { count: 40_000 });
     if (lang === 'en') {
-      expect(loaded).toBe('500 of 40,000 patents loaded; scroll for more');
+      expect(loading).toBe('Loading…');
       expect(selectAll).toBe('Select all 40,000 patents of this list (loaded or not)');
     } else {
-      expect(loaded).toBe('500 sur 40\u202f000 brevets chargés\u202f; faites défiler pour la suite');
+      expect(loading).toBe('Chargement…');
       expect(selectAll).toBe('Sélectionner les 40\u202f000 brevets de cette liste (chargés ou non)');
     }
   });

@@ -72,8 +72,10 @@ export const queryKeys = {
     /** Prefix of every page of one file's patents. */
     patents: (fileId: string) => ['annuities', 'patents', fileId] as const,
     patentPage: (fileId: string, params: AnnuityPatentKeyParams) => ['annuities', 'patents', fileId, params] as const,
-    /** The "All" view's windows of one search, sort and filter (an infinite query, decision 178). */
-    patentWindows: (fileId: string, params: AnnuityPatentKeyParams) => ['annuities', 'patents', fileId, params, 'windows'] as const,
+    /** Prefix of the "All" view's windows of one search, sort and filter (decision 178). */
+    patentWindows: (fileId: string, params: AnnuityPatentKeyParams) => ['annuities', 'patents', fileId, params, 'window'] as const,
+    /** Window `n` of them, each cached on its own so the view can jump to any (random access). */
+    patentWindow: (fileId: string, params: AnnuityPatentKeyParams, n: number) => ['annuities', 'patents', fileId, params, 'window', n] as const,
     /** Prefix of every research page (an edit or a comment patches them all). */
     researches: () => ['annuities', 'research'] as const,
     research: (params: AnnuityResearchKeyParams) => ['annuities', 'research', params] as const,

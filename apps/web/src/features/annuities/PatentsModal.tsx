@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Group, Loader as MantineLoader, Modal, Pagination, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Pagination, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconX } from '@tabler/icons-react';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLastNonNull } from '../../lib/useLastNonNull.ts';
-import { PAYMENT_UNKNOWN_DUE_SOON_DAYS, type AnnuityColour, type AnnuityFileDto, type AnnuityPatentDto } from '@portal/contracts';
+import { ANNUITY_ALL_PAGE_SIZE, PAYMENT_UNKNOWN_DUE_SOON_DAYS, type AnnuityColour, type AnnuityFileDto, type AnnuityPatentDto } from '@portal/contracts';
 import { Loader } from '../../components/Loader.tsx';
 import { SearchInput } from '../../components/SearchInput.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
@@ -14,7 +14,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { COLOUR_STYLE } from './ColourBadge.tsx';
 import { EditPatentModal } from './EditPatentModal.tsx';
-import { applyBulkComment, commentFilePatents, commentPatents, patentPageQuery, patentWindowsQuery } from './patentsApi.ts';
+import { applyBulkComment, cachedWindowIds, commentFilePatents, commentPatents, patentPageQuery, patentWindowQuery } from './patentsApi.ts';
 import {
   COLOURS,
   DEFAULT_PATENT_PAGE_SIZE,
@@ -26,12 +26,15 @@ import {
   PATENT_PAGE_SIZES,
   SEARCH_DEBOUNCE_MS,
   SORT_KEYS,
+  sparseRow,
   toggleAllShown,
   toggleColour,
   toggleExcept,
+  windowsFor,
   type PatentPageSize,
   type PatentSort,
   type SortableColumn,
+  type SparseWindows,
 } from './patentsModel.ts';
 import { PatentsTable } from './PatentsTable.tsx';
 import classes from './patents.module.css';
@@ -64,22 +67,49 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
   const effectivePage = page === 1 ? 1 : debouncedPage;
 
   const all = limit === 'all';
-  const params = { search: debouncedSearch, sort: sort ? SORT_KEYS[sort.column] : null, order: sort?.order ?? 'asc', colour } as const;
-  // A page of 30, 50 or 100; or, for "All", windows fetched as the table scrolls (decision 178).
+  const sortKey = sort ? SORT_KEYS[sort.column] : null;
+  const order = sort?.order ?? 'asc';
+  const params = useMemo(() => ({ search: debouncedSearch, sort: sortKey, order, colour }), [debouncedSearch, sortKey, order, colour]);
+  // A page of 30, 50 or 100; or, for "All", the windows covering the rows in view, fetched by number (decision 178).
   const paged = useQuery({ ...patentPageQuery(file._id, { ...params, page: effectivePage, limit }), enabled: !all });
-  const windows = useInfiniteQuery({ ...patentWindowsQuery(file._id, params), enabled: all });
-  const query = all ? windows : paged;
-  const pages = windows.data?.pages;
-  const data = all ? pages?.[pages.length - 1] : paged.data;
-  const patents = useMemo(() => (all ? (pages ?? []).flatMap((p) => p.patents) : (paged.data?.patents ?? [])), [all, pages, paged.data]);
+  // "All": window 1 says the total; the table then holds that many rows and asks for the windows of the ones in view.
+  const head = useQuery({ ...patentWindowQuery(file._id, params, 1), enabled: all });
+  const [range, setRange] = useState<readonly [number, number]>([0, 0]);
+  const resetKey = JSON.stringify(params);
+  useEffect(() => setRange([0, 0]), [resetKey]);
+  const onRange = useCallback((first: number, last: number) => setRange((r) => (r[0] === first && r[1] === last ? r : [first, last])), []);
+  const pageSize = head.data?.meta.pageSize ?? ANNUITY_ALL_PAGE_SIZE;
+  const needed = all && head.data ? windowsFor(range[0], range[1], pageSize, head.data.meta.total).filter((n) => n !== 1) : [];
+  const windowResults = useQueries({ queries: needed.map((n) => patentWindowQuery(file._id, params, n)) });
+  // useQueries answers a new array each render: the rows change when a window's data does (fetched or patched).
+  const windowsSignature = `${needed.join()}|${windowResults.map((r) => r.dataUpdatedAt).join()}`;
+  const windowRows: SparseWindows = useMemo(() => {
+    const m = new Map<number, readonly AnnuityPatentDto[]>();
+    if (head.data) m.set(1, head.data.patents);
+    needed.forEach((n, i) => {
+      const rows = windowResults[i]?.data?.patents;
+      if (rows) m.set(n, rows);
+    });
+    return m;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [head.data, windowsSignature]);
+  const query = all ? head : paged;
+  const data = all ? head.data : paged.data;
   const meta = data?.meta;
   const counts = data?.file.counts ?? file.counts;
-  const shownIds = useMemo(() => patents.map((p) => p._id), [patents]);
   const total = meta?.total ?? 0;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = windows;
-  const onNearEnd = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) fetchNextPage().catch(() => undefined);
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const pagePatents = paged.data?.patents;
+  const rowAt = useCallback(
+    (i: number) => (all ? sparseRow(windowRows, pageSize, i) : pagePatents?.[i]),
+    [all, windowRows, pageSize, pagePatents],
+  );
+  const count = all ? total : (pagePatents?.length ?? 0);
+  const shownIds = useMemo(
+    () => (all ? [...windowRows.values()].flatMap((rows) => rows.map((p) => p._id)) : (pagePatents ?? []).map((p) => p._id)),
+    [all, windowRows, pagePatents],
+  );
+  const windowError = windowResults.some((r) => r.isError);
+  const windowsFetching = windowResults.some((r) => r.isFetching);
 
   // "All": the header checkbox selects every row of the search and filter, loaded or not, but those unticked after.
   const [allExcept, setAllExcept] = useState<ReadonlySet<string> | null>(null);
@@ -131,7 +161,8 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
       if (allExcept) {
         const updated = await commentFilePatents(file._id, { search: debouncedSearch, colour, except: [...allExcept] }, text);
         // The loaded rows get the comment in place; the file's other lists are read again when shown.
-        await applyBulkComment(client, file._id, new Set(shownIds.filter((id) => !allExcept.has(id))), text);
+        const loaded = cachedWindowIds(client, file._id, params);
+        await applyBulkComment(client, file._id, new Set(loaded.filter((id) => !allExcept.has(id))), text);
         await client.invalidateQueries({ queryKey: queryKeys.annuities.patents(file._id), refetchType: 'none' });
         return updated;
       }
@@ -148,7 +179,7 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
     onError: () => notifyError(msg('annuities:patents.bulk.failed')),
   });
 
-  const fetching = query.isFetching && !query.isPending && !isFetchingNextPage;
+  const fetching = query.isFetching && !query.isPending;
   const caption = t('patents.total', { count: total });
 
   return (
@@ -219,13 +250,15 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
         <Loader loading />
       ) : query.isError ? (
         <LoadError message={t('patents.loadError')} retryLabel={t('patents.retry')} onRetry={() => void query.refetch().catch(() => undefined)} testId="patents-error" />
-      ) : patents.length === 0 ? (
+      ) : count === 0 ? (
         <Text ta="center" c="dimmed" py="xl" data-testid="patents-empty">
           {debouncedSearch ? t('patents.noMatch', { search: debouncedSearch }) : colour ? t('patents.emptyFilter') : t('patents.empty')}
         </Text>
       ) : (
         <PatentsTable
-          patents={patents}
+          count={count}
+          rowAt={rowAt}
+          ids={shownIds}
           sort={sort}
           onSort={onSort}
           selected={selection}
@@ -236,19 +269,20 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
           onEdit={onEdit}
           onCopy={onCopy}
           offset={meta && !all ? (meta.currentPage - 1) * limit : 0}
-          total={meta?.total ?? patents.length}
+          total={meta?.total ?? count}
           caption={caption}
           selectAllLabel={all ? t('patents.selectAllMatching', { count: total }) : undefined}
-          onNearEnd={all ? onNearEnd : undefined}
+          onRange={all ? onRange : undefined}
+          resetKey={all ? resetKey : undefined}
         />
       )}
-      {all && patents.length > 0 && patents.length < total && (
-        <Group justify="center" gap="xs" data-testid="patents-loaded">
-          {isFetchingNextPage && <MantineLoader size="xs" aria-hidden="true" />}
-          <Text size="xs" c="dimmed" aria-live="polite">
-            {t('patents.loaded', { loaded: patents.length, count: total })}
-          </Text>
-        </Group>
+      {all && windowError && !windowsFetching && (
+        <LoadError
+          message={t('patents.loadError')}
+          retryLabel={t('patents.retry')}
+          onRetry={() => windowResults.forEach((r) => r.isError && void r.refetch().catch(() => undefined))}
+          testId="patents-window-error"
+        />
       )}
       {limit !== 'all' && meta && meta.totalPages > 1 && (
         <Group justify="center">

@@ -9,7 +9,6 @@ import type { AnnuityPatentDto } from '@portal/contracts';
 import { ColourBadge } from './ColourBadge.tsx';
 import {
   formatDay,
-  needsNextWindow,
   patentLabel,
   SORT_KEYS,
   statusReasons,
@@ -223,7 +222,11 @@ function PatentCard({ patent: p }: { patent: AnnuityPatentDto }) {
 }
 
 export interface PatentsTableProps extends RowState {
-  patents: AnnuityPatentDto[];
+  /** How many rows the scroll box holds (a page's rows, or with "all" the result's total) and row i of them, undefined while not loaded. */
+  count: number;
+  rowAt: (index: number) => AnnuityPatentDto | undefined;
+  /** The loaded rows' ids (what the header checkbox of a page ticks). */
+  ids: readonly string[];
   sort: PatentSort | null;
   onSort: (column: SortableColumn) => void;
   onToggleAll: () => void;
@@ -231,9 +234,24 @@ export interface PatentsTableProps extends RowState {
   offset: number;
   total: number;
   caption: string;
-  /** The "All" view: the header checkbox selects every row of the filter (its label says so), and `onNearEnd` asks for the next window. */
+  /** The "All" view: the header checkbox selects every row of the filter (its label says so). */
   selectAllLabel?: string | undefined;
-  onNearEnd?: (() => void) | undefined;
+  /** Told the first and last row index in the DOM (the "All" view fetches the windows covering them). */
+  onRange?: ((first: number, last: number) => void) | undefined;
+  /** A new value scrolls back to the top (a new search, filter or sort of the "All" view). */
+  resetKey?: string | undefined;
+}
+
+/** A row whose window is not loaded yet: the height of a row, and says so. */
+function LoadingRow({ colCount }: { colCount: number }) {
+  const { t } = useTranslation('annuities');
+  return (
+    <td colSpan={colCount}>
+      <Text size="sm" c="dimmed">
+        {t('patents.loadingRow')}
+      </Text>
+    </td>
+  );
 }
 
 /**
@@ -243,12 +261,11 @@ export interface PatentsTableProps extends RowState {
  * technology. Sorting is the server's: a header click asks the parent for a new page.
  */
 export function PatentsTable(props: PatentsTableProps) {
-  const { patents, sort, onSort, onToggleAll, offset, total, caption, selected, expanded, onToggle, onToggleReasons, onEdit, onCopy, selectAllLabel, onNearEnd } = props;
+  const { count, rowAt, ids, sort, onSort, onToggleAll, offset, total, caption, selected, expanded, onToggle, onToggleReasons, onEdit, onCopy, selectAllLabel, onRange, resetKey } = props;
   const { t, i18n } = useTranslation('annuities');
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const scrollRef = useRef<HTMLDivElement>(null);
   const phone = useMediaQuery(PHONE_QUERY);
-  const ids = useMemo(() => patents.map((p) => p._id), [patents]);
 
   const columns = useMemo(
     () => [
@@ -295,27 +312,52 @@ export function PatentsTable(props: PatentsTableProps) {
     [t, lang],
   );
 
-  const table = useReactTable({ data: patents, columns, getCoreRowModel: getCoreRowModel(), getRowId: (p) => p._id, manualSorting: true });
-  const rows = table.getRowModel().rows;
-  const virtual = rows.length > VIRTUALIZE_ABOVE;
+  const virtual = count > VIRTUALIZE_ABOVE;
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => (phone ? CARD_ESTIMATE : ROW_ESTIMATE),
     overscan: 12,
     enabled: virtual,
-    getItemKey: (i) => rows[i]?.id ?? i,
+    getItemKey: (i) => rowAt(i)?._id ?? `loading-${i}`,
   });
-  const items = virtual ? virtualizer.getVirtualItems() : [];
-  const shown = virtual ? items.map((v) => ({ row: rows[v.index]!, index: v.index })) : rows.map((row, index) => ({ row, index }));
-  const padTop = virtual && items.length > 0 ? items[0]!.start : 0;
-  const padBottom = virtual && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const items = virtual ? virtualizer.getVirtualItems() : null;
+  const indices = useMemo(() => (items ? items.map((v) => v.index) : Array.from({ length: count }, (_, i) => i)), [items, count]);
+  // Only the rows in the DOM go through the table model (with "all", `count` may be 100,000 rows, most not loaded).
+  const data = useMemo(() => {
+    const byId = new Map<string, AnnuityPatentDto>();
+    for (const i of indices) {
+      const p = rowAt(i);
+      if (p && !byId.has(p._id)) byId.set(p._id, p);
+    }
+    return [...byId.values()];
+  }, [indices, rowAt]);
+  const table = useReactTable({ data, columns, getCoreRowModel: getCoreRowModel(), getRowId: (p) => p._id, manualSorting: true });
+  const rowsById = table.getRowModel().rowsById;
+  const shown = useMemo(() => {
+    const seen = new Set<string>();
+    return indices.map((index) => {
+      const row = rowsById[rowAt(index)?._id ?? ''];
+      // A row met twice (windows read at different times) keeps a unique key.
+      const key = !row ? `loading-${index}` : seen.has(row.id) ? `${row.id}@${index}` : row.id;
+      if (row) seen.add(row.id);
+      return { index, row, key };
+    });
+  }, [indices, rowsById, rowAt]);
+  const padTop = items && items.length > 0 ? items[0]!.start : 0;
+  const padBottom = items && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
   const colCount = columns.length;
-  // The "All" view: near the last loaded row, the next window (the server has the rest).
-  const lastShown = shown.length > 0 ? shown[shown.length - 1]!.index : -1;
+  // The "All" view fetches the windows of the rows in the DOM, wherever the scroll went.
+  const first = indices.length > 0 ? indices[0]! : 0;
+  const last = indices.length > 0 ? indices[indices.length - 1]! : -1;
   useEffect(() => {
-    if (onNearEnd && needsNextWindow(lastShown, rows.length, total)) onNearEnd();
-  }, [onNearEnd, lastShown, rows.length, total]);
+    onRange?.(first, last);
+  }, [onRange, first, last]);
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (mounted.current && scrollRef.current) scrollRef.current.scrollTop = 0;
+    mounted.current = true;
+  }, [resetKey]);
 
   const rowState = useMemo(() => ({ selected, expanded, onToggle, onToggleReasons, onEdit, onCopy }), [selected, expanded, onToggle, onToggleReasons, onEdit, onCopy]);
   const toggleAll = useMemo(() => ({ onToggleAll, ids, label: selectAllLabel }), [onToggleAll, ids, selectAllLabel]);
@@ -333,20 +375,38 @@ export function PatentsTable(props: PatentsTableProps) {
           <div ref={scrollRef} className={classes.scroll} tabIndex={0} role="region" aria-label={caption} data-testid="patents-scroll" data-virtual={virtual || undefined}>
             <ul className={classes.cardList} aria-label={caption} data-testid="patents-table">
               {padTop > 0 && <li className={classes.spacer} aria-hidden="true" style={{ height: padTop }} />}
-              {shown.map(({ row, index }) => (
-                <li
-                  key={row.id}
-                  ref={virtual ? virtualizer.measureElement : undefined}
-                  data-index={index}
-                  className={classes.cardRow}
-                  data-colour={row.original.colour}
-                  data-selected={selected.has(row.id) || undefined}
-                  data-testid="patent-row"
-                  data-patent-id={row.id}
-                >
-                  <PatentCard patent={row.original} />
-                </li>
-              ))}
+              {shown.map(({ row, index, key }) =>
+                row ? (
+                  <li
+                    key={key}
+                    ref={virtual ? virtualizer.measureElement : undefined}
+                    data-index={index}
+                    className={classes.cardRow}
+                    data-colour={row.original.colour}
+                    data-selected={selected.has(row.id) || undefined}
+                    data-testid="patent-row"
+                    data-patent-id={row.id}
+                  >
+                    <PatentCard patent={row.original} />
+                  </li>
+                ) : (
+                  <li
+                    key={key}
+                    ref={virtual ? virtualizer.measureElement : undefined}
+                    data-index={index}
+                    className={classes.cardRow}
+                    style={{ height: CARD_ESTIMATE }}
+                    aria-busy="true"
+                    data-testid="patent-row-loading"
+                  >
+                    <div className={classes.card}>
+                      <Text size="sm" c="dimmed">
+                        {t('patents.loadingRow')}
+                      </Text>
+                    </div>
+                  </li>
+                ),
+              )}
               {padBottom > 0 && <li className={classes.spacer} aria-hidden="true" style={{ height: padBottom }} />}
             </ul>
           </div>
@@ -396,23 +456,38 @@ export function PatentsTable(props: PatentsTableProps) {
                   <td colSpan={colCount} style={{ height: padTop }} />
                 </tr>
               )}
-              {shown.map(({ row, index }) => (
-                <tr
-                  key={row.id}
-                  ref={virtual ? virtualizer.measureElement : undefined}
-                  data-index={index}
-                  aria-rowindex={offset + index + 2}
-                  className={classes.row}
-                  data-colour={row.original.colour}
-                  data-selected={selected.has(row.id) || undefined}
-                  data-testid="patent-row"
-                  data-patent-id={row.id}
-                >
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-                  ))}
-                </tr>
-              ))}
+              {shown.map(({ row, index, key }) =>
+                row ? (
+                  <tr
+                    key={key}
+                    ref={virtual ? virtualizer.measureElement : undefined}
+                    data-index={index}
+                    aria-rowindex={offset + index + 2}
+                    className={classes.row}
+                    data-colour={row.original.colour}
+                    data-selected={selected.has(row.id) || undefined}
+                    data-testid="patent-row"
+                    data-patent-id={row.id}
+                  >
+                    {row.getVisibleCells().map((cell) => (
+                      <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                    ))}
+                  </tr>
+                ) : (
+                  <tr
+                    key={key}
+                    ref={virtual ? virtualizer.measureElement : undefined}
+                    data-index={index}
+                    aria-rowindex={offset + index + 2}
+                    aria-busy="true"
+                    className={classes.row}
+                    style={{ height: ROW_ESTIMATE }}
+                    data-testid="patent-row-loading"
+                  >
+                    <LoadingRow colCount={colCount} />
+                  </tr>
+                ),
+              )}
               {padBottom > 0 && (
                 <tr className={classes.spacer} aria-hidden="true">
                   <td colSpan={colCount} style={{ height: padBottom }} />

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, keepPreviousData, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
   ANNUITY_BULK_MAX_IDS,
   type AnnuityColour,
@@ -59,24 +59,32 @@ export function patentPageQuery(fileId: string, params: PatentPageParams) {
 }
 
 /**
- * The "All" view (decision 178): GET /brevets/file/{id}?limit=all answers one window of
- * meta.pageSize rows, `page` counting windows; the table asks for the next one as it scrolls near the
- * last loaded row, until meta.totalPages. No answer holds the whole file.
+ * The "All" view (decision 178): GET /brevets/file/{id}?limit=all&page=n answers window n of
+ * meta.pageSize rows, with meta.total. Each window is cached under its own key, so the table fetches
+ * the windows covering the rows in view, wherever the user jumps (no answer holds the whole file).
+ * No placeholder data: a window shown in place of another would put the wrong rows at those positions.
  */
-export function patentWindowsQuery(fileId: string, params: Omit<PatentPageParams, 'page' | 'limit'>) {
+export function patentWindowQuery(fileId: string, params: Omit<PatentPageParams, 'page' | 'limit'>, n: number) {
   const k = keyParams({ ...params, page: 1, limit: 'all' });
-  return infiniteQueryOptions({
-    queryKey: queryKeys.annuities.patentWindows(fileId, k),
-    queryFn: ({ signal, pageParam }) =>
+  return queryOptions({
+    queryKey: queryKeys.annuities.patentWindow(fileId, k, n),
+    queryFn: ({ signal }) =>
       api<AnnuityPatentsResponse>(apiPath`/brevets/file/${fileId}`, {
-        query: { page: pageParam, limit: 'all', search: k.search, sort: k.sort, order: k.order, colour: k.colour },
+        query: { page: n, limit: 'all', search: k.search, sort: k.sort, order: k.order, colour: k.colour },
         signal,
       }),
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.meta.currentPage < last.meta.totalPages ? last.meta.currentPage + 1 : undefined),
     staleTime: 30_000,
-    placeholderData: keepPreviousData,
   });
+}
+
+const isPatentPage = (v: unknown): v is AnnuityPatentsResponse => !!v && typeof v === 'object' && 'patents' in v && 'file' in v;
+
+/** The ids of every cached window of one search, sort and filter of the "All" view (loaded rows, in view or not). */
+export function cachedWindowIds(client: QueryClient, fileId: string, params: Omit<PatentPageParams, 'page' | 'limit'>): string[] {
+  const k = keyParams({ ...params, page: 1, limit: 'all' });
+  return client
+    .getQueriesData<AnnuityPatentsResponse>({ queryKey: queryKeys.annuities.patentWindows(fileId, k) })
+    .flatMap(([, data]) => (isPatentPage(data) ? data.patents.map((p) => p._id) : []));
 }
 
 /** PUT /brevets/file/{id}/comment: the comment on every row of the search and filter but `except` (the "All" view's select-all). */
@@ -120,18 +128,8 @@ export async function commentPatents(ids: readonly string[], comment: string, si
   return updated;
 }
 
-const isPatentPage = (v: unknown): v is AnnuityPatentsResponse => !!v && typeof v === 'object' && 'patents' in v && 'file' in v;
-const isPatentWindows = (v: unknown): v is InfiniteData<AnnuityPatentsResponse> =>
-  !!v && typeof v === 'object' && 'pages' in v && Array.isArray((v).pages);
-/** A cached page or the "All" view's windows, each patched by `patch`. */
-const patchCached = (patch: (page: AnnuityPatentsResponse) => AnnuityPatentsResponse) => (v: unknown) => {
-  if (isPatentPage(v)) return patch(v);
-  if (isPatentWindows(v)) {
-    const pages = v.pages.map((p) => (isPatentPage(p) ? patch(p) : p));
-    return pages.every((p, i) => p === v.pages[i]) ? v : { ...v, pages };
-  }
-  return v;
-};
+/** A cached page or window of the "All" view, patched by `patch`. */
+const patchCached = (patch: (page: AnnuityPatentsResponse) => AnnuityPatentsResponse) => (v: unknown) => (isPatentPage(v) ? patch(v) : v);
 const isResearchPage = (v: unknown): v is AnnuityResearchResponse => !!v && typeof v === 'object' && 'data' in v && 'meta' in v;
 
 /** Puts an edited patent in every cached page of its file and every research page, in place (no refetch). */

@@ -147,15 +147,30 @@ export function toggleExcept(except: ReadonlySet<string>, id: string): Set<strin
   return next;
 }
 
-/** How close to the last loaded row the "All" view asks for the next window (rows). */
+/** How many rows beyond the ones in view the "All" view fetches on either side (rows). */
 export const FETCH_AHEAD_ROWS = 60;
 
 /**
- * Whether the "All" view should fetch its next window: the last row in view is within FETCH_AHEAD_ROWS
- * of the last loaded one, and the server has more (`loaded < total`).
+ * The windows (1-based, `page` of `limit=all`) the "All" view needs to show rows `first`..`last`
+ * (0-based, inclusive) with FETCH_AHEAD_ROWS more on either side, clamped to the result's `total`
+ * rows. Jumping anywhere asks for the windows there directly, not for the ones in between.
  */
-export function needsNextWindow(lastVisibleIndex: number, loaded: number, total: number): boolean {
-  return loaded < total && lastVisibleIndex >= loaded - 1 - FETCH_AHEAD_ROWS;
+export function windowsFor(first: number, last: number, pageSize: number, total: number, ahead: number = FETCH_AHEAD_ROWS): number[] {
+  if (total <= 0 || pageSize <= 0 || last < first) return [];
+  const from = Math.max(0, Math.min(total - 1, first - ahead));
+  const to = Math.max(0, Math.min(total - 1, last + ahead));
+  const out: number[] = [];
+  for (let n = Math.floor(from / pageSize) + 1; n <= Math.floor(to / pageSize) + 1; n++) out.push(n);
+  return out;
+}
+
+/** Rows of the "All" view by window number (each window `pageSize` rows from row (n - 1) × pageSize). */
+export type SparseWindows = ReadonlyMap<number, readonly AnnuityPatentDto[]>;
+
+/** Row `index` (0-based, in the whole result) of the windows loaded so far; undefined while its window is not. */
+export function sparseRow(windows: SparseWindows, pageSize: number, index: number): AnnuityPatentDto | undefined {
+  if (index < 0 || pageSize <= 0) return undefined;
+  return windows.get(Math.floor(index / pageSize) + 1)?.[index % pageSize];
 }
 
 /** Splits ids into calls of at most `size` (the API's ANNUITY_BULK_MAX_IDS). */
