@@ -160,7 +160,9 @@ async function measureTopology(topology: string, hello: string): Promise<Row[]> 
     await api.stop();
     await redis?.stop();
     await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    // SCALE_KEEP_DATA=1: the embedded data directory stays (for EXPLAIN on the seeded 100k rows).
+    if (process.env.SCALE_KEEP_DATA === '1' && !scratch) console.log(`  data directory kept: ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
