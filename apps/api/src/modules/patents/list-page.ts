@@ -1,7 +1,7 @@
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from '@portal/jobs';
-import { cabinets, patentRecords, type Executor } from '@portal/db';
+import { cabinets, executeKeepingPlan, patentRecords, type Database } from '@portal/db';
 import { AppError } from '../../domain/errors.ts';
 
 /*
@@ -12,6 +12,8 @@ import { AppError } from '../../domain/errors.ts';
  * one ascending index (…, column, id). A descending `nulls last` order does not match it, so the page is read
  * in two ordered parts, concatenated: the rows with a value (the index read forward, or backward for desc),
  * then the rows without one (the same index, `column is null`, by id). Each part stops at the page's end.
+ *
+ * On the embedded database a page's plan is kept once the same page comes back (`executeKeepingPlan`).
  *
  * Keyset paging: a cursor names the last (or first) row of a page — its part, its value, its id — and the
  * next (previous) page starts right after (before) it, so a deep page costs what the first one does. Page
@@ -133,10 +135,10 @@ export function pageStatement(request: PageRequest): SQL {
     (select * from (${sql.join(parts, sql` union all `)}) u limit ${limit} offset ${offset}) pg), '[]'::json) as rows`;
 }
 
-export async function listPage(db: Executor, request: PageRequest): Promise<PageResult> {
+export async function listPage(db: Database, request: PageRequest): Promise<PageResult> {
   const { column } = request;
   const reverse = request.keyset?.way === 'before';
-  const [answer] = rowsOf<{ total: number | string; rows: Array<Record<string, unknown>> | string }>(await db.execute(pageStatement(request)));
+  const [answer] = rowsOf<{ total: number | string; rows: Array<Record<string, unknown>> | string }>(await executeKeepingPlan(db, pageStatement(request)));
   const total = Number(answer?.total ?? 0);
   // Both drivers parse a json column; a string would be a driver told not to.
   const json = answer?.rows ?? [];

@@ -1,0 +1,95 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import type { Database } from './client.ts';
+
+/**
+ * Plans kept for the embedded database's repeated statements (issue 28). PGlite plans on the API's own thread,
+ * and planning a list page (patent_records has ~25 indexes to weigh, each one's size read from its file system)
+ * costs more than running it: ~1.5 of ~2 ms. PGlite's client has no named statements, and SQL's `EXECUTE` takes
+ * no bound parameters, so a statement met a second time is prepared with its values written in it (Drizzle's own
+ * inlining: numbers, booleans, strings quoted with `''`, as PostgreSQL reads them with standard_conforming_strings
+ * on, its default): its plan is the one planning with those values gives, kept by the session. A statement met
+ * once (a page after a cursor) is run as it is and never kept. At most CAPACITY plans; the oldest is deallocated.
+ *
+ * node-postgres (production): the statement runs as it is; planning is the server's, not the API process's.
+ */
+const CAPACITY = 32;
+/** Texts met once, remembered until this many (then forgotten all at once). */
+const SEEN_CAPACITY = 256;
+
+const dialect = new PgDialect();
+
+interface Entry {
+  name: string;
+  ready: Promise<unknown>;
+}
+
+interface Cache {
+  plans: Map<string, Entry>;
+  seen: Set<string>;
+  next: number;
+}
+
+const caches = new WeakMap<Database, Cache>();
+
+const isPglite = (db: Database) => !((db as unknown as { $client: unknown }).$client instanceof pg.Pool);
+
+/** PostgreSQL's "prepared statement does not exist" and "cached plan must not change result type". */
+const LOST = new Set(['26000', '0A000']);
+
+/**
+ * Runs a read-only statement of `db` (the database, not a transaction) as `db.execute` would (its result, `{ rows }`), with its plan
+ * kept on the embedded database once the same statement comes back.
+ */
+export async function executeKeepingPlan(db: Database, statement: SQL): Promise<unknown> {
+  if (!isPglite(db)) return db.execute(statement);
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = { plans: new Map(), seen: new Set(), next: 0 }));
+  const text = dialect.sqlToQuery(statement.inlineParams()).sql;
+  let entry = cache.plans.get(text);
+  if (!entry) {
+    if (!cache.seen.has(text)) {
+      if (cache.seen.size >= SEEN_CAPACITY) cache.seen.clear();
+      cache.seen.add(text);
+      return db.execute(statement);
+    }
+    cache.seen.delete(text);
+    entry = prepare(db, cache, text);
+  } else {
+    // Most recently used last: the first entry is the one to evict.
+    cache.plans.delete(text);
+    cache.plans.set(text, entry);
+  }
+  try {
+    await entry.ready;
+    return await db.execute(sql.raw(`execute ${entry.name}`));
+  } catch (error) {
+    if (!LOST.has(codeOf(error))) throw error;
+    // Deallocated behind our back, or its tables changed shape: forget it and run the statement as it is.
+    if (cache.plans.get(text) === entry) cache.plans.delete(text);
+    return db.execute(statement);
+  }
+}
+
+/** The PostgreSQL error code, under Drizzle's wrapping (DrizzleQueryError keeps the driver's error as its cause). */
+function codeOf(error: unknown): string {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code ?? e?.cause?.code ?? '';
+}
+
+function prepare(db: Database, cache: Cache, text: string): Entry {
+  const name = `portal_kept_${cache.next++}`;
+  // Drizzle's query runs each time it is awaited: one promise of it, awaited by every caller.
+  const entry: Entry = { name, ready: Promise.resolve(db.execute(sql.raw(`prepare ${name} as ${text}`))) };
+  cache.plans.set(text, entry);
+  // A failed preparation is forgotten (the caller sees its error).
+  void entry.ready.catch(() => cache.plans.get(text) === entry && cache.plans.delete(text));
+  while (cache.plans.size > CAPACITY) {
+    const [oldest, old] = cache.plans.entries().next().value!;
+    cache.plans.delete(oldest);
+    // After its preparation; a statement already gone is not an error worth more than nothing.
+    void old.ready.then(() => db.execute(sql.raw(`deallocate ${old.name}`))).catch(() => {});
+  }
+  return entry;
+}
