@@ -31,12 +31,16 @@ interface Cache {
   next: number;
 }
 
-const caches = new WeakMap<Database, Cache>();
+/** By the driver's client: a statement's name is the session's, whichever Drizzle instance wraps it. */
+const caches = new WeakMap<object, Cache>();
+const clientOf = (db: Database) => (db as unknown as { $client: object }).$client;
 
 const isPglite = (db: Database) => !((db as unknown as { $client: unknown }).$client instanceof pg.Pool);
 
 /** PostgreSQL's "prepared statement does not exist" and "cached plan must not change result type". */
 const LOST = new Set(['26000', '0A000']);
+/** "prepared statement already exists". */
+const DUPLICATE = '42P05';
 
 /**
  * Runs a read-only statement of `db` (the database, not a transaction) as `db.execute` would (its result, `{ rows }`), with its plan
@@ -44,8 +48,8 @@ const LOST = new Set(['26000', '0A000']);
  */
 export async function executeKeepingPlan(db: Database, statement: SQL): Promise<unknown> {
   if (!isPglite(db)) return db.execute(statement);
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = { plans: new Map(), seen: new Set(), next: 0 }));
+  let cache = caches.get(clientOf(db));
+  if (!cache) caches.set(clientOf(db), (cache = { plans: new Map(), seen: new Set(), next: 0 }));
   const text = dialect.sqlToQuery(statement.inlineParams()).sql;
   let entry = cache.plans.get(text);
   if (!entry) {
@@ -92,4 +96,54 @@ function prepare(db: Database, cache: Cache, text: string): Entry {
     void old.ready.then(() => db.execute(sql.raw(`deallocate ${old.name}`))).catch(() => {});
   }
   return entry;
+}
+
+interface QueryClient {
+  query(text: string, params?: unknown[], options?: unknown): Promise<unknown>;
+}
+
+/** A bound value as an SQL literal (what `EXECUTE` takes), or undefined for a kind not written here. */
+function literal(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'string') return dialect.escapeString(value);
+  return undefined;
+}
+
+/**
+ * Gives a Drizzle prepared query (`db.select()….prepare(name)`) of the embedded database what its name gives it on
+ * node-postgres: a statement PostgreSQL prepared once, its plan kept by the session (PGlite's client has no named
+ * statements; Drizzle's `prepare` only builds the SQL there). Each run is `EXECUTE name(values)`, the values
+ * written as literals; PostgreSQL plans with them for five runs, then keeps a generic plan if it costs no more:
+ * for the lookups of every request (a session, a scope: equality on keys) it does. The result is Drizzle's, mapped
+ * as before. node-postgres: the query as it is.
+ */
+export function keepPreparedPlan<T extends object>(db: Database, prepared: T, name: string): T {
+  if (!isPglite(db)) return prepared;
+  // Drizzle's PglitePreparedQuery runs `this.client.query(queryString, params, config)`: the client is replaced.
+  const target = prepared as unknown as { client: QueryClient };
+  const client = target.client;
+  let ready: Promise<unknown> | undefined;
+  target.client = {
+    async query(text, params = [], options) {
+      const values = params.map(literal);
+      if (values.includes(undefined)) return client.query(text, params, options);
+      ready ??= client.query(`prepare ${name} as ${text}`).catch((error: unknown) => {
+        // Prepared already in this session (another handle on the same client, the same code): use it.
+        if (codeOf(error) === DUPLICATE) return;
+        ready = undefined;
+        throw error;
+      });
+      try {
+        await ready;
+        return await client.query(`execute ${name}(${values.join(', ')})`, [], options);
+      } catch (error) {
+        if (!LOST.has(codeOf(error))) throw error;
+        ready = undefined;
+        return client.query(text, params, options);
+      }
+    },
+  };
+  return prepared;
 }

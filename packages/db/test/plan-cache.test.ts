@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, testDatabaseKinds } from '../src/testing.ts';
-import { executeKeepingPlan } from '../src/plan-cache.ts';
+import { executeKeepingPlan, keepPreparedPlan } from '../src/plan-cache.ts';
 import type { DatabaseHandle } from '../src/client.ts';
 
 const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
@@ -50,5 +50,34 @@ describe.each(testDatabaseKinds())('executeKeepingPlan (%s)', (kind) => {
     await handle.db.execute(sql`deallocate all`);
     expect(rowsOf(await executeKeepingPlan(handle.db, statement()))).toEqual([{ v: 'lost', n: 2 }]);
     expect(rowsOf(await executeKeepingPlan(handle.db, statement()))).toEqual([{ v: 'lost', n: 2 }]);
+  });
+
+  it('runs a Drizzle prepared query as a statement prepared on the embedded database, mapped as before, whatever the values', async () => {
+    const query = () =>
+      handle.db
+        .select({ id: sql<number>`id`, label: sql<string | null>`label`, at: sql<string | null>`at::text` })
+        .from(sql`kept_probe`)
+        .where(sql`coalesce(label, '') <> ${sql.placeholder('not')} and id >= ${sql.placeholder('from')} and flag in (${sql.placeholder('flag')}, true)`)
+        .orderBy(sql`id`)
+        .prepare('kept_probe_lookup');
+    const plain = query();
+    const kept = keepPreparedPlan(handle.db, query(), 'kept_probe_lookup');
+    const runs: Array<{ not: string; from: number; flag: boolean }> = [
+      ...Array.from({ length: 8 }, (_, i) => ({ not: `x${i}`, from: i % 3, flag: i % 2 === 0 })),
+      { not: "O'Brien \\ \"x\" $1", from: 1, flag: false },
+      { not: "'; drop table kept_probe; --", from: 0, flag: true },
+    ];
+    for (const values of runs) expect(await kept.execute(values)).toEqual(await plain.execute(values));
+    // (node-postgres prepares it too, under Drizzle's name, on whichever pooled connection ran it.)
+    if (kind === 'pglite') expect(rowsOf(await handle.db.execute(sql`select name from pg_prepared_statements where name = 'kept_probe_lookup'`))).toHaveLength(1);
+    if (kind === 'pglite') {
+      // (On node-postgres the pooled client would still believe its named statement prepared: not this helper's.)
+      await handle.db.execute(sql`deallocate all`);
+      expect(await kept.execute(runs[0])).toEqual(await plain.execute(runs[0]));
+      expect(await kept.execute(runs[0])).toEqual(await plain.execute(runs[0]));
+    }
+    // A second handle's statement of the same name on the same session: the prepared one serves.
+    const again = keepPreparedPlan(handle.db, query(), 'kept_probe_lookup');
+    expect(await again.execute(runs[1])).toEqual(await plain.execute(runs[1]));
   });
 });
