@@ -60,6 +60,7 @@ export async function executeKeepingPlan(db: Database, statement: SQL): Promise<
     }
     cache.seen.delete(text);
     entry = prepare(db, cache, text);
+    await deallocate(db, evicted(cache));
   } else {
     // Most recently used last: the first entry is the one to evict.
     cache.plans.delete(text);
@@ -69,9 +70,10 @@ export async function executeKeepingPlan(db: Database, statement: SQL): Promise<
     await entry.ready;
     return await db.execute(sql.raw(`execute ${entry.name}`));
   } catch (error) {
-    if (!LOST.has(codeOf(error))) throw error;
-    // Deallocated behind our back, or its tables changed shape: forget it and run the statement as it is.
+    // A failed preparation is forgotten, as is a statement deallocated behind our back or whose tables changed
+    // shape; the latter two run as they are.
     if (cache.plans.get(text) === entry) cache.plans.delete(text);
+    if (!LOST.has(codeOf(error))) throw error;
     return db.execute(statement);
   }
 }
@@ -87,16 +89,36 @@ function prepare(db: Database, cache: Cache, text: string): Entry {
   // Drizzle's query runs each time it is awaited: one promise of it, awaited by every caller.
   const entry: Entry = { name, ready: Promise.resolve(db.execute(sql.raw(`prepare ${name} as ${text}`))) };
   cache.plans.set(text, entry);
-  // A failed preparation is forgotten (the caller sees its error).
-  void entry.ready.catch(() => cache.plans.get(text) === entry && cache.plans.delete(text));
-  while (cache.plans.size > CAPACITY) {
-    const [oldest, old] = cache.plans.entries().next().value!;
-    cache.plans.delete(oldest);
-    // After its preparation; a statement already gone is not an error worth more than nothing.
-    void old.ready.then(() => db.execute(sql.raw(`deallocate ${old.name}`))).catch(() => {});
-  }
   return entry;
 }
+
+/** The least recently used entries past CAPACITY, out of the cache. */
+function evicted(cache: Cache): Entry[] {
+  const out: Entry[] = [];
+  while (cache.plans.size > CAPACITY) {
+    const [oldest, entry] = cache.plans.entries().next().value!;
+    cache.plans.delete(oldest);
+    out.push(entry);
+  }
+  return out;
+}
+
+/** Each entry's statement, after its preparation; one that failed or is already gone has nothing to free. */
+async function deallocate(db: Database, entries: Entry[]): Promise<void> {
+  for (const entry of entries) {
+    try {
+      await entry.ready;
+      await db.execute(sql.raw(`deallocate ${entry.name}`));
+    } catch (error) {
+      if (!LOST.has(codeOf(error)) && !(await preparationFailed(entry))) throw error;
+    }
+  }
+}
+
+const preparationFailed = (entry: Entry) => entry.ready.then(
+  () => false,
+  () => true,
+);
 
 interface QueryClient {
   query(text: string, params?: unknown[], options?: unknown): Promise<unknown>;
