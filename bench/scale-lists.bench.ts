@@ -4,10 +4,11 @@
  * PostgreSQL + Redis) — with 20 connections × 20 s per figure (SCALE_CONNECTIONS, SCALE_SECONDS), over HTTP as a
  * logged-in admin and as an agent with ~1,700 patents: the default tab, each sort descending, office + cost
  * descending, a due-date range + country, a deep page (by cursor); hello-world Express in the same run is the
- * reference. Prints figure, req/s, p50, p95, ratio to hello-world. Goal (issue 28): every p95 < 100 ms.
+ * reference. Prints figure, req/s, p50, p95, ratio to hello-world, and the API process's CPU per request (Linux: /proc; under a
+ * loaded machine the figure that moves least). Goal (issue 28): every p95 < 100 ms.
  * SCALE_TOPOLOGIES=embedded,production chooses; SCALE_FIGURES=<substring> keeps the figures whose name has it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -43,6 +44,18 @@ interface Row {
   p95: number;
   max: number;
   errors: number;
+  /** CPU of the API process (user + system) per answered request, ms: what the load does not change much. */
+  cpuMs?: number;
+}
+
+/** A process's CPU time so far (user + system, ms) from /proc (Linux), or NaN elsewhere; clock ticks at 100 Hz. */
+function cpuTimeMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -53,8 +66,9 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
-async function load(figure: string, url: string, headers: Record<string, string>): Promise<Omit<Row, 'topology'>> {
+async function load(figure: string, url: string, headers: Record<string, string>, pid?: number): Promise<Omit<Row, 'topology'>> {
   const latencies: number[] = [];
+  const cpuBefore = cpuTimeMs(pid);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers, timeout: 30 }, (error, done) => (error ? reject(error as Error) : resolve(done)));
     instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
@@ -66,6 +80,7 @@ async function load(figure: string, url: string, headers: Record<string, string>
     p95: percentile(latencies, 95),
     max: result.latency.max,
     errors: result.errors + result.timeouts + result.non2xx,
+    cpuMs: (cpuTimeMs(pid) - cpuBefore) / Math.max(1, latencies.length),
   };
 }
 
@@ -150,7 +165,7 @@ async function measureTopology(topology: string, hello: string): Promise<Row[]> 
         if (ONLY && !figure.includes(ONLY)) continue;
         const check = await client.get(`/api/brevet_eptane?${query}`);
         if (check.status !== 200) throw new Error(`${figure}: ${check.status} ${JSON.stringify(check.body).slice(0, 300)}`);
-        rows.push({ topology, ...(await load(figure, `${url}/api/brevet_eptane?${query}`, { cookie: client.cookieHeader(), origin: url, 'x-api-key': BENCH_API_KEY })) });
+        rows.push({ topology, ...(await load(figure, `${url}/api/brevet_eptane?${query}`, { cookie: client.cookieHeader(), origin: url, 'x-api-key': BENCH_API_KEY }, api.child.pid)) });
         if (api.child.exitCode !== null) throw new Error(`the API exited under load:\n${api.output().slice(-3000)}`);
       }
     }
@@ -160,7 +175,9 @@ async function measureTopology(topology: string, hello: string): Promise<Row[]> 
     await api.stop();
     await redis?.stop();
     await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    // SCALE_KEEP_DATA=1: the embedded data directory stays (for EXPLAIN on the seeded 100k rows).
+    if (process.env.SCALE_KEEP_DATA === '1' && !scratch) console.log(`  data directory kept: ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -175,10 +192,10 @@ async function withDb<T>(config: DatabaseConfig, run: (db: ReturnType<typeof ope
 
 function printTable(rows: Row[]): void {
   const reference = rows.find((r) => r.figure.startsWith('hello')) ?? { rps: Number.NaN };
-  console.log('\n| mode | figure | req/s | p50 ms | p95 ms | max ms | × hello req/s | errors |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| mode | figure | req/s | p50 ms | p95 ms | max ms | × hello req/s | API CPU ms/req | errors |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.topology} | ${r.figure} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max} | ${(r.rps / reference.rps).toFixed(3)} | ${r.errors} |`);
+    console.log(`| ${r.topology} | ${r.figure} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max} | ${(r.rps / reference.rps).toFixed(3)} | ${r.cpuMs === undefined || Number.isNaN(r.cpuMs) ? '–' : r.cpuMs.toFixed(2)} | ${r.errors} |`);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { RoleSlug } from '@portal/contracts';
-import { roles, sessions, userMfa, userRoles, users, type Database } from '@portal/db';
+import { keepPreparedPlan, roles, sessions, userMfa, userRoles, users, type Database } from '@portal/db';
 import type { AppContext } from '../context.ts';
 import type { AuthState } from '../domain/auth.ts';
 import { revokeSession } from '../security/sessions.ts';
@@ -65,7 +65,7 @@ function sessionLookup(db: Database) {
 }
 
 function prepareSessionLookup(db: Database) {
-  return db
+  const statement = db
     .select({
       userId: users.id,
       email: users.email,
@@ -82,6 +82,7 @@ function prepareSessionLookup(db: Database) {
     .leftJoin(roles, eq(roles.id, userRoles.roleId))
     .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`)))
     .prepare('session_lookup');
+  return keepPreparedPlan(db, statement, 'session_lookup');
 }
 
 const sessionLookups = new WeakMap<Database, ReturnType<typeof prepareSessionLookup>>();

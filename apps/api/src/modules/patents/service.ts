@@ -14,7 +14,7 @@ import {
 } from '@portal/contracts';
 import { formatIsoDate, officeOfCountry, parseIsoDate, recordDeadline } from '@portal/annuities/core';
 import { originOf } from '@portal/jobs';
-import { cabinets, patentInstructionEvents, patentRecords, patentTabCounts, paymentInstructions, userCabinets, users, type Database, type Executor } from '@portal/db';
+import { cabinets, keepPreparedPlan, patentInstructionEvents, patentRecords, patentTabCounts, paymentInstructions, userCabinets, users, type Database, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../domain/errors.ts';
 import type { AuthState } from '../../domain/auth.ts';
@@ -47,7 +47,7 @@ function scopeLookup(db: Database) {
 }
 
 function prepareScopeLookup(db: Database) {
-  return db
+  const statement = db
     .select({
       codes: sql<string[]>`coalesce(${users.code}, '{}'::text[])`,
       cabinetIds: sql<string[]>`array(select ${userCabinets.cabinetId}::text from ${userCabinets} where ${userCabinets.userId} = ${users.id})`,
@@ -55,6 +55,7 @@ function prepareScopeLookup(db: Database) {
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('patent_scope_lookup');
+  return keepPreparedPlan(db, statement, 'patent_scope_lookup');
 }
 
 const scopeLookups = new WeakMap<Database, ReturnType<typeof prepareScopeLookup>>();
