@@ -48,6 +48,22 @@ describe('check-ledes lifecycle points', () => {
     expect(world.events.filter((e) => e._id === runId && e.state === 'Done')).toHaveLength(1);
   });
 
+  it('side effects once: two executions of a Done run not yet delivered deliver once (the row is locked for the copy)', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    world.storage.failCopies = 1;
+    await expect(run({ runId }, ctx(1))).rejects.toThrow('during the delivery');
+    // Both find no copy in storage before either has made it (failed before the row lock: two copies).
+    world.storage.slowCopiesMs = 100;
+    try {
+      await Promise.all([run({ runId }, ctx(2)), run({ runId }, ctx(3))]);
+    } finally {
+      world.storage.slowCopiesMs = 0;
+    }
+    expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: expect.any(Date) });
+    expect(world.storage.copies.filter((key) => key.startsWith('outbound/step2/'))).toHaveLength(1);
+  });
+
   it('side effects once: a failure at the delivery, then the retry, delivers once', async () => {
     const runId = await world.createRun();
     const run = processor();

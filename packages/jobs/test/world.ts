@@ -28,6 +28,8 @@ export class FaultyStorage implements Storage {
   failCopies = 0;
   /** Copies that are made, but whose answer is lost (the connection drops as S3 finishes the copy). */
   loseCopyAnswers = 0;
+  /** Each copy waits this long before it starts (two executions then both get past their `stat` first). */
+  slowCopiesMs = 0;
   readonly copies: string[] = [];
   private hanging: Array<{ resume: () => void; fail: (error: Error) => void }> = [];
   /** Gets waiting in `hangGets`. */
@@ -63,6 +65,7 @@ export class FaultyStorage implements Storage {
       this.failCopies -= 1;
       throw Object.assign(new Error('storage unreachable during the delivery'), { code: 'ECONNRESET' });
     }
+    if (this.slowCopiesMs > 0) await new Promise((resolve) => setTimeout(resolve, this.slowCopiesMs));
     await this.inner.copy(from, to);
     this.copies.push(to);
     if (this.loseCopyAnswers > 0) {

@@ -211,21 +211,27 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
 
 /**
  * Delivers a Done run's accepted file to step 2 if its commit recorded a delivery not yet made.
- * `delivered_at` is set only by the execution that made the copy, so a second execution (a lock
- * lost during a Redis outage, a retry after a failure past the commit) finds it done. The key is
- * the run's own, so a copy that was made but not recorded (its answer lost, the database down
- * before `delivered_at` was written) is found in storage by the retry and not made again.
+ * One execution delivers: the run's row is locked while its copy is made, so a second execution
+ * (a lock lost during a Redis outage, a retry after a failure past the commit) waits for the first
+ * and then finds `delivered_at` set. (Without the lock both could find no copy in storage and copy:
+ * the side-effects test saw two deliveries now and then.) The key is the run's own, so a copy that was
+ * made but not recorded (the database down before `delivered_at` was written) is found in storage by
+ * the retry and not made again.
  */
 async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<LedesRunRow | undefined> {
   if (run.state !== 'Done' || !run.deliveredKey || run.deliveredAt) return undefined;
-  if (!(await deps.storage.stat(run.deliveredKey))) await deps.storage.copy(run.originalKey, run.deliveredKey);
-  const at = deps.clock?.now() ?? new Date();
-  const [delivered] = await deps.db
-    .update(ledesRuns)
-    .set({ deliveredAt: at, updatedAt: at })
-    .where(and(eq(ledesRuns.id, run.id), isNull(ledesRuns.deliveredAt)))
-    .returning();
-  return delivered;
+  return deps.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(ledesRuns).where(eq(ledesRuns.id, run.id)).for('update');
+    if (!current || current.state !== 'Done' || !current.deliveredKey || current.deliveredAt) return undefined;
+    if (!(await deps.storage.stat(current.deliveredKey))) await deps.storage.copy(current.originalKey, current.deliveredKey);
+    const at = deps.clock?.now() ?? new Date();
+    const [delivered] = await tx
+      .update(ledesRuns)
+      .set({ deliveredAt: at, updatedAt: at })
+      .where(and(eq(ledesRuns.id, run.id), isNull(ledesRuns.deliveredAt)))
+      .returning();
+    return delivered;
+  });
 }
 
 /** After the last attempt of an infrastructure failure: the run ends as Error, and the user sees it (the run kind's transition). */
