@@ -64,6 +64,11 @@ function initialisePgliteDir(dataDir: string): void {
   execFileSync(process.execPath, [path.join(import.meta.dirname, 'pglite-init.mjs'), dataDir, JSON.stringify(PGLITE_START_PARAMS)], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+/** Which driver a `Database` runs on, from its own client (node-postgres has a pool, PGlite not): what code given only the `Database` asks. */
+export function driverOf(db: Database): DatabaseConfig['driver'] {
+  return (db as unknown as { $client: unknown }).$client instanceof pg.Pool ? 'postgres' : 'pglite';
+}
+
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.driver === 'pglite') {
     if (config.template && !config.dataDir.startsWith('memory://')) throw new Error('A PGlite template is for in-memory databases only');

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import type { Database, DatabaseConfig } from './client.ts';
+import { driverOf, type Database } from './client.ts';
 
 /**
  * Vacuum and analyze for the embedded database (decision 175). PGlite runs no autovacuum: after a
@@ -61,11 +60,6 @@ export interface StepResult {
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 const MAINTAINERS = new WeakMap<object, Maintenance>();
-
-/** Which driver a `Database` runs on (the bulk writers only get the `Database`): node-postgres has a pool, PGlite not. */
-function driverOf(db: Database): DatabaseConfig['driver'] {
-  return (db as unknown as { $client: unknown }).$client instanceof pg.Pool ? 'postgres' : 'pglite';
-}
 
 /**
  * The counters of every user table (or of `tables`). PGlite, like a PostgreSQL backend, flushes its

@@ -1,7 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import pg from 'pg';
-import type { Database } from './client.ts';
+import { driverOf, type Database } from './client.ts';
 
 /**
  * Plans kept for the embedded database's repeated statements (issue 28). PGlite plans on the API's own thread,
@@ -35,7 +34,7 @@ interface Cache {
 const caches = new WeakMap<object, Cache>();
 const clientOf = (db: Database) => (db as unknown as { $client: object }).$client;
 
-const isPglite = (db: Database) => !((db as unknown as { $client: unknown }).$client instanceof pg.Pool);
+const isPglite = (db: Database) => driverOf(db) === 'pglite';
 
 /** PostgreSQL's "prepared statement does not exist" and "cached plan must not change result type". */
 const LOST = new Set(['26000', '0A000']);
