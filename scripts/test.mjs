@@ -53,7 +53,6 @@ function vitest(name, args, { prefix = '', stepEnv = {} } = {}) {
   for (const stream of [child.stdout, child.stderr]) {
     readline.createInterface({ input: stream }).on('line', (line) => {
       console.log(`${prefix}${line}`);
-      // eslint-disable-next-line no-control-regex -- Vitest colours its output; the banner is matched without them
       const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
       if (unhandled.length === 0 && !/Unhandled (Error|Rejection)/.test(plain)) return;
       if (unhandled.length >= UNHANDLED_LINES || unhandled.at(-1) === END_OF_BLOCK) return;
