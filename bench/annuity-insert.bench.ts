@@ -8,7 +8,7 @@
  * BENCH_ROWS sets the rows (100,000); BENCH_VARIANTS picks variants by name (comma-separated substrings);
  * BENCH_KINDS picks `pglite`, `postgres` or both (default).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -34,6 +34,8 @@ interface Variant {
   params?: string[];
   /** Rows per statement. */
   statementRows: number;
+  /** Statements in flight at once, each on a connection of its own (PostgreSQL; 1 by default). */
+  concurrent?: number;
   store: Store;
 }
 type Kind = 'pglite' | 'postgres';
@@ -87,6 +89,8 @@ const VARIANTS: Variant[] = [
   { name: 'upsert 250, shared_buffers 64MB', params: ['shared_buffers=64MB'], statementRows: 250, store: storePatents },
   { name: 'upsert 250, shared_buffers 128MB', params: ['shared_buffers=128MB'], statementRows: 250, store: storePatents },
   { name: 'upsert 250, full_page_writes off', params: ['full_page_writes=off'], statementRows: 250, store: storePatents },
+  { name: 'upsert 250, 4 statements at once (PostgreSQL)', statementRows: 250, concurrent: 4, store: storePatents },
+  { name: 'upsert 250, 2 statements at once (PostgreSQL)', statementRows: 250, concurrent: 2, store: storePatents },
   { name: 'plain insert 250 (no on conflict)', statementRows: 250, store: storePlainInsert },
   { name: 'copy 1000 (PGlite)', statementRows: 1000, store: storeCopy },
   { name: 'copy 250 (PGlite)', statementRows: 250, store: storeCopy },
@@ -112,7 +116,22 @@ async function engineRows(): Promise<PatentRecord[]> {
   return rows;
 }
 
-async function open(kind: Kind, params: string[] = []): Promise<{ handle: DatabaseHandle; backend: () => number; done(): Promise<void> }> {
+/** CPU seconds used so far by the PostgreSQL backends connected to `database` (their command line names it). */
+function backendsCpu(database: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.startsWith('postgres:') && cmd.includes(` ${database} `)) total += cpuOf(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+async function open(kind: Kind, params: string[] = [], concurrent = 1): Promise<{ handle: DatabaseHandle; backend: () => number; done(): Promise<void> }> {
   if (kind === 'pglite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'portal-bench-insert-db-'));
     const added = params.flatMap((p) => ['-c', p]);
@@ -123,18 +142,18 @@ async function open(kind: Kind, params: string[] = []): Promise<{ handle: Databa
     return { handle, backend: () => 0, done: async () => (await handle.close(), rmSync(dir, { recursive: true, force: true })) };
   }
   const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
-  // One connection: the backend whose CPU is read is the one that runs every statement.
-  const handle = openDatabase({ driver: 'postgres', url: scratch.url, poolSize: 1 });
+  // As many connections as statements in flight: the CPU read is that of the database's backends.
+  const handle = openDatabase({ driver: 'postgres', url: scratch.url, poolSize: concurrent });
   await handle.migrate();
-  const result: unknown = await handle.db.execute(sql`select pg_backend_pid() as pid`);
-  const pid = (result as { rows: Array<{ pid: number }> }).rows[0]!.pid;
-  return { handle, backend: () => cpuOf(pid), done: async () => (await handle.close(), await scratch.drop()) };
+  const name = new URL(scratch.url).pathname.slice(1);
+  return { handle, backend: () => backendsCpu(name), done: async () => (await handle.close(), await scratch.drop()) };
 }
 
 async function measure(kind: Kind, variant: Variant, all: PatentRecord[]) {
   const { store } = variant;
   if ((variant.params || store === storeCopy) && kind !== 'pglite') return null;
-  const { handle, backend, done } = await open(kind, variant.params);
+  if (variant.concurrent && kind !== 'postgres') return null;
+  const { handle, backend, done } = await open(kind, variant.params, variant.concurrent);
   try {
     const { db } = handle;
     for (const ddl of variant.before ?? []) await db.execute(sql.raw(ddl));
@@ -148,9 +167,12 @@ async function measure(kind: Kind, variant: Variant, all: PatentRecord[]) {
     const cpu0 = process.cpuUsage();
     const b0 = backend();
     const started = performance.now();
-    for (let from = 0; from < all.length; from += variant.statementRows) {
+    const step = variant.statementRows * (variant.concurrent ?? 1);
+    for (let from = 0; from < all.length; from += step) {
       const t0 = performance.now();
-      await store(db, fileId, all.slice(from, from + variant.statementRows));
+      const slices: PatentRecord[][] = [];
+      for (let at = from; at < Math.min(all.length, from + step); at += variant.statementRows) slices.push(all.slice(at, at + variant.statementRows));
+      await Promise.all(slices.map((slice) => store(db, fileId, slice)));
       worst = Math.max(worst, performance.now() - t0);
     }
     const wall = performance.now() - started;
