@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ledesFindings, ledesProfiles, ledesRuns } from '@portal/db';
 import type { LedesProfile } from '@portal/ledes';
 import type { JobContext } from '@portal/queue';
-import { createCheckLedesProcessor, createThreadEngine, EMBEDDED_FINDINGS_PER_STATEMENT, ledesJob, ledesRunKind, runEngineInThread, withHeartbeat } from '../src/index.ts';
+import { createCheckLedesProcessor, createThreadEngine, EMBEDDED_FINDINGS_PER_STATEMENT, ledesJob, ledesRunKind, runEngineInThread, withHeartbeat, type LedesEngine } from '../src/index.ts';
 import { acceptedInvoiceLookup } from '../src/ledes/invoices.ts';
 import { acceptedFile, createWorld, waitFor, type World } from './world.ts';
 
@@ -209,7 +209,10 @@ describe('check-ledes lifecycle points', () => {
     await processor()({ runId: first }, ctx(1));
     const [accepted] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, first));
     expect(accepted!.accepted).toBe(true);
-    for (const engine of [runEngineInThread, createThreadEngine()]) {
+    const engines: Array<{ engine: LedesEngine; close?: () => Promise<void> }> = [{ engine: runEngineInThread }];
+    const threaded = createThreadEngine();
+    engines.push({ engine: threaded, close: () => threaded.close() });
+    for (const { engine, close } of engines) {
       // The same invoices for the same client: refused as duplicates of the first run's.
       const again = await world.createRun(file);
       await world.database.db.update(ledesRuns).set({ idClient: accepted!.idClient }).where(eq(ledesRuns.id, again));
@@ -217,7 +220,7 @@ describe('check-ledes lifecycle points', () => {
       try {
         await ledesJob.processor(ports)({ runId: again }, ctx(1));
       } finally {
-        if ('close' in engine) await engine.close();
+        await close?.();
       }
       const [row] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, again));
       expect(row!.accepted).toBe(false);
