@@ -156,3 +156,11 @@ export function planNodes(plan: PlanNode): PlanNode[] {
 export function fullSorts(plan: PlanNode): PlanNode[] {
   return planNodes(plan).filter((node) => node['Node Type'] === 'Sort');
 }
+
+/**
+ * The full sorts (`fullSorts`) that sort rows of `relation`: a Sort with a scan of that table below it. A list may
+ * sort a handful of other rows (its three offices, its users) and read its own table in an index's order.
+ */
+export function sortsOver(plan: PlanNode, relation: string): PlanNode[] {
+  return fullSorts(plan).filter((sort) => planNodes(sort).some((node) => node['Relation Name'] === relation));
+}

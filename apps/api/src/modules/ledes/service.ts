@@ -180,12 +180,20 @@ export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: 
 
 /** A search or another order than newest first: count the matches, then read the page. */
 async function searchHistory(ctx: AppContext, filter: HistoryFilter, page: number, limit: number, signal?: AbortSignal) {
+  const [{ total } = { total: 0 }] = await historyCountQuery(ctx.db, filter);
+  if (signal?.aborted) return undefined;
+  const rows = await historyPageQuery(ctx.db, filter, page, limit);
+  return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
+}
+
+/** The conditions of a history filter (owner, shared only, search). */
+function historyWhere(db: Database, filter: HistoryFilter): SQL | undefined {
   const conditions: SQL[] = [];
   if (filter.ownerId) conditions.push(eq(ledesRuns.ownerId, filter.ownerId));
   if (filter.onlyShared) conditions.push(eq(ledesRuns.sendHistory, true));
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const officesNamed = ctx.db
+    const officesNamed = db
       .select({ code: ledesOffices.code })
       .from(ledesOffices)
       .where(or(ilike(ledesOffices.labelEn, pattern), ilike(ledesOffices.labelFr, pattern)));
@@ -202,20 +210,26 @@ async function searchHistory(ctx: AppContext, filter: HistoryFilter, page: numbe
       )!,
     );
   }
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** The count of a searched or sorted history. */
+export function historyCountQuery(db: Database, filter: HistoryFilter) {
   // The join is needed only to search the owner's fields; without it a user's count is an index-only scan.
-  const counted = ctx.db.select({ total: count() }).from(ledesRuns);
-  const [{ total } = { total: 0 }] = await (filter.search ? counted.innerJoin(users, eq(users.id, ledesRuns.ownerId)) : counted).where(where);
-  if (signal?.aborted) return undefined;
-  const rows = await ctx.db
+  const counted = db.select({ total: count() }).from(ledesRuns);
+  return (filter.search ? counted.innerJoin(users, eq(users.id, ledesRuns.ownerId)) : counted).where(historyWhere(db, filter));
+}
+
+/** The rows of one page of a searched or sorted history. */
+export function historyPageQuery(db: Database, filter: HistoryFilter, page: number, limit: number) {
+  return db
     .select({ run: historyColumns, user: historyUserColumns })
     .from(ledesRuns)
     .innerJoin(users, eq(users.id, ledesRuns.ownerId))
-    .where(where)
+    .where(historyWhere(db, filter))
     .orderBy(...historyOrder(filter))
     .limit(limit)
     .offset((page - 1) * limit);
-  return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
 }
 
 function isDefaultOrder(filter: HistoryFilter): boolean {
