@@ -158,9 +158,14 @@ export function fullSorts(plan: PlanNode): PlanNode[] {
 }
 
 /**
- * The full sorts (`fullSorts`) that sort rows of `relation`: a Sort with a scan of that table below it. A list may
- * sort a handful of other rows (its three offices, its users) and read its own table in an index's order.
+ * The full sorts (`fullSorts`) that sort rows of `relation`: a Sort with a scan of that table among the nodes that
+ * feed it rows (its init plans and subplans, which only compute values, are not looked into). A list may sort a
+ * handful of other rows (its offices, its owners) and read its own table in an index's order.
  */
 export function sortsOver(plan: PlanNode, relation: string): PlanNode[] {
-  return fullSorts(plan).filter((sort) => planNodes(sort).some((node) => node['Relation Name'] === relation));
+  const feeding = (node: PlanNode): PlanNode[] => [
+    node,
+    ...(node.Plans ?? []).filter((child) => child['Parent Relationship'] !== 'InitPlan' && child['Parent Relationship'] !== 'SubPlan').flatMap(feeding),
+  ];
+  return fullSorts(plan).filter((sort) => feeding(sort).some((node) => node['Relation Name'] === relation));
 }
