@@ -189,13 +189,14 @@ describe.each(testDatabaseKinds())('receipts, receipt uploads, imports and expor
   it('a user’s receipt uploads, the imports and the export batches: newest first, pages 1 and 50', async () => {
     const failures: Record<string, string[]> = {};
     for (const page of [1, 50]) {
-      const cases: Array<[string, SQL, string]> = [
-        ['receipt uploads', uploadsPageQuery(handle.db, userId, page, 5).getSQL(), 'receipt_uploads'],
-        ['imports', importsPageQuery(handle.db, { page, limit: 20 }).getSQL(), 'patent_imports'],
-        ['exports', exportsPageQuery(handle.db, { page, limit: 20 }).getSQL(), 'patent_export_batches'],
+      // A user's uploads are that user's rows (500 here): the planner may read them by the owner's index and sort them.
+      const cases: Array<[string, SQL, string, number]> = [
+        ['receipt uploads', uploadsPageQuery(handle.db, userId, page, 5).getSQL(), 'receipt_uploads', (RUN_TABLES / OWNERS) * 1.2],
+        ['imports', importsPageQuery(handle.db, { page, limit: 20 }).getSQL(), 'patent_imports', 0],
+        ['exports', exportsPageQuery(handle.db, { page, limit: 20 }).getSQL(), 'patent_export_batches', 0],
       ];
-      for (const [what, query, table] of cases) {
-        const fault = await faultOf(handle, query, table);
+      for (const [what, query, table, bound] of cases) {
+        const fault = await faultOf(handle, query, table, bound);
         if (fault) failures[`${what} page ${page}`] = fault;
       }
     }
