@@ -7,7 +7,7 @@ import { explainPlan, openTestDatabase, planNodes, sortsOver, testDatabaseKinds,
 import { rowsOf } from '@portal/jobs';
 import { historyPageQuery, type HistoryFilter } from '../src/modules/ledes/service.ts';
 import { exportsPageQuery, importsPageQuery } from '../src/modules/patent-portfolio/service.ts';
-import { receiptsPageQuery, receiptsWhere, uploadsPageQuery, visibleTo } from '../src/modules/receipts/service.ts';
+import { receiptsCountQuery, receiptsPageQuery, receiptsWhere, uploadsPageQuery, visibleTo } from '../src/modules/receipts/service.ts';
 
 /*
  * Issue 28, done-when 2, for the lists that are not patents: the LEDES history (a user's) and the admin log
@@ -182,6 +182,19 @@ describe.each(testDatabaseKinds())('receipts, receipt uploads, imports and expor
           }
         }
       }
+    }
+    expect(failures).toEqual({});
+  }, 600_000);
+
+  it('the receipts’ counts read an agent’s scope and the receipts to complete by index, not every receipt', async () => {
+    const agentScope = visibleTo(handle.db, userId, { kind: 'owned', cabinetIds: [cabinetId], codes: ['CODE7'] });
+    const failures: Record<string, string[]> = {};
+    for (const [what, where] of [
+      ['agent', receiptsWhere(agentScope, {})],
+      ['admin, to complete', receiptsWhere(undefined, { to_complete: '1' })],
+    ] as const) {
+      const plan = await explainPlan(handle.db, receiptsCountQuery(handle.db, where).getSQL());
+      if (planNodes(plan).some((n) => n['Relation Name'] === 'receipts' && n['Node Type'] === 'Seq Scan')) failures[what] = describePlan(plan);
     }
     expect(failures).toEqual({});
   }, 600_000);

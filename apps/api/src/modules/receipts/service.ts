@@ -109,7 +109,7 @@ function selectReceipts(db: Database) {
 /** GET /recepisse: searched (references, file name), sorted and paged in the database. */
 export async function listReceipts(ctx: AppContext, actor: AuthState, query: ReceiptListQuery) {
   const where = receiptsWhere(await visibility(ctx, actor), query);
-  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(receipts).where(where);
+  const [{ total } = { total: 0 }] = await receiptsCountQuery(ctx.db, where);
   const rows = await receiptsPageQuery(ctx.db, where, query);
   return { recepisse: rows.map((r) => toReceiptDto(r.receipt, r.patent)), meta: paginationMeta(query.page, query.limit, total) };
 }
@@ -123,6 +123,11 @@ export function receiptsWhere(visible: SQL | undefined, query: Pick<ReceiptListQ
   }
   if (query.to_complete === '1') conditions.push(eq(receipts.needsCompletion, true));
   return and(...conditions);
+}
+
+/** The count of a receipts list. */
+export function receiptsCountQuery(db: Database, where: SQL | undefined) {
+  return db.select({ total: count() }).from(receipts).where(where);
 }
 
 /** One page of receipts in the requested order. */
