@@ -7,4 +7,5 @@ CREATE INDEX "receipts_reference_inpi_idx" ON "receipts" USING btree ("reference
 CREATE INDEX "receipts_reference_provider_idx" ON "receipts" USING btree ("reference_provider","created_at","id");--> statement-breakpoint
 CREATE INDEX "receipts_payment_order_date_idx" ON "receipts" USING btree ("date_ordre_paiement","created_at","id");--> statement-breakpoint
 CREATE INDEX "receipts_file_name_idx" ON "receipts" USING btree ("file_name","created_at","id");--> statement-breakpoint
+CREATE INDEX "receipts_to_complete_idx" ON "receipts" USING btree ("created_at","id") WHERE "receipts"."needs_completion";--> statement-breakpoint
 CREATE INDEX "receipts_reference_client_idx" ON "receipts" USING btree ("reference_client","created_at","id");

@@ -804,6 +804,8 @@ export const receipts = pgTable(
     index('receipts_reference_provider_idx').on(t.referenceProvider, t.createdAt, t.id),
     index('receipts_payment_order_date_idx').on(t.dateOrdrePaiement, t.createdAt, t.id),
     index('receipts_file_name_idx').on(t.fileName, t.createdAt, t.id),
+    // The receipts to complete (a few): their count and their newest-first page read only them.
+    index('receipts_to_complete_idx').on(t.createdAt, t.id).where(sql`${t.needsCompletion}`),
     check('receipts_source_check', sql`${t.source} in ('manifest', 'pdf_text', 'none')`),
   ],
 );

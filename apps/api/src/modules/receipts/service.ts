@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { paginationMeta, type ReceiptDto, type ReceiptListQuery } from '@portal/contracts';
 import { patentRecords, receiptUploads, receipts, type Database } from '@portal/db';
 import { enqueueCommitted, PDF_SNIFF_BYTES, publishReceiptUpload, receiptUploadKind, toReceiptUploadDto } from '@portal/jobs';
@@ -62,7 +62,10 @@ async function visibility(ctx: AppContext, actor: AuthState): Promise<SQL | unde
 /** The receipts a scope sees: everything, or its cabinets', its codes' and those `userId` uploaded. */
 export function visibleTo(db: Database, userId: string, scope: PatentScope): SQL | undefined {
   if (scope.kind === 'all') return undefined;
-  const parts: SQL[] = [inArray(receipts.uploadId, db.select({ id: receiptUploads.id }).from(receiptUploads).where(eq(receiptUploads.ownerId, userId)))];
+  // `= any(array(…))`, not `in (…)`: an IN subquery inside an OR is a filter on every receipt; an array computed once
+  // lets each part of the OR read its own index (a bitmap OR of the scope's receipts).
+  const mine = db.select({ id: receiptUploads.id }).from(receiptUploads).where(eq(receiptUploads.ownerId, userId));
+  const parts: SQL[] = [sql`${receipts.uploadId} = any(array(${mine}))`];
   if (scope.cabinetIds.length > 0) parts.push(inArray(receipts.cabinetId, scope.cabinetIds));
   if (scope.codes.length > 0) parts.push(inArray(receipts.clientCode, scope.codes));
   return or(...parts);
