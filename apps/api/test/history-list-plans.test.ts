@@ -70,16 +70,18 @@ describe.each(testDatabaseKinds())('LEDES history and admin log plans (%s)', (ki
       for (const order of ORDERS) {
         for (const locale of ['fr', 'en'] as const) {
           const sort = { column, order };
+          // A list of one owner may sort that owner's runs: the bound is their number, with room for the planner's
+          // estimate of it (ANALYZE samples; 1,506 estimated for 1,500 was seen).
           const cases: Array<[string, HistoryFilter, number]> = [
             ['admin log', { onlyShared: false, sort, locale }, 0],
-            ['admin log of one user', { ownerId, onlyShared: false, sort, locale }, ownerRuns],
-            ['user history', { ownerId, onlyShared: true, sort, locale }, ownerRuns],
+            ['admin log of one user', { ownerId, onlyShared: false, sort, locale }, ownerRuns * 1.2],
+            ['user history', { ownerId, onlyShared: true, sort, locale }, ownerRuns * 1.2],
           ];
           for (const [what, filter, bound] of cases) {
             for (const page of [1, 50]) {
               // A deep page sorted by provider needs up to 1,000 runs of an owner: the planner may sort that owner's runs
               // rather than walk as many index entries (offset paging), never more than one owner's.
-              const allowed = column === 'provider' && page > 1 ? Math.max(bound, ownerRuns * 1.2) : bound;
+              const allowed = column === 'provider' && page > 1 ? ownerRuns * 1.2 : bound;
               const fault = await faultOf(handle, historyPageQuery(handle.db, filter, page, 20).getSQL(), 'ledes_runs', allowed);
               if (fault) failures[`${what} ${column} ${order} ${locale} page ${page}`] = fault;
             }
@@ -172,7 +174,7 @@ describe.each(testDatabaseKinds())('receipts, receipt uploads, imports and expor
       for (const order of ORDERS) {
         const cases: Array<[string, SQL | undefined, number]> = [
           ['admin', receiptsWhere(undefined, {}), 0],
-          ['agent', receiptsWhere(agentScope, {}), agentRows],
+          ['agent', receiptsWhere(agentScope, {}), agentRows * 1.2],
           ['admin, to complete', receiptsWhere(undefined, { to_complete: '1' }), 0],
         ];
         for (const [what, where, bound] of cases) {
