@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -229,8 +229,23 @@ export const ledesRuns = pgTable(
     index('ledes_runs_state_idx').on(t.state, t.createdAt),
     // A user's history: its count and its newest-first page read this narrow index, not the run rows.
     index('ledes_runs_history_idx').on(t.ownerId, t.createdAt, t.id).where(sql`${t.sendHistory}`),
+    // The admin log's other sorts, both directions (decision 183): the name, the state's badge, and the office and
+    // type (read one value after another in the order of their labels, each value's runs by date).
+    index('ledes_runs_name_idx').on(sql`lower(${t.originalName})`, t.createdAt, t.id),
+    index('ledes_runs_badge_idx').on(ledesRunBadge(t), t.createdAt, t.id),
+    index('ledes_runs_office_created_idx').on(t.office, t.createdAt, t.id),
+    index('ledes_runs_type_created_idx').on(t.type, t.createdAt, t.id),
   ],
 );
+
+/**
+ * The badge order of a run in the LEDES screens: in progress 0, error 1, refused 2, accepted 3. The history's state
+ * sort orders by this very expression, which `ledes_runs_badge_idx` indexes (an index on an expression serves only
+ * a query with the same expression: keep the constants inline, never as parameters).
+ */
+export function ledesRunBadge(t: { state: AnyPgColumn; accepted: AnyPgColumn; errorLineCount: AnyPgColumn }): SQL {
+  return sql`(case when ${t.state} = 'in_progress' then 0 when ${t.state} = 'Error' then 1 when ${t.accepted} = false or (${t.accepted} is null and ${t.errorLineCount} > 0) then 2 else 3 end)`;
+}
 
 /** Findings by rule code and field; labels come from the engine's catalogue when shown. */
 export const ledesFindings = pgTable(
@@ -783,7 +798,14 @@ export const receipts = pgTable(
     index('receipts_cabinet_created_idx').on(t.cabinetId, t.createdAt, t.id),
     index('receipts_code_created_idx').on(t.clientCode, t.createdAt, t.id),
     index('receipts_patent_idx').on(t.patentId),
-    index('receipts_reference_client_idx').on(t.referenceClient),
+    // Each sort of the receipts list, both directions (decision 183): the column, then the date and id as the list orders ties.
+    index('receipts_reference_client_idx').on(t.referenceClient, t.createdAt, t.id),
+    index('receipts_reference_inpi_idx').on(t.referenceInpi, t.createdAt, t.id),
+    index('receipts_reference_provider_idx').on(t.referenceProvider, t.createdAt, t.id),
+    index('receipts_payment_order_date_idx').on(t.dateOrdrePaiement, t.createdAt, t.id),
+    index('receipts_file_name_idx').on(t.fileName, t.createdAt, t.id),
+    // The receipts to complete (a few): their count and their newest-first page read only them.
+    index('receipts_to_complete_idx').on(t.createdAt, t.id).where(sql`${t.needsCompletion}`),
     check('receipts_source_check', sql`${t.source} in ('manifest', 'pdf_text', 'none')`),
   ],
 );

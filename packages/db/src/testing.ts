@@ -156,3 +156,16 @@ export function planNodes(plan: PlanNode): PlanNode[] {
 export function fullSorts(plan: PlanNode): PlanNode[] {
   return planNodes(plan).filter((node) => node['Node Type'] === 'Sort');
 }
+
+/**
+ * The full sorts (`fullSorts`) that sort rows of `relation`: a Sort with a scan of that table among the nodes that
+ * feed it rows (its init plans and subplans, which only compute values, are not looked into). A list may sort a
+ * handful of other rows (its offices, its owners) and read its own table in an index's order.
+ */
+export function sortsOver(plan: PlanNode, relation: string): PlanNode[] {
+  const feeding = (node: PlanNode): PlanNode[] => [
+    node,
+    ...(node.Plans ?? []).filter((child) => child['Parent Relationship'] !== 'InitPlan' && child['Parent Relationship'] !== 'SubPlan').flatMap(feeding),
+  ];
+  return fullSorts(plan).filter((sort) => feeding(sort).some((node) => node['Relation Name'] === relation));
+}

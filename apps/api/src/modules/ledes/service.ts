@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesHistorySort, type LedesType, type SortOrder } from '@portal/contracts';
 import { LOCALES, serverT, type Locale } from '@portal/i18n';
-import { ledesOffices, ledesRunCounts, ledesRuns, roles, userRoles, users, type Database } from '@portal/db';
+import { ledesOffices, ledesRunBadge, ledesRunCounts, ledesRuns, roles, userRoles, users, type Database } from '@portal/db';
 import { loadRuns, type LedesRunRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { enqueueCommitted } from '@portal/jobs';
@@ -127,35 +127,6 @@ export function typesNamed(search: string): LedesType[] {
   return LEDES_TYPES.filter((type) => LOCALES.some((locale) => serverT(locale)(`ledes:types.${type}`).toLocaleLowerCase().includes(needle)));
 }
 
-/** The ORDER BY term of a whitelisted history column. */
-function sortTerm(column: LedesHistorySort, locale: Locale): SQL {
-  switch (column) {
-    case 'date':
-      return sql`${ledesRuns.createdAt}`;
-    case 'name':
-      return sql`lower(${ledesRuns.originalName})`;
-    case 'provider':
-      return sql`lower(${users.companyAgent})`;
-    case 'office': {
-      const label = locale === 'fr' ? ledesOffices.labelFr : ledesOffices.labelEn;
-      return sql`coalesce((select lower(${label}) from ${ledesOffices} where ${ledesOffices.code} = ${ledesRuns.office}), lower(${ledesRuns.office}))`;
-    }
-    case 'type': {
-      // The types ranked by their label in the caller's language.
-      const t = serverT(locale);
-      const ranked = [...LEDES_TYPES].sort((a, b) => t(`ledes:types.${a}`).localeCompare(t(`ledes:types.${b}`), locale));
-      return sql`case ${sql.join(
-        ranked.map((type, rank) => sql`when ${ledesRuns.type} = ${type} then ${rank}`),
-        sql` `,
-      )} else ${ranked.length} end`;
-    }
-    case 'state':
-      // The badge order of the screens: in progress, error, refused, accepted.
-      return sql`case when ${ledesRuns.state} = 'in_progress' then 0 when ${ledesRuns.state} = 'Error' then 1
-        when ${ledesRuns.accepted} = false or (${ledesRuns.accepted} is null and ${ledesRuns.errorLineCount} > 0) then 2 else 3 end`;
-  }
-}
-
 /**
  * One page of history items, newest first, with the spec's meta. Answered from run rows alone (the
  * findings' summary is stored on the row when a run finishes). Without a search it is one prepared
@@ -166,9 +137,16 @@ function sortTerm(column: LedesHistorySort, locale: Locale): SQL {
  */
 export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: number, limit: number, signal?: AbortSignal) {
   if (signal?.aborted) return undefined;
-  if (filter.search || !isDefaultOrder(filter)) return searchHistory(ctx, filter, page, limit, signal);
+  if (filter.search) return searchHistory(ctx, filter, page, limit, signal);
   const statements = historyStatements(ctx.db, Boolean(filter.ownerId), filter.onlyShared);
   const values = { ownerId: filter.ownerId ?? '', limit, offset: (page - 1) * limit };
+  if (!isDefaultOrder(filter)) {
+    // Another order: the kept total, then the page in that order's index (decision 183); nothing counts the runs.
+    const total = (await statements.total.execute(values))[0]?.total ?? 0;
+    if (signal?.aborted) return undefined;
+    const rows = total > (page - 1) * limit ? await historyPageQuery(ctx.db, filter, page, limit) : [];
+    return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
+  }
   const rows = await statements.page.execute(values);
   let total = rows[0]?.total;
   if (total === undefined) {
@@ -180,54 +158,152 @@ export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: 
 
 /** A search or another order than newest first: count the matches, then read the page. */
 async function searchHistory(ctx: AppContext, filter: HistoryFilter, page: number, limit: number, signal?: AbortSignal) {
+  const [{ total } = { total: 0 }] = await historyCountQuery(ctx.db, filter);
+  if (signal?.aborted) return undefined;
+  const rows = await historyPageQuery(ctx.db, filter, page, limit);
+  return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
+}
+
+/** The conditions of a history filter on the runs alone (owner, shared only). */
+function runsWhere(filter: HistoryFilter): SQL | undefined {
   const conditions: SQL[] = [];
   if (filter.ownerId) conditions.push(eq(ledesRuns.ownerId, filter.ownerId));
   if (filter.onlyShared) conditions.push(eq(ledesRuns.sendHistory, true));
-  if (filter.search) {
-    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const officesNamed = ctx.db
-      .select({ code: ledesOffices.code })
-      .from(ledesOffices)
-      .where(or(ilike(ledesOffices.labelEn, pattern), ilike(ledesOffices.labelFr, pattern)));
-    const types = typesNamed(filter.search);
-    conditions.push(
-      or(
-        ilike(ledesRuns.name, pattern),
-        ilike(ledesRuns.office, pattern),
-        inArray(ledesRuns.office, officesNamed),
-        ilike(ledesRuns.type, pattern),
-        ...(types.length > 0 ? [inArray(ledesRuns.type, types)] : []),
-        ilike(users.companyAgent, pattern),
-        ilike(users.email, pattern),
-      )!,
-    );
-  }
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** The search of a history: the file name, the owner's name and e-mail, the office and type as codes or as displayed. */
+function searchWhere(db: Database, search: string | undefined): SQL | undefined {
+  if (!search) return undefined;
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const officesNamed = db
+    .select({ code: ledesOffices.code })
+    .from(ledesOffices)
+    .where(or(ilike(ledesOffices.labelEn, pattern), ilike(ledesOffices.labelFr, pattern)));
+  const types = typesNamed(search);
+  return or(
+    ilike(ledesRuns.name, pattern),
+    ilike(ledesRuns.office, pattern),
+    inArray(ledesRuns.office, officesNamed),
+    ilike(ledesRuns.type, pattern),
+    ...(types.length > 0 ? [inArray(ledesRuns.type, types)] : []),
+    ilike(users.companyAgent, pattern),
+    ilike(users.email, pattern),
+  );
+}
+
+/** The conditions of a history filter (owner, shared only, search). */
+function historyWhere(db: Database, filter: HistoryFilter): SQL | undefined {
+  return and(runsWhere(filter), searchWhere(db, filter.search));
+}
+
+/** The count of a searched or sorted history. */
+export function historyCountQuery(db: Database, filter: HistoryFilter) {
   // The join is needed only to search the owner's fields; without it a user's count is an index-only scan.
-  const counted = ctx.db.select({ total: count() }).from(ledesRuns);
-  const [{ total } = { total: 0 }] = await (filter.search ? counted.innerJoin(users, eq(users.id, ledesRuns.ownerId)) : counted).where(where);
-  if (signal?.aborted) return undefined;
-  const rows = await ctx.db
-    .select({ run: historyColumns, user: historyUserColumns })
-    .from(ledesRuns)
-    .innerJoin(users, eq(users.id, ledesRuns.ownerId))
-    .where(where)
-    .orderBy(...historyOrder(filter))
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
+  const counted = db.select({ total: count() }).from(ledesRuns);
+  return (filter.search ? counted.innerJoin(users, eq(users.id, ledesRuns.ownerId)) : counted).where(historyWhere(db, filter));
+}
+
+/**
+ * The rows of one page of a searched or sorted history, read in an index's order whatever the sort and direction
+ * (decision 183). Ties are by date then id, in the sort's direction, so that one ascending index serves both ways.
+ * - date, name, state: one index each (`ledes_runs_created_idx`, `ledes_runs_name_idx` on the lower-cased name,
+ *   `ledes_runs_badge_idx` on `ledesRunBadge`), read forward or backward.
+ * - office, type, provider sort by something the runs do not hold (a label in the caller's language, the owner's
+ *   name). The statement reads the few values in that order — the offices the runs name (found by a skip scan of
+ *   `ledes_runs_office_created_idx`, three probes), the three types, the owners who have runs — and for each one,
+ *   laterally, its runs by date from the value's index. The page's order is the nested loop's: the outer values'
+ *   order (a sort of three offices or of the owners, never of the runs), then each value's runs in index order.
+ */
+export function historyPageQuery(db: Database, filter: HistoryFilter, page: number, limit: number) {
+  const order = filter.sort?.order ?? 'desc';
+  const dir = order === 'asc' ? asc : desc;
+  const way = sql.raw(order);
+  const locale = filter.locale ?? 'en';
+  const column = filter.sort?.column ?? 'date';
+  const where = historyWhere(db, filter);
+  const fields = { run: historyColumns, user: historyUserColumns };
+  /** The runs of one outer value, by date in the sort's direction, under the table's own name (the selected columns name it). */
+  const runsOf = (match: SQL) =>
+    db
+      .select()
+      .from(ledesRuns)
+      .where(and(match, runsWhere(filter)))
+      .orderBy(dir(ledesRuns.createdAt), dir(ledesRuns.id))
+      // No value needs more runs than the page's end: planned for so few rows, its index is read in order.
+      .limit(page * limit)
+      .as('ledes_runs');
+  const byDate = [dir(ledesRuns.createdAt), dir(ledesRuns.id)];
+  switch (column) {
+    case 'date':
+    case 'name':
+    case 'state': {
+      const term = column === 'name' ? [dir(sql`lower(${ledesRuns.originalName})`)] : column === 'state' ? [dir(ledesRunBadge(ledesRuns))] : [];
+      return db
+        .select(fields)
+        .from(ledesRuns)
+        .innerJoin(users, eq(users.id, ledesRuns.ownerId))
+        .where(where)
+        .orderBy(...term, ...byDate)
+        .limit(limit)
+        .offset((page - 1) * limit);
+    }
+    case 'provider': {
+      // The owners who have runs (kept counts), by name then id (a sort of the owners, in the subquery); each one's runs by date.
+      const owners = sql`(select ${users.id} as id, lower(${users.companyAgent}) as name from ${users}
+        join ${ledesRunCounts} on ${ledesRunCounts.ownerId} = ${users.id} and ${ledesRunCounts.runs} > 0
+        ${filter.ownerId ? sql`where ${users.id} = ${filter.ownerId}` : sql``} order by name ${way}, id ${way}) as k`;
+      return db
+        .select(fields)
+        .from(owners)
+        .crossJoinLateral(runsOf(sql`${ledesRuns.ownerId} = k.id`))
+        .innerJoin(users, eq(users.id, ledesRuns.ownerId))
+        .where(where)
+        .orderBy(dir(sql`k.name`), dir(sql`k.id`))
+        .limit(limit)
+        .offset((page - 1) * limit);
+    }
+    case 'office': {
+      // The offices the runs name (a skip scan: one index probe per office), by their label in the caller's language.
+      const label = locale === 'fr' ? ledesOffices.labelFr : ledesOffices.labelEn;
+      const offices = sql`(with recursive o(code) as (
+          select min(${ledesRuns.office}) from ${ledesRuns}
+          union all select (select min(${ledesRuns.office}) from ${ledesRuns} where ${ledesRuns.office} > o.code) from o where o.code is not null)
+        select o.code, coalesce((select lower(${label}) from ${ledesOffices} where ${ledesOffices.code} = o.code), lower(o.code)) as label
+        from o where o.code is not null order by label ${way}, code ${way}) as k`;
+      return db
+        .select(fields)
+        .from(offices)
+        .crossJoinLateral(runsOf(sql`${ledesRuns.office} = k.code`))
+        .innerJoin(users, eq(users.id, ledesRuns.ownerId))
+        .where(where)
+        .orderBy(dir(sql`k.label`), dir(sql`k.code`))
+        .limit(limit)
+        .offset((page - 1) * limit);
+    }
+    case 'type': {
+      // The types ranked by their label in the caller's language.
+      const t = serverT(locale);
+      const ranked = [...LEDES_TYPES].sort((a, b) => t(`ledes:types.${a}`).localeCompare(t(`ledes:types.${b}`), locale));
+      const types = sql`(select * from (values ${sql.join(
+        ranked.map((type, rank) => sql`(${rank}::int, ${type}::text)`),
+        sql`, `,
+      )}) as v(rank, type) order by rank ${way}) as k`;
+      return db
+        .select(fields)
+        .from(types)
+        .crossJoinLateral(runsOf(sql`${ledesRuns.type} = k.type`))
+        .innerJoin(users, eq(users.id, ledesRuns.ownerId))
+        .where(where)
+        .orderBy(dir(sql`k.rank`))
+        .limit(limit)
+        .offset((page - 1) * limit);
+    }
+  }
 }
 
 function isDefaultOrder(filter: HistoryFilter): boolean {
   return !filter.sort || (filter.sort.column === 'date' && filter.sort.order === 'desc');
-}
-
-/** The requested order, then newest first and the id, so that pages never overlap nor skip a row. */
-function historyOrder(filter: HistoryFilter): SQL[] {
-  const tieBreak = [desc(ledesRuns.createdAt), desc(ledesRuns.id)];
-  if (!filter.sort || isDefaultOrder(filter)) return tieBreak;
-  const term = sortTerm(filter.sort.column, filter.locale ?? 'en');
-  return [filter.sort.order === 'asc' ? asc(term) : desc(term), ...tieBreak];
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type PatentPortfolioField,
   type PatentSyncRow,
 } from '@portal/contracts';
-import { patentExportBatches, patentImports } from '@portal/db';
+import { patentExportBatches, patentImports, type Database } from '@portal/db';
 import { enqueueCommitted, engineDay, loadImport, loadInstructionIds, loadRates, publishImport, PortfolioTally, toImportDto } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
@@ -42,13 +42,18 @@ export async function submitImport(ctx: AppContext, actor: AuthState, upload: St
 
 export async function listImports(ctx: AppContext, query: PatentPagedQuery) {
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(patentImports);
-  const rows = await ctx.db
+  const rows = await importsPageQuery(ctx.db, query);
+  return { patent_imports: rows.map(toImportDto), meta: paginationMeta(query.page, query.limit, total) };
+}
+
+/** One page of the imports, newest first. */
+export function importsPageQuery(db: Database, query: PatentPagedQuery) {
+  return db
     .select()
     .from(patentImports)
     .orderBy(desc(patentImports.createdAt), desc(patentImports.id))
     .limit(query.limit)
     .offset((query.page - 1) * query.limit);
-  return { patent_imports: rows.map(toImportDto), meta: paginationMeta(query.page, query.limit, total) };
 }
 
 export async function readImport(ctx: AppContext, id: string) {
@@ -117,13 +122,18 @@ const toBatchDto = (row: typeof patentExportBatches.$inferSelect): PatentExportB
 
 export async function listExports(ctx: AppContext, query: PatentPagedQuery) {
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(patentExportBatches);
-  const rows = await ctx.db
+  const rows = await exportsPageQuery(ctx.db, query);
+  return { patent_exports: rows.map(toBatchDto), meta: paginationMeta(query.page, query.limit, total) };
+}
+
+/** One page of the export batches, newest first. */
+export function exportsPageQuery(db: Database, query: PatentPagedQuery) {
+  return db
     .select()
     .from(patentExportBatches)
     .orderBy(desc(patentExportBatches.createdAt), desc(patentExportBatches.id))
     .limit(query.limit)
     .offset((query.page - 1) * query.limit);
-  return { patent_exports: rows.map(toBatchDto), meta: paginationMeta(query.page, query.limit, total) };
 }
 
 export async function findExport(ctx: AppContext, id: string) {

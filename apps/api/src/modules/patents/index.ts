@@ -2,4 +2,4 @@
 export { patentSocketRooms } from './live.ts';
 export { patentsPolicy } from './policy.ts';
 export { patentsRoutes } from './router.ts';
-export { readPatent, readScope } from './service.ts';
+export { readPatent, readScope, type PatentScope } from './service.ts';

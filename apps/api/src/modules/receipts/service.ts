@@ -1,12 +1,12 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { paginationMeta, type ReceiptDto, type ReceiptListQuery } from '@portal/contracts';
-import { patentRecords, receiptUploads, receipts } from '@portal/db';
+import { patentRecords, receiptUploads, receipts, type Database } from '@portal/db';
 import { enqueueCommitted, PDF_SNIFF_BYTES, publishReceiptUpload, receiptUploadKind, toReceiptUploadDto } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
 import { uploadHead, type StoredUpload } from '../../domain/uploads.ts';
 import type { AuthState } from '../../domain/auth.ts';
-import { readPatent, readScope } from '../patents/index.ts';
+import { readPatent, readScope, type PatentScope } from '../patents/index.ts';
 import { likePattern } from '../../domain/search.ts';
 
 
@@ -36,14 +36,19 @@ export async function submitReceipts(ctx: AppContext, actor: AuthState, upload: 
 export async function listUploads(ctx: AppContext, actor: AuthState, page: number, limit: number) {
   const mine = eq(receiptUploads.ownerId, actor.userId);
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(receiptUploads).where(mine);
-  const rows = await ctx.db
+  const rows = await uploadsPageQuery(ctx.db, actor.userId, page, limit);
+  return { uploads: rows.map(toReceiptUploadDto), meta: paginationMeta(page, limit, total) };
+}
+
+/** One page of a user's receipt uploads, newest first. */
+export function uploadsPageQuery(db: Database, userId: string, page: number, limit: number) {
+  return db
     .select()
     .from(receiptUploads)
-    .where(mine)
+    .where(eq(receiptUploads.ownerId, userId))
     .orderBy(desc(receiptUploads.createdAt), desc(receiptUploads.id))
     .limit(limit)
     .offset((page - 1) * limit);
-  return { uploads: rows.map(toReceiptUploadDto), meta: paginationMeta(page, limit, total) };
 }
 
 /**
@@ -51,9 +56,16 @@ export async function listUploads(ctx: AppContext, actor: AuthState, page: numbe
  * client codes (the patents' read scope) and those it uploaded itself.
  */
 async function visibility(ctx: AppContext, actor: AuthState): Promise<SQL | undefined> {
-  const scope = await readScope(ctx, actor);
+  return visibleTo(ctx.db, actor.userId, await readScope(ctx, actor));
+}
+
+/** The receipts a scope sees: everything, or its cabinets', its codes' and those `userId` uploaded. */
+export function visibleTo(db: Database, userId: string, scope: PatentScope): SQL | undefined {
   if (scope.kind === 'all') return undefined;
-  const parts: SQL[] = [inArray(receipts.uploadId, ctx.db.select({ id: receiptUploads.id }).from(receiptUploads).where(eq(receiptUploads.ownerId, actor.userId)))];
+  // `= any(array(…))`, not `in (…)`: an IN subquery inside an OR is a filter on every receipt; an array computed once
+  // lets each part of the OR read its own index (a bitmap OR of the scope's receipts).
+  const mine = db.select({ id: receiptUploads.id }).from(receiptUploads).where(eq(receiptUploads.ownerId, userId));
+  const parts: SQL[] = [sql`${receipts.uploadId} = any(array(${mine}))`];
   if (scope.cabinetIds.length > 0) parts.push(inArray(receipts.cabinetId, scope.cabinetIds));
   if (scope.codes.length > 0) parts.push(inArray(receipts.clientCode, scope.codes));
   return or(...parts);
@@ -90,8 +102,8 @@ const SORT_COLUMNS = {
   file_name: receipts.fileName,
 } as const;
 
-function selectReceipts(ctx: AppContext) {
-  return ctx.db
+function selectReceipts(db: Database) {
+  return db
     .select({ receipt: receipts, patent: { id: patentRecords.id, idagenda: patentRecords.idagenda, referenceClient: patentRecords.referenceClient } })
     .from(receipts)
     .leftJoin(patentRecords, eq(patentRecords.id, receipts.patentId));
@@ -99,28 +111,43 @@ function selectReceipts(ctx: AppContext) {
 
 /** GET /recepisse: searched (references, file name), sorted and paged in the database. */
 export async function listReceipts(ctx: AppContext, actor: AuthState, query: ReceiptListQuery) {
-  const conditions: (SQL | undefined)[] = [await visibility(ctx, actor)];
+  const where = receiptsWhere(await visibility(ctx, actor), query);
+  const [{ total } = { total: 0 }] = await receiptsCountQuery(ctx.db, where);
+  const rows = await receiptsPageQuery(ctx.db, where, query);
+  return { recepisse: rows.map((r) => toReceiptDto(r.receipt, r.patent)), meta: paginationMeta(query.page, query.limit, total) };
+}
+
+/** The conditions of a receipts list: the caller's visibility, the search, "to complete". */
+export function receiptsWhere(visible: SQL | undefined, query: Pick<ReceiptListQuery, 'search' | 'to_complete'>): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [visible];
   if (query.search) {
     const like = likePattern(query.search);
     conditions.push(or(ilike(receipts.referenceClient, like), ilike(receipts.referenceInpi, like), ilike(receipts.referenceProvider, like), ilike(receipts.fileName, like)));
   }
   if (query.to_complete === '1') conditions.push(eq(receipts.needsCompletion, true));
-  const where = and(...conditions);
-  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(receipts).where(where);
+  return and(...conditions);
+}
+
+/** The count of a receipts list. */
+export function receiptsCountQuery(db: Database, where: SQL | undefined) {
+  return db.select({ total: count() }).from(receipts).where(where);
+}
+
+/** One page of receipts in the requested order. */
+export function receiptsPageQuery(db: Database, where: SQL | undefined, query: Pick<ReceiptListQuery, 'sort' | 'order' | 'page' | 'limit'>) {
   const column = SORT_COLUMNS[query.sort];
   const direction = query.order === 'asc' ? asc : desc;
-  const rows = await selectReceipts(ctx)
+  return selectReceipts(db)
     .where(where)
     .orderBy(direction(column), direction(receipts.createdAt), direction(receipts.id))
     .limit(query.limit)
     .offset((query.page - 1) * query.limit);
-  return { recepisse: rows.map((r) => toReceiptDto(r.receipt, r.patent)), meta: paginationMeta(query.page, query.limit, total) };
 }
 
 /** One receipt the caller may see, or a 404 (someone else's receipt is not found, not forbidden). */
 export async function readReceipt(ctx: AppContext, actor: AuthState, by: { id: string } | { key: string }) {
   const match = 'id' in by ? eq(receipts.id, by.id) : eq(receipts.storageKey, by.key);
-  const [row] = await selectReceipts(ctx)
+  const [row] = await selectReceipts(ctx.db)
     .where(and(match, await visibility(ctx, actor)))
     .limit(1);
   if (!row) throw new AppError('not_found');
@@ -130,7 +157,7 @@ export async function readReceipt(ctx: AppContext, actor: AuthState, by: { id: s
 /** The receipts of a patent the caller may read (the detail modal); the patent's own 404 rule first. */
 export async function patentReceipts(ctx: AppContext, actor: AuthState, patentId: string): Promise<ReceiptDto[]> {
   await readPatent(ctx, actor, patentId);
-  const rows = await selectReceipts(ctx)
+  const rows = await selectReceipts(ctx.db)
     .where(and(eq(receipts.patentId, patentId), await visibility(ctx, actor)))
     .orderBy(desc(receipts.createdAt), desc(receipts.id))
     .limit(200);
