@@ -114,7 +114,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               clock,
               // In-process, the LEDES engine runs in a worker thread so a big file never blocks the API's event loop.
               engine: sharedThreadEngine(),
-              // PGlite runs each statement on this thread: smaller finding inserts, shorter waits for HTTP.
+              // PGlite answers one statement at a time: smaller finding inserts, shorter waits for the requests' statements.
               ...(config.database.driver === 'pglite' ? { findingsPerStatement: EMBEDDED_FINDINGS_PER_STATEMENT } : {}),
               // The reminders' mails go to the queue once committed (the queue exists by the time a job runs).
               enqueueMail: async (mailId: string) => {
