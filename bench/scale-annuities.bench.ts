@@ -9,9 +9,12 @@
  * the file's list (`GET /api/brevets/file/{id}?search=`). The reference, measured in the same run: the
  * engine alone on the same file (read + compute + write the export) in a process of its own.
  * BENCH_ROWS sets the rows (100,000); BENCH_MODES picks `embedded`, `production` or both (default).
+ * CPU seconds over upload → Done (user + sys from /proc, every thread; robust to a shared machine's load): the
+ * process that runs the engine and writes the rows, the API (production) and the scratch database's backends.
+ * SCALE_CPU_PROF=<dir>: that process runs under the CPU profiler (bench/profiled-entry.ts), main thread only.
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -38,6 +41,31 @@ function rssOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** CPU seconds (user + sys, all threads) a process has used so far. */
+function cpuOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by the PostgreSQL backends connected to `database` (their command line names it). */
+function backendsCpu(database: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.startsWith('postgres:') && cmd.includes(` ${database} `)) total += cpuOf(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return total;
 }
 
 /** Samples a process's RSS every 100 ms until stopped: the highest sample and VmHWM. */
@@ -94,6 +122,8 @@ interface ModeResult {
   verifyP99: number;
   searchP95: number;
   load: [number, number];
+  /** CPU seconds over upload → Done: the runner, the API when it is another process, the database's backends. */
+  cpu: { runner: number; api: number | null; backends: number | null };
 }
 
 async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<ModeResult> {
@@ -108,13 +138,16 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
     UPLOAD_MAX_BYTES: String(Math.max(file.length * 2, 20 * 1024 * 1024)),
   };
   const processes: RunningProcess[] = [];
+  const profileDir = process.env.SCALE_CPU_PROF;
+  const start = (entry: string, entryEnv: Record<string, string>) =>
+    profileDir ? startProcess('bench/profiled-entry.ts', { ...entryEnv, PROFILED_ENTRY: entry, CPU_PROF_DIR: path.resolve(profileDir, mode) }) : startProcess(entry, entryEnv);
   try {
-    const api = startProcess('apps/api/src/main.ts', env);
+    const api = mode === 'embedded' ? start('apps/api/src/main.ts', env) : startProcess('apps/api/src/main.ts', env);
     processes.push(api);
     await api.waitFor(/Portal ready on/, 120_000);
     let runner = api;
     if (mode === 'production') {
-      runner = startProcess('workers/src/entrypoints/annuities.ts', { ...env, LOG_LEVEL: 'info' });
+      runner = start('workers/src/entrypoints/annuities.ts', { ...env, LOG_LEVEL: 'info' });
       processes.push(runner);
       await runner.waitFor(/annuities worker started/, 120_000);
     }
@@ -135,6 +168,8 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
     const loadTimer = setInterval(() => load.push(loadavg()[0]!), 1000);
     const rss = sampleRss(pid);
     const poller = startPoller(`${url}/api/auth/verify_token_`, headers);
+    const databaseName = database ? new URL(database.url).pathname.slice(1) : null;
+    const cpuBefore = { runner: cpuOf(pid), api: cpuOf(api.child.pid!), backends: databaseName ? backendsCpu(databaseName) : 0 };
     const started = performance.now();
     const res = await fetch(`${url}/api/brevets/annuite`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body });
     if (res.status !== 200 && res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
@@ -150,6 +185,11 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
       await sleep(100);
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpu = {
+      runner: cpuOf(pid) - cpuBefore.runner,
+      api: mode === 'production' ? cpuOf(api.child.pid!) - cpuBefore.api : null,
+      backends: databaseName ? backendsCpu(databaseName) - cpuBefore.backends : null,
+    };
     const latencies = await poller.stop();
     clearInterval(loadTimer);
     await sleep(AFTER_DONE_MS);
@@ -165,6 +205,7 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
     return {
       mode, seconds, peak, idleBefore, after, verifyMax: Math.max(...latencies), verifyP99: percentile(latencies, 99), searchP95: percentile(searches, 95),
       load: [Math.min(...load), Math.max(...load)],
+      cpu,
     };
   } finally {
     for (const p of processes.reverse()) await p.stop();
@@ -208,11 +249,11 @@ if (engineIndex !== -1) {
     }
     console.log(`\nAnnuity workbook at scale: ${ROWS.toLocaleString('en')} rows (.xlsx, ${(file.length / 2 ** 20).toFixed(1)} MiB), upload → Done`);
     console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}\n`);
-    console.log('| mode | load (1 min) | upload → Done (s), goal < 10 | engine alone (s) | ratio | peak RSS (MB), goal < 400 | engine alone peak RSS (MB) | RSS before / 30 s after Done (MB) | verify_token_ p99 / max (ms) | file search p95 (ms) |');
-    console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('| mode | load (1 min) | upload → Done (s), goal < 10 | engine alone (s) | ratio | peak RSS (MB), goal < 400 | engine alone peak RSS (MB) | RSS before / 30 s after Done (MB) | verify_token_ p99 / max (ms) | file search p95 (ms) | CPU s: runner / API / DB backends |');
+    console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of results) {
       console.log(
-        `| ${r.mode} | ${r.load[0].toFixed(1)}–${r.load[1].toFixed(1)} | ${r.seconds.toFixed(2)} | ${r.engine.seconds.toFixed(2)} | ${(r.seconds / r.engine.seconds).toFixed(2)} | ${r.peak.toFixed(0)} | ${r.engine.peak.toFixed(0)} | ${r.idleBefore.toFixed(0)} / ${r.after.toFixed(0)} | ${r.verifyP99.toFixed(0)} / ${r.verifyMax.toFixed(0)} | ${r.searchP95.toFixed(0)} |`,
+        `| ${r.mode} | ${r.load[0].toFixed(1)}–${r.load[1].toFixed(1)} | ${r.seconds.toFixed(2)} | ${r.engine.seconds.toFixed(2)} | ${(r.seconds / r.engine.seconds).toFixed(2)} | ${r.peak.toFixed(0)} | ${r.engine.peak.toFixed(0)} | ${r.idleBefore.toFixed(0)} / ${r.after.toFixed(0)} | ${r.verifyP99.toFixed(0)} / ${r.verifyMax.toFixed(0)} | ${r.searchP95.toFixed(0)} | ${r.cpu.runner.toFixed(1)} / ${r.cpu.api?.toFixed(1) ?? '—'} / ${r.cpu.backends?.toFixed(1) ?? '—'} |`,
       );
     }
   } finally {

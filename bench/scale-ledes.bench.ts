@@ -3,7 +3,9 @@
  * For the embedded portal (`npm start`: PGlite, inline queue, one process) and the production topology
  * (API + LEDES worker + annuities worker, BullMQ on a private redis-server, PostgreSQL):
  *  1. a generated 200,000-line 1998B file, upload → Done over the socket, beside the engine alone on
- *     the same file in this process, measured just before and just after (the same run); the RSS of
+ *     the same file in this process, measured just before and just after (the same run), wall and CPU
+ *     (the portal's processes from /proc, the engine's from process.cpuUsage); then until its treated
+ *     workbook is stored (written after Done, decision 182); the RSS of
  *     the process that checks it (the API embedded, the LEDES worker in production), sampled every
  *     100 ms over the run, then 30 s after Done;
  *  2. the same file and a 100,000-row annuity workbook uploaded at once, while a thread polls
@@ -43,6 +45,13 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU seconds (user + system, all threads) a process has used, from /proc/PID/stat. */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
 }
 
 /** Samples a process's RSS every 100 ms until stopped: its peak. */
@@ -108,17 +117,21 @@ async function ledesBytes(lines: number): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-/** The engine alone on the same bytes, in this process: best of 3, lines per second. */
+/** The engine alone on the same bytes, in this process: best of 3, lines per second (wall) and its least CPU seconds. */
+const engineCpu: number[] = [];
 async function engineAlone(file: Buffer): Promise<number> {
   const profile = defaultProfile('PAR', 'patent')!;
   let best = 0;
   for (let i = 0; i < 3; i++) {
     const start = performance.now();
+    const cpu = process.cpuUsage();
     const chunks = (function* () {
       for (let at = 0; at < file.length; at += 256 * 1024) yield file.subarray(at, at + 256 * 1024);
     })();
     const { summary } = await checkLedes(chunks, { filename: 'bench.txt', profile, clock: () => new Date('2025-06-01T00:00:00Z'), collect: false });
     best = Math.max(best, summary.linesChecked / ((performance.now() - start) / 1000));
+    const used = process.cpuUsage(cpu);
+    engineCpu.push((used.user + used.system) / 1e6);
   }
   return best;
 }
@@ -128,6 +141,8 @@ interface Topology {
   apiKey: string;
   /** The process that runs the LEDES check (its RSS is the one reported). */
   ledesPid: number;
+  /** The portal's processes (the API, and the LEDES worker in production): their CPU is the pipeline's. */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -156,7 +171,7 @@ async function startTopology(mode: 'embedded' | 'production', uploadMax: number)
       });
       processes.push(api);
       await api.waitFor(/Portal ready on/, 120_000);
-      return { url, apiKey: DEV_API_KEY, ledesPid: api.child.pid!, stop };
+      return { url, apiKey: DEV_API_KEY, ledesPid: api.child.pid!, pids: [api.child.pid!], stop };
     }
     const database = await createScratchDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
     cleanups.push(() => database.drop());
@@ -170,7 +185,7 @@ async function startTopology(mode: 'embedded' | 'production', uploadMax: number)
     await api.waitFor(/Portal ready on/, 120_000);
     await ledes.waitFor(/ledes worker started/, 120_000);
     await annuities.waitFor(/annuities worker started/, 120_000);
-    return { url, apiKey: BENCH_API_KEY, ledesPid: ledes.child.pid!, stop };
+    return { url, apiKey: BENCH_API_KEY, ledesPid: ledes.child.pid!, pids: [api.child.pid!, ledes.child.pid!], stop };
   } catch (error) {
     await stop();
     throw error;
@@ -191,9 +206,13 @@ async function userOf(top: Topology, admin: TestClient, role: string, email: str
     socket.once('connect_error', reject);
   });
   let waiter: ((v: { id: string; state: string }) => void) | null = null;
+  let treatedWaiter: (() => void) | null = null;
   socket.on(event, (dto: LedesRunDto | AnnuityFileDto) => {
     const state = 'state' in dto ? dto.state : dto.is_done;
     if (state !== 'in_progress') waiter?.({ id: dto._id, state });
+    // A LEDES run's treated workbook, written after Done (decision 182).
+    // (A portal from before it, without the field, writes the workbook before Done.)
+    if ('state' in dto && (dto.treated || (!('treated' in dto) && state !== 'in_progress'))) treatedWaiter?.();
   });
   const headers = { cookie: client.cookieHeader(), origin: top.url, 'x-api-key': top.apiKey };
   return {
@@ -201,14 +220,20 @@ async function userOf(top: Topology, admin: TestClient, role: string, email: str
     headers,
     socket,
     /** Uploads `body` to `route`, resolves with the seconds until its run left in_progress. */
-    async upload(route: string, form: { body: Buffer; contentType: string }): Promise<{ seconds: number; answered: number; state: string }> {
+    async upload(route: string, form: { body: Buffer; contentType: string }): Promise<{ seconds: number; answered: number; state: string; cpu: number; treated: Promise<{ seconds: number; cpu: number }> }> {
       const finished = new Promise<{ id: string; state: string }>((resolve) => (waiter = resolve));
+      const treatedAt = new Promise<void>((resolve) => (treatedWaiter = resolve));
+      const cpu = () => top.pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
+      const cpuStart = cpu();
       const started = performance.now();
       const res = await fetch(`${top.url}${route}`, { method: 'POST', headers: { ...headers, 'content-type': form.contentType }, body: form.body });
       if (res.status !== 200 && res.status !== 201) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
       const answered = (performance.now() - started) / 1000;
       const { state } = await finished;
-      return { seconds: (performance.now() - started) / 1000, answered, state };
+      const seconds = (performance.now() - started) / 1000;
+      const cpuDone = cpu();
+      const treated = treatedAt.then(() => ({ seconds: (performance.now() - started) / 1000, cpu: cpu() - cpuStart }));
+      return { seconds, answered, state, cpu: cpuDone - cpuStart, treated };
     },
   };
 }
@@ -237,6 +262,7 @@ for (const mode of MODES) {
       const load = loadSampler();
       const rss = rssSampler(top.ledesPid);
       const alone = await agent.upload('/api/ledes/file/patent/PAR', ledesForm);
+      const treated = await alone.treated;
       const peak = rss.stop();
       const loadAlone = load.stop();
       const after = await engineAlone(file);
@@ -249,6 +275,9 @@ for (const mode of MODES) {
       row(mode, 'pipeline lines/s', Math.round(pipeline).toLocaleString('en-US'));
       row(mode, 'engine alone lines/s, same file (best of 3 before / after)', `${Math.round(before).toLocaleString('en-US')} / ${Math.round(after).toLocaleString('en-US')}`);
       row(mode, 'pipeline ÷ engine alone (goal ≥ 0.4)', (pipeline / engine).toFixed(2));
+      const engineCpuLeast = Math.min(...engineCpu.splice(0));
+      row(mode, `portal CPU-s, upload → Done (${mode === 'embedded' ? 'API' : 'API + LEDES worker'}) / engine alone CPU-s (least of 6) / ratio`, `${alone.cpu.toFixed(2)} / ${engineCpuLeast.toFixed(2)} / ${(engineCpuLeast / alone.cpu).toFixed(2)}`);
+      row(mode, 'treated workbook stored (after Done, decision 182): upload → workbook (s) / portal CPU-s', `${treated.seconds.toFixed(2)} / ${treated.cpu.toFixed(2)}`);
       row(mode, `${mode === 'embedded' ? 'API' : 'LEDES worker'} RSS idle / peak / ${AFTER_MS / 1000} s after Done (MB)`, `${idle.toFixed(0)} / ${peak.toFixed(0)} / ${settled.toFixed(0)}`);
       row(mode, 'load average (1 min) during the LEDES run', loadAlone);
     }
@@ -259,6 +288,7 @@ for (const mode of MODES) {
       const probe = startProbe(`${top.url}/api/auth/verify_token_`, agent.headers);
       await sleep(500);
       const [ledes, annuities] = await Promise.all([agent.upload('/api/ledes/file/patent/PAR', ledesForm), owner.upload('/api/brevets/annuite', annuityForm)]);
+      await ledes.treated; // the probe covers the workbook written after Done too
       const { latencies, failures } = await probe.stop();
       const loadBoth = load.stop();
       row(mode, `at once: LEDES upload → Done (s) / annuities ${ROWS.toLocaleString('en-US')} rows upload → Done (s)`, `${ledes.seconds.toFixed(2)} ${ledes.state} / ${annuities.seconds.toFixed(2)} ${annuities.state}`);

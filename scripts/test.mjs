@@ -39,21 +39,32 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 mkdirSync('test-results', { recursive: true });
 const extra = process.argv.slice(2);
 
-/** One Vitest, its JSON report in test-results/<name>.json; resolves to its exit status. */
+/** One Vitest, its JSON report in test-results/<name>.json; resolves to its exit status and its "Unhandled" block, if any. */
 function vitest(name, args, { prefix = '', stepEnv = {} } = {}) {
   const report = `test-results/${name}.json`;
   rmSync(report, { force: true });
   const child = spawn('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args], {
-    stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, ...stepEnv },
   });
-  if (prefix) {
-    for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => console.log(`${prefix}${line}`));
-    }
+  // Every line is printed as it comes; the lines from Vitest's "Unhandled Errors" banner on are kept too,
+  // so the closing summary can repeat them (a CI log is often read from its tail only).
+  const unhandled = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      console.log(`${prefix}${line}`);
+      const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
+      if (unhandled.length === 0 && !/Unhandled (Error|Rejection)/.test(plain)) return;
+      if (unhandled.length >= UNHANDLED_LINES || unhandled.at(-1) === END_OF_BLOCK) return;
+      unhandled.push(/^⎯+$/.test(plain.trim()) && unhandled.length > 1 ? END_OF_BLOCK : plain);
+    });
   }
-  return new Promise((resolve) => child.on('close', (code) => resolve({ report, status: code ?? 1 })));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ report, status: code ?? 1, unhandled })));
 }
+
+/** Lines of an "Unhandled Errors" block the closing summary repeats, up to its closing rule. */
+const UNHANDLED_LINES = 60;
+const END_OF_BLOCK = '⎯⎯⎯⎯';
 
 // Arguments (files, -t filters, --project) go to one Vitest over every project, as before.
 // Without any, two steps (decision 173): every project but the two one-file-at-a-time chains, with a file per
@@ -81,7 +92,9 @@ let missingReport = false;
 // Why a Vitest failed when no test did: a file that failed outside its tests (an import, a hook), or an error
 // thrown after a test ended (Vitest's "Unhandled Errors"). Each is named here, so a red run always says why.
 const reasons = [];
-for (const { report, status } of runs) {
+/** What Vitest printed of the unhandled errors, repeated after the reasons. */
+const details = [];
+for (const { report, status, unhandled } of runs) {
   if (!existsSync(report)) {
     missingReport = true;
     reasons.push(`${report}: missing (the Vitest exited ${status} before writing it)`);
@@ -94,11 +107,13 @@ for (const { report, status } of runs) {
   const files = (r.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed'));
   for (const f of files) reasons.push(`${f.name.replace(`${process.cwd()}/`, '')}: failed outside its tests: ${f.message || '(no message)'}`);
   if (status !== 0 && (r.numFailedTests ?? 0) === 0 && files.length === 0) {
-    reasons.push(`${report}: the Vitest exited ${status} with every test passed: an unhandled error (search "Unhandled" above)`);
+    reasons.push(`${report}: the Vitest exited ${status} with every test passed: an unhandled error${unhandled.length > 0 ? ', as Vitest printed it:' : ' (search "Unhandled" above)'}`);
+    details.push(...unhandled);
   }
 }
 const suites = reasons.length > 0 ? `, ${reasons.length} other failure${reasons.length === 1 ? '' : 's'}` : '';
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped${suites}`);
 for (const reason of reasons) console.log(`  - ${reason}`);
+for (const line of details) console.log(`    ${line}`);
 const status = runs.find((r) => r.status !== 0)?.status ?? (missingReport ? 1 : 0);
 process.exit(status);

@@ -16,6 +16,7 @@ import {
 } from '../src/annuities.ts';
 import en from '../../packages/i18n/locales/en/annuities.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/annuities.json' with { type: 'json' };
+import { RANGE_THROTTLE_MS } from '../../apps/web/src/features/annuities/patentsModel.ts';
 
 /**
  * Issue 10, the patents-by-file modal, the edit patent modal and /annuities/research, in both
@@ -415,6 +416,51 @@ describe('"all" on a 20,000-row file', () => {
     expect(await rows(page).count()).toBeLessThan(120);
     // The first row left the DOM.
     expect(await modal(page).locator('[data-testid="patent-row"][aria-rowindex="2"]').count()).toBe(0);
+    await context.close();
+  }, 180_000);
+
+  it('a drag of the scrollbar across the whole file fetches windows at a bounded rate, then the rows where it stopped', async () => {
+    const { context, page } = await userPage('en');
+    await openFileFromResearch(page, big.tag);
+    await choosePageSize(page, en.patents.all);
+    const scroll = modal(page).locator('[data-testid="patents-scroll"][data-virtual]');
+    await scroll.waitFor({ timeout: 60_000 });
+    await rows(page).first().waitFor();
+    const windows: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('limit=all')) windows.push(request.url());
+    });
+    // 40 positions from top to bottom, one per frame (~0.7 s on a quiet machine): each shows rows of windows no
+    // other position shows (500 rows apart, 250-row windows).
+    const dragMs = await scroll.evaluate(async (el) => {
+      const started = performance.now();
+      for (let i = 1; i <= 40; i++) {
+        el.scrollTop = ((el.scrollHeight - el.clientHeight) * i) / 40;
+        await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+      }
+      return performance.now() - started;
+    });
+    // What the drag and its settling asked for (the trailing position's windows included).
+    await page.waitForTimeout(1500);
+    const asked = [...windows];
+    // Asked for as they came, every position's windows were fetched: 79 requests. Throttled, the rows in view
+    // move the fetches at most once per RANGE_THROTTLE_MS (and once where they stop), each for the ≤ 2 windows
+    // of the rows in view and those ahead: a bound set by how long the drag took (frames slow down on a busy machine).
+    const updates = Math.ceil(dragMs / RANGE_THROTTLE_MS) + 2;
+    expect(asked.length, `${Math.round(dragMs)} ms drag:\n${asked.join('\n')}`).toBeLessThanOrEqual(Math.min(2 * updates, 39));
+    // And the rows where the drag stopped come: the last one, once the end is reached.
+    const last = modal(page).locator(`[data-testid="patent-row"][aria-rowindex="${BIG_ROWS + 1}"]`);
+    await until(
+      async () => {
+        await scroll.evaluate((el) => {
+          el.scrollTop = el.scrollHeight;
+        });
+        return last.count();
+      },
+      (n) => n === 1,
+      'the last row rendered',
+    );
+    expect(await refOf(last)).toBe(`${big.tag}-${String(BIG_ROWS - 1).padStart(3, '0')}`);
     await context.close();
   }, 180_000);
 });

@@ -25,7 +25,7 @@ declare module 's3rver' {
     middleware: S3rverMiddleware[];
     store: {
       /** Where an object's bytes lie, so a test can set their modification time. */
-      getResourcePath(bucket: string, key: string, resource: 'object'): string;
+      getResourcePath(bucket: string, key: string, resource: 'object' | 'object.md5' | 'metadata.json'): string;
       listObjects(bucket: string, options: { prefix?: string; maxKeys?: number }): Promise<{ objects: Array<{ key: string }> }>;
       deleteObject(bucket: string, key: string): Promise<void>;
     };

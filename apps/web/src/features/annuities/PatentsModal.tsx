@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Group, Modal, Pagination, Select, Stack, Text, Textarea } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery, useThrottledValue } from '@mantine/hooks';
 import { IconX } from '@tabler/icons-react';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,7 @@ import {
   PAGE_SIBLINGS,
   PAGINATION_DEBOUNCE_MS,
   PATENT_PAGE_SIZES,
+  RANGE_THROTTLE_MS,
   SEARCH_DEBOUNCE_MS,
   SORT_KEYS,
   sparseRow,
@@ -79,8 +80,17 @@ function PatentsBody({ file, onEdit }: { file: AnnuityFileDto; onEdit: (patent: 
   useEffect(() => setRange([0, 0]), [resetKey]);
   const onRange = useCallback((first: number, last: number) => setRange((r) => (r[0] === first && r[1] === last ? r : [first, last])), []);
   const pageSize = head.data?.meta.pageSize ?? ANNUITY_ALL_PAGE_SIZE;
-  const needed = all && head.data ? windowsFor(range[0], range[1], pageSize, head.data.meta.total).filter((n) => n !== 1) : [];
-  const windowResults = useQueries({ queries: needed.map((n) => patentWindowQuery(file._id, params, n)) });
+  // The windows to fetch follow the rows in view at most every RANGE_THROTTLE_MS (and where they stop): a drag of
+  // the scrollbar across the file passes thousands of rows a frame, and asked for every window it passed. The
+  // windows of the rows in view are read from the cache meanwhile, without a fetch.
+  const fetchRange = useThrottledValue(range, RANGE_THROTTLE_MS);
+  const fileTotal = all && head.data ? head.data.meta.total : 0;
+  const fetched = all && head.data ? windowsFor(fetchRange[0], fetchRange[1], pageSize, fileTotal).filter((n) => n !== 1) : [];
+  const inView = all && head.data ? windowsFor(range[0], range[1], pageSize, fileTotal, 0).filter((n) => n !== 1 && !fetched.includes(n)) : [];
+  const needed = [...fetched, ...inView];
+  const windowResults = useQueries({
+    queries: needed.map((n, i) => ({ ...patentWindowQuery(file._id, params, n), enabled: i < fetched.length })),
+  });
   // useQueries answers a new array each render: the rows change when a window's data does (fetched or patched).
   const windowsSignature = `${needed.join()}|${windowResults.map((r) => r.dataUpdatedAt).join()}`;
   const windowRows: SparseWindows = useMemo(() => {

@@ -147,6 +147,9 @@ export function toggleExcept(except: ReadonlySet<string>, id: string): Set<strin
   return next;
 }
 
+/** How often at most the "All" view fetches the windows of the rows in view while they move (a drag of the scrollbar). */
+export const RANGE_THROTTLE_MS = 200;
+
 /** How many rows beyond the ones in view the "All" view fetches on either side (rows). */
 export const FETCH_AHEAD_ROWS = 60;
 

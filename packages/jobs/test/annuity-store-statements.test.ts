@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { annuityFiles, annuityPatents, users, type Database, type DatabaseHandle } from '@portal/db';
+import { openTestDatabase, testDatabaseKinds } from '@portal/db/testing';
+import { createLogger } from '@portal/logger';
+import { createInProcessPublisher } from '@portal/realtime';
+import { createStorage, type Storage } from '@portal/storage';
+import { ENGLISH_HEADERS, rowsFrom, xlsxBuffer } from '../../annuities/test/support/workbooks.ts';
+import { annuitiesJob, PATENT_BATCH, PATENT_INSERT_ROWS, type CheckAnnuitiesDeps } from '../src/index.ts';
+import { createAnnuityThreadEngine } from '../src/annuities/engine.ts';
+
+const thread = createAnnuityThreadEngine();
+afterAll(() => thread.close());
+
+/** `db` with its `execute` calls (the rows' insert statements) counted while they run. */
+function counting(db: Database) {
+  const seen = { inFlight: 0, most: 0, statements: 0 };
+  const proxy = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'execute') {
+        return async (query: Parameters<Database['execute']>[0]) => {
+          seen.statements++;
+          seen.most = Math.max(seen.most, ++seen.inFlight);
+          try {
+            return await target.execute(query);
+          } finally {
+            seen.inFlight--;
+          }
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db: proxy, seen };
+}
+
+describe.each(testDatabaseKinds())('an annuity file’s rows, stored batch by batch (%s)', (kind) => {
+  let handle: DatabaseHandle;
+  let storage: Storage;
+  let root: string;
+  let ownerId: string;
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(kind);
+    root = mkdtempSync(path.join(tmpdir(), 'annuity-statements-test-'));
+    storage = await createStorage({ driver: 'local', root: path.join(root, 'files') });
+    const [owner] = await handle.db.insert(users).values({ companyAgent: 'Firm', email: `statements-${kind}@portal.test` }).returning();
+    ownerId = owner!.id;
+  });
+  afterAll(async () => {
+    await handle.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it(
+    kind === 'postgres'
+      ? 'runs a batch’s statements at once on PostgreSQL (each backend keeps up the indexes for its rows) and stores every row once'
+      : 'runs a batch’s statements one after another on PGlite (one thread) and stores every row once',
+    async () => {
+      const rows = 2 * PATENT_BATCH + 37;
+      const key = `annuities/import/${randomUUID()}.xlsx`;
+      await storage.put(key, await xlsxBuffer([{ name: 'Patents', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, rows)] }]));
+      const [file] = await handle.db
+        .insert(annuityFiles)
+        .values({ ownerId, importName: 'p.xlsx', exportName: 'p_export.xlsx', importKey: key, size: 1, sha256: 'x' })
+        .returning();
+      const { db, seen } = counting(handle.db);
+      const deps = { db, storage, realtime: createInProcessPublisher(), logger: createLogger({ level: 'silent', name: 'test' }), annuityEngine: thread, tempDir: root } as CheckAnnuitiesDeps;
+      await annuitiesJob.processor(deps)({ fileId: file!.id }, { jobId: `annuities-${file!.id}`, attempt: 1, signal: new AbortController().signal, updateProgress: async () => {}, log: () => {} });
+
+      const [done] = await handle.db.select().from(annuityFiles).where(eq(annuityFiles.id, file!.id));
+      expect(done).toMatchObject({ state: 'Done', rowsDone: rows });
+      const stored = await handle.db.select({ rowIndex: annuityPatents.rowIndex }).from(annuityPatents).where(eq(annuityPatents.fileId, file!.id)).orderBy(asc(annuityPatents.rowIndex));
+      expect(stored.map((r) => r.rowIndex)).toEqual(Array.from({ length: rows }, (_, i) => i));
+      expect(seen.statements).toBeGreaterThanOrEqual(Math.ceil(rows / PATENT_INSERT_ROWS));
+      expect(seen.most).toBe(kind === 'postgres' ? PATENT_BATCH / PATENT_INSERT_ROWS : 1);
+    },
+  );
+});
