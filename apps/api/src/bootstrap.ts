@@ -36,6 +36,11 @@ export interface Portal {
 export interface PortalOptions {
   clock?: Clock;
   logger?: Logger;
+  /**
+   * The embedded database's thread stopped unasked (decision 180), after the fatal log line: every statement fails
+   * from now on. The API process exits non-zero here (`main.ts`), so its supervisor restarts it. Default: nothing more.
+   */
+  onFatal?: (error: Error) => void;
 }
 
 /**
@@ -49,7 +54,12 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const mfaKeys = resolveMfaKeys(config);
   if (!config.mfa.requiredForAdmins) logger.warn('MFA_REQUIRED_FOR_ADMINS=false: admins may sign in without a second factor');
 
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, {
+    onThreadCrash: (error) => {
+      logger.fatal({ err: error }, 'the embedded database thread stopped');
+      options.onFatal?.(error);
+    },
+  });
   await database.migrate();
   const admin = await seedBaseData(database.db, config.admin);
   // Patent records no checking path wrote yet (from before migration 0012) are checked against the engine once (decision 147).
@@ -104,7 +114,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               clock,
               // In-process, the LEDES engine runs in a worker thread so a big file never blocks the API's event loop.
               engine: sharedThreadEngine(),
-              // PGlite runs each statement on this thread: smaller finding inserts, shorter waits for HTTP.
+              // PGlite answers one statement at a time: smaller finding inserts, shorter waits for the requests' statements.
               ...(config.database.driver === 'pglite' ? { findingsPerStatement: EMBEDDED_FINDINGS_PER_STATEMENT } : {}),
               // The reminders' mails go to the queue once committed (the queue exists by the time a job runs).
               enqueueMail: async (mailId: string) => {

@@ -18,7 +18,8 @@ try {
 
 let portal: Portal;
 try {
-  portal = await createPortal(config);
+  // The embedded database's thread stopping unasked is fatal (logged by the portal): exit, the supervisor restarts.
+  portal = await createPortal(config, { onFatal: () => process.exit(1) });
 } catch (error) {
   // Another process has the embedded database open: its message names it and says what to do.
   if (error instanceof DatabaseInUseError || error instanceof ConfigError) {

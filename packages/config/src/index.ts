@@ -38,9 +38,10 @@ export interface Config {
   mfa: { encryptionKey: string | undefined; keyFile: string; requiredForAdmins: boolean };
   /**
    * Handed to `openDatabase` as it is. `template` is never read from the environment: the tests set it
-   * to start their in-memory databases from a migrated dump (`DatabaseConfig` in @portal/db, decision 143).
+   * to start their in-memory databases from a migrated dump (`DatabaseConfig` in @portal/db, decision 143);
+   * nor is `thread` (a data directory's PGlite runs on a thread of its own by default, decision 180).
    */
-  database: { driver: 'pglite'; dataDir: string; template?: string } | { driver: 'postgres'; url: string };
+  database: { driver: 'pglite'; dataDir: string; template?: string; thread?: boolean } | { driver: 'postgres'; url: string };
   redisUrl: string | undefined;
   storage:
     | { driver: 'local'; root: string }

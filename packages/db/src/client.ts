@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { lockDataDir } from './embedded-lock.ts';
+import { PgliteThreadClient } from './pglite-thread.ts';
 import * as schema from './schema.ts';
 
 type Schema = typeof schema;
@@ -30,6 +31,11 @@ export type DatabaseConfig =
        * template, `pgliteTestTemplate` in `@portal/db/testing`).
        */
       template?: string;
+      /**
+       * PGlite on a worker thread of this process (decision 180), so its statements do not hold the caller's
+       * event loop. Default: on for a directory (the embedded portal), off for 'memory://' (tests).
+       */
+      thread?: boolean;
     }
   | { driver: 'postgres'; url: string; poolSize?: number };
 
@@ -69,7 +75,21 @@ export function driverOf(db: Database): DatabaseConfig['driver'] {
   return (db as unknown as { $client: unknown }).$client instanceof pg.Pool ? 'postgres' : 'pglite';
 }
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+export interface OpenOptions {
+  /**
+   * The embedded database's thread stopped unasked (decision 180): its statements have failed with `error` and
+   * every later one fails. The API logs it and exits non-zero (its supervisor restarts it). Default: the error
+   * is written to stderr and the process exits with code 1.
+   */
+  onThreadCrash?: (error: Error) => void;
+}
+
+function exitOnThreadCrash(error: Error): void {
+  console.error(error);
+  process.exit(1);
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
   if (config.driver === 'pglite') {
     if (config.template && !config.dataDir.startsWith('memory://')) throw new Error('A PGlite template is for in-memory databases only');
     // 'memory://' keeps tests fast and isolated; a path gives the embedded mode's persistent database.
@@ -91,11 +111,16 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     }
     // pg_trgm: the annuity patents' search index (migration 0005).
     // (`new PGlite(undefined, options)` ignores its options: an in-memory database is named 'memory://'.)
-    const client = new PGlite(inMemory ? 'memory://' : config.dataDir, {
-      startParams: PGLITE_START_PARAMS,
-      extensions: { pg_trgm },
-      ...(config.template ? { loadDataDir: new Blob([readFileSync(config.template)]) } : {}),
-    });
+    const dataDir = inMemory ? 'memory://' : config.dataDir;
+    // Drizzle's pglite driver calls query, exec, transaction, waitReady and close: the thread's client forwards them.
+    const client =
+      (config.thread ?? !inMemory)
+        ? (new PgliteThreadClient({ dataDir, startParams: PGLITE_START_PARAMS, template: config.template, onCrash: options.onThreadCrash ?? exitOnThreadCrash }) as unknown as PGlite)
+        : new PGlite(dataDir, {
+            startParams: PGLITE_START_PARAMS,
+            extensions: { pg_trgm },
+            ...(config.template ? { loadDataDir: new Blob([readFileSync(config.template)]) } : {}),
+          });
     const db = drizzlePglite({ client, schema });
     return {
       db,

@@ -19,8 +19,8 @@ export type Thresholds = typeof AUTOVACUUM_THRESHOLDS;
 
 /**
  * The ANALYZE sample of the embedded database: `default_statistics_target` for the policy's ANALYZE
- * (PostgreSQL samples 300 × target rows). PGlite runs on the API's thread, so a statement holds the
- * event loop: at 100,000 patents the default target (100, a 30,000-row sample) took 1.2–1.9 s, 10
+ * (PostgreSQL samples 300 × target rows). PGlite answers one statement at a time, so a statement holds
+ * every request's (decision 180: on its own thread, no longer the event loop too): at 100,000 patents the default target (100, a 30,000-row sample) took 1.2–1.9 s, 10
  * (3,000 rows) 50–60 ms with the same plans for the lists (decision 175, bench/scale-vacuum.bench.ts).
  */
 export const EMBEDDED_STATISTICS_TARGET = 10;
@@ -193,8 +193,8 @@ export function createMaintenance(options: MaintenanceOptions & { onError?: (err
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   /**
-   * Waits for a task of its own (PGlite answers on this thread: statements chained as bare promise
-   * callbacks would follow each other inside one task, and HTTP would wait for the whole pass), then for
+   * Waits for a task of its own (PGlite answers in turn: statements chained as bare promise callbacks would
+   * follow each other with no request's statement between them, and HTTP would wait for the whole pass), then for
    * `idle`, or for `close` (which need not wait for the requests in flight); true: go on.
    */
   const mayRun = async () => {

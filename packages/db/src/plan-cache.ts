@@ -3,7 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { driverOf, type Database } from './client.ts';
 
 /**
- * Plans kept for the embedded database's repeated statements (issue 28). PGlite plans on the API's own thread,
+ * Plans kept for the embedded database's repeated statements (issue 28). PGlite plans in the API process (on its thread, decision 180),
  * and planning a list page (patent_records has ~25 indexes to weigh, each one's size read from its file system)
  * costs more than running it: ~1.5 of ~2 ms. PGlite's client has no named statements, and SQL's `EXECUTE` takes
  * no bound parameters, so a statement met a second time is prepared with its values written in it (Drizzle's own

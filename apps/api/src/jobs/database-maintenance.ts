@@ -9,8 +9,9 @@ export const DB_MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 export const DB_MAINTENANCE_MAX_WAIT_MS = 30_000;
 
 /**
- * The HTTP requests in flight on a server. PGlite runs on the API's thread: a VACUUM or ANALYZE holds
- * it whole, so the maintenance starts each statement when no request is being answered. socket.io's
+ * The HTTP requests in flight on a server. PGlite answers one statement at a time (on a thread of its own,
+ * decision 180): a VACUUM or ANALYZE holds the database whole and every request's statement waits for it, so
+ * the maintenance starts each statement when no request is being answered. socket.io's
  * long-polling requests (held open by design) are not counted.
  */
 export class RequestGate {

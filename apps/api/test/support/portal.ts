@@ -66,7 +66,8 @@ export async function startTestPortal(kind: DatabaseKind = 'pglite', env: Record
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   });
-  const config: Config = kind === 'pglite' ? { ...base, database: testPgliteConfig() } : base;
+  // In memory, but on its own thread as `npm start` runs it (decision 180).
+  const config: Config = kind === 'pglite' ? { ...base, database: { ...testPgliteConfig(), thread: true } } : base;
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {

@@ -1,0 +1,232 @@
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { protocol } from '@electric-sql/pglite';
+
+/**
+ * The embedded database on a thread of its own (decision 180). PGlite is WebAssembly and runs each statement
+ * synchronously on the thread that owns it: on the API's main thread, a 150 ms insert batch or VACUUM answered
+ * nothing else for 150 ms. `PgliteThreadClient` starts PGlite in a `node:worker_threads` thread of the same
+ * process (`pglite-worker.mjs`) and is the client Drizzle's pglite driver is given: the methods it calls
+ * (`query`, `exec`, `transaction`, `waitReady`, `close`) are forwarded as messages.
+ *
+ * - Parsers are functions and cannot cross: Drizzle's keep the text of dates, timestamps, intervals and some
+ *   arrays (identity parsers by type OID); the thread rebuilds those by OID. Any other parser is refused.
+ * - `transaction(cb)` opens PGlite's own transaction on the thread under an id; `cb`'s statements carry it, and
+ *   the thread commits when `cb` resolves and rolls back when it throws. Other statements wait, as PGlite
+ *   serialises them.
+ * - Errors keep their PostgreSQL fields (`code`, `detail`, `constraint`, …), message and the thread's stack.
+ * - A thread that stops unasked fails every pending and later statement and calls `onCrash` once.
+ */
+export interface PgliteThreadOptions {
+  /** A directory, or 'memory://'. */
+  dataDir: string;
+  startParams: string[];
+  /** In-memory only: an uncompressed `dumpDataDir` tar to start from. */
+  template?: string;
+  /** The thread stopped without `close()`: statements under way have failed with `error`. */
+  onCrash?: (error: Error) => void;
+  /** The thread's JavaScript heap limits (tests); PGlite's own memory is WebAssembly's, outside them. */
+  resourceLimits?: ResourceLimits;
+}
+
+/** PGlite's result of one statement (the fields Drizzle and the code base read). */
+export interface ThreadResults<T = unknown> {
+  rows: T[];
+  fields: Array<{ name: string; dataTypeID: number }>;
+  affectedRows?: number;
+}
+
+interface QueryOptions {
+  rowMode?: 'array' | 'object';
+  parsers?: Record<number, (value: string, typeId: number) => unknown>;
+  serializers?: Record<number, unknown>;
+}
+
+interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string;
+  fields: Record<string, string | number | boolean | null>;
+}
+
+type Request =
+  | { op: 'query'; sql: string; params: unknown[]; rowMode: 'array' | 'object'; rawTypes?: number[]; tx?: number }
+  | { op: 'exec'; sql: string; tx?: number }
+  | { op: 'begin' }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'close' };
+
+type Reply = { ready: true } | { ready: false; error: SerializedError } | { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError };
+
+const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
+
+/** The OIDs whose parser gives the text back unchanged; Drizzle passes only such parsers. Checked once per options object. */
+const rawTypesOf = new WeakMap<object, number[]>();
+function rawTypes(parsers: QueryOptions['parsers']): number[] | undefined {
+  if (!parsers) return undefined;
+  let oids = rawTypesOf.get(parsers);
+  if (!oids) {
+    oids = Object.keys(parsers).map(Number);
+    for (const oid of oids) {
+      const probe = `probe ${oid}`;
+      if (parsers[oid]!(probe, oid) !== probe) throw new Error(`The database thread keeps values as text or parses them itself: a parser for type ${oid} cannot cross threads`);
+    }
+    rawTypesOf.set(parsers, oids);
+  }
+  return oids;
+}
+
+/** The thread's error as an Error of this thread: PGlite's DatabaseError when it was one, with its fields. */
+function deserializeError(e: SerializedError): Error {
+  const DatabaseError = protocol.messages.DatabaseError;
+  const error: Error =
+    typeof e.fields.code === 'string' && typeof e.fields.length === 'number'
+      ? new DatabaseError(e.message, e.fields.length, e.name as ConstructorParameters<typeof DatabaseError>[2])
+      : new Error(e.message);
+  for (const [key, value] of Object.entries(e.fields)) {
+    if (key !== 'length' && key !== 'name') (error as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (!(error instanceof DatabaseError)) error.name = e.name;
+  // The thread's stack: where in PGlite it failed (the caller's is Drizzle's error, which wraps this one).
+  if (e.stack) error.stack = e.stack;
+  return error;
+}
+
+export class PgliteThreadClient {
+  readonly waitReady: Promise<void>;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  readonly #onCrash?: (error: Error) => void;
+  #next = 1;
+  #closing = false;
+  #failure: Error | null = null;
+  #closed: Promise<void> | null = null;
+  #ready: { resolve(): void; reject(error: Error): void } | null = null;
+
+  constructor(options: PgliteThreadOptions) {
+    this.#onCrash = options.onCrash;
+    this.#worker = new Worker(WORKER_URL, {
+      workerData: { dataDir: options.dataDir, startParams: options.startParams, template: options.template },
+      // The thread needs no TypeScript loader: it runs a plain module that loads PGlite only.
+      execArgv: [],
+      resourceLimits: options.resourceLimits,
+    });
+    this.#worker.unref();
+    let ready!: { resolve(): void; reject(error: Error): void };
+    this.waitReady = new Promise<void>((resolve, reject) => (ready = { resolve, reject }));
+    // Nobody may await it before the first statement: its failure is also every statement's.
+    this.waitReady.catch(() => {});
+    this.#worker.on('message', (reply: Reply) => {
+      if ('ready' in reply) {
+        if (reply.ready) ready.resolve();
+        else ready.reject(deserializeError(reply.error));
+        return;
+      }
+      const pending = this.#pending.get(reply.id);
+      if (!pending) return;
+      this.#pending.delete(reply.id);
+      if (this.#pending.size === 0) this.#worker.unref();
+      if (reply.ok) pending.resolve(reply.result);
+      else pending.reject(deserializeError(reply.error));
+    });
+    this.#worker.on('error', (error) => this.#stopped(error));
+    this.#worker.on('exit', (code) => this.#stopped(new Error(`exit code ${code}`)));
+    this.#worker.on('messageerror', (error) => this.#stopped(error));
+    this.#ready = ready;
+  }
+
+  /** The thread is gone: every pending statement fails; unless it was closed, `onCrash` hears it once. */
+  #stopped(reason: Error): void {
+    if (this.#failure) return;
+    const crash = !this.#closing;
+    this.#failure = crash ? new Error(`The embedded database thread stopped: ${reason.message}`, { cause: reason }) : new Error('PGlite is closed');
+    this.#ready?.reject(this.#failure);
+    for (const pending of this.#pending.values()) pending.reject(this.#failure);
+    this.#pending.clear();
+    if (crash) this.#onCrash?.(this.#failure);
+  }
+
+  #send<T>(request: Request): Promise<T> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (this.#closing && request.op !== 'close') return Promise.reject(new Error('PGlite is closed'));
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      if (this.#pending.size === 1) this.#worker.ref();
+      try {
+        this.#worker.postMessage({ id, ...request });
+      } catch (error) {
+        // A value that cannot be cloned (a function among the parameters).
+        this.#pending.delete(id);
+        if (this.#pending.size === 0) this.#worker.unref();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<ThreadResults<T>> {
+    return this.#query(sql, params, options, undefined);
+  }
+
+  #query<T>(sql: string, params: unknown[], options: QueryOptions, tx: number | undefined): Promise<ThreadResults<T>> {
+    if (options.serializers) return Promise.reject(new Error('The database thread takes no serializers'));
+    let oids: number[] | undefined;
+    try {
+      oids = rawTypes(options.parsers);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return this.#send({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', rawTypes: oids, tx });
+  }
+
+  exec(sql: string): Promise<ThreadResults[]> {
+    return this.#send({ op: 'exec', sql });
+  }
+
+  /**
+   * Runs `callback` in a transaction of the thread's PGlite: committed when it resolves, rolled back when it
+   * throws. `callback`'s client runs its statements inside the transaction; other statements wait for its end.
+   */
+  async transaction<T>(callback: (tx: PgliteThreadTransaction) => Promise<T>): Promise<T> {
+    const id = await this.#send<number>({ op: 'begin' });
+    const tx: PgliteThreadTransaction = {
+      query: (sql, params = [], options = {}) => (tx.closed ? Promise.reject(new Error('Transaction is closed')) : this.#query(sql, params, options, id)),
+      exec: (sql) => (tx.closed ? Promise.reject(new Error('Transaction is closed')) : this.#send({ op: 'exec', sql, tx: id })),
+      rollback: async () => {
+        throw new Error('rollback() is not supported on the database thread: throw from the transaction callback');
+      },
+      closed: false,
+    };
+    let result: T;
+    try {
+      result = await callback(tx);
+    } catch (error) {
+      tx.closed = true;
+      await this.#send({ op: 'end', tx: id, commit: false });
+      throw error;
+    }
+    tx.closed = true;
+    await this.#send({ op: 'end', tx: id, commit: true });
+    return result;
+  }
+
+  /** Closes PGlite on the thread (its data written), then stops the thread. Later statements fail ("PGlite is closed"). */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      if (this.#failure) return;
+      this.#closing = true;
+      try {
+        await this.#send({ op: 'close' });
+      } finally {
+        await this.#worker.terminate();
+      }
+    })();
+    return this.#closed;
+  }
+}
+
+export interface PgliteThreadTransaction {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<ThreadResults<T>>;
+  exec(sql: string): Promise<ThreadResults[]>;
+  rollback(): Promise<void>;
+  closed: boolean;
+}
