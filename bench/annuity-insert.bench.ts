@@ -8,7 +8,7 @@
  * BENCH_ROWS sets the rows (100,000); BENCH_VARIANTS picks variants by name (comma-separated substrings);
  * BENCH_KINDS picks `pglite`, `postgres` or both (default).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -20,6 +20,7 @@ import { createAnnuityThreadEngine } from '../packages/jobs/src/annuities/engine
 import type { PatentRecord } from '../packages/jobs/src/annuities/protocol.ts';
 import { storePatents } from '../packages/jobs/src/annuities/patents.ts';
 import { PGLITE_START_PARAMS } from '../packages/db/src/client.ts';
+import { backendsCpu } from './proc.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -96,12 +97,6 @@ const VARIANTS: Variant[] = [
   { name: 'copy 250 (PGlite)', statementRows: 250, store: storeCopy },
 ];
 
-/** CPU seconds (user + sys) of a process so far. */
-function cpuOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function engineRows(): Promise<PatentRecord[]> {
   const file = await xlsxBuffer([{ name: 'Brevets', headers: FRENCH_HEADERS, rows: rowsFrom(0, ROWS) }]);
     const engine = createAnnuityThreadEngine();
@@ -114,21 +109,6 @@ async function engineRows(): Promise<PatentRecord[]> {
     await engine.close();
   }
   return rows;
-}
-
-/** CPU seconds used so far by the PostgreSQL backends connected to `database` (their command line names it). */
-function backendsCpu(database: string): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmd.startsWith('postgres:') && cmd.includes(` ${database} `)) total += cpuOf(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return total;
 }
 
 async function open(kind: Kind, params: string[] = [], concurrent = 1): Promise<{ handle: DatabaseHandle; backend: () => number; done(): Promise<void> }> {

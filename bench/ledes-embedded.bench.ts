@@ -19,6 +19,7 @@ import { multipart } from '../apps/api/test/support/multipart.ts';
 import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
 import { BENCH_ADMIN } from './production-env.ts';
+import { cpuOf, rssOf } from './proc.ts';
 
 const LINES = Number(process.env.BENCH_LINES ?? 200_000);
 const POLL_MS = 20;
@@ -72,28 +73,13 @@ function startPoller(url: string, headers: Record<string, string>): { mark(): vo
   };
 }
 
-/** Resident set (VmRSS) and its peak (VmHWM) of a process, in MB, from /proc. */
-function rssOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-/** CPU seconds (user + system, every thread) a process has used, from /proc/<pid>/stat. */
-function cpuSecondsOf(pid: number, tid?: string): number {
-  const stat = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces): utime and stime are the 14th and 15th fields.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
-}
-
 /** CPU seconds per thread of a process (name from /proc/<pid>/task/<tid>/comm), by thread id. */
 function threadCpuOf(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      out.set(`${tid} ${name}`, cpuSecondsOf(pid, tid));
+      out.set(`${tid} ${name}`, cpuOf(pid, tid));
     } catch {
       // the thread ended meanwhile
     }
@@ -184,7 +170,7 @@ try {
 
   const load = [loadavg()[0]!];
   const loadTimer = setInterval(() => load.push(loadavg()[0]!), 1000);
-  const cpuBefore = cpuSecondsOf(api.child.pid!);
+  const cpuBefore = cpuOf(api.child.pid!);
   const threadsBefore = threadCpuOf(api.child.pid!);
   const started = performance.now();
   const res = await fetch(`${url}/api/ledes/file/patent/PAR`, { method: 'POST', headers: { 'content-type': contentType, cookie: agent.cookieHeader(), origin: url, 'x-api-key': key }, body });
@@ -193,7 +179,7 @@ try {
   poller.mark();
   const run = await done;
   const seconds = (performance.now() - started) / 1000;
-  const cpuSeconds = cpuSecondsOf(api.child.pid!) - cpuBefore;
+  const cpuSeconds = cpuOf(api.child.pid!) - cpuBefore;
   const threadsAfter = threadCpuOf(api.child.pid!);
   clearInterval(loadTimer);
   const { latencies, checkLatencies, failures } = await poller.stop();

@@ -14,7 +14,7 @@
  * SCALE_CPU_PROF=<dir>: that process runs under the CPU profiler (bench/profiled-entry.ts), main thread only.
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -28,6 +28,7 @@ import { multipart } from '../apps/api/test/support/multipart.ts';
 import { freePort, startProcess, type RunningProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
 import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
+import { backendsCpu, cpuOf, rssOf } from './proc.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const MODES = (process.env.BENCH_MODES ?? 'embedded,production').split(',');
@@ -35,38 +36,6 @@ const AFTER_DONE_MS = 30_000;
 const SEARCH_RUNS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.max(0, Math.ceil((p / 100) * values.length) - 1))] ?? 0;
-
-/** VmRSS and VmHWM (peak) of a process, in MB. */
-function rssOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-/** CPU seconds (user + sys, all threads) a process has used so far. */
-function cpuOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds used so far by the PostgreSQL backends connected to `database` (their command line names it). */
-function backendsCpu(database: string): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmd.startsWith('postgres:') && cmd.includes(` ${database} `)) total += cpuOf(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
 
 /** Samples a process's RSS every 100 ms until stopped: the highest sample and VmHWM. */
 function sampleRss(pid: number) {

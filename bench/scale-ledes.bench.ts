@@ -13,7 +13,7 @@
  * Needs PostgreSQL for the production mode (TEST_DATABASE_URL or 127.0.0.1:5432). BENCH_LINES, BENCH_ROWS
  * change the sizes; BENCH_MODES=embedded (or production) runs one mode.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -29,6 +29,7 @@ import { multipart } from '../apps/api/test/support/multipart.ts';
 import { freePort, startProcess, type RunningProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
 import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
+import { cpuOf, rssOf } from './proc.ts';
 
 const LINES = Number(process.env.BENCH_LINES ?? 200_000);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -41,27 +42,14 @@ const AFTER_MS = 30_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
-/** VmRSS of a process in MB, from /proc. */
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
-}
-
-/** CPU seconds (user + system, all threads) a process has used, from /proc/PID/stat. */
-function cpuOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
-}
-
 /** Samples a process's RSS every 100 ms until stopped: its peak. */
 function rssSampler(pid: number): { stop(): number } {
-  let peak = rssOf(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 100);
+  let peak = rssOf(pid).rss;
+  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid).rss)), 100);
   return {
     stop: () => {
       clearInterval(timer);
-      return Math.max(peak, rssOf(pid));
+      return Math.max(peak, rssOf(pid).rss);
     },
   };
 }
@@ -249,7 +237,7 @@ for (const mode of MODES) {
   const top = await startTopology(mode, Math.max(file.length, workbook.length) * 2);
   try {
     await sleep(5000);
-    const idle = rssOf(top.ledesPid);
+    const idle = rssOf(top.ledesPid).rss;
     const admin = new TestClient(top.url, { origin: top.url, apiKey: top.apiKey });
     const login = await admin.post('/api/auth/login', BENCH_ADMIN);
     if (login.status !== 200) throw new Error(`admin login: ${login.status}`);
@@ -267,7 +255,7 @@ for (const mode of MODES) {
       const loadAlone = load.stop();
       const after = await engineAlone(file);
       await sleep(AFTER_MS);
-      const settled = rssOf(top.ledesPid);
+      const settled = rssOf(top.ledesPid).rss;
       const engine = Math.max(before, after);
       const pipeline = LINES / alone.seconds;
       row(mode, `LEDES ${LINES.toLocaleString('en-US')} lines, upload → Done (s), run ${alone.state}`, alone.seconds.toFixed(2));

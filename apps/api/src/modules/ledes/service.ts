@@ -234,6 +234,17 @@ export function historyPageQuery(db: Database, filter: HistoryFilter, page: numb
       .limit(page * limit)
       .as('ledes_runs');
   const byDate = [dir(ledesRuns.createdAt), dir(ledesRuns.id)];
+  /** Each outer value of `keys` (a subquery named k, in the sort's order), then its runs by date (`match` ties them). */
+  const valuesThenRuns = (keys: SQL, match: SQL, ...order: SQL[]) =>
+    db
+      .select(fields)
+      .from(keys)
+      .crossJoinLateral(runsOf(match))
+      .innerJoin(users, eq(users.id, ledesRuns.ownerId))
+      .where(where)
+      .orderBy(...order.map((term) => dir(term)))
+      .limit(limit)
+      .offset((page - 1) * limit);
   switch (column) {
     case 'date':
     case 'name':
@@ -253,15 +264,7 @@ export function historyPageQuery(db: Database, filter: HistoryFilter, page: numb
       const owners = sql`(select ${users.id} as id, lower(${users.companyAgent}) as name from ${users}
         join ${ledesRunCounts} on ${ledesRunCounts.ownerId} = ${users.id} and ${ledesRunCounts.runs} > 0
         ${filter.ownerId ? sql`where ${users.id} = ${filter.ownerId}` : sql``} order by name ${way}, id ${way}) as k`;
-      return db
-        .select(fields)
-        .from(owners)
-        .crossJoinLateral(runsOf(sql`${ledesRuns.ownerId} = k.id`))
-        .innerJoin(users, eq(users.id, ledesRuns.ownerId))
-        .where(where)
-        .orderBy(dir(sql`k.name`), dir(sql`k.id`))
-        .limit(limit)
-        .offset((page - 1) * limit);
+      return valuesThenRuns(owners, sql`${ledesRuns.ownerId} = k.id`, sql`k.name`, sql`k.id`);
     }
     case 'office': {
       // The offices the runs name (a skip scan: one index probe per office), by their label in the caller's language.
@@ -271,15 +274,7 @@ export function historyPageQuery(db: Database, filter: HistoryFilter, page: numb
           union all select (select min(${ledesRuns.office}) from ${ledesRuns} where ${ledesRuns.office} > o.code) from o where o.code is not null)
         select o.code, coalesce((select lower(${label}) from ${ledesOffices} where ${ledesOffices.code} = o.code), lower(o.code)) as label
         from o where o.code is not null order by label ${way}, code ${way}) as k`;
-      return db
-        .select(fields)
-        .from(offices)
-        .crossJoinLateral(runsOf(sql`${ledesRuns.office} = k.code`))
-        .innerJoin(users, eq(users.id, ledesRuns.ownerId))
-        .where(where)
-        .orderBy(dir(sql`k.label`), dir(sql`k.code`))
-        .limit(limit)
-        .offset((page - 1) * limit);
+      return valuesThenRuns(offices, sql`${ledesRuns.office} = k.code`, sql`k.label`, sql`k.code`);
     }
     case 'type': {
       // The types ranked by their label in the caller's language.
@@ -289,15 +284,7 @@ export function historyPageQuery(db: Database, filter: HistoryFilter, page: numb
         ranked.map((type, rank) => sql`(${rank}::int, ${type}::text)`),
         sql`, `,
       )}) as v(rank, type) order by rank ${way}) as k`;
-      return db
-        .select(fields)
-        .from(types)
-        .crossJoinLateral(runsOf(sql`${ledesRuns.type} = k.type`))
-        .innerJoin(users, eq(users.id, ledesRuns.ownerId))
-        .where(where)
-        .orderBy(dir(sql`k.rank`))
-        .limit(limit)
-        .offset((page - 1) * limit);
+      return valuesThenRuns(types, sql`${ledesRuns.type} = k.type`, sql`k.rank`);
     }
   }
 }
