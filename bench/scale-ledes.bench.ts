@@ -5,7 +5,7 @@
  *  1. a generated 200,000-line 1998B file, upload → Done over the socket, beside the engine alone on
  *     the same file in this process, measured just before and just after (the same run), wall and CPU
  *     (the portal's processes from /proc, the engine's from process.cpuUsage); then until its treated
- *     workbook is stored (with or after Done: the branch `ledes-scale`, decision 182 there, writes it after); the RSS of
+ *     workbook is stored (with or after Done: the branch `ledes-scale` writes it after); the RSS of
  *     the process that checks it (the API embedded, the LEDES worker in production), sampled every
  *     100 ms over the run, then 30 s after Done;
  *  2. the same file and a 100,000-row annuity workbook uploaded at once, while a thread polls
@@ -200,7 +200,8 @@ async function userOf(top: Topology, admin: TestClient, role: string, email: str
     if (state !== 'in_progress') waiter?.({ id: dto._id, state });
     // A LEDES run's treated workbook: at Done, or after it on a portal that sends `treated` (branch `ledes-scale`).
     // (A portal from before it, without the field, writes the workbook before Done.)
-    if ('state' in dto && (dto.treated || (!('treated' in dto) && state !== 'in_progress'))) treatedWaiter?.();
+    const treated = (dto as { treated?: boolean }).treated;
+    if ('state' in dto && (treated || (treated === undefined && state !== 'in_progress'))) treatedWaiter?.();
   });
   const headers = { cookie: client.cookieHeader(), origin: top.url, 'x-api-key': top.apiKey };
   return {
