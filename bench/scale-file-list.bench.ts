@@ -7,6 +7,9 @@
  * rows and one that matches all, a colour filter, a deep page; then one client scrolling "All" from
  * the first window to the last (windows per second, bytes per window). The seed also times the insert
  * of a file of that size with the sort indexes of migration 0018 and without the eight it added.
+ * Each query is first asked for BENCH_WARMUP_SECONDS (1) by two clients, unrecorded (the first query measured
+ * otherwise pays the process's warm-up); beside the latencies, the API process's CPU per request (every
+ * thread: PGlite's included, embedded), the figure a loaded machine moves least.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -19,12 +22,14 @@ import { startRedisServer } from '@portal/queue/test-support';
 import { fillAnnuityFile } from '../apps/api/test/support/annuity-scale.ts';
 import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
+import { cpuOf } from './proc.ts';
 import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
 
 const ROWS = Number(process.env.BENCH_FILE_ROWS ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const TOPOLOGIES = (process.env.BENCH_TOPOLOGIES ?? 'production,embedded').split(',');
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 /** The sort indexes migration 0018 added (it also rebuilt four with row_index): dropped to time an insert without them. */
 const ADDED_INDEXES = ['filing_number', 'name', 'country', 'payer', 'filing_date', 'filing_month', 'previous_number', 'deadline'].map((n) => `annuity_patents_file_${n}_idx`);
 
@@ -38,12 +43,15 @@ interface Figures {
   max: number;
   bytes: number;
   errors: number;
+  /** The serving process's CPU per request (ms), when it is known. */
+  cpuMs?: number;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 
 /** `clients` loops asking `url` one request after the other for `seconds`: throughput and latencies. */
-async function load(url: string, headers: Record<string, string>, clients = CLIENTS, seconds = SECONDS): Promise<Figures> {
+async function load(url: string, headers: Record<string, string>, clients = CLIENTS, seconds = SECONDS, pid?: number): Promise<Figures> {
+  const cpuBefore = pid ? cpuOf(pid) : 0;
   const latencies: number[] = [];
   let bytes = 0;
   let errors = 0;
@@ -61,7 +69,8 @@ async function load(url: string, headers: Record<string, string>, clients = CLIE
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? Number.NaN, bytes, errors };
+  const cpuMs = pid && latencies.length > 0 ? ((cpuOf(pid) - cpuBefore) * 1000) / latencies.length : undefined;
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? Number.NaN, bytes, errors, ...(cpuMs === undefined ? {} : { cpuMs }) };
 }
 
 async function timedFill(config: DatabaseConfig, ownerId: string, withoutAdded: boolean): Promise<{ fileId: string; ms: number }> {
@@ -138,7 +147,8 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
     ];
     const lines: Line[] = [{ topology, query: 'hello-world Express (reference)', figures: await load(helloUrl, {}) }];
     for (const [name, query] of queries) {
-      lines.push({ topology, query: name, figures: await load(`${file}?${query}`, headers) });
+      if (WARMUP_SECONDS > 0) await load(`${file}?${query}`, headers, 2, WARMUP_SECONDS);
+      lines.push({ topology, query: name, figures: await load(`${file}?${query}`, headers, CLIENTS, SECONDS, api.child.pid) });
       if (api.child.exitCode !== null) throw new Error(`the API exited:\n${api.output().slice(-3000)}`);
     }
     lines.push({ topology, query: 'hello-world Express (reference, again)', figures: await load(helloUrl, {}) });
@@ -197,10 +207,12 @@ console.log(`\nPatents-by-file list, a ${ROWS}-row file, ${CLIENTS} clients × $
 console.log(
   `Machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average during the run ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}\n`,
 );
-console.log('| topology | query | req/s | p50 ms | p95 ms | max ms | bytes | errors |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+console.log('| topology | query | req/s | p50 ms | p95 ms | max ms | API CPU per request ms | bytes | errors |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const { topology, query, figures: f } of lines) {
-  console.log(`| ${topology} | ${query} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p95.toFixed(1)} | ${f.max.toFixed(0)} | ${f.bytes} | ${f.errors} |`);
+  console.log(
+    `| ${topology} | ${query} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p95.toFixed(1)} | ${f.max.toFixed(0)} | ${f.cpuMs === undefined ? '' : f.cpuMs.toFixed(2)} | ${f.bytes} | ${f.errors} |`,
+  );
 }
 console.log('');
 for (const note of notes) console.log(note);

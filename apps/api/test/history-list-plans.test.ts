@@ -5,7 +5,7 @@ import { serverT } from '@portal/i18n';
 import type { DatabaseHandle } from '@portal/db';
 import { explainPlan, openTestDatabase, planNodes, sortsOver, testDatabaseKinds, type PlanNode } from '@portal/db/testing';
 import { rowsOf } from '@portal/jobs';
-import { historyPageQuery, type HistoryFilter } from '../src/modules/ledes/service.ts';
+import { historyCountQuery, historyPageQuery, searchMatches, type HistoryFilter } from '../src/modules/ledes/service.ts';
 import { exportsPageQuery, importsPageQuery } from '../src/modules/patent-portfolio/service.ts';
 import { receiptsCountQuery, receiptsPageQuery, receiptsWhere, uploadsPageQuery, visibleTo } from '../src/modules/receipts/service.ts';
 
@@ -91,6 +91,27 @@ describe.each(testDatabaseKinds())('LEDES history and admin log plans (%s)', (ki
     }
     expect(failures).toEqual({});
   }, 600_000);
+
+  it('a search of the admin log by file name or by owner reads the runs it matches by index, its count and its page (decision 187)', async () => {
+    const failures: Record<string, string[]> = {};
+    // One file's name; one owner's e-mail (1/40 of the runs); a name fragment a few hundred runs share.
+    for (const search of ['invoice-12345.txt', 'ledes7@example', 'invoice-777']) {
+      const matches = await searchMatches(handle.db, search);
+      for (const [what, filter] of [
+        ['admin log', { onlyShared: false }],
+        ['user history', { ownerId, onlyShared: true }],
+      ] as Array<[string, HistoryFilter]>) {
+        const count = await explainPlan(handle.db, historyCountQuery(handle.db, filter, matches).getSQL());
+        const scanned = planNodes(count).filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'ledes_runs');
+        if (scanned.length > 0) failures[`${what} "${search}" count`] = describePlan(count);
+        for (const column of ['date', 'name'] as const) {
+          const page = await explainPlan(handle.db, historyPageQuery(handle.db, { ...filter, sort: { column, order: 'desc' } }, 1, 20, matches).getSQL());
+          if (planNodes(page).some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'ledes_runs')) failures[`${what} "${search}" page by ${column}`] = describePlan(page);
+        }
+      }
+    }
+    expect(failures).toEqual({});
+  }, 120_000);
 
   it('the pages of every sort, put end to end, are each of a user’s runs once, in the sort’s order, ties by date then id in its direction', async () => {
     const t = serverT('fr');

@@ -235,6 +235,8 @@ export const ledesRuns = pgTable(
     index('ledes_runs_badge_idx').on(ledesRunBadge(t), t.createdAt, t.id),
     index('ledes_runs_office_created_idx').on(t.office, t.createdAt, t.id),
     index('ledes_runs_type_created_idx').on(t.type, t.createdAt, t.id),
+    // The history's search of the file name (decision 187): trigrams, so that a search reads the runs it matches.
+    index('ledes_runs_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 

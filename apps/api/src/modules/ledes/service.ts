@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'dr
 import { LEDES_TYPES, paginationMeta, type HistoryItem, type LedesHistorySort, type LedesType, type SortOrder } from '@portal/contracts';
 import { LOCALES, serverT, type Locale } from '@portal/i18n';
 import { ledesOffices, ledesRunBadge, ledesRunCounts, ledesRuns, roles, userRoles, users, type Database } from '@portal/db';
-import { loadRuns, type LedesRunRow } from '@portal/jobs';
+import { loadRuns, rowsOf, type LedesRunRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { enqueueCommitted } from '@portal/jobs';
 import { AppError } from '../../domain/errors.ts';
@@ -156,11 +156,13 @@ export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: 
   return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
 }
 
-/** A search or another order than newest first: count the matches, then read the page. */
+/** A search: what it matches outside the runs (offices, types, owners), then the count of its runs, then the page. */
 async function searchHistory(ctx: AppContext, filter: HistoryFilter, page: number, limit: number, signal?: AbortSignal) {
-  const [{ total } = { total: 0 }] = await historyCountQuery(ctx.db, filter);
+  const matches = await searchMatches(ctx.db, filter.search!);
   if (signal?.aborted) return undefined;
-  const rows = await historyPageQuery(ctx.db, filter, page, limit);
+  const [{ total } = { total: 0 }] = await historyCountQuery(ctx.db, filter, matches);
+  if (signal?.aborted) return undefined;
+  const rows = total > (page - 1) * limit ? await historyPageQuery(ctx.db, filter, page, limit, matches) : [];
   return { data: rows.map(toHistoryItem), meta: paginationMeta(page, limit, total) };
 }
 
@@ -172,36 +174,61 @@ function runsWhere(filter: HistoryFilter): SQL | undefined {
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-/** The search of a history: the file name, the owner's name and e-mail, the office and type as codes or as displayed. */
-function searchWhere(db: Database, search: string | undefined): SQL | undefined {
-  if (!search) return undefined;
+/**
+ * What a history search matches besides the file name: the offices the runs name whose code or label (either
+ * language) contains it, the types whose code or displayed name does, the users whose name or e-mail does.
+ * Resolved first (a skip scan of the runs' offices, the users table), so that the runs' condition is one index
+ * per part (decision 187): the name's trigrams, office, type, owner, OR-ed in a bitmap, never a scan of every run.
+ */
+export interface SearchMatches {
+  pattern: string;
+  offices: string[];
+  types: LedesType[];
+  owners: string[];
+}
+
+export async function searchMatches(db: Database, search: string): Promise<SearchMatches> {
   const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const officesNamed = db
-    .select({ code: ledesOffices.code })
-    .from(ledesOffices)
-    .where(or(ilike(ledesOffices.labelEn, pattern), ilike(ledesOffices.labelFr, pattern)));
-  const types = typesNamed(search);
+  const needle = search.toLocaleLowerCase();
+  const types = [...new Set([...LEDES_TYPES.filter((type) => type.includes(needle)), ...typesNamed(search)])];
+  const [row] = rowsOf<{ offices: string[] | null; owners: string[] | null }>(
+    await db.execute(sql`select
+      array(with recursive o(code) as (
+          select min(${ledesRuns.office}) from ${ledesRuns}
+          union all select (select min(${ledesRuns.office}) from ${ledesRuns} where ${ledesRuns.office} > o.code) from o where o.code is not null)
+        select o.code from o where o.code is not null and (o.code ilike ${pattern} or exists (
+          select 1 from ${ledesOffices} where ${ledesOffices.code} = o.code and (${ledesOffices.labelEn} ilike ${pattern} or ${ledesOffices.labelFr} ilike ${pattern})))) as offices,
+      array(select ${users.id}::text from ${users} where ${users.companyAgent} ilike ${pattern} or ${users.email} ilike ${pattern}) as owners`),
+  );
+  return { pattern, offices: row?.offices ?? [], types, owners: row?.owners ?? [] };
+}
+
+/** Past this many matched owners the statement names them by a subquery, not a list of ids. */
+const OWNERS_LISTED = 500;
+
+/** The runs a search matches: its name, or one of the offices, types or owners it matched. */
+function searchWhere(matches: SearchMatches | undefined): SQL | undefined {
+  if (!matches) return undefined;
   return or(
-    ilike(ledesRuns.name, pattern),
-    ilike(ledesRuns.office, pattern),
-    inArray(ledesRuns.office, officesNamed),
-    ilike(ledesRuns.type, pattern),
-    ...(types.length > 0 ? [inArray(ledesRuns.type, types)] : []),
-    ilike(users.companyAgent, pattern),
-    ilike(users.email, pattern),
+    ilike(ledesRuns.name, matches.pattern),
+    ...(matches.offices.length > 0 ? [inArray(ledesRuns.office, matches.offices)] : []),
+    ...(matches.types.length > 0 ? [inArray(ledesRuns.type, matches.types)] : []),
+    ...(matches.owners.length > OWNERS_LISTED
+      ? [inArray(ledesRuns.ownerId, sql`(select ${users.id} from ${users} where ${users.companyAgent} ilike ${matches.pattern} or ${users.email} ilike ${matches.pattern})`)]
+      : matches.owners.length > 0
+        ? [inArray(ledesRuns.ownerId, matches.owners)]
+        : []),
   );
 }
 
-/** The conditions of a history filter (owner, shared only, search). */
-function historyWhere(db: Database, filter: HistoryFilter): SQL | undefined {
-  return and(runsWhere(filter), searchWhere(db, filter.search));
+/** The conditions of a history filter (owner, shared only) and of its search's matches. */
+function historyWhere(filter: HistoryFilter, matches: SearchMatches | undefined): SQL | undefined {
+  return and(runsWhere(filter), searchWhere(matches));
 }
 
-/** The count of a searched or sorted history. */
-export function historyCountQuery(db: Database, filter: HistoryFilter) {
-  // The join is needed only to search the owner's fields; without it a user's count is an index-only scan.
-  const counted = db.select({ total: count() }).from(ledesRuns);
-  return (filter.search ? counted.innerJoin(users, eq(users.id, ledesRuns.ownerId)) : counted).where(historyWhere(db, filter));
+/** The count of a searched history: the runs alone (the owners' part of the search is resolved to ids). */
+export function historyCountQuery(db: Database, filter: HistoryFilter, matches: SearchMatches | undefined) {
+  return db.select({ total: count() }).from(ledesRuns).where(historyWhere(filter, matches));
 }
 
 /**
@@ -215,13 +242,13 @@ export function historyCountQuery(db: Database, filter: HistoryFilter) {
  *   laterally, its runs by date from the value's index. The page's order is the nested loop's: the outer values'
  *   order (a sort of three offices or of the owners, never of the runs), then each value's runs in index order.
  */
-export function historyPageQuery(db: Database, filter: HistoryFilter, page: number, limit: number) {
+export function historyPageQuery(db: Database, filter: HistoryFilter, page: number, limit: number, matches?: SearchMatches) {
   const order = filter.sort?.order ?? 'desc';
   const dir = order === 'asc' ? asc : desc;
   const way = sql.raw(order);
   const locale = filter.locale ?? 'en';
   const column = filter.sort?.column ?? 'date';
-  const where = historyWhere(db, filter);
+  const where = historyWhere(filter, matches);
   const fields = { run: historyColumns, user: historyUserColumns };
   /** The runs of one outer value, by date in the sort's direction, under the table's own name (the selected columns name it). */
   const runsOf = (match: SQL) =>

@@ -1,0 +1,1 @@
+CREATE INDEX "ledes_runs_name_trgm_idx" ON "ledes_runs" USING gin ("name" gin_trgm_ops);
