@@ -156,6 +156,8 @@ async function startTopology(mode: 'embedded' | 'production', uploadMax: number)
         NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, SERVE_WEB: 'false', DATA_DIR: dataDir,
         COOKIE_SECURE: 'false', ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, SMTP_URL: 'smtp://127.0.0.1:9',
         MFA_REQUIRED_FOR_ADMINS: 'false', UPLOAD_MAX_BYTES: String(uploadMax), UPLOAD_RATE_LIMIT: '10000',
+        // The database thread's measuring aids (decision 185): PGLITE_THREAD_TRACE=<file>, PGLITE_THREAD_LANES=off.
+        ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('PGLITE_THREAD_') && e[1] !== undefined)),
       });
       processes.push(api);
       await api.waitFor(/Portal ready on/, 120_000);
@@ -274,15 +276,18 @@ for (const mode of MODES) {
     // 2. LEDES and annuities at once, the API probed every 20 ms.
     if (PHASES.includes('together')) {
       const load = loadSampler();
+      const cpuBoth = top.pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
       const probe = startProbe(`${top.url}/api/auth/verify_token_`, agent.headers);
       await sleep(500);
       const [ledes, annuities] = await Promise.all([agent.upload('/api/ledes/file/patent/PAR', ledesForm), owner.upload('/api/brevets/annuite', annuityForm)]);
       await ledes.treated; // the probe covers the workbook written after Done too
       const { latencies, failures } = await probe.stop();
       const loadBoth = load.stop();
+      const cpuUsed = top.pids.reduce((sum, pid) => sum + cpuOf(pid), 0) - cpuBoth;
       row(mode, `at once: LEDES upload → Done (s) / annuities ${ROWS.toLocaleString('en-US')} rows upload → Done (s)`, `${ledes.seconds.toFixed(2)} ${ledes.state} / ${annuities.seconds.toFixed(2)} ${annuities.state}`);
       row(mode, `at once: verify_token_ requests (failed)`, `${latencies.length} (${failures})`);
       row(mode, 'at once: verify_token_ p50 / p99 / max (ms) (goal max < 100)', `${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} / ${(latencies.at(-1) ?? 0).toFixed(1)}`);
+      row(mode, `at once: portal CPU-s until both are Done (${mode === 'embedded' ? 'API' : 'API + LEDES worker'})`, cpuUsed.toFixed(2));
       row(mode, 'load average (1 min) during both runs', loadBoth);
     }
     agent.socket.close();

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Config } from '@portal/config';
-import { openDatabase } from '@portal/db';
+import { inRequestLane, openDatabase } from '@portal/db';
 import { createLogger, type Logger } from '@portal/logger';
 import { createMailTransport } from '@portal/mail';
 import { createInlineQueue, type QueuePort } from '@portal/queue';
@@ -175,10 +175,12 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   server.keepAliveTimeout = 65_000;
   const sockets = await attachRealtimeServer(server, {
     allowedOrigins: config.security.allowedOrigins,
-    authenticate: async (cookieHeader) => {
-      const auth = await resolveSession(ctx, readSessionToken(ctx, cookieHeader));
-      return auth ? { userId: auth.userId, isAdmin: auth.isAdmin, sessionId: auth.sessionId, rooms: await patentSocketRooms(ctx, auth) } : null;
-    },
+    // A socket's handshake is a request too: its statements take the request lane (decision 185).
+    authenticate: (cookieHeader) =>
+      inRequestLane(async () => {
+        const auth = await resolveSession(ctx, readSessionToken(ctx, cookieHeader));
+        return auth ? { userId: auth.userId, isAdmin: auth.isAdmin, sessionId: auth.sessionId, rooms: await patentSocketRooms(ctx, auth) } : null;
+      }),
     redisUrl: config.redisUrl,
     inProcess,
   });

@@ -1,5 +1,8 @@
+import { appendFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { protocol } from '@electric-sql/pglite';
+import { currentLane, type DatabaseLane } from './lanes.ts';
 
 /**
  * The embedded database on a thread of its own (decision 180). PGlite is WebAssembly and runs each statement
@@ -11,8 +14,9 @@ import { protocol } from '@electric-sql/pglite';
  * - Parsers are functions and cannot cross: Drizzle's keep the text of dates, timestamps, intervals and some
  *   arrays (identity parsers by type OID); the thread rebuilds those by OID. Any other parser is refused.
  * - `transaction(cb)` opens PGlite's own transaction on the thread under an id; `cb`'s statements carry it, and
- *   the thread commits when `cb` resolves and rolls back when it throws. Other statements wait, as PGlite
- *   serialises them.
+ *   the thread commits when `cb` resolves and rolls back when it throws. Other statements wait for its end.
+ * - Statements outside a transaction, and `begin`, carry the caller's lane (`lanes.ts`, decision 185): on the
+ *   thread, a request's go ahead of the background's not yet begun.
  * - Errors keep their PostgreSQL fields (`code`, `detail`, `constraint`, …), message and the thread's stack.
  * - A thread that stops unasked fails every pending and later statement and calls `onCrash` once.
  */
@@ -49,13 +53,20 @@ interface SerializedError {
 }
 
 type Request =
-  | { op: 'query'; sql: string; params: unknown[]; rowMode: 'array' | 'object'; rawTypes?: number[]; tx?: number }
-  | { op: 'exec'; sql: string; tx?: number }
-  | { op: 'begin' }
+  | { op: 'query'; sql: string; params: unknown[]; rowMode: 'array' | 'object'; rawTypes?: number[]; tx?: number; lane?: DatabaseLane }
+  | { op: 'exec'; sql: string; tx?: number; lane?: DatabaseLane }
+  | { op: 'begin'; lane: DatabaseLane }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'close' };
 
 type Reply = { ready: true } | { ready: false; error: SerializedError } | { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError };
+
+/**
+ * PGLITE_THREAD_TRACE=<file> (a measuring aid of the benches, decision 185): the thread appends a JSON line per
+ * statement and transaction to it (lane, SQL head, epoch ms sent / received / started / ended); this side appends,
+ * to `<file>.main`, each statement's reply time and, every second, its event loop's delay.
+ */
+const TRACE = process.env.PGLITE_THREAD_TRACE;
 
 const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
 
@@ -89,6 +100,20 @@ function deserializeError(e: SerializedError): Error {
   // The thread's stack: where in PGlite it failed (the caller's is Drizzle's error, which wraps this one).
   if (e.stack) error.stack = e.stack;
   return error;
+}
+
+let mainTrace: string[] = [];
+if (TRACE) {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const flush = () => {
+    mainTrace.push(JSON.stringify({ op: 'eventloop', at: performance.timeOrigin + performance.now(), p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 }));
+    delay.reset();
+    appendFileSync(`${TRACE}.main`, mainTrace.join('\n') + '\n');
+    mainTrace = [];
+  };
+  setInterval(flush, 1000).unref();
+  process.on('exit', flush);
 }
 
 export class PgliteThreadClient {
@@ -125,6 +150,7 @@ export class PgliteThreadClient {
       if (!pending) return;
       this.#pending.delete(reply.id);
       if (this.#pending.size === 0) this.#worker.unref();
+      if (TRACE) mainTrace.push(JSON.stringify({ id: reply.id, replied: performance.timeOrigin + performance.now() }));
       if (reply.ok) pending.resolve(reply.result);
       else pending.reject(deserializeError(reply.error));
     });
@@ -153,7 +179,7 @@ export class PgliteThreadClient {
       this.#pending.set(id, { resolve, reject });
       if (this.#pending.size === 1) this.#worker.ref();
       try {
-        this.#worker.postMessage({ id, ...request });
+        this.#worker.postMessage(TRACE ? { id, sent: performance.timeOrigin + performance.now(), ...request } : { id, ...request });
       } catch (error) {
         // A value that cannot be cloned (a function among the parameters).
         this.#pending.delete(id);
@@ -175,11 +201,12 @@ export class PgliteThreadClient {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    return this.#send({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', rawTypes: oids, tx });
+    // Inside a transaction the statement runs at once (the transaction holds the connection); outside, it waits in its lane.
+    return this.#send({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', rawTypes: oids, ...(tx === undefined ? { lane: currentLane() } : { tx }) });
   }
 
   exec(sql: string): Promise<ThreadResults[]> {
-    return this.#send({ op: 'exec', sql });
+    return this.#send({ op: 'exec', sql, lane: currentLane() });
   }
 
   /**
@@ -187,7 +214,7 @@ export class PgliteThreadClient {
    * throws. `callback`'s client runs its statements inside the transaction; other statements wait for its end.
    */
   async transaction<T>(callback: (tx: PgliteThreadTransaction) => Promise<T>): Promise<T> {
-    const id = await this.#send<number>({ op: 'begin' });
+    const id = await this.#send<number>({ op: 'begin', lane: currentLane() });
     const tx: PgliteThreadTransaction = {
       query: (sql, params = [], options = {}) => (tx.closed ? Promise.reject(new Error('Transaction is closed')) : this.#query(sql, params, options, id)),
       exec: (sql) => (tx.closed ? Promise.reject(new Error('Transaction is closed')) : this.#send({ op: 'exec', sql, tx: id })),

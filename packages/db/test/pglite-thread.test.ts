@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation, openDatabase, type DatabaseHandle } from '../src/client.ts';
+import { inRequestLane } from '../src/lanes.ts';
 import { PgliteThreadClient } from '../src/pglite-thread.ts';
 import { users } from '../src/schema.ts';
 import { pgliteTestTemplate, testPgliteConfig } from '../src/testing.ts';
@@ -138,6 +139,81 @@ describe('PGlite on a thread of its own', () => {
         expect(longest).toBeGreaterThanOrEqual(took * 0.8);
       }
     }
+  }, 60_000);
+});
+
+/** Decision 185: statements issued while serving a request go ahead of the background's waiting on the thread. */
+describe('the database thread’s two lanes', () => {
+  let db: DatabaseHandle;
+  beforeAll(async () => {
+    db = openDatabase({ ...testPgliteConfig(), thread: true });
+    await db.db.execute(sql`create table lane_log (id serial primary key, who text not null)`);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  // (`.then` sends the statement now: Drizzle's query is lazy, sent when first awaited.)
+  const log = (who: string) => db.db.execute(sql`insert into lane_log (who) values (${who})`).then(() => undefined);
+  const long = () => db.db.execute(sql`select count(*) from generate_series(1, 3000000) g where g % 7 = 3`).then(() => undefined);
+
+  it('runs a request’s statement right after the statement under way, before the background statements queued', async () => {
+    const done: string[] = [];
+    const track = (who: string, p: Promise<unknown>) => p.then(() => void done.push(who));
+    const running = track('long', long());
+    // The long statement is under way on the thread; eight background statements queue behind it, then a request's.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const queued = Array.from({ length: 8 }, (_, i) => track(`background ${i}`, log(`background ${i}`)));
+    const request = inRequestLane(() => track('request', log('request')));
+    await Promise.all([running, ...queued, request]);
+    expect(done).toEqual(['long', 'request', ...Array.from({ length: 8 }, (_, i) => `background ${i}`)]);
+    // The thread's own order, as the serial column saw it.
+    const order = rowsOf<{ who: string }>(await db.db.execute(sql`select who from lane_log order by id`)).map((r) => r.who);
+    expect(order).toEqual(['request', ...Array.from({ length: 8 }, (_, i) => `background ${i}`)]);
+  }, 60_000);
+
+  it('never runs a request’s statement inside a background transaction: it waits for the end, and a rollback does not undo it', async () => {
+    await db.db.execute(sql`truncate lane_log`);
+    const order: string[] = [];
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const failure = new Error('rolled back');
+    const tx = db.db
+      .transaction(async (t) => {
+        await t.execute(sql`insert into lane_log (who) values ('tx 1')`);
+        entered();
+        // Between its statements the transaction holds the connection: the request's statement waits.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await t.execute(sql`insert into lane_log (who) values ('tx 2')`);
+        const seen = rowsOf<{ who: string }>(await t.execute(sql`select who from lane_log order by id`)).map((r) => r.who);
+        order.push(`tx saw ${seen.join(', ')}`);
+        throw failure;
+      })
+      .catch((error: unknown) => {
+        order.push('tx ended');
+        expect(error).toBe(failure);
+      });
+    await inside;
+    const request = inRequestLane(() => log('request')).then(() => void order.push('request'));
+    await Promise.all([tx, request]);
+    expect(order).toEqual(['tx saw tx 1, tx 2', 'tx ended', 'request']);
+    expect(rowsOf<{ who: string }>(await db.db.execute(sql`select who from lane_log order by id`)).map((r) => r.who)).toEqual(['request']);
+  });
+
+  it('runs a request’s transaction ahead of the background statements queued, and nothing of theirs inside it', async () => {
+    await db.db.execute(sql`truncate lane_log`);
+    const running = long();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const queued = Array.from({ length: 4 }, (_, i) => log(`background ${i}`));
+    const request = inRequestLane(() =>
+      db.db.transaction(async (t) => {
+        await t.execute(sql`insert into lane_log (who) values ('request 1')`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await t.execute(sql`insert into lane_log (who) values ('request 2')`);
+      }),
+    );
+    await Promise.all([running, ...queued, request]);
+    const order = rowsOf<{ who: string }>(await db.db.execute(sql`select who from lane_log order by id`)).map((r) => r.who);
+    expect(order).toEqual(['request 1', 'request 2', 'background 0', 'background 1', 'background 2', 'background 3']);
   }, 60_000);
 });
 

@@ -7,7 +7,7 @@ export { sweepJobs, enqueueCommitted, NOT_STARTED_AFTER_MS, SILENT_RUN_AFTER_MS,
 export { sharedThreadEngine, createThreadEngine, type ThreadEngine } from './ledes/engine-thread.ts';
 export { runEngineInThread, type LedesEngine } from './ledes/engine.ts';
 export { annuitiesJob, closeSilentAnnuityFiles, ANNUITY_ERROR_CODES } from './definitions/annuities.ts';
-export { createCheckAnnuitiesProcessor, markAnnuityFileFailed, exportKeyFor, PATENT_BATCH, PATENT_INSERT_ROWS, ANNUITY_PROGRESS_MS, type CheckAnnuitiesDeps } from './processors/check-annuities.ts';
+export { createCheckAnnuitiesProcessor, markAnnuityFileFailed, exportKeyFor, PATENT_BATCH, PATENT_INSERT_ROWS, EMBEDDED_INSERT_ROWS, ANNUITY_PROGRESS_MS, type CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 export { exportNameOf, loadAnnuityFile, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from './annuities/files.ts';
 export { runAnnuityEngine, type AnnuityEngine } from './annuities/engine.ts';
 export { scheduleFields } from './annuities/schedule-fields.ts';

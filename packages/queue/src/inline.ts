@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { jobIdFor, type JobPayload, type QueueName } from '@portal/contracts';
 import { isFinalFailure, runFinalFailure } from './definition.ts';
 import { parsePayload } from './payloads.ts';
@@ -47,6 +48,11 @@ export function createInlineQueue(handlers: JobHandlers, opts: InlineQueueOption
   const shutdown = new AbortController();
   let idleWaiters: Array<() => void> = [];
   let closed = false;
+  /**
+   * Jobs run in the queue's own asynchronous context (where it was created), never in the enqueuer's: as with
+   * BullMQ's workers, nothing of the HTTP request that enqueued a job follows it (its database lane, decision 185).
+   */
+  const scope = new AsyncResource('InlineQueue');
 
   const lane = (queue: QueueName): Lane => {
     let found = lanes.get(queue);
@@ -148,7 +154,7 @@ export function createInlineQueue(handlers: JobHandlers, opts: InlineQueueOption
       if (pending.has(id)) return;
       pending.add(id);
       lane(queue).waiting.push({ queue, id, payload: valid, attemptsMade: 0 });
-      setImmediate(() => pump(queue)); // never run inside the caller's stack (or its transaction)
+      setImmediate(() => scope.runInAsyncScope(pump, null, queue)); // never run inside the caller's stack (or its transaction), nor its context
     },
 
     waitUntilFinished<Q extends QueueName>(queue: Q, payload: JobPayload<Q>, timeoutMs: number): Promise<JobOutcome> {

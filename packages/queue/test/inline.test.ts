@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createInlineQueue } from '../src/index.ts';
@@ -12,6 +13,24 @@ describe('inline queue specifics', () => {
   it('refuses a queue without a processor at enqueue', async () => {
     const queue = createInlineQueue({});
     await expect(queue.enqueue('mail', { mailId: randomUUID() })).rejects.toThrow('No processor registered for queue "mail"');
+  });
+
+  it('runs a job in its own asynchronous context, not in the enqueuer’s (a request’s database lane does not follow its jobs, decision 185)', async () => {
+    const context = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    const handlers = handlersFor(
+      {
+        mail: async () => {
+          seen.push(context.getStore());
+          if (seen.length === 1) throw new Error('transient'); // its retry too
+        },
+      },
+      { attempts: 2, backoffMs: 5 },
+    );
+    const queue = createInlineQueue(handlers);
+    await context.run('request', () => queue.enqueue('mail', { mailId: randomUUID() }));
+    await queue.drain();
+    expect(seen).toEqual([undefined, undefined]);
   });
 
   it('honours per-queue concurrency', async () => {

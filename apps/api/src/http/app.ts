@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
+import { inRequestLane } from '@portal/db';
 import { redactUrl, serializeError } from '@portal/logger';
 import type { AppContext } from '../context.ts';
 import { annuitiesPolicy, annuitiesRoutes } from '../modules/annuities/index.ts';
@@ -81,6 +82,9 @@ export function createHttpApp(ctx: AppContext, options: HttpAppOptions = {}): { 
   app.set('query parser', 'simple');
   // '/api/AUTH/…' must not reach the route '/api/auth/…': the guards below match paths as written.
   app.set('case sensitive routing', true);
+  // Every statement a request issues, here or in what it awaits, goes ahead of the jobs' and the maintenance's
+  // on the embedded database (decision 185); jobs run in their own context, never in the enqueuer's.
+  app.use((_req, _res, next) => inRequestLane(next));
 
   app.use(
     pinoHttp({
