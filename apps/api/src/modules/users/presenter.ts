@@ -22,21 +22,24 @@ export async function loadPublicUsers(db: Executor, userIds?: string[]): Promise
     })
     .from(users)
     .leftJoin(userMfa, eq(userMfa.userId, users.id));
-  const rows = await (userIds ? base.where(inArray(users.id, userIds)) : base).orderBy(asc(users.companyAgent), asc(users.email));
-  const ids = rows.map((r) => r.id);
-  if (ids.length === 0) return [];
-  const [roleRows, cabinetRows] = await Promise.all([
-    db
-      .select({ userId: userRoles.userId, id: roles.id, slug: roles.slug })
-      .from(userRoles)
-      .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(inArray(userRoles.userId, ids)),
-    db
-      .select({ userId: userCabinets.userId, id: cabinets.id, name: cabinets.name })
-      .from(userCabinets)
-      .innerJoin(cabinets, eq(cabinets.id, userCabinets.cabinetId))
-      .where(inArray(userCabinets.userId, ids)),
-  ]);
+  const related = (ids: string[]) =>
+    Promise.all([
+      db
+        .select({ userId: userRoles.userId, id: roles.id, slug: roles.slug })
+        .from(userRoles)
+        .innerJoin(roles, eq(roles.id, userRoles.roleId))
+        .where(inArray(userRoles.userId, ids)),
+      db
+        .select({ userId: userCabinets.userId, id: cabinets.id, name: cabinets.name })
+        .from(userCabinets)
+        .innerJoin(cabinets, eq(cabinets.id, userCabinets.cabinetId))
+        .where(inArray(userCabinets.userId, ids)),
+    ]);
+  // Given the ids, their roles and offices are read at once with the users: one round trip to the database
+  // fewer for every request that loads its user (on the embedded database, one wait fewer, decision 185).
+  const [rows, [roleRows, cabinetRows]] = userIds
+    ? await Promise.all([base.where(inArray(users.id, userIds)).orderBy(asc(users.companyAgent), asc(users.email)), related(userIds)])
+    : await base.orderBy(asc(users.companyAgent), asc(users.email)).then(async (all) => [all, all.length === 0 ? [[], []] : await related(all.map((r) => r.id))] as const);
   return rows.map((row) => ({
     _id: row.id,
     company_agent: row.companyAgent,
