@@ -40,7 +40,28 @@ export class FaultyStorage implements Storage {
   ensureReady() {
     return this.inner.ensureReady();
   }
-  put(...args: Parameters<Storage['put']>) {
+  /** Treated workbooks (`ledes/treated/…`) whose put fails, its input left unread. */
+  failTreatedPuts = 0;
+  /** Treated workbooks' puts wait here until `writeTreated()` (the workbook written after Done, decision 182). */
+  holdTreatedPuts = false;
+  private heldPuts: Array<() => void> = [];
+  /** Puts waiting in `holdTreatedPuts`. */
+  get heldTreated(): number {
+    return this.heldPuts.length;
+  }
+  /** Lets the held treated puts go on. */
+  writeTreated() {
+    this.holdTreatedPuts = false;
+    for (const go of this.heldPuts.splice(0)) go();
+  }
+  async put(...args: Parameters<Storage['put']>) {
+    if (args[0].startsWith('ledes/treated/')) {
+      if (this.holdTreatedPuts) await new Promise<void>((go) => this.heldPuts.push(go));
+      if (this.failTreatedPuts > 0) {
+        this.failTreatedPuts -= 1;
+        throw Object.assign(new Error('storage unreachable while storing the treated workbook'), { code: 'ECONNRESET' });
+      }
+    }
     return this.inner.put(...args);
   }
   async get(key: string): Promise<Readable> {
@@ -80,6 +101,7 @@ export class FaultyStorage implements Storage {
   }
   /** Fails every hanging `get` (test clean-up). */
   release() {
+    this.writeTreated();
     this.hangGets = false;
     for (const { fail } of this.hanging.splice(0)) fail(new Error('released'));
   }
