@@ -203,6 +203,22 @@ describe('check-ledes lifecycle points', () => {
     expect(world.events.filter((e) => e._id === runId && e.state !== 'in_progress').map((e) => e.treated)).toEqual([false, true]);
   });
 
+  it('#28 decision 182: a workbook stored whose key was not recorded (the database down right after the upload) is recorded by the retry, not written again', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    const putsBefore = world.storage.treatedPuts.length;
+    const puts = () => world.storage.treatedPuts.slice(putsBefore);
+    await run({ runId }, ctx(1));
+    const [done] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId));
+    expect(puts()).toEqual([done!.treatedKey]);
+    // As if the update that records the key had failed after the upload: the object is there, the row does not say so.
+    await world.database.db.update(ledesRuns).set({ treatedKey: null }).where(eq(ledesRuns.id, runId));
+    await run({ runId }, ctx(2));
+    const [row] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId));
+    expect(row!.treatedKey).toBe(done!.treatedKey);
+    expect(puts(), 'the workbook written once').toHaveLength(1);
+  });
+
   it('#28 decision 182: the workbook written after Done is the one the check would have written, duplicate invoices (CON-007) and verdict included, in both engines', async () => {
     const file = acceptedFile();
     const first = await world.createRun(file);

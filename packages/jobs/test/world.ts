@@ -62,8 +62,12 @@ export class FaultyStorage implements Storage {
         throw Object.assign(new Error('storage unreachable while storing the treated workbook'), { code: 'ECONNRESET' });
       }
     }
-    return this.inner.put(...args);
+    const stored = await this.inner.put(...args);
+    if (args[0].startsWith('ledes/treated/')) this.treatedPuts.push(args[0]);
+    return stored;
   }
+  /** Treated workbooks stored, by key, in order. */
+  readonly treatedPuts: string[] = [];
   async get(key: string): Promise<Readable> {
     if (this.hangGets) await new Promise<void>((resume, fail) => this.hanging.push({ resume, fail }));
     if (this.failGets > 0) {

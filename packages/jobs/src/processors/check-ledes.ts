@@ -228,6 +228,22 @@ export function treatedKeyOf(run: Pick<LedesRunRow, 'originalKey'>): string {
  */
 async function writeTreatedOnce(deps: CheckLedesDeps, run: LedesRunRow, signal: AbortSignal): Promise<LedesRunRow | undefined> {
   if (run.state !== 'Done' || run.treatedKey) return undefined;
+  const treatedKey = treatedKeyOf(run);
+  // Stored by an earlier execution whose record of it was lost (the database down right after the upload): the
+  // key is the run's own and a put is whole or absent (S3; the local driver renames), so it is recorded, not
+  // written again.
+  if (!(await deps.storage.stat(treatedKey))) await writeTreated(deps, run, treatedKey, signal);
+  const at = deps.clock?.now() ?? new Date();
+  const [updated] = await deps.db
+    .update(ledesRuns)
+    .set({ treatedKey, updatedAt: at })
+    .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'Done'), isNull(ledesRuns.treatedKey)))
+    .returning();
+  return updated;
+}
+
+/** The run's treated workbook, from a second pass over its stored file, uploaded to `treatedKey`. */
+async function writeTreated(deps: CheckLedesDeps, run: LedesRunRow, treatedKey: string, signal: AbortSignal): Promise<void> {
   const profile = await profileOf(deps.db, run);
   const [owner] = await deps.db.select({ langue: users.langue }).from(users).where(eq(users.id, run.ownerId));
   const duplicates = await deps.db
@@ -235,7 +251,6 @@ async function writeTreatedOnce(deps: CheckLedesDeps, run: LedesRunRow, signal: 
     .from(ledesFindings)
     .where(and(eq(ledesFindings.runId, run.id), eq(ledesFindings.code, 'CON-007')))
     .orderBy(asc(ledesFindings.line));
-  const treatedKey = treatedKeyOf(run);
   const out = new PassThrough();
   const upload = deps.storage.put(treatedKey, out, { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
   // A failed upload stops the workbook's pass (its output would otherwise wait for a reader forever).
@@ -277,13 +292,6 @@ async function writeTreatedOnce(deps: CheckLedesDeps, run: LedesRunRow, signal: 
     await uploaded;
     throw error;
   }
-  const at = deps.clock?.now() ?? new Date();
-  const [updated] = await deps.db
-    .update(ledesRuns)
-    .set({ treatedKey, updatedAt: at })
-    .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'Done'), isNull(ledesRuns.treatedKey)))
-    .returning();
-  return updated;
 }
 
 /**
