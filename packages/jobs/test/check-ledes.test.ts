@@ -219,6 +219,60 @@ describe('check-ledes lifecycle points', () => {
     expect(puts(), 'the workbook written once').toHaveLength(1);
   });
 
+  const rowOf = async (runId: string) => (await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId)))[0]!;
+
+  it('#28 decision 182: the workbook phase is leased; a sweep while a live holder writes it leaves the run, and a second execution ends without writing it (the fault suite saw it written twice; failed before the claim)', async () => {
+    const runId = await world.createRun();
+    const putsBefore = world.storage.treatedPuts.length;
+    world.storage.holdTreatedPuts = true;
+    const first = processor()({ runId }, ctx(1));
+    let second: Promise<string> | undefined;
+    try {
+      await waitFor(() => world.storage.heldTreated === 1, 'the workbook to be under way', 10_000);
+      const held = await rowOf(runId);
+      expect(held).toMatchObject({ state: 'Done', treatedKey: null, leaseHolder: expect.any(String) });
+      // Renewed as during the check.
+      await waitFor(async () => (await rowOf(runId)).leaseExpiresAt!.getTime() > held.leaseExpiresAt!.getTime(), 'the lease to be renewed', 5_000);
+      // The sweep (Redis restarted empty: `everything`, every cutoff now) leaves it to its holder.
+      const now = new Date();
+      expect(await ledesRunKind.toEnqueue(world.database.db, new Date(now.getTime() + 3_600_000), now, now, 500)).not.toContain(runId);
+      // A second execution (the sweep's job of another worker) waits the lease out, sees it renewed, and ends.
+      second = processor()({ runId }, ctx(2)).then(() => 'ended');
+      const outcome = await Promise.race([second, waitFor(() => world.storage.heldTreated >= 2, 'a second write', 15_000).then(() => 'written twice')]);
+      expect(outcome).toBe('ended');
+      expect((await rowOf(runId)).leaseHolder).toBe(held.leaseHolder);
+    } finally {
+      world.storage.writeTreated();
+    }
+    await first;
+    await second;
+    const row = await rowOf(runId);
+    expect(row).toMatchObject({ treatedKey: expect.stringMatching(/\.xlsx$/), leaseHolder: null, leaseExpiresAt: null });
+    expect(world.storage.treatedPuts.slice(putsBefore), 'the workbook written once').toEqual([row.treatedKey]);
+    expect(world.events.filter((e) => e._id === runId && e.state !== 'in_progress').map((e) => e.treated)).toEqual([false, true]);
+  });
+
+  it('#28 decision 182: a holder that died in the workbook phase: its lease expires unrenewed, then the sweep enqueues the run and one takeover writes the workbook once (failed before the claim: enqueued while leased)', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    const putsBefore = world.storage.treatedPuts.length;
+    world.storage.failTreatedPuts = 1;
+    await expect(run({ runId }, ctx(1))).rejects.toThrow('while storing the treated workbook');
+    // As if its process had died writing the workbook: the lease stays, unrenewed, for another second.
+    const expires = new Date(Date.now() + 1_500);
+    await world.database.db.update(ledesRuns).set({ leaseHolder: 'dead-worker', leaseExpiresAt: expires }).where(eq(ledesRuns.id, runId));
+    const later = new Date(Date.now() + 3_600_000);
+    expect(await ledesRunKind.toEnqueue(world.database.db, later, new Date(), new Date(), 500)).not.toContain(runId);
+    expect(await ledesRunKind.toEnqueue(world.database.db, later, later, later, 500)).toContain(runId);
+    // Two jobs of the run (the sweep's and a retry) after the expiry: one takes over, the other finds it leased or written.
+    await Promise.all([run({ runId }, ctx(2)), run({ runId }, ctx(3))]);
+    const row = await rowOf(runId);
+    expect(row).toMatchObject({ state: 'Done', treatedKey: expect.stringMatching(/\.xlsx$/), leaseHolder: null });
+    expect(Date.now()).toBeGreaterThanOrEqual(expires.getTime());
+    expect(world.storage.treatedPuts.slice(putsBefore), 'the workbook written once').toEqual([row.treatedKey]);
+    expect(await ledesRunKind.toEnqueue(world.database.db, later, later, later, 500)).not.toContain(runId);
+  });
+
   it('#28 decision 182: the workbook written after Done is the one the check would have written, duplicate invoices (CON-007) and verdict included, in both engines', async () => {
     const file = acceptedFile();
     const first = await world.createRun(file);

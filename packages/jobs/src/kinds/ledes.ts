@@ -20,7 +20,7 @@ export const LEDES_HEARTBEAT_MS = 60_000;
  * closed by the timeout sweep; the last failed attempt moves it to Error. A Done run whose recorded
  * delivery to step 2 was not made, or whose treated workbook was not stored (its job ran out of
  * attempts while storage was down, or its process died after the commit: decision 182), is enqueued
- * again: its job only does what is left (deliverOnce, writeTreatedOnce).
+ * again once no live holder leases it: its job only does what is left (deliverOnce, writeTreatedOnce).
  */
 export const ledesRunKind = defineRunKind({
   kind: 'ledes',
@@ -42,6 +42,9 @@ export const ledesRunKind = defineRunKind({
       lt(ledesRuns.updatedAt, olderThan),
     ),
   handlesFinished: true,
+  // The workbook's phase is leased as the check is (decision 182): one execution writes it, the sweep
+  // and a second job leave it to a live holder, and take it over once the holder's lease expired.
+  leasedWhenFinished: () => and(eq(ledesRuns.state, 'Done'), isNull(ledesRuns.treatedKey))!,
 });
 
 /** Publishes a run's new state to its owner and to the admins (the run kind's publish). */

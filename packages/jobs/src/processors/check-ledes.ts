@@ -222,9 +222,11 @@ export function treatedKeyOf(run: Pick<LedesRunRow, 'originalKey'>): string {
  * Writes a Done run's treated workbook if it has none yet (decision 182): the stored file goes
  * through the engine once more, with the check's instant, into the workbook, and the sheet of the
  * file's findings takes the verdict and the duplicate-invoice findings from the stored result (the
- * only findings that depend on other runs, so the pass runs without the lookup). The key is the
- * run's own and the object is replaced whole, so two executions at once write the same file; the
- * key is recorded once. Returns the updated row, or undefined when there was nothing to do.
+ * only findings that depend on other runs, so the pass runs without the lookup). One execution
+ * writes it: the phase is leased (the run kind's `leasedWhenFinished`), so a second job waits out a
+ * live holder and ends; a takeover after the holder died finds an object it stored but did not
+ * record by its key (`stat`). The key is recorded once. Returns the updated row, or undefined when
+ * there was nothing to do.
  */
 async function writeTreatedOnce(deps: CheckLedesDeps, run: LedesRunRow, signal: AbortSignal): Promise<LedesRunRow | undefined> {
   if (run.state !== 'Done' || run.treatedKey) return undefined;
@@ -234,9 +236,10 @@ async function writeTreatedOnce(deps: CheckLedesDeps, run: LedesRunRow, signal: 
   // written again.
   if (!(await deps.storage.stat(treatedKey))) await writeTreated(deps, run, treatedKey, signal);
   const at = deps.clock?.now() ?? new Date();
+  // Recorded once; the lease of the workbook's phase ends with it (nothing is left to lease on the run).
   const [updated] = await deps.db
     .update(ledesRuns)
-    .set({ treatedKey, updatedAt: at })
+    .set({ treatedKey, updatedAt: at, leaseHolder: null, leaseExpiresAt: null })
     .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'Done'), isNull(ledesRuns.treatedKey)))
     .returning();
   return updated;
