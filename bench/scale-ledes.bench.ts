@@ -5,7 +5,7 @@
  *  1. a generated 200,000-line 1998B file, upload → Done over the socket, beside the engine alone on
  *     the same file in this process, measured just before and just after (the same run), wall and CPU
  *     (the portal's processes from /proc, the engine's from process.cpuUsage); then until its treated
- *     workbook is stored (with or after Done: the branch `ledes-scale` writes it after); the RSS of
+ *     workbook is stored (written after Done, decision 182); the RSS of
  *     the process that checks it (the API embedded, the LEDES worker in production), sampled every
  *     100 ms over the run, then 30 s after Done;
  *  2. the same file and a 100,000-row annuity workbook uploaded at once, while a thread polls
@@ -200,7 +200,7 @@ async function userOf(top: Topology, admin: TestClient, role: string, email: str
   socket.on(event, (dto: LedesRunDto | AnnuityFileDto) => {
     const state = 'state' in dto ? dto.state : dto.is_done;
     if (state !== 'in_progress') waiter?.({ id: dto._id, state });
-    // A LEDES run's treated workbook: at Done, or after it on a portal that sends `treated` (branch `ledes-scale`).
+    // A LEDES run's treated workbook, written after Done (decision 182).
     // (A portal from before it, without the field, writes the workbook before Done.)
     const treated = (dto as { treated?: boolean }).treated;
     if ('state' in dto && (treated || (treated === undefined && state !== 'in_progress'))) treatedWaiter?.();
@@ -268,7 +268,7 @@ for (const mode of MODES) {
       row(mode, 'pipeline ÷ engine alone (goal ≥ 0.4)', (pipeline / engine).toFixed(2));
       const engineCpuLeast = Math.min(...engineCpu.splice(0));
       row(mode, `portal CPU-s, upload → Done (${mode === 'embedded' ? 'API' : 'API + LEDES worker'}) / engine alone CPU-s (least of 6) / ratio`, `${alone.cpu.toFixed(2)} / ${engineCpuLeast.toFixed(2)} / ${(engineCpuLeast / alone.cpu).toFixed(2)}`);
-      row(mode, 'treated workbook stored: upload → workbook (s) / portal CPU-s', `${treated.seconds.toFixed(2)} / ${treated.cpu.toFixed(2)}`);
+      row(mode, 'treated workbook stored (after Done, decision 182): upload → workbook (s) / portal CPU-s', `${treated.seconds.toFixed(2)} / ${treated.cpu.toFixed(2)}`);
       row(mode, `${mode === 'embedded' ? 'API' : 'LEDES worker'} RSS idle / peak / ${AFTER_MS / 1000} s after Done (MB)`, `${idle.toFixed(0)} / ${peak.toFixed(0)} / ${settled.toFixed(0)}`);
       row(mode, 'load average (1 min) during the LEDES run', loadAlone);
     }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNUITY_ALL_PAGE_SIZE, ANNUITY_PATENT_SORTS, type AnnuityPatentDto, type AnnuityPatentsResponse } from '@portal/contracts';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '@portal/jobs';
+import { LISTED_MATCHES, matchReads } from '../src/modules/annuities/search-matches.ts';
 import { fillAnnuityFile } from './support/annuity-scale.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
@@ -100,4 +103,44 @@ describe.each(databaseKinds())('patents-by-file at 40,000 rows (%s)', (kind) => 
     const refused = await other.client.put(`/api/brevets/file/${fileId}/comment`, { comment: 'nope' });
     expect(refused.status).toBe(404);
   });
+
+  it('a search is read once per version of the file: few matches (by row) and many (by filter) walk like the database says, at once or not, and follow an edit', async () => {
+    const { db } = t.portal.ctx;
+    const matching = async (needle: string, colour?: string) =>
+      rowsOf<{ row: number }>(
+        await db.execute(sql`select row_index as row from annuity_patents where file_id = ${fileId} and search_text like ${`%${needle}%`} ${colour ? sql`and colour = ${colour}` : sql``} order by row_index`),
+      ).map((r) => Number(r.row));
+    // 'ref-1234 d': 8 rows (listed by row index); 'ep1': ~11,000 (past LISTED_MATCHES: filtered on the sort's index).
+    for (const [needle, few] of [['ref-1234 d', true], ['ep1', false]] as const) {
+      const truth = await matching(needle);
+      expect(truth.length <= LISTED_MATCHES, needle).toBe(few);
+      for (const query of ['', 'sort=nom&order=desc', 'sort=date_prochaine_annuite&order=desc&colour=ok']) {
+        const colour = query.includes('colour=ok') ? 'ok' : undefined;
+        const expected = colour ? await matching(needle, colour) : truth;
+        const reads = matchReads();
+        const rows = await walk(`search=${encodeURIComponent(needle)}&${query}`);
+        expect(rows.map((p) => p.row).sort((a, b) => a - b), `${needle} ${query}`).toEqual(expected);
+        if (query.startsWith('sort=nom')) for (let i = 1; i < rows.length; i++) expect(rows[i - 1]!.nom! >= rows[i]!.nom!).toBe(true);
+        // Every window of the walk (and its count) came from one read of the matches.
+        expect(matchReads() - reads, `${needle} ${query}`).toBeLessThanOrEqual(1);
+      }
+    }
+    // Twenty asking the same new search at once: one read.
+    const reads = matchReads();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => get('search=ref-2345%20d&sort=pays&order=desc')));
+    expect(matchReads() - reads).toBe(1);
+    expect(new Set(answers.map((a) => a.meta.total))).toEqual(new Set([(await matching('ref-2345 d')).length]));
+
+    // An edit that makes a matching row orange: the search with the orange filter lists it at once.
+    const orange = async () => (await get('search=ref-1234%20d&colour=orange&limit=100')).patents.map((p) => p.row);
+    const before = await orange();
+    expect(before).toEqual(await matching('ref-1234 d', 'orange'));
+    const target = (await get('search=ref-1234%20d&colour=ok&limit=100')).patents[0]!;
+    const edited = await owner.client.put(`/api/brevets/annuite/${target._id}`, { date_precedente_annuite: '2001-03-31', quant_precedent: 4, date_prochaine_annuite: null, limite_date_prochaine_annuite: null });
+    expect(edited.status).toBe(200);
+    expect(edited.body.patent.colour).toBe('orange');
+    const after = await orange();
+    expect(after).toEqual([...before, target.row].sort((a, b) => a - b));
+    expect(after).toEqual(await matching('ref-1234 d', 'orange'));
+  }, 240_000);
 });

@@ -53,8 +53,12 @@ describe.each(databaseKinds())('LEDES flow (%s)', (kind) => {
     expect(result.errors).toEqual([]);
     expect(result.warnings[0]).toMatchObject({ line: 0, items: [expect.objectContaining({ code_ledes: 'FMT-006', libelle_en: expect.any(String), libelle_fr: expect.any(String) })] });
     expect(result.format_ok.length).toBeGreaterThan(0);
-    const finals = events.filter((e) => e.run._id === run._id && e.run.state === 'Done');
+    // The transition to Done, then the run with its treated workbook (decision 182): each once, to both.
+    const finals = events.filter((e) => e.run._id === run._id && e.run.state === 'Done' && !e.run.treated);
     expect(finals.map((e) => e.room).sort()).toEqual([`role:admin`, `user:${agent.id}`]);
+    const treated = events.filter((e) => e.run._id === run._id && e.run.state === 'Done' && e.run.treated);
+    expect(treated.map((e) => e.room).sort()).toEqual([`role:admin`, `user:${agent.id}`]);
+    expect(done.body.run).toMatchObject({ treated: true });
   });
 
   it('refuses an invalid file with per-line findings, and keeps the original', async () => {

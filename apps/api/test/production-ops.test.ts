@@ -129,8 +129,16 @@ describe.skipIf(!baseUrl)('production mode: health, metrics and the queue dashbo
     expect(sample(apiText, 'portal_socketio_connections', {})).toBe(1);
     expect(sample(apiText, 'process_resident_memory_bytes', { service: 'api' })).toBeGreaterThan(0);
 
-    const ledesText = await (await scrape(workers.get('ledes')!.base, METRICS_TOKEN)).text();
-    expect(sample(ledesText, 'portal_job_duration_seconds_count', { service: 'worker-ledes', queue: 'ledes', outcome: 'completed' })).toBe(1);
+    // The job goes on after Done: it writes the treated workbook (decision 182), then completes.
+    await waitForRowState(db, "select case when treated_key is null then 'pending' else 'stored' end as state from ledes_runs where id = $1", runId, 'stored', 60_000);
+    const ledesCompleted = async () => {
+      const text = await (await scrape(workers.get('ledes')!.base, METRICS_TOKEN)).text();
+      return { text, completed: sample(text, 'portal_job_duration_seconds_count', { service: 'worker-ledes', queue: 'ledes', outcome: 'completed' }) };
+    };
+    let scraped = await ledesCompleted();
+    for (const deadline = Date.now() + 10_000; scraped.completed === undefined && Date.now() < deadline; scraped = await ledesCompleted()) await new Promise((resolve) => setTimeout(resolve, 100));
+    const ledesText = scraped.text;
+    expect(scraped.completed).toBe(1);
     expect(sample(ledesText, 'portal_queue_jobs', { queue: 'ledes', state: 'waiting' })).toBe(0);
     // Each worker times its own queue only.
     for (const [queue, worker] of workers) {

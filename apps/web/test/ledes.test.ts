@@ -149,6 +149,7 @@ describe('live updates', () => {
     created: '2026-01-01T00:00:00Z',
     finished: null,
     delivered: false,
+    treated: false,
     error_code: null,
     ...over,
   });

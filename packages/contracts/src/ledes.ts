@@ -107,6 +107,8 @@ export const ledesRunSchema = z.strictObject({
   created: z.iso.datetime(),
   finished: z.iso.datetime().nullable(),
   delivered: z.boolean(),
+  /** The treated workbook is stored and offered for download: written right after Done (decision 182), so a Done run is published again once it is. */
+  treated: z.boolean(),
   error_code: z.string().nullable(),
 });
 export type LedesRunDto = z.infer<typeof ledesRunSchema>;

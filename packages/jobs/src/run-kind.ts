@@ -91,6 +91,13 @@ export interface RunKindDefinition<Q extends string, Row extends RunRow, Ports e
   processor?(ports: Ports): Processor<Q & QueueName>;
   /** The processor also has work for a Done/Error row (LEDES re-delivery, annuities' stale export); otherwise such a job is a no-op. */
   handlesFinished?: boolean;
+  /**
+   * Finished rows whose work goes on under the lease (a Done LEDES run whose treated workbook is not
+   * recorded yet, decision 182): the holder keeps renewing it past the commit, a job for such a row
+   * claims it as it claims an in_progress one (or waits out a live holder and ends), and the sweep
+   * enqueues it again only once its lease expired. The processor ends that phase by clearing the lease.
+   */
+  leasedWhenFinished?: () => SQL;
 }
 
 type Payload<Q extends string> = Q extends QueueName ? JobPayload<Q> : Record<string, string>;
@@ -101,7 +108,7 @@ export interface RunKind<Q extends string = string, Row extends RunRow = RunRow,
   publish(realtime: RealtimePublisher, row: Row, options?: { transition?: boolean }): void;
   /** Claims an in_progress run for `holder`: none holds an unexpired lease on it. Returns the row, or undefined. */
   claim(db: Executor, id: string, holder: string, now: Date, set?: Record<string, unknown>): Promise<Row | undefined>;
-  /** Extends the holder's lease (and applies `set`, e.g. progress); undefined when the holder lost it or the run finished. */
+  /** Extends the holder's lease (and applies `set`, e.g. progress); undefined when the holder lost it or the run finished (past its `leasedWhenFinished` phase). */
   renew(db: Executor, id: string, holder: string, now: Date, set?: Record<string, unknown>): Promise<Row | undefined>;
   /** Moves an in_progress run to Done (with its result columns) if `holder` still holds it, clearing the lease. */
   done(db: Executor, id: string, holder: string | null, now: Date, set: Record<string, unknown>): Promise<Row | undefined>;
@@ -109,7 +116,7 @@ export interface RunKind<Q extends string = string, Row extends RunRow = RunRow,
   fail(ports: Ports, id: string, errorCode: string): Promise<Row | undefined>;
   /** Closes as `interrupted` the started runs silent past the timeout, not leased, whose job does not wait its turn. */
   closeSilent(ports: Pick<RunPorts, 'db' | 'realtime'>, isQueued: (id: string) => Promise<boolean>, now: Date, timeoutMs?: number): Promise<number>;
-  /** The ids the sweep enqueues again: not started or silent (and not leased), or the kind's extra predicate. */
+  /** The ids the sweep enqueues again: not started or silent (and not leased), or the kind's extra predicate (and not leased). */
   toEnqueue(db: Executor, notStartedBefore: Date, silentBefore: Date, now: Date, limit: number): Promise<string[]>;
   /** The processor wrapped in the lease: what the queue runs. `processor` replaces the kind's own (the fault contract's tests). */
   process(ports: Ports, processor?: Processor<Q & QueueName>): Processor<Q & QueueName>;
@@ -138,6 +145,20 @@ export function defineRunKind<Q extends string, Row extends RunRow, Ports extend
   // Drizzle's builders are typed per table; the shared columns are the same on every run table.
   const update = (db: Executor) => (db as Database).update(t as never) as unknown as { set(values: Record<string, unknown>): { where(where: SQL | undefined): { returning(): Promise<Row[]> } } };
 
+  /** Rows a lease applies to: in_progress ones, and the finished ones the kind still works on under it. */
+  const leasable = (): SQL => {
+    const finished = definition.leasedWhenFinished?.();
+    return finished ? or(eq(t.state, 'in_progress'), finished)! : eq(t.state, 'in_progress');
+  };
+  /** The lease of a leasable row (undefined: no such row, or nothing to lease on it any more). */
+  const leaseState = async (db: Executor, id: string): Promise<Pick<Row, 'state' | 'leaseHolder' | 'leaseExpiresAt'> | undefined> => {
+    const [row] = (await (db as Database)
+      .select({ state: t.state, leaseHolder: t.leaseHolder, leaseExpiresAt: t.leaseExpiresAt })
+      .from(t as never)
+      .where(and(eq(t.id, id), leasable()))) as Array<Pick<Row, 'state' | 'leaseHolder' | 'leaseExpiresAt'>>;
+    return row;
+  };
+
   const kind: RunKind<Q, Row, Ports, Dto> = {
     ...definition,
 
@@ -165,7 +186,7 @@ export function defineRunKind<Q extends string, Row extends RunRow, Ports extend
     async renew(db, id, holder, now, set = {}) {
       const [row] = await update(db)
         .set({ ...set, leaseExpiresAt: leaseUntil(now) })
-        .where(and(eq(t.id, id), eq(t.state, 'in_progress'), eq(t.leaseHolder, holder)))
+        .where(and(eq(t.id, id), leasable(), eq(t.leaseHolder, holder)))
         .returning();
       return row;
     },
@@ -219,11 +240,13 @@ export function defineRunKind<Q extends string, Row extends RunRow, Ports extend
         notLeased(t, now),
         or(and(isNull(t.startedAt), lt(t.createdAt, notStartedBefore)), lt(t.updatedAt, silentBefore)),
       );
+      // A finished row's extra work is left to a live holder too (decision 182: a second execution wrote a
+      // Done run's workbook beside the one still writing it).
       const extra = definition.alsoEnqueueWhen?.(notStartedBefore);
       const rows = (await (db as Database)
         .select({ id: t.id })
         .from(t as never)
-        .where(extra ? or(waiting, extra) : waiting)
+        .where(extra ? or(waiting, and(extra, notLeased(t, now))) : waiting)
         .limit(limit)) as Array<{ id: string }>;
       return rows.map((r) => r.id);
     },
@@ -235,31 +258,32 @@ export function defineRunKind<Q extends string, Row extends RunRow, Ports extend
         const id = definition.idOf(payload as Payload<Q>);
         const row = await kind.load(ports.db, id);
         if (!row) throw new UnrecoverableJobError(`${definition.kind} run ${id} does not exist`);
-        if (row.state !== 'in_progress') {
+        if (row.state !== 'in_progress' && (!definition.handlesFinished || !definition.leasedWhenFinished)) {
           // A late job of a finished run: a no-op, unless the kind has work left for finished runs.
           if (definition.handlesFinished) await processor(payload, ctx);
           return;
         }
         const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
-        let claimed = await claimLease(id, holder);
-        if (!claimed) {
+        let claim = await claimLease(id, holder);
+        if (claim.held) {
           // Another execution holds the run. Wait out the lease seen now, once: a dead holder's lease
-          // expires unrenewed (takeover); a live holder renews it (or finishes the run), and this job
+          // expires unrenewed (takeover); a live holder renews it (or ends its leased work), and this job
           // then ends without touching the run.
-          const deadline = Date.now() + Math.min(RUN_LEASE_MS, Math.max(0, (row.leaseExpiresAt?.getTime() ?? 0) - now().getTime())) + 100;
-          while (!claimed && Date.now() < deadline) {
+          const deadline = Date.now() + Math.min(RUN_LEASE_MS, Math.max(0, (claim.held.leaseExpiresAt?.getTime() ?? 0) - now().getTime())) + 100;
+          while (claim.held && Date.now() < deadline) {
             await sleep(Math.min(LEASE_POLL_MS, Math.max(1, deadline - Date.now())));
-            const current = await kind.load(ports.db, id);
-            if (!current) throw new UnrecoverableJobError(`${definition.kind} run ${id} does not exist`);
-            if (current.state !== 'in_progress') {
-              if (definition.handlesFinished) await processor(payload, ctx);
-              return;
-            }
-            claimed = await claimLease(id, holder);
+            claim = await claimLease(id, holder);
+          }
+          if (claim.held) {
+            ports.logger.info({ event: 'run_leased_elsewhere', kind: definition.kind, runId: id, jobId: ctx.jobId }, 'run held by another execution; this job ends without touching it');
+            return;
           }
         }
-        if (!claimed) {
-          ports.logger.info({ event: 'run_leased_elsewhere', kind: definition.kind, runId: id, jobId: ctx.jobId }, 'run held by another execution; this job ends without touching it');
+        if (!claim.claimed) {
+          // Nothing to lease: the run finished (and its leased work, if any, is done).
+          const current = await kind.load(ports.db, id);
+          if (!current) throw new UnrecoverableJobError(`${definition.kind} run ${id} does not exist`);
+          if (current.state !== 'in_progress' && definition.handlesFinished) await processor(payload, ctx);
           return;
         }
         const lost = new AbortController();
@@ -268,8 +292,9 @@ export function defineRunKind<Q extends string, Row extends RunRow, Ports extend
           renewing = renewing.then(async () => {
             const renewed = await kind.renew(ports.db, id, holder, now());
             if (renewed) return;
-            const current = await kind.load(ports.db, id);
-            if (current?.state === 'in_progress' && current.leaseHolder !== holder) lost.abort(new Error(`${definition.kind} run ${id} taken over by another execution`));
+            // Not renewed: the run left its leased phases (this execution ended them), or another took it over.
+            const current = await leaseState(ports.db, id);
+            if (current && current.leaseHolder !== holder) lost.abort(new Error(`${definition.kind} run ${id} taken over by another execution`));
           }).catch((error: unknown) => ports.logger.warn({ err: error, kind: definition.kind, runId: id }, 'run lease renewal failed'));
         }, RUN_LEASE_RENEW_MS);
         const leased: JobContext & { lease: RunLease } = { ...ctx, signal: AbortSignal.any([ctx.signal, lost.signal]), lease: { holder, lost: lost.signal } };
@@ -294,12 +319,15 @@ export function defineRunKind<Q extends string, Row extends RunRow, Ports extend
         }
       };
 
-      async function claimLease(id: string, holder: string): Promise<boolean> {
+      /** Claims the lease of a leasable row: claimed, or held by another execution, or neither (nothing to lease). */
+      async function claimLease(id: string, holder: string): Promise<{ claimed: boolean; held?: Pick<Row, 'leaseExpiresAt'> }> {
         const [row] = await update(ports.db)
           .set({ leaseHolder: holder, leaseExpiresAt: leaseUntil(now()) })
-          .where(and(eq(t.id, id), eq(t.state, 'in_progress'), notLeased(t, now())))
+          .where(and(eq(t.id, id), leasable(), notLeased(t, now())))
           .returning();
-        return row !== undefined;
+        if (row) return { claimed: true };
+        const current = await leaseState(ports.db, id);
+        return { claimed: false, held: current ?? undefined };
       }
     },
 

@@ -1,9 +1,18 @@
-import { eq, type SQL } from 'drizzle-orm';
+import { Writable } from 'node:stream';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ledesFindings, ledesRuns } from '@portal/db';
+import { ledesFindings, ledesProfiles, ledesRuns } from '@portal/db';
+import type { LedesProfile } from '@portal/ledes';
 import type { JobContext } from '@portal/queue';
-import { createCheckLedesProcessor, EMBEDDED_FINDINGS_PER_STATEMENT, ledesJob, withHeartbeat } from '../src/index.ts';
-import { createWorld, waitFor, type World } from './world.ts';
+import { createCheckLedesProcessor, createThreadEngine, EMBEDDED_FINDINGS_PER_STATEMENT, ledesJob, ledesRunKind, runEngineInThread, withHeartbeat, type LedesEngine } from '../src/index.ts';
+import { acceptedInvoiceLookup } from '../src/ledes/invoices.ts';
+import { acceptedFile, createWorld, waitFor, type World } from './world.ts';
+
+async function streamBytes(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(Buffer.from(part));
+  return Buffer.concat(parts);
+}
 
 const ctx = (attempt = 1, signal = new AbortController().signal): JobContext => ({
   jobId: 'ledes-test',
@@ -45,7 +54,9 @@ describe('check-ledes lifecycle points', () => {
     await run({ runId }, ctx(3));
     expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: expect.any(Date) });
     expect(world.storage.copies.filter((key) => key.startsWith('outbound/step2/'))).toHaveLength(1);
-    expect(world.events.filter((e) => e._id === runId && e.state === 'Done')).toHaveLength(1);
+    // One transition to Done, then one event for its treated workbook (decision 182).
+    expect(world.events.filter((e) => e._id === runId && e.state === 'Done' && !e.treated)).toHaveLength(1);
+    expect(world.events.filter((e) => e._id === runId && e.state === 'Done' && e.treated)).toHaveLength(1);
   });
 
   it('side effects once: two executions of a Done run not yet delivered deliver once (the row is locked for the copy)', async () => {
@@ -147,6 +158,158 @@ describe('check-ledes lifecycle points', () => {
     expect(embedded.sizes.length).toBeGreaterThan(byDefault.sizes.length);
     expect(Math.max(...embedded.sizes)).toBeLessThanOrEqual(250);
     expect(embedded.rows).toEqual(byDefault.rows);
+  });
+
+  it('#28 decision 182: the run is Done, and published, before its treated workbook is written; the workbook follows and the run is published again', async () => {
+    const runId = await world.createRun();
+    world.storage.holdTreatedPuts = true;
+    const running = processor()({ runId }, ctx(1));
+    try {
+      // Done and delivered while the workbook's upload waits: the owner has the verdict and the findings.
+      await waitFor(async () => (await world.state(runId)).state === 'Done', 'the run to be Done before its workbook', 5_000);
+      await waitFor(() => world.storage.heldTreated === 1, 'the workbook to be under way', 5_000);
+      expect(await world.state(runId)).toMatchObject({ deliveredAt: expect.any(Date) });
+      expect((await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId)))[0]!.treatedKey).toBeNull();
+      expect(world.events.filter((e) => e._id === runId && e.state !== 'in_progress')).toEqual([expect.objectContaining({ state: 'Done', delivered: true, treated: false })]);
+    } finally {
+      world.storage.writeTreated();
+    }
+    await running;
+    const [row] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId));
+    expect(row!.treatedKey).toMatch(/^ledes\/treated\/.+\.xlsx$/);
+    expect((await streamBytes(await world.storage.get(row!.treatedKey!))).subarray(0, 2).toString()).toBe('PK');
+    // One transition to Done, then the same run with its workbook.
+    expect(world.events.filter((e) => e._id === runId && e.state !== 'in_progress').map((e) => e.treated)).toEqual([false, true]);
+  });
+
+  it('#28 decision 182: a workbook that fails after Done leaves the run Done; the sweep enqueues it again and its job writes the workbook, nothing else twice', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    world.storage.failTreatedPuts = 1;
+    await expect(run({ runId }, ctx(1))).rejects.toThrow('while storing the treated workbook');
+    expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: expect.any(Date) });
+    expect((await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId)))[0]!.treatedKey).toBeNull();
+    // Past its attempts (or its process gone): the sweep finds the Done run without its workbook.
+    const later = new Date(Date.now() + 3_600_000);
+    expect(await ledesRunKind.toEnqueue(world.database.db, later, later, later, 500)).toContain(runId);
+    await run({ runId }, ctx(2));
+    const [row] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId));
+    expect(row!.treatedKey).toMatch(/\.xlsx$/);
+    expect((await streamBytes(await world.storage.get(row!.treatedKey!))).subarray(0, 2).toString()).toBe('PK');
+    expect(await ledesRunKind.toEnqueue(world.database.db, later, later, later, 500)).not.toContain(runId);
+    expect(world.storage.copies.filter((key) => key.startsWith('outbound/step2/'))).toHaveLength(1);
+    // A late redelivery changes nothing.
+    await run({ runId }, ctx(3));
+    expect(world.events.filter((e) => e._id === runId && e.state !== 'in_progress').map((e) => e.treated)).toEqual([false, true]);
+  });
+
+  it('#28 decision 182: a workbook stored whose key was not recorded (the database down right after the upload) is recorded by the retry, not written again', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    const putsBefore = world.storage.treatedPuts.length;
+    const puts = () => world.storage.treatedPuts.slice(putsBefore);
+    await run({ runId }, ctx(1));
+    const [done] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId));
+    expect(puts()).toEqual([done!.treatedKey]);
+    // As if the update that records the key had failed after the upload: the object is there, the row does not say so.
+    await world.database.db.update(ledesRuns).set({ treatedKey: null }).where(eq(ledesRuns.id, runId));
+    await run({ runId }, ctx(2));
+    const [row] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId));
+    expect(row!.treatedKey).toBe(done!.treatedKey);
+    expect(puts(), 'the workbook written once').toHaveLength(1);
+  });
+
+  const rowOf = async (runId: string) => (await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId)))[0]!;
+
+  it('#28 decision 182: the workbook phase is leased; a sweep while a live holder writes it leaves the run, and a second execution ends without writing it (the fault suite saw it written twice; failed before the claim)', async () => {
+    const runId = await world.createRun();
+    const putsBefore = world.storage.treatedPuts.length;
+    world.storage.holdTreatedPuts = true;
+    const first = processor()({ runId }, ctx(1));
+    let second: Promise<string> | undefined;
+    try {
+      await waitFor(() => world.storage.heldTreated === 1, 'the workbook to be under way', 10_000);
+      const held = await rowOf(runId);
+      expect(held).toMatchObject({ state: 'Done', treatedKey: null, leaseHolder: expect.any(String) });
+      // Renewed as during the check.
+      await waitFor(async () => (await rowOf(runId)).leaseExpiresAt!.getTime() > held.leaseExpiresAt!.getTime(), 'the lease to be renewed', 5_000);
+      // The sweep (Redis restarted empty: `everything`, every cutoff now) leaves it to its holder.
+      const now = new Date();
+      expect(await ledesRunKind.toEnqueue(world.database.db, new Date(now.getTime() + 3_600_000), now, now, 500)).not.toContain(runId);
+      // A second execution (the sweep's job of another worker) waits the lease out, sees it renewed, and ends.
+      second = processor()({ runId }, ctx(2)).then(() => 'ended');
+      const outcome = await Promise.race([second, waitFor(() => world.storage.heldTreated >= 2, 'a second write', 15_000).then(() => 'written twice')]);
+      expect(outcome).toBe('ended');
+      expect((await rowOf(runId)).leaseHolder).toBe(held.leaseHolder);
+    } finally {
+      world.storage.writeTreated();
+    }
+    await first;
+    await second;
+    const row = await rowOf(runId);
+    expect(row).toMatchObject({ treatedKey: expect.stringMatching(/\.xlsx$/), leaseHolder: null, leaseExpiresAt: null });
+    expect(world.storage.treatedPuts.slice(putsBefore), 'the workbook written once').toEqual([row.treatedKey]);
+    expect(world.events.filter((e) => e._id === runId && e.state !== 'in_progress').map((e) => e.treated)).toEqual([false, true]);
+  });
+
+  it('#28 decision 182: a holder that died in the workbook phase: its lease expires unrenewed, then the sweep enqueues the run and one takeover writes the workbook once (failed before the claim: enqueued while leased)', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    const putsBefore = world.storage.treatedPuts.length;
+    world.storage.failTreatedPuts = 1;
+    await expect(run({ runId }, ctx(1))).rejects.toThrow('while storing the treated workbook');
+    // As if its process had died writing the workbook: the lease stays, unrenewed, for another second.
+    const expires = new Date(Date.now() + 1_500);
+    await world.database.db.update(ledesRuns).set({ leaseHolder: 'dead-worker', leaseExpiresAt: expires }).where(eq(ledesRuns.id, runId));
+    const later = new Date(Date.now() + 3_600_000);
+    expect(await ledesRunKind.toEnqueue(world.database.db, later, new Date(), new Date(), 500)).not.toContain(runId);
+    expect(await ledesRunKind.toEnqueue(world.database.db, later, later, later, 500)).toContain(runId);
+    // Two jobs of the run (the sweep's and a retry) after the expiry: one takes over, the other finds it leased or written.
+    await Promise.all([run({ runId }, ctx(2)), run({ runId }, ctx(3))]);
+    const row = await rowOf(runId);
+    expect(row).toMatchObject({ state: 'Done', treatedKey: expect.stringMatching(/\.xlsx$/), leaseHolder: null });
+    expect(Date.now()).toBeGreaterThanOrEqual(expires.getTime());
+    expect(world.storage.treatedPuts.slice(putsBefore), 'the workbook written once').toEqual([row.treatedKey]);
+    expect(await ledesRunKind.toEnqueue(world.database.db, later, later, later, 500)).not.toContain(runId);
+  });
+
+  it('#28 decision 182: the workbook written after Done is the one the check would have written, duplicate invoices (CON-007) and verdict included, in both engines', async () => {
+    const file = acceptedFile();
+    const first = await world.createRun(file);
+    await processor()({ runId: first }, ctx(1));
+    const [accepted] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, first));
+    expect(accepted!.accepted).toBe(true);
+    const engines: Array<{ engine: LedesEngine; close?: () => Promise<void> }> = [{ engine: runEngineInThread }];
+    const threaded = createThreadEngine();
+    engines.push({ engine: threaded, close: () => threaded.close() });
+    for (const { engine, close } of engines) {
+      // The same invoices for the same client: refused as duplicates of the first run's.
+      const again = await world.createRun(file);
+      await world.database.db.update(ledesRuns).set({ idClient: accepted!.idClient }).where(eq(ledesRuns.id, again));
+      const ports = { db: world.database.db, storage: world.storage, realtime: world.realtime, logger: world.logger, engine };
+      try {
+        await ledesJob.processor(ports)({ runId: again }, ctx(1));
+      } finally {
+        await close?.();
+      }
+      const [row] = await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, again));
+      expect(row!.accepted).toBe(false);
+      const duplicates = await world.database.db.select().from(ledesFindings).where(eq(ledesFindings.runId, again));
+      expect(duplicates.some((f) => f.code === 'CON-007')).toBe(true);
+      // One pass with the workbook, as the check ran: its instant, its duplicate lookup.
+      const [profile] = await world.database.db.select().from(ledesProfiles).where(and(eq(ledesProfiles.office, 'PAR'), eq(ledesProfiles.type, 'patent')));
+      const chunks: Buffer[] = [];
+      const out = new Writable({ write: (chunk: Buffer, _e, cb) => (chunks.push(chunk), cb()) });
+      await runEngineInThread((async function* () { yield file; })(), {
+        filename: row!.originalName,
+        profile: profile!.profile as unknown as LedesProfile,
+        now: row!.startedAt!,
+        workbook: { out, lang: 'en' },
+        onFindings: () => {},
+        acceptedInvoices: acceptedInvoiceLookup(world.database.db, row!),
+      });
+      expect((await streamBytes(await world.storage.get(row!.treatedKey!))).equals(Buffer.concat(chunks))).toBe(true);
+    }
   });
 
   it('a shutdown signal stops the run at the next chunk (the job is handed back)', async () => {

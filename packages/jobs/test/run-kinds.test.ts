@@ -13,7 +13,12 @@ import { runKindContract, type ContractWorld } from './run-kind-contract.ts';
 const SEEDS: Record<string, (db: Database, ownerId: string) => Promise<string>> = {
   ledes: async (db, ownerId) => {
     const key = randomUUID();
-    const [row] = await db.insert(ledesRuns).values({ ownerId, name: `run_${key}`, originalName: 'f.txt', originalKey: `ledes/original/${key}/f.txt`, size: 1, sha256: 'x', office: 'PAR', type: 'patent' }).returning();
+    // With its treated key: the contract's processors commit Done without a kind's own work, and a Done
+    // LEDES run without its workbook is one the sweep enqueues again (decision 182).
+    const [row] = await db
+      .insert(ledesRuns)
+      .values({ ownerId, name: `run_${key}`, originalName: 'f.txt', originalKey: `ledes/original/${key}/f.txt`, treatedKey: `ledes/treated/${key}/f.xlsx`, size: 1, sha256: 'x', office: 'PAR', type: 'patent' })
+      .returning();
     return row!.id;
   },
   annuities: async (db, ownerId) => {

@@ -40,9 +40,34 @@ export class FaultyStorage implements Storage {
   ensureReady() {
     return this.inner.ensureReady();
   }
-  put(...args: Parameters<Storage['put']>) {
-    return this.inner.put(...args);
+  /** Treated workbooks (`ledes/treated/…`) whose put fails, its input left unread. */
+  failTreatedPuts = 0;
+  /** Treated workbooks' puts wait here until `writeTreated()` (the workbook written after Done, decision 182). */
+  holdTreatedPuts = false;
+  private heldPuts: Array<() => void> = [];
+  /** Puts waiting in `holdTreatedPuts`. */
+  get heldTreated(): number {
+    return this.heldPuts.length;
   }
+  /** Lets the held treated puts go on. */
+  writeTreated() {
+    this.holdTreatedPuts = false;
+    for (const go of this.heldPuts.splice(0)) go();
+  }
+  async put(...args: Parameters<Storage['put']>) {
+    if (args[0].startsWith('ledes/treated/')) {
+      if (this.holdTreatedPuts) await new Promise<void>((go) => this.heldPuts.push(go));
+      if (this.failTreatedPuts > 0) {
+        this.failTreatedPuts -= 1;
+        throw Object.assign(new Error('storage unreachable while storing the treated workbook'), { code: 'ECONNRESET' });
+      }
+    }
+    const stored = await this.inner.put(...args);
+    if (args[0].startsWith('ledes/treated/')) this.treatedPuts.push(args[0]);
+    return stored;
+  }
+  /** Treated workbooks stored, by key, in order. */
+  readonly treatedPuts: string[] = [];
   async get(key: string): Promise<Readable> {
     if (this.hangGets) await new Promise<void>((resume, fail) => this.hanging.push({ resume, fail }));
     if (this.failGets > 0) {
@@ -80,6 +105,7 @@ export class FaultyStorage implements Storage {
   }
   /** Fails every hanging `get` (test clean-up). */
   release() {
+    this.writeTreated();
     this.hangGets = false;
     for (const { fail } of this.hanging.splice(0)) fail(new Error('released'));
   }

@@ -79,6 +79,7 @@ export const run = (id: string, ownerId: string): LedesRunDto => ({
   created: '2026-11-21T12:00:00.000Z',
   finished: '2026-11-21T12:00:01.000Z',
   delivered: false,
+  treated: true,
   error_code: null,
 });
 

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { ledesRuns } from '@portal/db';
 import type { RealtimePublisher } from '@portal/realtime';
 import { toRunDto, type LedesRunRow } from '../ledes/runs.ts';
@@ -18,8 +18,9 @@ export const LEDES_HEARTBEAT_MS = 60_000;
 /**
  * LEDES checks as a run kind (`ledes_runs`): a run silent for 10 minutes (ten missed heartbeats) is
  * closed by the timeout sweep; the last failed attempt moves it to Error. A Done run whose recorded
- * delivery to step 2 was not made (its job ran out of attempts while storage was down) is enqueued
- * again: its job only delivers (deliverOnce).
+ * delivery to step 2 was not made, or whose treated workbook was not stored (its job ran out of
+ * attempts while storage was down, or its process died after the commit: decision 182), is enqueued
+ * again once no live holder leases it: its job only does what is left (deliverOnce, writeTreatedOnce).
  */
 export const ledesRunKind = defineRunKind({
   kind: 'ledes',
@@ -35,8 +36,15 @@ export const ledesRunKind = defineRunKind({
   ownerOf: (run) => run.ownerId,
   progressToAdmins: true,
   alsoEnqueueWhen: (olderThan) =>
-    and(eq(ledesRuns.state, 'Done'), isNotNull(ledesRuns.deliveredKey), isNull(ledesRuns.deliveredAt), lt(ledesRuns.updatedAt, olderThan)),
+    and(
+      eq(ledesRuns.state, 'Done'),
+      or(and(isNotNull(ledesRuns.deliveredKey), isNull(ledesRuns.deliveredAt)), isNull(ledesRuns.treatedKey)),
+      lt(ledesRuns.updatedAt, olderThan),
+    ),
   handlesFinished: true,
+  // The workbook's phase is leased as the check is (decision 182): one execution writes it, the sweep
+  // and a second job leave it to a live holder, and take it over once the holder's lease expired.
+  leasedWhenFinished: () => and(eq(ledesRuns.state, 'Done'), isNull(ledesRuns.treatedKey))!,
 });
 
 /** Publishes a run's new state to its owner and to the admins (the run kind's publish). */

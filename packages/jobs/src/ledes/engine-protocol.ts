@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { FormatId, LedesProfile, LedesSummary, ResolvedFinding } from '@portal/ledes';
 import type { Lang } from '@portal/ledes/report';
+import type { WorkbookAmend } from './engine.ts';
 import type { RowBatch } from './rows.ts';
 
 /**
@@ -12,8 +13,8 @@ import type { RowBatch } from './rows.ts';
 /** The part of a run's options that is plain data; sent to the engine thread with the run's own message ports. */
 export interface ThreadRunRequest {
   readonly port: MessagePort;
-  /** To the writer thread: `RowsMessage`s, each batch acked (`RowsAck`) once written. */
-  readonly rows: MessagePort;
+  /** To the writer thread: `RowsMessage`s, each batch acked (`RowsAck`) once written. None: the check alone, no workbook. */
+  readonly rows?: MessagePort;
   readonly filename: string;
   readonly profile: LedesProfile;
   readonly now: Date;
@@ -37,6 +38,7 @@ export interface WriterRunRequest {
   readonly port: MessagePort;
   readonly rows: MessagePort;
   readonly lang: Lang;
+  readonly amend?: WorkbookAmend;
 }
 
 /** Engine thread → writer thread, on `rows`. */

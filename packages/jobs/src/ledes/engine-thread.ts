@@ -61,11 +61,13 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         }
         return chunk;
       };
-      const out = opts.workbook.out;
+      // No workbook (a run's check, decision 182): the writer thread takes no part.
+      const workbook = opts.workbook;
+      const out = workbook?.out;
       let settled = false;
       // The run ends once the engine has its summary and the writer has handed over the whole workbook.
       let engineSummary: LedesSummary | null = null;
-      let written = false;
+      let written = !workbook;
       const send = (message: ToThread, transfer: ArrayBuffer[] = []) => {
         if (!settled) port.postMessage(message, transfer);
       };
@@ -81,8 +83,8 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         settled = true;
         engineThread.active.delete(fail);
         writerThread.active.delete(fail);
-        out.off('error', fail);
-        out.off('drain', onDrain);
+        out?.off('error', fail);
+        out?.off('drain', onDrain);
         port.close();
         writerPort.close();
         if (error) {
@@ -103,11 +105,13 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         sendWriter({ type: 'xlsx-ack', bytes });
       };
       engineThread.active.add(fail);
-      writerThread.active.add(fail);
+      if (out) writerThread.active.add(fail);
       const completeIfDone = () => {
         const summary = engineSummary;
+        if (!summary || !written) return;
         // The writer finished the zip; ending the output is this side's job, as for the in-thread path.
-        if (summary && written) out.end(() => finish(null, summary));
+        if (out) out.end(() => finish(null, summary));
+        else finish(null, summary);
       };
 
       port.on('message', (message: FromThread) => {
@@ -160,13 +164,13 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         switch (message.type) {
           case 'xlsx': {
             const bytes = message.chunk.length;
-            const room = out.write(message.chunk);
+            const room = out!.write(message.chunk);
             if (awaitingDrain) heldAck += bytes;
             else if (room) sendWriter({ type: 'xlsx-ack', bytes });
             else {
               heldAck = bytes;
               awaitingDrain = true;
-              out.once('drain', onDrain);
+              out!.once('drain', onDrain);
             }
             break;
           }
@@ -180,12 +184,12 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
             break;
         }
       });
-      out.once('error', fail);
+      out?.once('error', fail);
 
       const lookup = opts.acceptedInvoices;
       const request: ThreadRunRequest = {
         port: port2,
-        rows: rows.port1,
+        ...(workbook ? { rows: rows.port1 } : {}),
         filename: opts.filename,
         profile: opts.profile,
         now: opts.now,
@@ -194,10 +198,16 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         acceptedInvoices:
           lookup === undefined ? 'none' : typeof lookup === 'function' ? 'callback' : 'acceptedAmong' in lookup ? { batch: lookup.batchSize } : lookup,
       };
-      const writerRequest: WriterRunRequest = { port: writerPort2, rows: rows.port2, lang: opts.workbook.lang };
       try {
-        writerThread.thread().postMessage(writerRequest, [writerPort2, rows.port2]);
-        engineThread.thread().postMessage(request, [port2, rows.port1]);
+        if (workbook) {
+          const writerRequest: WriterRunRequest = { port: writerPort2, rows: rows.port2, lang: workbook.lang, ...(workbook.amend ? { amend: workbook.amend } : {}) };
+          writerThread.thread().postMessage(writerRequest, [writerPort2, rows.port2]);
+          engineThread.thread().postMessage(request, [port2, rows.port1]);
+        } else {
+          rows.port1.close();
+          writerPort2.close();
+          engineThread.thread().postMessage(request, [port2]);
+        }
       } catch (error) {
         fail(error as Error);
       }

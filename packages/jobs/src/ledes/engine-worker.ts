@@ -5,7 +5,7 @@
  * findings go back to the main thread in batches.
  */
 import type { AcceptedInvoiceLookup, ResolvedFinding } from '@portal/ledes';
-import { runChecks, type RowSink } from './engine.ts';
+import { NO_ROWS, runChecks, type RowSink } from './engine.ts';
 import { deserializeError, peerStopped, serializeError, type FromThread, type RowsAck, type RowsMessage, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
 import { RowEncoder } from './rows.ts';
 import { serveRuns } from '../shared-thread.ts';
@@ -63,12 +63,12 @@ async function serve(request: ThreadRunRequest): Promise<void> {
   });
   // The main thread gave up on the run (its port closed): stop instead of waiting for input.
   port.on('close', () => abort(new Error('LEDES run cancelled by the main thread')));
-  rows.on('message', (_ack: RowsAck) => {
+  rows?.on('message', (_ack: RowsAck) => {
     unacked--;
     if (unacked < ROWS_WINDOW) rowsAcked.notify();
   });
   // The writer stopped before the end of the lines (its failure reaches the main thread on its own port).
-  rows.on('close', () => {
+  rows?.on('close', () => {
     if (!rowsEnded) abort(peerStopped('LEDES run cancelled: the treated workbook stopped'));
   });
 
@@ -88,7 +88,7 @@ async function serve(request: ThreadRunRequest): Promise<void> {
     }
   }
 
-  const sendRows = (message: RowsMessage, transfer: ArrayBuffer[] = []) => rows.postMessage(message, transfer);
+  const sendRows = (message: RowsMessage, transfer: ArrayBuffer[] = []) => rows!.postMessage(message, transfer);
   const encoder = new RowEncoder();
   const forwardRows = () => {
     const batch = encoder.take();
@@ -144,7 +144,8 @@ async function serve(request: ThreadRunRequest): Promise<void> {
           if (batch.length >= FINDINGS_PER_MESSAGE) sendFindings();
         },
       },
-      forwarder,
+      // No workbook (a run's check, decision 182): the lines stop here.
+      rows ? forwarder : NO_ROWS,
     );
     sendFindings();
     post({ type: 'done', summary });
@@ -152,7 +153,7 @@ async function serve(request: ThreadRunRequest): Promise<void> {
     post({ type: 'failed', error: serializeError(error) });
   } finally {
     port.close();
-    rows.close();
+    rows?.close();
   }
 }
 

@@ -36,6 +36,7 @@ export function toRunDto(run: LedesRunRow): LedesRunDto {
     created: run.createdAt.toISOString(),
     finished: run.finishedAt?.toISOString() ?? null,
     delivered: run.deliveredAt !== null,
+    treated: run.treatedKey !== null,
     error_code: run.errorCode,
   };
 }

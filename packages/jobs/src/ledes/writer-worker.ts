@@ -7,6 +7,7 @@
  */
 import { createTreatedWorkbook } from '@portal/ledes/report';
 import { deserializeError, peerStopped, serializeError, type FromWriter, type RowsAck, type RowsMessage, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
+import { amendEnd } from './engine.ts';
 import { forEachRow } from './rows.ts';
 import { serveRuns } from '../shared-thread.ts';
 import { Signal, threadOutput } from '../thread-io.ts';
@@ -64,7 +65,7 @@ async function serve(request: WriterRunRequest): Promise<void> {
         // gets its next piece only from this thread's loop.
         await new Promise<void>((resolve) => setImmediate(resolve));
       } else {
-        await workbook.onEnd(message.late, message.summary);
+        await workbook.onEnd(...amendEnd(message.late, message.summary, request.amend));
         await workbook.done;
         break;
       }

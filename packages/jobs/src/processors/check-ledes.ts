@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 
 import { afterBulkWrite, ledesFindings, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
-import type { LedesProfile, ResolvedFinding } from '@portal/ledes';
+import type { LedesProfile, ResolvedFinding, RuleCode } from '@portal/ledes';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
@@ -59,21 +59,19 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     if (run.state !== 'in_progress') {
       const delivered = await deliverOnce(deps, run);
       if (delivered) publishRun(deps.realtime, delivered);
+      const treated = await writeTreatedOnce(deps, delivered ?? run, job.signal);
+      if (treated) publishRun(deps.realtime, treated);
       return;
     }
 
-    const [profileRow] = await deps.db
-      .select({ profile: ledesProfiles.profile })
-      .from(ledesProfiles)
-      .where(and(eq(ledesProfiles.office, run.office), eq(ledesProfiles.type, run.type)));
-    if (!profileRow) throw new UnrecoverableJobError(`no LEDES profile for ${run.office}/${run.type}`);
-    const profile = profileRow.profile as unknown as LedesProfile;
-    const [owner] = await deps.db.select({ langue: users.langue }).from(users).where(eq(users.id, run.ownerId));
+    const profile = await profileOf(deps.db, run);
+    // The check's instant, kept as the run's started_at: the treated workbook's pass (decision 182) checks with the same one.
+    const checkedAt = now();
 
     await deps.db.transaction(async (tx) => {
       await tx.delete(ledesFindings).where(eq(ledesFindings.runId, run.id));
       await tx.delete(ledesInvoices).where(eq(ledesInvoices.runId, run.id));
-      await tx.update(ledesRuns).set({ startedAt: now(), attempts: sql`${ledesRuns.attempts} + 1`, linesChecked: 0, updatedAt: now() }).where(eq(ledesRuns.id, run.id));
+      await tx.update(ledesRuns).set({ startedAt: checkedAt, attempts: sql`${ledesRuns.attempts} + 1`, linesChecked: 0, updatedAt: now() }).where(eq(ledesRuns.id, run.id));
     });
 
     // Findings are written in batches while the file streams, so memory stays flat on huge files.
@@ -123,13 +121,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       if (batch.length >= FINDINGS_BATCH) flush();
     };
 
-    const treatedKey = run.originalKey.replace(/^ledes\/original\//, 'ledes/treated/').replace(/\.[^./]*$/, '') + '.xlsx';
-    const workbookStream = new PassThrough();
-    const treatedUpload = deps.storage.put(treatedKey, workbookStream, {
-      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    });
-
-    // Everything started here (upload, findings chain) is awaited on every path, failures included.
+    // Everything started here (the findings chain) is awaited on every path, failures included.
     let outcome: Awaited<ReturnType<LedesEngine>>;
     try {
     const stored = await deps.storage.get(run.originalKey);
@@ -146,8 +138,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     outcome = await engine(source(), {
       filename: run.originalName,
       profile,
-      now: now(),
-      workbook: { out: workbookStream, lang: owner?.langue ?? 'en' },
+      now: checkedAt,
       onFindings: record,
       progressIntervalMs: PROGRESS_INTERVAL_MS,
       acceptedInvoices: acceptedInvoiceLookup(deps.db, run),
@@ -158,10 +149,8 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     });
     flush();
     await settleWrites();
-    await treatedUpload;
     } catch (error) {
-      workbookStream.destroy(); // stops the treated-file upload; its outcome is awaited, not left dangling
-      await Promise.allSettled([writes, treatedUpload]);
+      await Promise.allSettled([writes]);
       throw error;
     }
 
@@ -183,7 +172,8 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
           accepted: summary.accepted,
           format: summary.format,
           linesChecked: summary.linesChecked,
-          treatedKey,
+          // Set once the workbook is stored, right after (writeTreatedOnce): the download is offered when it exists.
+          treatedKey: null,
           deliveredKey,
           deliveredAt: null,
           finishedAt: now(),
@@ -204,9 +194,107 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       } finally {
         publishRun(deps.realtime, delivered ?? finished); // one transition event, delivered or not
       }
+      // Then the treated workbook, from a second pass over the stored file (decision 182): the run is
+      // Done for its owner meanwhile; a failure here is retried, and the sweep enqueues a Done run
+      // left without its workbook (the job's attempts spent, a crash).
+      const treated = await writeTreatedOnce(deps, delivered ?? finished, job.signal);
+      if (treated) publishRun(deps.realtime, treated);
     }
     if (finished) await afterBulkWrite(deps.db, { ledes_findings: summary.linesChecked, ledes_invoices: summary.invoices.length }, deps.logger);
   };
+}
+
+async function profileOf(db: Database, run: Pick<LedesRunRow, 'office' | 'type'>): Promise<LedesProfile> {
+  const [profileRow] = await db
+    .select({ profile: ledesProfiles.profile })
+    .from(ledesProfiles)
+    .where(and(eq(ledesProfiles.office, run.office), eq(ledesProfiles.type, run.type)));
+  if (!profileRow) throw new UnrecoverableJobError(`no LEDES profile for ${run.office}/${run.type}`);
+  return profileRow.profile as unknown as LedesProfile;
+}
+
+/** Where a run's treated workbook is stored: beside its original, under `ledes/treated/`. */
+export function treatedKeyOf(run: Pick<LedesRunRow, 'originalKey'>): string {
+  return run.originalKey.replace(/^ledes\/original\//, 'ledes/treated/').replace(/\.[^./]*$/, '') + '.xlsx';
+}
+
+/**
+ * Writes a Done run's treated workbook if it has none yet (decision 182): the stored file goes
+ * through the engine once more, with the check's instant, into the workbook, and the sheet of the
+ * file's findings takes the verdict and the duplicate-invoice findings from the stored result (the
+ * only findings that depend on other runs, so the pass runs without the lookup). One execution
+ * writes it: the phase is leased (the run kind's `leasedWhenFinished`), so a second job waits out a
+ * live holder and ends; a takeover after the holder died finds an object it stored but did not
+ * record by its key (`stat`). The key is recorded once. Returns the updated row, or undefined when
+ * there was nothing to do.
+ */
+async function writeTreatedOnce(deps: CheckLedesDeps, run: LedesRunRow, signal: AbortSignal): Promise<LedesRunRow | undefined> {
+  if (run.state !== 'Done' || run.treatedKey) return undefined;
+  const treatedKey = treatedKeyOf(run);
+  // Stored by an earlier execution whose record of it was lost (the database down right after the upload): the
+  // key is the run's own and a put is whole or absent (S3; the local driver renames), so it is recorded, not
+  // written again.
+  if (!(await deps.storage.stat(treatedKey))) await writeTreated(deps, run, treatedKey, signal);
+  const at = deps.clock?.now() ?? new Date();
+  // Recorded once; the lease of the workbook's phase ends with it (nothing is left to lease on the run).
+  const [updated] = await deps.db
+    .update(ledesRuns)
+    .set({ treatedKey, updatedAt: at, leaseHolder: null, leaseExpiresAt: null })
+    .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'Done'), isNull(ledesRuns.treatedKey)))
+    .returning();
+  return updated;
+}
+
+/** The run's treated workbook, from a second pass over its stored file, uploaded to `treatedKey`. */
+async function writeTreated(deps: CheckLedesDeps, run: LedesRunRow, treatedKey: string, signal: AbortSignal): Promise<void> {
+  const profile = await profileOf(deps.db, run);
+  const [owner] = await deps.db.select({ langue: users.langue }).from(users).where(eq(users.id, run.ownerId));
+  const duplicates = await deps.db
+    .select()
+    .from(ledesFindings)
+    .where(and(eq(ledesFindings.runId, run.id), eq(ledesFindings.code, 'CON-007')))
+    .orderBy(asc(ledesFindings.line));
+  const out = new PassThrough();
+  const upload = deps.storage.put(treatedKey, out, { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+  // A failed upload stops the workbook's pass (its output would otherwise wait for a reader forever).
+  const uploaded = upload.then(
+    () => undefined,
+    (error: unknown) => {
+      out.destroy(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    },
+  );
+  uploaded.catch(() => {}); // awaited below on every path
+  out.on('error', () => {}); // the upload's failure, reported by `uploaded`; the pass fails on the destroyed output
+  try {
+    const stored = await deps.storage.get(run.originalKey);
+    async function* source() {
+      for await (const chunk of stored as AsyncIterable<Uint8Array>) {
+        signal.throwIfAborted();
+        yield chunk;
+      }
+    }
+    await (deps.engine ?? runEngineInThread)(source(), {
+      filename: run.originalName,
+      profile,
+      now: run.startedAt ?? run.createdAt,
+      workbook: {
+        out,
+        lang: owner?.langue ?? 'en',
+        amend: {
+          accepted: run.accepted ?? false,
+          late: duplicates.map((f) => ({ line: f.line, code: f.code as RuleCode, champ: f.champ, severity: f.severity })),
+        },
+      },
+      onFindings: () => {},
+    });
+    await uploaded;
+  } catch (error) {
+    out.destroy(); // stops the upload; its outcome is awaited, not left dangling
+    // The upload's own failure, when it came first, is the reason (the pass only saw its output destroyed).
+    await uploaded;
+    throw error;
+  }
 }
 
 /**

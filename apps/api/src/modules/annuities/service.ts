@@ -24,6 +24,7 @@ import { AppError } from '../../domain/errors.ts';
 import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
+import { matchesCondition, searchMatches } from './search-matches.ts';
 
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
@@ -152,10 +153,10 @@ export interface PatentListQuery {
 }
 
 /** The rows of a file the modal's search and colour filter keep. */
-function patentFilter(fileId: string, filter: { search?: string | undefined; colour?: PatentListQuery['colour'] }): SQL[] {
+function patentFilter(fileId: string, filter: { search?: string | undefined; colour?: PatentListQuery['colour'] }, searched?: SQL): SQL[] {
   const conditions: SQL[] = [eq(annuityPatents.fileId, fileId)];
   if (filter.colour) conditions.push(eq(annuityPatents.colour, filter.colour));
-  if (filter.search) conditions.push(sql`${annuityPatents.searchText} like ${likePattern(filter.search)}`);
+  if (filter.search) conditions.push(searched ?? sql`${annuityPatents.searchText} like ${likePattern(filter.search)}`);
   return conditions;
 }
 
@@ -177,8 +178,8 @@ export interface PatentRun {
  * index), then the rows without one in file order: one btree gives an order or its mirror, and "nulls
  * last" both ways is not a mirror.
  */
-export function patentRuns(fileId: string, query: Pick<PatentListQuery, 'search' | 'sort' | 'order' | 'colour'>): PatentRun[] {
-  const base = patentFilter(fileId, query);
+export function patentRuns(fileId: string, query: Pick<PatentListQuery, 'search' | 'sort' | 'order' | 'colour'>, searched?: SQL): PatentRun[] {
+  const base = patentFilter(fileId, query, searched);
   // Sorting by colour within one colour is the file's order.
   if (!query.sort || (query.sort === 'colour' && query.colour)) return [{ where: and(...base)!, direction: query.order }];
   const column = SORT_COLUMNS[query.sort];
@@ -227,9 +228,12 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
   // Without a search the file row already knows the count (kept by the check and by every edit): no count over 100,000 rows.
   const colourCounts = { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate };
   const known = query.search ? undefined : query.colour ? colourCounts[query.colour] : (file.rowsTotal ?? undefined);
-  const total = known ?? (await ctx.db.select({ total: count() }).from(annuityPatents).where(and(...patentFilter(file.id, query))))[0]?.total ?? 0;
-  const [first, nulls] = patentRuns(file.id, query);
+  // A search's matches are read once per version of the file (search-matches.ts, decision 188).
+  const matches = query.search ? await searchMatches(ctx.db, file, query.search, query.colour) : undefined;
+  const total = known ?? matches?.total ?? (await ctx.db.select({ total: count() }).from(annuityPatents).where(and(...patentFilter(file.id, query))))[0]?.total ?? 0;
   const offset = (page - 1) * limit;
+  if (matches && offset >= matches.total) return { patents: [], meta: paginationMeta(page, limit, total) };
+  const [first, nulls] = patentRuns(file.id, query, matches && query.search ? matchesCondition(query.search, matches) : undefined);
   const rows: AnnuityPatentRow[] = await patentRunQuery(ctx, file.id, first!, offset, limit);
   if (nulls && rows.length < limit) {
     // The page reaches the rows without a value: how many rows have one decides where they start.

@@ -1,0 +1,89 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { annuityPatents, type Database } from '@portal/db';
+import { rowsOf, type AnnuityFileRow } from '@portal/jobs';
+import { likePattern } from '../../domain/search.ts';
+
+/*
+ * The rows of a file a search matches, read once per version of the file (decision 188).
+ *
+ * A substring search of a file's patents has no index on the embedded database (decision 176): each
+ * request read every row of the file twice, for its count and for its page (~120 ms of CPU each on
+ * PGlite for 100,000 rows), and the modal's "All" asks one window after another with the same search.
+ * The matches of (file, version, search, colour) are read here in one statement: their number, and
+ * their row indexes when they are few. A page then reads those rows by the file's (file_id, row_index)
+ * key, or, when they are many, walks its sort index with the search as a filter (dense matches stop it
+ * early). Requests asking the same matches at once share one statement.
+ *
+ * The key holds the file's edit version and its last update (an edit bumps both, a check's end the
+ * second), so an entry is never read for rows that changed; old versions age out of the LRU.
+ */
+
+/** Up to this many matches a page reads them by their row indexes; past it, by its sort index and the search's filter. */
+export const LISTED_MATCHES = 2_000;
+/** Entries kept per database handle (each at most LISTED_MATCHES integers). */
+const ENTRIES = 256;
+
+export interface SearchMatches {
+  total: number;
+  /** The matching rows' indexes, ascending, when there are at most LISTED_MATCHES of them. */
+  rows: number[] | null;
+}
+
+type Colour = 'ok' | 'nok' | 'orange' | 'no_date';
+type FileVersion = Pick<AnnuityFileRow, 'id' | 'editVersion' | 'updatedAt'>;
+
+const caches = new WeakMap<Database, Map<string, Promise<SearchMatches>>>();
+let reads = 0;
+
+/** How many times the matches were read from the database in this process (the tests' and benches' gauge). */
+export const matchReads = () => reads;
+
+export function searchMatches(db: Database, file: FileVersion, search: string, colour: Colour | undefined): Promise<SearchMatches> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map<string, Promise<SearchMatches>>()));
+  const key = JSON.stringify([file.id, file.editVersion, file.updatedAt.getTime(), search, colour ?? null]);
+  const found = cache.get(key);
+  if (found) {
+    // Most recently used last.
+    cache.delete(key);
+    cache.set(key, found);
+    return found;
+  }
+  const read = readMatches(db, file.id, search, colour);
+  cache.set(key, read);
+  // A failed read is not kept: the next request tries again.
+  read.catch(() => cache.delete(key));
+  while (cache.size > ENTRIES) cache.delete(cache.keys().next().value!);
+  return read;
+}
+
+async function readMatches(db: Database, fileId: string, search: string, colour: Colour | undefined): Promise<SearchMatches> {
+  reads++;
+  const where = and(
+    eq(annuityPatents.fileId, fileId),
+    colour ? eq(annuityPatents.colour, colour) : undefined,
+    sql`${annuityPatents.searchText} like ${likePattern(search)}`,
+  );
+  const [row] = rowsOf<{ total: number | string; rows: number[] | string | null }>(
+    await db.execute(sql`select count(*) as total,
+        case when count(*) <= ${LISTED_MATCHES} then array_agg(${annuityPatents.rowIndex} order by ${annuityPatents.rowIndex}) end as rows
+      from ${annuityPatents} where ${where}`),
+  );
+  const total = Number(row?.total ?? 0);
+  return { total, rows: total === 0 ? [] : parseRows(row?.rows ?? null) };
+}
+
+/** An int[] as the drivers give it: an array, or PostgreSQL's text form `{1,2,3}`. */
+function parseRows(rows: number[] | string | null): number[] | null {
+  if (rows === null) return null;
+  if (Array.isArray(rows)) return rows.map(Number);
+  const inner = rows.slice(1, -1);
+  return inner === '' ? [] : inner.split(',').map(Number);
+}
+
+/** The condition of a page's rows for known matches: their row indexes, or the search itself when they are many. */
+export function matchesCondition(search: string, matches: SearchMatches) {
+  return matches.rows === null
+    ? sql`${annuityPatents.searchText} like ${likePattern(search)}`
+    : sql`${annuityPatents.rowIndex} = any(${`{${matches.rows.join(',')}}`}::int[])`;
+}
