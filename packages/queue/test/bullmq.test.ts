@@ -136,8 +136,12 @@ describe('bullmq specifics', () => {
       redisUrl: redis.url, prefix, lockDuration: 1000, stalledInterval: 500,
     });
     fresh.worker.on('stalled', (jobId) => stalled.push(jobId));
+    // The processor returns before BullMQ moves the job to completed: the worker's 'completed' event follows the move.
+    const moved: string[] = [];
+    fresh.worker.on('completed', (job) => moved.push(String(job.id)));
     try {
       await waitFor(() => completed.length === 1, 15_000, 'the fresh worker to finish the job');
+      await waitFor(() => moved.length === 1, 5_000, 'the job moved to completed');
       // The 'stalled' event may be emitted just after the job is re-fetched and run: wait for it too.
       await waitFor(() => stalled.length > 0, 5_000, 'the stalled event');
       expect(completed).toEqual([runId]);
