@@ -62,28 +62,23 @@ async function readMatches(db: Database, fileId: string, search: string, colour:
   const where = and(
     eq(annuityPatents.fileId, fileId),
     colour ? eq(annuityPatents.colour, colour) : undefined,
-    sql`${annuityPatents.searchText} like ${likePattern(search)}`,
+    searchTextHolds(search),
   );
-  const [row] = rowsOf<{ total: number | string; rows: number[] | string | null }>(
+  const [row] = rowsOf<{ total: number | string; rows: number[] | null }>(
     await db.execute(sql`select count(*) as total,
-        case when count(*) <= ${LISTED_MATCHES} then array_agg(${annuityPatents.rowIndex} order by ${annuityPatents.rowIndex}) end as rows
+        case when count(*) <= ${LISTED_MATCHES} then json_agg(${annuityPatents.rowIndex} order by ${annuityPatents.rowIndex}) end as rows
       from ${annuityPatents} where ${where}`),
   );
   const total = Number(row?.total ?? 0);
-  return { total, rows: total === 0 ? [] : parseRows(row?.rows ?? null) };
+  return { total, rows: total === 0 ? [] : (row?.rows ?? null) };
 }
 
-/** An int[] as the drivers give it: an array, or PostgreSQL's text form `{1,2,3}`. */
-function parseRows(rows: number[] | string | null): number[] | null {
-  if (rows === null) return null;
-  if (Array.isArray(rows)) return rows.map(Number);
-  const inner = rows.slice(1, -1);
-  return inner === '' ? [] : inner.split(',').map(Number);
-}
+/** The patents whose search text holds `search` (a file's search, the bulk comment's filter, the research across files). */
+export const searchTextHolds = (search: string) => sql`${annuityPatents.searchText} like ${likePattern(search)}`;
 
 /** The condition of a page's rows for known matches: their row indexes, or the search itself when they are many. */
 export function matchesCondition(search: string, matches: SearchMatches) {
   return matches.rows === null
-    ? sql`${annuityPatents.searchText} like ${likePattern(search)}`
+    ? searchTextHolds(search)
     : sql`${annuityPatents.rowIndex} = any(${`{${matches.rows.join(',')}}`}::int[])`;
 }

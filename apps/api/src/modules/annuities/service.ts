@@ -24,7 +24,7 @@ import { AppError } from '../../domain/errors.ts';
 import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
-import { matchesCondition, searchMatches } from './search-matches.ts';
+import { searchTextHolds, matchesCondition, searchMatches } from './search-matches.ts';
 
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
@@ -156,7 +156,7 @@ export interface PatentListQuery {
 function patentFilter(fileId: string, filter: { search?: string | undefined; colour?: PatentListQuery['colour'] }, searched?: SQL): SQL[] {
   const conditions: SQL[] = [eq(annuityPatents.fileId, fileId)];
   if (filter.colour) conditions.push(eq(annuityPatents.colour, filter.colour));
-  if (filter.search) conditions.push(searched ?? sql`${annuityPatents.searchText} like ${likePattern(filter.search)}`);
+  if (filter.search) conditions.push(searched ?? searchTextHolds(filter.search));
   return conditions;
 }
 
@@ -433,7 +433,7 @@ export async function commentFilePatents(
 
 /** /annuities/research: the caller's Done files (everyone's for an admin), matched on number, reference, name. */
 export async function research(ctx: AppContext, actor: AuthState, q: string, page: number, limit: number) {
-  const conditions: SQL[] = [eq(annuityFiles.state, 'Done'), sql`${annuityPatents.searchText} like ${likePattern(q)}`];
+  const conditions: SQL[] = [eq(annuityFiles.state, 'Done'), searchTextHolds(q)];
   if (!actor.isAdmin) conditions.push(eq(annuityFiles.ownerId, actor.userId));
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await ctx.db

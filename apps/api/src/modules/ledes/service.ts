@@ -4,6 +4,7 @@ import { LOCALES, serverT, type Locale } from '@portal/i18n';
 import { ledesOffices, ledesRunBadge, ledesRunCounts, ledesRuns, roles, userRoles, users, type Database } from '@portal/db';
 import { loadRuns, rowsOf, type LedesRunRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
+import { likePattern } from '../../domain/search.ts';
 import { enqueueCommitted } from '@portal/jobs';
 import { AppError } from '../../domain/errors.ts';
 import type { StoredUpload } from '../../domain/uploads.ts';
@@ -188,7 +189,7 @@ export interface SearchMatches {
 }
 
 export async function searchMatches(db: Database, search: string): Promise<SearchMatches> {
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = likePattern(search);
   const needle = search.toLocaleLowerCase();
   const types = [...new Set([...LEDES_TYPES.filter((type) => type.includes(needle)), ...typesNamed(search)])];
   const [row] = rowsOf<{ offices: string[] | null; owners: string[] | null }>(
