@@ -213,6 +213,19 @@ describe.each(['en', 'fr'] as const)('screens at 360, 680, 1024 and 1440 px in %
     await page.getByTestId('history-row').first().waitFor();
     expect(await page.getByTestId('history-row').count()).toBe(2);
     await shoot(page, 'ledes-history', lang, { cards: { row: 'history-row' } });
+    // Between a run's Done and its treated workbook (decision 182: ~2 s for 200,000 lines) the history says the file
+    // is coming: that moment, held by answering the history with the newest run's workbook not recorded yet.
+    await page.route(/\/historique\?/, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { path_treated: string | null }[] };
+      body.data[0]!.path_treated = null;
+      await route.fulfill({ response, json: body });
+    });
+    await page.reload();
+    await page.getByTestId('treated-pending').waitFor();
+    expect(await page.getByTestId('treated-pending').count()).toBe(1);
+    await shoot(page, 'ledes-history-treated-pending', lang, { cards: { row: 'history-row' } });
+    await page.unroute(/\/historique\?/);
     await page.goto(resultPath);
     await page.waitForFunction(() => {
       const cards = [...document.querySelectorAll('[data-testid="run-card"]')];

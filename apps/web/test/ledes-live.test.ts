@@ -51,6 +51,19 @@ describe('stale screens: runs shown in progress are reconciled without a socket 
     stop();
   });
 
+  it('refetches a history showing a Done run whose treated file is not recorded yet, until it is', () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    const pending = ledesKeys.history({ page: 1, limit: 500 });
+    const recorded = ledesKeys.history({ page: 2, limit: 500 });
+    client.setQueryData(pending, { rows: [{ _id: 'c', state: 'Done', path_treated: null }], meta: {} });
+    client.setQueryData(recorded, { rows: [{ _id: 'd', state: 'Done', path_treated: 'ledes/d-treated.xlsx' }], meta: {} });
+    const stop = reconcileRunsInProgress(client);
+    vi.advanceTimersByTime(RECONCILE_INTERVAL_MS);
+    expect(invalidated(client)).toEqual([pending]);
+    stop();
+  });
+
   it('costs nothing once every run shown is finished', () => {
     vi.useFakeTimers();
     const client = new QueryClient();

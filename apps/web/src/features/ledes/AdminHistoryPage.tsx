@@ -13,10 +13,11 @@ import { EmptyHistory, rowDate } from './HistoryPage.tsx';
 import { useOfficeLabel } from './labels.ts';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
-import { ADMIN_HISTORY_DEFAULT_PAGE_SIZE, PAGE_SIBLINGS, PAGINATION_DEBOUNCE_MS, POLL_INTERVAL_MS, resultPath, SEARCH_DEBOUNCE_MS, splitHistoryName } from './model.ts';
+import { ADMIN_HISTORY_DEFAULT_PAGE_SIZE, PAGE_SIBLINGS, PAGINATION_DEBOUNCE_MS, POLL_INTERVAL_MS, resultPath, SEARCH_DEBOUNCE_MS, splitHistoryName, treatedPending } from './model.ts';
 import { ServerList } from '../../components/list/ServerList.tsx';
 import { useServerList } from '../../components/list/useServerList.ts';
 import { StateBadge } from './StateBadge.tsx';
+import { TreatedPending } from './TreatedPending.tsx';
 
 const col = createColumnHelper<HistoryItem>();
 
@@ -25,11 +26,13 @@ function Downloads({ run: r }: { run: HistoryItem }) {
   const label = splitHistoryName(r.name).label;
   const treated = r.path_treated;
   return (
-    <Group gap={6} wrap="nowrap">
+    // Wraps so that "being prepared" goes under the original's button in a narrow column.
+    <Group gap={6} wrap="wrap">
       <DownloadButton download={() => downloadLedesFile(r.path)} failure={LEDES_DOWNLOAD_FAILURE} label={t('admin.downloadOriginal', { name: label })} testId="download-original" icon={IconDownload} />
       {treated && (
         <DownloadButton download={() => downloadLedesFile(treated)} failure={LEDES_DOWNLOAD_FAILURE} label={t('admin.downloadTreated', { name: label })} testId="download-treated" icon={IconFileSpreadsheet} />
       )}
+      {treatedPending(r) && <TreatedPending />}
     </Group>
   );
 }

@@ -14,8 +14,9 @@ import { DownloadButton } from '../../components/DownloadButton.tsx';
 import { useLedesLive } from './live.ts';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import type { HistoryItem } from '@portal/contracts';
-import { PAGE_SIBLINGS, POLL_INTERVAL_MS, resultPath, runStatus, splitHistoryName, USER_HISTORY_PAGE_SIZE } from './model.ts';
+import { PAGE_SIBLINGS, POLL_INTERVAL_MS, resultPath, runStatus, splitHistoryName, treatedPending, USER_HISTORY_PAGE_SIZE } from './model.ts';
 import { StateBadge } from './StateBadge.tsx';
+import { TreatedPending } from './TreatedPending.tsx';
 
 const col = createColumnHelper<HistoryItem>();
 const STATUS_ORDER = { in_progress: 0, error: 1, refused: 2, accepted: 3 } as const;
@@ -44,6 +45,7 @@ export function EmptyHistory() {
 function TreatedDownload({ run: r }: { run: HistoryItem }) {
   const { t } = useTranslation('ledes');
   const treated = r.path_treated;
+  if (treatedPending(r)) return <TreatedPending />;
   return treated ? (
     <DownloadButton
       download={() => downloadLedesFile(treated)}
@@ -67,8 +69,10 @@ function RunCard({ run: r }: { run: HistoryItem }) {
           {rowDate(r)}
         </Text>
         <StateBadge run={r} delivered={r.delivered} size="sm" compact />
+        {/* Under the state, not beside the name: a phone's card has no room for a second column of words. */}
+        {treatedPending(r) && <TreatedPending />}
       </Stack>
-      <TreatedDownload run={r} />
+      {!treatedPending(r) && <TreatedDownload run={r} />}
     </Group>
   );
 }

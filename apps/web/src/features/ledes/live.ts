@@ -4,7 +4,7 @@ import type { LedesRunDto } from '@portal/contracts';
 import { onRealtime, onRealtimeConnect, useRealtime, type RealtimeStatus } from '../../lib/realtime.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import type { HistoryPage, LedesRunDetail } from './api.ts';
-import { mergeRun, patchHistoryRows, POLL_INTERVAL_MS } from './model.ts';
+import { mergeRun, patchHistoryRows, POLL_INTERVAL_MS, treatedPending } from './model.ts';
 
 /** Applies one pushed run to the cache: its detail, and every history page listing it. */
 function applyRunEvent(queryClient: QueryClient, dto: LedesRunDto): void {
@@ -41,7 +41,8 @@ function showsRunInProgress(query: Query): boolean {
   const [scope, kind] = query.queryKey;
   if (scope !== 'ledes') return false;
   if (kind === 'run') return (query.state.data as LedesRunDetail | undefined)?.run.state === 'in_progress';
-  if (kind === 'history') return (query.state.data as HistoryPage | undefined)?.rows.some((row) => row.state === 'in_progress') ?? false;
+  // A Done run whose treated workbook is not recorded yet is still in progress for its download (decision 182).
+  if (kind === 'history') return (query.state.data as HistoryPage | undefined)?.rows.some((row) => row.state === 'in_progress' || treatedPending(row)) ?? false;
   return false;
 }
 

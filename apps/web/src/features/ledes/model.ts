@@ -32,6 +32,14 @@ export interface HistoryName {
 }
 
 /**
+ * A run is Done when its verdict is stored; its treated workbook follows a moment later (decision 182), and a
+ * workbook that failed is written again by the sweep. Until `path_treated` is known, the history says it is coming.
+ */
+export function treatedPending(run: HistoryItem): boolean {
+  return run.state === 'Done' && run.path_treated === null;
+}
+
+/**
  * History entry names are `YYYY_MM_DD_HH_MM_SS_<original name>`: split on underscores, parts 1-3 give
  * the date and the parts from the 7th onward give the label (the original name may contain '_').
  */
