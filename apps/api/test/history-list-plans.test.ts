@@ -5,7 +5,7 @@ import { serverT } from '@portal/i18n';
 import type { DatabaseHandle } from '@portal/db';
 import { explainPlan, openTestDatabase, planNodes, sortsOver, testDatabaseKinds, type PlanNode } from '@portal/db/testing';
 import { rowsOf } from '@portal/jobs';
-import { historyCountQuery, historyPageQuery, searchMatches, type HistoryFilter } from '../src/modules/ledes/service.ts';
+import { historyCountQuery, historyPageQuery, historySearchMatches, type HistoryFilter } from '../src/modules/ledes/service.ts';
 import { exportsPageQuery, importsPageQuery } from '../src/modules/patent-portfolio/service.ts';
 import { receiptsCountQuery, receiptsPageQuery, receiptsWhere, uploadsPageQuery, visibleTo } from '../src/modules/receipts/service.ts';
 
@@ -96,7 +96,7 @@ describe.each(testDatabaseKinds())('LEDES history and admin log plans (%s)', (ki
     const failures: Record<string, string[]> = {};
     // One file's name; one owner's e-mail (1/40 of the runs); a name fragment a few hundred runs share.
     for (const search of ['invoice-12345.txt', 'ledes7@example', 'invoice-777']) {
-      const matches = await searchMatches(handle.db, search);
+      const matches = await historySearchMatches(handle.db, search);
       for (const [what, filter] of [
         ['admin log', { onlyShared: false }],
         ['user history', { ownerId, onlyShared: true }],

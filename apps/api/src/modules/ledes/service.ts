@@ -159,7 +159,7 @@ export async function listHistory(ctx: AppContext, filter: HistoryFilter, page: 
 
 /** A search: what it matches outside the runs (offices, types, owners), then the count of its runs, then the page. */
 async function searchHistory(ctx: AppContext, filter: HistoryFilter, page: number, limit: number, signal?: AbortSignal) {
-  const matches = await searchMatches(ctx.db, filter.search!);
+  const matches = await historySearchMatches(ctx.db, filter.search!);
   if (signal?.aborted) return undefined;
   const [{ total } = { total: 0 }] = await historyCountQuery(ctx.db, filter, matches);
   if (signal?.aborted) return undefined;
@@ -181,14 +181,19 @@ function runsWhere(filter: HistoryFilter): SQL | undefined {
  * Resolved first (a skip scan of the runs' offices, the users table), so that the runs' condition is one index
  * per part (decision 187): the name's trigrams, office, type, owner, OR-ed in a bitmap, never a scan of every run.
  */
-export interface SearchMatches {
+export interface HistorySearchMatches {
   pattern: string;
   offices: string[];
   types: LedesType[];
   owners: string[];
 }
 
-export async function searchMatches(db: Database, search: string): Promise<SearchMatches> {
+/** The users a search names: by company (the history's "provider") or e-mail. */
+function ownerMatches(pattern: string): SQL {
+  return sql`${users.companyAgent} ilike ${pattern} or ${users.email} ilike ${pattern}`;
+}
+
+export async function historySearchMatches(db: Database, search: string): Promise<HistorySearchMatches> {
   const pattern = likePattern(search);
   const needle = search.toLocaleLowerCase();
   const types = [...new Set([...LEDES_TYPES.filter((type) => type.includes(needle)), ...typesNamed(search)])];
@@ -199,7 +204,7 @@ export async function searchMatches(db: Database, search: string): Promise<Searc
           union all select (select min(${ledesRuns.office}) from ${ledesRuns} where ${ledesRuns.office} > o.code) from o where o.code is not null)
         select o.code from o where o.code is not null and (o.code ilike ${pattern} or exists (
           select 1 from ${ledesOffices} where ${ledesOffices.code} = o.code and (${ledesOffices.labelEn} ilike ${pattern} or ${ledesOffices.labelFr} ilike ${pattern})))) as offices,
-      array(select ${users.id}::text from ${users} where ${users.companyAgent} ilike ${pattern} or ${users.email} ilike ${pattern}) as owners`),
+      array(select ${users.id}::text from ${users} where ${ownerMatches(pattern)}) as owners`),
   );
   return { pattern, offices: row?.offices ?? [], types, owners: row?.owners ?? [] };
 }
@@ -208,14 +213,14 @@ export async function searchMatches(db: Database, search: string): Promise<Searc
 const OWNERS_LISTED = 500;
 
 /** The runs a search matches: its name, or one of the offices, types or owners it matched. */
-function searchWhere(matches: SearchMatches | undefined): SQL | undefined {
+function searchWhere(matches: HistorySearchMatches | undefined): SQL | undefined {
   if (!matches) return undefined;
   return or(
     ilike(ledesRuns.name, matches.pattern),
     ...(matches.offices.length > 0 ? [inArray(ledesRuns.office, matches.offices)] : []),
     ...(matches.types.length > 0 ? [inArray(ledesRuns.type, matches.types)] : []),
     ...(matches.owners.length > OWNERS_LISTED
-      ? [inArray(ledesRuns.ownerId, sql`(select ${users.id} from ${users} where ${users.companyAgent} ilike ${matches.pattern} or ${users.email} ilike ${matches.pattern})`)]
+      ? [inArray(ledesRuns.ownerId, sql`(select ${users.id} from ${users} where ${ownerMatches(matches.pattern)})`)]
       : matches.owners.length > 0
         ? [inArray(ledesRuns.ownerId, matches.owners)]
         : []),
@@ -223,12 +228,12 @@ function searchWhere(matches: SearchMatches | undefined): SQL | undefined {
 }
 
 /** The conditions of a history filter (owner, shared only) and of its search's matches. */
-function historyWhere(filter: HistoryFilter, matches: SearchMatches | undefined): SQL | undefined {
+function historyWhere(filter: HistoryFilter, matches: HistorySearchMatches | undefined): SQL | undefined {
   return and(runsWhere(filter), searchWhere(matches));
 }
 
 /** The count of a searched history: the runs alone (the owners' part of the search is resolved to ids). */
-export function historyCountQuery(db: Database, filter: HistoryFilter, matches: SearchMatches | undefined) {
+export function historyCountQuery(db: Database, filter: HistoryFilter, matches: HistorySearchMatches | undefined) {
   return db.select({ total: count() }).from(ledesRuns).where(historyWhere(filter, matches));
 }
 
@@ -243,7 +248,7 @@ export function historyCountQuery(db: Database, filter: HistoryFilter, matches: 
  *   laterally, its runs by date from the value's index. The page's order is the nested loop's: the outer values'
  *   order (a sort of three offices or of the owners, never of the runs), then each value's runs in index order.
  */
-export function historyPageQuery(db: Database, filter: HistoryFilter, page: number, limit: number, matches?: SearchMatches) {
+export function historyPageQuery(db: Database, filter: HistoryFilter, page: number, limit: number, matches?: HistorySearchMatches) {
   const order = filter.sort?.order ?? 'desc';
   const dir = order === 'asc' ? asc : desc;
   const way = sql.raw(order);
