@@ -248,6 +248,9 @@ describe.each(databaseKinds())('auth over HTTP (%s)', (kind) => {
     const mail = t.outbox()[before]!.raw;
     expect(mail).toContain(`To: ${t.config.mail.supportAddress}`);
     expect(mail).toContain('Reply-To: client@example.com');
+    // The labels the sender chose, not the form's codes.
+    expect(mail).toMatch(/Subject: LEDES\r?\nTopic: LEDES display/);
+    expect(mail).not.toContain('ledes_display');
   });
 
   it('contact validates the issue and topic map with the catalogue codes', async () => {

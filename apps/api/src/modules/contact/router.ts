@@ -19,7 +19,8 @@ export function contactRoutes(ctx: AppContext): Route[] {
           recipient: ctx.config.mail.supportAddress,
           template: 'contact',
           locale,
-          params: { mail: body.mail, issue: body.issue, topic: body.topic, details: body.details },
+          // The labels the sender chose on the form, in the mail's language (support read "ledes_verification" before).
+          params: { mail: body.mail, issue: t(`contact:issues.${body.issue}`), topic: t(`contact:topics.${body.topic}`), details: body.details },
           replyTo: body.mail,
         });
         await enqueueCommitted(ctx, 'mail', [{ mailId }]);
