@@ -181,6 +181,15 @@ class PipeChecker {
   /** Blank lines before the format token (FMT-014): skipped, and the lines count from the token. */
   private leadingBlankLines = 0;
   private started = false;
+  /** The first line when it named no format and held no `|`: its finding waits for the probe (is this LEDES at all?). */
+  private unknownToken = '';
+  /** The lines read after such a first line, until one holds a `|` or NOT_LEDES_PROBE_LINES were read. */
+  private probe: RawLine[] | undefined;
+  /**
+   * No format line, and no `|` on the first lines (a JSON or CSV file renamed .txt): one verdict, FMT-015, instead of
+   * two findings for each of its lines (issue 31 §4: 97 errors on 47 lines before).
+   */
+  private notLedes = false;
 
   /** Lines of the file from its format token on (the blank lines before it left out). */
   linesFromToken(stats: LineStats): number {
@@ -202,6 +211,12 @@ class PipeChecker {
         this.run.fileFinding({ line: 'file', code: 'FMT-014', champ: '(file)', values: { found: String(this.leadingBlankLines) } });
       }
     }
+    if (this.notLedes) return;
+    if (this.probe) this.probeLine(raw);
+    else this.route(raw);
+  }
+
+  private route(raw: RawLine): void {
     const index = raw.index - this.leadingBlankLines;
     if (index === 0) this.token(raw);
     else if (index === 1) this.header(raw);
@@ -220,13 +235,48 @@ class PipeChecker {
     const { body, terminated } = stripTerminator(raw.text);
     const known = raw.tooLong ? undefined : formatFromToken(body.trim());
     if (!known) {
-      this.run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)', values: { found: quoted(raw.tooLong ? '' : body.trim()) } });
+      const found = raw.tooLong ? '' : body.trim();
+      if (found.includes('|')) this.run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)', values: { found: quoted(found) } });
+      else {
+        this.unknownToken = found;
+        this.probe = [];
+      }
       return;
     }
     this.format = known.format;
     this.publishFormat();
     if (!known.canonical) this.run.fileFinding({ line: 'file', code: 'FMT-002', champ: '(file)' });
     if (!terminated) this.run.fileFinding({ line: 'file', code: 'FMT-005', champ: '(file)' });
+  }
+
+  private probeLine(raw: RawLine): void {
+    const probe = this.probe!;
+    probe.push(raw);
+    if (!raw.tooLong && raw.text.includes('|')) this.endProbe(true);
+    else if (probe.length >= NOT_LEDES_PROBE_LINES) this.endProbe(false);
+  }
+
+  /**
+   * Ends the probe: some line held a `|` (a LEDES file with a bad first line: FMT-001, and its lines are checked as
+   * ever), or none did (FMT-015, and nothing else is said). The end of the file ends a probe without a `|`.
+   */
+  endProbe(pipes = false): void {
+    const lines = this.probe;
+    if (!lines) return;
+    this.probe = undefined;
+    const values = { found: quoted(this.unknownToken) };
+    if (!pipes) {
+      this.notLedes = true;
+      this.run.fileFinding({ line: 'file', code: 'FMT-015', champ: '(file)', values });
+      return;
+    }
+    this.run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)', values });
+    for (const line of lines) this.route(line);
+  }
+
+  /** The file was found not to be LEDES (FMT-015): nothing else is said about it. */
+  get isNotLedes(): boolean {
+    return this.notLedes;
   }
 
   private header(raw: RawLine): void {
@@ -347,6 +397,12 @@ class PipeChecker {
   }
 }
 
+/**
+ * After a first line that names no format, how many lines are read for a `|` before the file is called not LEDES
+ * (FMT-015). A LEDES file with a damaged first line or header still shows its fields by then.
+ */
+const NOT_LEDES_PROBE_LINES = 5;
+
 /** The next input chunk is read only once the sink has caught up with the lines of the previous one. */
 async function* paced(chunks: AsyncIterable<Buffer>, sink: LineSink | undefined): AsyncGenerator<Buffer> {
   for await (const chunk of chunks) {
@@ -408,10 +464,14 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
       (raw) => pipe.accept(raw),
       () => run.progress(),
     );
+    // A short file whose first line named no format and whose lines hold no `|`: not LEDES.
+    pipe.endProbe();
     // Only blank lines: no format token at all.
     if (!pipe.hasToken) run.fileFinding({ line: 'file', code: 'FMT-001', champ: '(file)' });
-    if (pipe.linesFromToken(stats) < 2) run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
-    if (run.linesChecked === 0) run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });
+    if (!pipe.isNotLedes) {
+      if (pipe.linesFromToken(stats) < 2) run.fileFinding({ line: 'header', code: 'FMT-003', champ: '(header)' });
+      if (run.linesChecked === 0) run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });
+    }
     await pipe.finish();
     format = pipe.formatId;
     trailingBlankLines = pipe.trailingBlankLines;

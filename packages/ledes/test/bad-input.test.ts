@@ -12,6 +12,24 @@ describe('bad input gives a clear result with findings, never a throw', () => {
     expect(r.flat.map((f) => `${f.line}:${f.code}`)).toEqual(['file:FMT-001', 'file:FMT-008']);
   });
 
+  it('a JSON or CSV file renamed .txt is one verdict, not two findings per line (issue 31 §4)', async () => {
+    const json = JSON.stringify(Array.from({ length: 12 }, (_, i) => ({ id: i, name: `item ${i}`, amount: i * 1.5, tags: ['a', 'b'] })), null, 2);
+    const csv = 'invoice,date,amount\nINV-1,2025-02-10,845.00\nINV-2,2025-02-11,12.50\n';
+    for (const [text, first] of [[json, '['], [csv, 'invoice,date,amount'], ['{"a":1}', '{"a":1}']] as const) {
+      const r = await run(text);
+      expect(r.summary).toMatchObject({ accepted: false, linesChecked: 0, format: null });
+      expect(r.flat).toEqual([{ line: 'file', code: 'FMT-015', champ: '(file)', severity: 'error' }]);
+      expect(r.result.errors[0]!.items[0]).toMatchObject({ code_ledes: 'FMT-015', found: first });
+    }
+  });
+
+  it('a LEDES file with a damaged first line and header is still checked line by line', async () => {
+    const lines = fileText(baseRecords()).split('\r\n');
+    const r = await run(['Invoice export', 'by our billing tool', ...lines.slice(2)].join('\r\n'));
+    expect(r.flat.map((f) => `${f.line}:${f.code}`).slice(0, 2)).toEqual(['file:FMT-001', 'header:FMT-005']);
+    expect(r.summary.linesChecked).toBeGreaterThan(0);
+  });
+
   it('binary file', async () => {
     const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(200, 1)]);
     const r = await run(zip);

@@ -76,6 +76,12 @@ const CASES: Case[] = [
   },
   { code: 'FMT-013', severity: 'error', trigger: { edit: set(0, { LINE_ITEM_DESCRIPTION: 'Research\0prior art' }) }, clean: {} },
   { code: 'FMT-014', severity: 'warning', trigger: { text: `\r\n\r\n${fileText(baseRecords())}` }, clean: { text: `${fileText(baseRecords())}\r\n\r\n` } },
+  // A JSON file renamed .txt: the one verdict (a LEDES file whose first line and header are damaged is not one: FMT-001).
+  {
+    code: 'FMT-015', severity: 'error',
+    trigger: { text: JSON.stringify([{ invoice: 'INV-1', total: 845, lines: [{ units: 2 }] }], null, 2) },
+    clean: { text: fileText(baseRecords()).replace(/^LEDES1998B\[\]/, 'X[]') },
+  },
 
   { code: 'FLD-001', severity: 'error', trigger: { edit: setAll({ INVOICE_DATE: '' }) }, clean: { edit: (rs) => [...rs, { ...rs[1]!, LINE_ITEM_NUMBER: '3', 'EXP/FEE/INV_ADJ_TYPE': 'IE', LINE_ITEM_NUMBER_OF_UNITS: '', LINE_ITEM_UNIT_COST: '', LINE_ITEM_EXPENSE_CODE: '', LINE_ITEM_ADJUSTMENT_AMOUNT: '0', LINE_ITEM_TOTAL: '0', LINE_ITEM_DESCRIPTION: 'Courtesy adjustment' }] } },
   { code: 'FLD-002', severity: 'error', trigger: { edit: set(0, { LINE_ITEM_DATE: '20250230' }) }, clean: { edit: setAll({ BILLING_START_DATE: '20240201', LINE_ITEM_DATE: '20240229' }) } },

@@ -2,7 +2,7 @@
  * The rule catalogue of docs `ledes.md` §9, as data. Every finding the engine emits
  * carries one of these codes; labels and default severities come only from here.
  *
- * Codes FMT-009…FMT-014 and XML-001…XML-006 are extensions for stream-level and XML
+ * Codes FMT-009…FMT-015 and XML-001…XML-006 are extensions for stream-level and XML
  * problems that §9 (written for the pipe formats) does not name.
  */
 export type Severity = 'error' | 'warning';
@@ -38,6 +38,7 @@ export const RULES = [
   { code: 'FMT-011', severity: E, champ: '(line)', en: 'Line longer than the maximum length; line skipped', fr: 'Ligne plus longue que la longueur maximale ; ligne ignorée' },
   { code: 'FMT-012', severity: E, champ: '(line)', en: 'Blank line between records', fr: 'Ligne vide entre deux enregistrements' },
   { code: 'FMT-013', severity: E, champ: '(line)', en: 'NUL byte in the line', fr: 'Octet NUL dans la ligne' },
+  { code: 'FMT-015', severity: E, champ: '(file)', en: 'Not a LEDES 1998B, 98BI or XML file: the first line is neither a LEDES format line nor pipe-separated fields', fr: 'Ce n’est pas un fichier LEDES 1998B, 98BI ou XML\u00a0: la première ligne n’est ni une ligne de format LEDES ni des champs séparés par des barres verticales' },
   { code: 'FMT-014', severity: W, champ: '(file)', en: 'Blank lines before the format line; the file is read from its first non-blank line', fr: 'Lignes vides avant la ligne de format ; le fichier est lu à partir de sa première ligne non vide' },
   { code: 'FLD-001', severity: E, champ: 'required field', en: 'Required field is empty', fr: 'Champ obligatoire vide' },
   { code: 'FLD-002', severity: E, champ: 'date fields', en: 'Date not in YYYYMMDD or not a real date', fr: 'Date invalide (format AAAAMMJJ ou date inexistante)' },
