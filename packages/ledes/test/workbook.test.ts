@@ -3,9 +3,25 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { checkLedes, type LineSink, type ResolvedFinding } from '../src/index.ts';
 import { ruleOf } from '../src/rules/catalogue.ts';
-import { createTreatedWorkbook, neutralise } from '../src/report/treated-workbook.ts';
+import { atPrecision, createTreatedWorkbook, inReadersFormat, neutralise } from '../src/report/treated-workbook.ts';
 import { generateLedes } from './generate.ts';
 import { baseRecords, chunked, CLOCK, fileText, profileFor } from './helpers.ts';
+
+/** The found amount's decimals, the precision the workbook shows a finding's values at; undefined for a text. */
+const decimalsOfFound = (found: string | undefined) => (found !== undefined && /^-?\d+(\.\d+)?$/.test(found) ? (found.split('.')[1] ?? '').length : undefined);
+
+describe("a finding's values as the workbook's reader reads them (issue 31 §4)", () => {
+  it('at the invoice\'s precision, rounded half away from zero, exactly', () => {
+    // The issue's line: found 87.63, expected 38.584350 (units × rate), difference 49.045650.
+    expect([atPrecision('87.63', 2), atPrecision('38.584350', 2), atPrecision('49.045650', 2)]).toEqual(['87.63', '38.58', '49.05']);
+    expect([atPrecision('2.675', 2), atPrecision('-0.005', 2), atPrecision('-1.2349', 3), atPrecision('705', 2), atPrecision('1.5', 0)]).toEqual(['2.68', '-0.01', '-1.235', '705', '2']);
+    expect([atPrecision('N/A', 2), atPrecision('38.584350', undefined), atPrecision(undefined, 2)]).toEqual(['N/A', '38.584350', undefined]);
+  });
+
+  it('with a decimal comma in French, a point in English, texts as they are', () => {
+    expect([inReadersFormat('87.63', 'fr'), inReadersFormat('-49.05', 'fr'), inReadersFormat('87.63', 'en'), inReadersFormat('INV.1', 'fr')]).toEqual(['87,63', '-49,05', '87.63', 'INV.1']);
+  });
+});
 
 async function toBuffer(write: (out: PassThrough) => Promise<void>): Promise<Buffer> {
   const out = new PassThrough();
@@ -47,8 +63,8 @@ describe('treated workbook', () => {
     expect(first.getCell(1).value).toBe(1);
     expect(first.getCell(2).value).toBe('Erreur');
     expect(String(first.getCell(3).value)).toContain('MTH-001 [LINE_ITEM_TOTAL] Total de ligne');
-    // The values that decided it, in the workbook's language.
-    expect(String(first.getCell(3).value)).toMatch(/\(trouvé [\d.]+, attendu [\d.]+, écart -?[\d.]+\)/);
+    // The values that decided it, in the workbook's language and the reader's format (a decimal comma), at the invoice's precision.
+    expect(String(first.getCell(3).value)).toMatch(/\(trouvé \d+(,\d\d)?, attendu \d+(,\d\d)?, écart -?\d+(,\d\d)?\)/);
     const description = first.getCell(3 + 19);
     expect(description.value).toBe(`'=HYPERLINK("http://x","y")`);
     expect(description.type).toBe(ExcelJS.ValueType.String);
@@ -102,7 +118,8 @@ describe('treated workbook', () => {
       const status = findings.length === 0 ? 'OK' : findings.some((f) => f.severity === 'error') ? 'Error' : 'Warning';
       const valuesText = (f: ResolvedFinding) => {
         const v = f.values;
-        const parts = v ? [v.found === undefined ? null : `found ${v.found}`, v.expected === undefined ? null : `expected ${v.expected}`, v.difference === undefined ? null : `difference ${v.difference}`].filter((p) => p !== null) : [];
+        const at = (s: string) => atPrecision(s, decimalsOfFound(v?.found));
+        const parts = v ? [v.found === undefined ? null : `found ${v.found}`, v.expected === undefined ? null : `expected ${at(v.expected)}`, v.difference === undefined ? null : `difference ${at(v.difference)}`].filter((p) => p !== null) : [];
         return parts.length > 0 ? ` (${parts.join(', ')})` : '';
       };
       const described = findings.map((f) => `${f.code} [${f.champ}] ${ruleOf(f.code).en}${valuesText(f)}`).join('\n');
@@ -114,17 +131,18 @@ describe('treated workbook', () => {
     expect(lines.rowCount).toBe(3);
     const file = book.getWorksheet('File and invoices')!;
     expect(values(file.getRow(1))).toEqual(['Verdict', 'Refused']);
-    expect(values(file.getRow(2))).toEqual(['Line', 'Code', 'Severity', 'champ', 'Label', 'Found', 'Expected', 'Difference']);
+    expect(values(file.getRow(2))).toEqual(['Line', 'Code', 'Severity', 'Field', 'Label', 'Found', 'Expected', 'Difference']);
     expect(late.length).toBeGreaterThan(0);
     // The invoice total (MTH-002) carries its declared and computed amounts and their difference, in columns.
     expect(late.some((f) => f.code === 'MTH-002' && f.values?.difference !== undefined)).toBe(true);
     late.forEach((f, i) => {
       const label = f.line === 'file' ? 'file' : f.line === 'header' ? 'header' : f.line + 1;
       const v = f.values ?? {};
-      // Amounts and counts are number cells; other values text.
+      const decimals = decimalsOfFound(v.found);
+      // Amounts and counts are number cells, at the found amount's precision; other values text.
       const cell = (s: string | undefined) => (s === undefined ? null : /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : neutralise(s));
       expect(trimmed(values(file.getRow(i + 3)))).toEqual(
-        trimmed([label, f.code, f.severity === 'error' ? 'Error' : 'Warning', neutralise(f.champ), ruleOf(f.code).en, cell(v.found), cell(v.expected), cell(v.difference)]),
+        trimmed([label, f.code, f.severity === 'error' ? 'Error' : 'Warning', neutralise(f.champ), ruleOf(f.code).en, cell(v.found), cell(atPrecision(v.expected, decimals)), cell(atPrecision(v.difference, decimals))]),
       );
     });
     expect(file.rowCount).toBe(2 + late.length);

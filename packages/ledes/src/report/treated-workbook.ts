@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { neutralise, XlsxStreamWriter, type OutCell } from '@portal/xlsx';
 import type { LedesSummary, LineSink } from '../check.ts';
 import type { LineRef, ResolvedFinding } from '../findings.ts';
+import { parseDecimal, pow10, toString } from '../money.ts';
 import { ruleOf } from '../rules/catalogue.ts';
 
 export type Lang = 'fr' | 'en';
@@ -13,17 +14,45 @@ const TEXT = {
     lines: 'Lines', file: 'File and invoices', line: 'Line', status: 'Status', findings: 'Findings', fields: 'Fields',
     code: 'Code', severity: 'Severity', label: 'Label', ok: 'OK', error: 'Error', warning: 'Warning',
     fileLine: 'file', headerLine: 'header', verdict: 'Verdict', accepted: 'Accepted', refused: 'Refused',
-    found: 'Found', expected: 'Expected', difference: 'Difference',
+    found: 'Found', expected: 'Expected', difference: 'Difference', field: 'Field',
   },
   fr: {
     lines: 'Lignes', file: 'Fichier et factures', line: 'Ligne', status: 'Statut', findings: 'Anomalies', fields: 'Champs',
     code: 'Code', severity: 'Gravité', label: 'Libellé', ok: 'Conforme', error: 'Erreur', warning: 'Avertissement',
     fileLine: 'fichier', headerLine: 'en-tête', verdict: 'Verdict', accepted: 'Accepté', refused: 'Refusé',
-    found: 'Trouvé', expected: 'Attendu', difference: 'Écart',
+    found: 'Trouvé', expected: 'Attendu', difference: 'Écart', field: 'Champ',
   },
 } as const;
 
 export { neutralise };
+
+/** The decimals of a plain decimal number ("87.63": 2), or undefined for anything else. */
+function decimalsOf(value: string | undefined): number | undefined {
+  if (value === undefined || !NUMBER.test(value)) return undefined;
+  const dot = value.indexOf('.');
+  return dot < 0 ? 0 : value.length - dot - 1;
+}
+
+/**
+ * A finding's values at the invoice's own precision: the found amount's decimals (an expected 38.584350 computed
+ * from units × rate is 38.58 beside a found 87.63), rounded half away from zero, exactly (no binary float).
+ */
+export function atPrecision(value: string | undefined, decimals: number | undefined): string | undefined {
+  const own = decimalsOf(value);
+  if (value === undefined || own === undefined || decimals === undefined || own <= decimals) return value;
+  const parsed = parseDecimal(value);
+  if (!parsed.ok) return value;
+  const drop = pow10(own - decimals);
+  const units = parsed.value.units;
+  const magnitude = units < 0n ? -units : units;
+  const rounded = (magnitude + drop / 2n) / drop;
+  return toString({ units: units < 0n ? -rounded : rounded, scale: decimals });
+}
+
+/** A number as its reader writes it: a decimal comma in French ("87,63"); anything else as it is. */
+export function inReadersFormat(value: string, lang: Lang): string {
+  return lang === 'fr' && NUMBER.test(value) ? value.replace('.', ',') : value;
+}
 
 export interface TreatedWorkbook extends LineSink {
   /** Resolves once the xlsx is completely written to the stream (and the stream ended). */
@@ -81,15 +110,14 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
   sheet.catch(() => {});
   enqueue(() => sheet);
 
-  /** The finding's values in words: "found 715.50, expected 705, difference 10.50". */
+  /** The finding's values in words, in the reader's format: "found 715.50, expected 705.00, difference 10.50" ("trouvé 715,50…"). */
   const valuesText = (f: ResolvedFinding): string => {
     const v = f.values;
     if (!v) return '';
-    const parts = [
-      v.found === undefined ? null : `${t.found.toLowerCase()} ${v.found}`,
-      v.expected === undefined ? null : `${t.expected.toLowerCase()} ${v.expected}`,
-      v.difference === undefined ? null : `${t.difference.toLowerCase()} ${v.difference}`,
-    ].filter((p) => p !== null);
+    const decimals = decimalsOf(v.found);
+    const word = (label: string, value: string | undefined) =>
+      value === undefined ? null : `${label.toLowerCase()} ${inReadersFormat(atPrecision(value, decimals)!, lang)}`;
+    const parts = [word(t.found, v.found), word(t.expected, v.expected), word(t.difference, v.difference)].filter((p) => p !== null);
     return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
   };
   const describe = (f: ResolvedFinding): string => {
@@ -140,10 +168,12 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
         await drained();
         await xlsx.startSheet(t.file, { freezeHeader: false });
         await xlsx.row([t.verdict, summary.accepted ? t.accepted : t.refused]);
-        await xlsx.row([t.line, t.code, t.severity, 'champ', t.label, t.found, t.expected, t.difference]);
+        await xlsx.row([t.line, t.code, t.severity, t.field, t.label, t.found, t.expected, t.difference]);
         for (const f of late) {
           const rule = ruleOf(f.code);
-          const v = f.values;
+          // Numbers are cells (the reader's spreadsheet shows them in its own format), at the invoice's precision.
+          const decimals = decimalsOf(f.values?.found);
+          const v = f.values && { found: f.values.found, expected: atPrecision(f.values.expected, decimals), difference: atPrecision(f.values.difference, decimals) };
           await xlsx.row([
             lineLabel(f.line),
             f.code,
