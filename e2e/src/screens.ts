@@ -102,6 +102,7 @@ export const ADMIN_SCREENS: readonly Screen[] = [
     after: escape,
   },
   { name: 'add-patents-admin', path: '/add/patents', ready: async (page) => page.locator('main h1').first().waitFor() },
+  { name: 'account-notifications', path: '/account/notifications', ready: async (page) => page.getByTestId('notify-ledes_digest').waitFor() },
   {
     name: 'add-user',
     path: '/add/user',
@@ -165,6 +166,7 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['user-list', '/admin/user'],
   ['ledes-upload-admin', '/ledes/upload'],
   ['ledes-admin-history', '/ledes/history/admin'],
+  ['account-notifications', '/account/notifications'],
 ];
 
 /** Every key of the locale files (both languages), and their first segments: a text equal to one is a raw key. */

@@ -116,7 +116,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               engine: sharedThreadEngine(),
               // PGlite answers one statement at a time: smaller finding inserts, shorter waits for the requests' statements.
               ...(config.database.driver === 'pglite' ? { findingsPerStatement: EMBEDDED_FINDINGS_PER_STATEMENT } : {}),
-              // The reminders' mails go to the queue once committed (the queue exists by the time a job runs).
+              // The links of the opted-in LEDES mails (issue 31 §3).
+              publicUrl: config.http.publicUrl,
+              // The reminders' and notices' mails go to the queue once committed (the queue exists by the time a job runs).
               enqueueMail: async (mailId: string) => {
                 await ctxRef.current?.queue.enqueue('mail', { mailId });
               },

@@ -14,6 +14,8 @@ export const JOB_PAYLOADS = {
   'patent-export': z.strictObject({ trigger: z.union([z.string().uuid(), z.literal('scheduled')]) }),
   /** The reminders of a day (YYYY-MM-DD), or of the day the job runs ('today', the schedule's). */
   'patent-reminders': z.strictObject({ day: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.literal('today')]) }),
+  /** The admins' LEDES digest of a day (YYYY-MM-DD), or of the day before the job runs ('yesterday', the schedule's). */
+  'ledes-digest': z.strictObject({ day: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.literal('yesterday')]) }),
   /** One receipt upload (`receipt_uploads`): a PDF or a zip of PDFs made into receipts. */
   receipts: z.strictObject({ uploadId: z.string().uuid() }),
 } as const;

@@ -67,3 +67,22 @@ export const cabinetsResponse = z.strictObject({ success: z.literal(true), cabin
 export type CabinetsResponse = z.infer<typeof cabinetsResponse>;
 export const agentAddressCreatedResponse = z.strictObject({ success: z.literal(true), message: z.string(), adresse: agentAddressSchema });
 export type AgentAddressCreatedResponse = z.infer<typeof agentAddressCreatedResponse>;
+
+/**
+ * The mails a user opts in to from their account (issue 31 §3): a LEDES file of theirs refused, delivered to step 2,
+ * and (admins only: `digest_available`) the daily digest of every LEDES run.
+ */
+export const notificationSettingsSchema = z.strictObject({
+  ledes_refused: z.boolean(),
+  ledes_delivered: z.boolean(),
+  ledes_digest: z.boolean(),
+});
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+/** PUT /api/account/notifications: the settings to change (the others stay). */
+export const notificationSettingsBody = notificationSettingsSchema.partial();
+export const notificationSettingsResponse = z.strictObject({
+  success: z.literal(true),
+  settings: notificationSettingsSchema,
+  digest_available: z.boolean(),
+});
+export type NotificationSettingsResponse = z.infer<typeof notificationSettingsResponse>;

@@ -48,6 +48,11 @@ export const users = pgTable(
     langueChosen: boolean('langue_chosen').notNull().default(false),
     idClient: text('id_client').array().notNull().default(sql`'{}'::text[]`),
     code: text('code').array().notNull().default(sql`'{}'::text[]`),
+    /** Mails the user opted in to, from their account (issue 31 §3): one of their LEDES files refused, one delivered to step 2. */
+    notifyLedesRefused: boolean('notify_ledes_refused').notNull().default(false),
+    notifyLedesDelivered: boolean('notify_ledes_delivered').notNull().default(false),
+    /** An admin's daily digest of the LEDES runs (runs, refusals, top findings). */
+    notifyLedesDigest: boolean('notify_ledes_digest').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -122,6 +127,9 @@ export const MAIL_TEMPLATE_VALUES = [
   'patent_instructions_confirmation',
   'patent_reminder',
   'patent_submission_rejected',
+  'ledes_refused',
+  'ledes_delivered',
+  'ledes_digest',
 ] as const;
 
 /**
@@ -142,6 +150,21 @@ export const mails = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('mails_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null`)],
+);
+
+/**
+ * The LEDES daily digests sent (issue 31 §3): one per admin and day, written with its mail in one transaction, so a
+ * second run of the day's job (a retry, the embedded timer's hourly run) sends nothing twice.
+ */
+export const ledesDigests = pgTable(
+  'ledes_digests',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    mailId: uuid('mail_id').notNull().references(() => mails.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
 
 /** A file from storage sent with a mail (the new-case file), written with the mail's row. */

@@ -14,6 +14,8 @@ export { scheduleFields } from './annuities/schedule-fields.ts';
 export { patentImportJob, closeSilentPatentImports } from './definitions/patent-import.ts';
 export { patentExportJob, PATENT_EXPORT_EVERY_MS } from './definitions/patent-export.ts';
 export { patentRemindersJob, PATENT_REMINDERS_CRON, PATENT_REMINDERS_EVERY_MS } from './definitions/patent-reminders.ts';
+export { ledesDigestJob, LEDES_DIGEST_CRON, LEDES_DIGEST_EVERY_MS } from './definitions/ledes-digest.ts';
+export { createLedesDigestProcessor, ledesDayFigures, runLedesDigest, DIGEST_TOP_FINDINGS, type LedesDigestDeps, type LedesDayFigures, type LedesDigestResult } from './processors/ledes-digest.ts';
 export { createImportPatentsProcessor, markImportFailed, PATENT_IMPORT_ERROR_CODES, PATENT_IMPORT_PROGRESS_MS, type ImportPatentsDeps } from './processors/import-patents.ts';
 export { createExportPatentsProcessor, exportOneBatch, exportStamp, PATENT_EXPORT_BATCH_MAX, PATENT_EXPORT_COLUMNS, PATENT_EXPORT_PREFIX, type ExportPatentsDeps } from './processors/export-patents.ts';
 export { createPatentRemindersProcessor, reminderStep, runPatentReminders, type PatentRemindersDeps, type ReminderRunResult, type ReminderStep } from './processors/patent-reminders.ts';

@@ -6,6 +6,7 @@ import { mailJob } from './definitions/mail.ts';
 import { patentExportJob } from './definitions/patent-export.ts';
 import { patentImportJob, patentImportRunKind } from './definitions/patent-import.ts';
 import { patentRemindersJob } from './definitions/patent-reminders.ts';
+import { ledesDigestJob } from './definitions/ledes-digest.ts';
 import { receiptRunKind, receiptsJob } from './definitions/receipts.ts';
 import type { RunKind } from './run-kind.ts';
 import type { CheckAnnuitiesDeps } from './processors/check-annuities.ts';
@@ -14,6 +15,7 @@ import type { SendMailDeps } from './processors/send-mail.ts';
 import type { ExportPatentsDeps } from './processors/export-patents.ts';
 import type { ImportPatentsDeps } from './processors/import-patents.ts';
 import type { PatentRemindersDeps } from './processors/patent-reminders.ts';
+import type { LedesDigestDeps } from './processors/ledes-digest.ts';
 import type { ReadReceiptsDeps } from './processors/read-receipts.ts';
 
 /**
@@ -22,7 +24,7 @@ import type { ReadReceiptsDeps } from './processors/read-receipts.ts';
  * adding its definition here (and a worker entrypoint): nothing may enqueue to a queue nobody
  * consumes (docs/decisions.md).
  */
-const DEFINITIONS = [mailJob, ledesJob, annuitiesJob, patentImportJob, patentExportJob, patentRemindersJob, receiptsJob] as const;
+const DEFINITIONS = [mailJob, ledesJob, annuitiesJob, patentImportJob, patentExportJob, patentRemindersJob, receiptsJob, ledesDigestJob] as const;
 
 type Definition = (typeof DEFINITIONS)[number];
 export type RegisteredQueue = Definition['queue'];
@@ -40,7 +42,7 @@ export const RUN_KINDS: readonly RunKind[] = [ledesRunKind, annuityRunKind, pate
 /** `kind` label → run table, for the `portal_runs` gauge of `@portal/ops`. */
 export const RUN_TABLES: Readonly<Record<string, string>> = Object.fromEntries(RUN_KINDS.map((kind) => [kind.kind, kind.tableName]));
 
-export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps & ReadReceiptsDeps;
+export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps & ReadReceiptsDeps & LedesDigestDeps;
 
 export function isRegisteredQueue(queue: QueueName): queue is RegisteredQueue {
   return queue in JOB_REGISTRY;

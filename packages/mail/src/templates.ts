@@ -9,7 +9,10 @@ export type MailTemplate =
   | 'new_case'
   | 'patent_instructions_confirmation'
   | 'patent_reminder'
-  | 'patent_submission_rejected';
+  | 'patent_submission_rejected'
+  | 'ledes_refused'
+  | 'ledes_delivered'
+  | 'ledes_digest';
 export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'reset_password',
   'first_connection',
@@ -18,6 +21,9 @@ export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'patent_instructions_confirmation',
   'patent_reminder',
   'patent_submission_rejected',
+  'ledes_refused',
+  'ledes_delivered',
+  'ledes_digest',
 ];
 
 export interface RenderedMail {
@@ -50,6 +56,11 @@ const SPECS: Record<MailTemplate, TemplateSpec> = {
   // The reminder job's grouped mail: the step's name, one line per patent (`patent_reminder.line`), the total of the fees.
   patent_reminder: { required: ['step', 'count', 'rows', 'total'], defaults: {}, links: [], multiline: ['rows'], toEndUser: true },
   patent_submission_rejected: { required: ['reference', 'reason'], defaults: {}, links: [], multiline: ['reason'], toEndUser: true },
+  // Opted in from the account (issue 31 §3): a LEDES file refused, delivered to step 2; an admin's daily digest.
+  // `settings` is the account's notifications page, where the mail is turned off.
+  ledes_refused: { required: ['filename', 'errors', 'link', 'settings'], defaults: {}, links: ['link', 'settings'], multiline: [], toEndUser: true },
+  ledes_delivered: { required: ['filename', 'link', 'settings'], defaults: {}, links: ['link', 'settings'], multiline: [], toEndUser: true },
+  ledes_digest: { required: ['day', 'runs', 'accepted', 'refused', 'failed', 'findings', 'link', 'settings'], defaults: {}, links: ['link', 'settings'], multiline: ['findings'], toEndUser: true },
 };
 
 // Placeholders are first rendered as private-use markers, then replaced in a single pass with the

@@ -45,6 +45,8 @@ describe('renderMail', () => {
       ...{ link: LINK, name: 'N', mail: 'a@b.co', issue: 'i', topic: 't', details: 'd' },
       // The patent templates' parameters.
       ...{ filename: 'f.pdf', count: '2', instructions: '- a\n- b', reference: 'R', reason: 'r', step: 's', rows: '- a', total: '1 €' },
+      // The LEDES notifications' parameters.
+      ...{ errors: '3', settings: LINK, day: '2026-11-27', runs: '4', accepted: '2', refused: '1', failed: '1', findings: '- MTH-001 (3)' },
     };
     for (const template of MAIL_TEMPLATES) {
       for (const locale of ['en', 'fr'] as const) {
@@ -54,6 +56,14 @@ describe('renderMail', () => {
         }
       }
     }
+  });
+
+  it.each(['en', 'fr'] as const)('renders ledes_refused in %s: the file in the subject, the lines in error, the result and the settings as links', (locale) => {
+    const mail = renderMail('ledes_refused', locale, { name: 'Cabinet', filename: 'invoice-12.txt', errors: '3', link: 'https://portal.example.com/result-ledes?runs=1', settings: 'https://portal.example.com/account/notifications' });
+    expect(mail.subject).toContain('invoice-12.txt');
+    expect(mail.text).toMatch(/\b3\b/);
+    expect(mail.html).toContain(`href="https://portal.example.com/result-ledes?runs=1"`);
+    expect(mail.html).toContain(`href="https://portal.example.com/account/notifications"`);
   });
 
   it.each(['en', 'fr'] as const)('renders patent_reminder in %s: the step in the subject, one line per patent, the total', (locale) => {

@@ -1,6 +1,7 @@
 import { createRedisPublisher } from '@portal/realtime/redis';
 import { createStorage } from '@portal/storage';
-import { createThreadEngine, ledesJob } from '@portal/jobs';
+import { createThreadEngine, ledesJob, retryPolicies } from '@portal/jobs';
+import { createBullmqQueue } from '@portal/queue/redis';
 import { runWorker } from './run-worker.ts';
 
 /**
@@ -13,11 +14,14 @@ await runWorker(ledesJob, async ({ config, database, logger }) => {
   await storage.ensureReady();
   const realtime = createRedisPublisher(config.redisUrl!);
   const engine = createThreadEngine();
+  // The opted-in notices (refused, delivered: issue 31 §3) go to the mail queue once committed; their links need PUBLIC_URL.
+  const producer = createBullmqQueue({ redisUrl: config.redisUrl!, queues: ['mail'], retry: retryPolicies(), onError: (error) => logger.warn({ err: error }, 'mail producer: redis error') });
   return {
-    ports: { db: database.db, storage, realtime, logger, engine },
+    ports: { db: database.db, storage, realtime, logger, engine, publicUrl: config.http.publicUrl, enqueueMail: (mailId: string) => producer.enqueue('mail', { mailId }) },
     close: async () => {
       await engine.close();
       await realtime.close();
+      await producer.close();
     },
   };
 });

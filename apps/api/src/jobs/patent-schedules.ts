@@ -1,9 +1,9 @@
-import { enqueueCommitted, PATENT_EXPORT_EVERY_MS, PATENT_REMINDERS_EVERY_MS } from '@portal/jobs';
+import { enqueueCommitted, LEDES_DIGEST_EVERY_MS, PATENT_EXPORT_EVERY_MS, PATENT_REMINDERS_EVERY_MS } from '@portal/jobs';
 import type { AppContext } from '../context.ts';
 
 /**
- * The embedded mode's schedules of the patent back-office loop (production: the BullMQ job schedulers
- * the patent-export and patent-reminders workers upsert at start). Every hour, the export of validated
+ * The embedded mode's schedules of the patent back-office loop and of the LEDES digest (production: the BullMQ job
+ * schedulers the patent-export, patent-reminders and ledes-digest workers upsert at start). Every hour, the export of validated
  * instructions and the day's reminders are enqueued; a reminder run that finds everything sent sends
  * nothing, so running it hourly sends each reminder once, the first hour of its day (decision 110).
  */
@@ -16,7 +16,11 @@ export function schedulePatentJobs(ctx: AppContext): () => void {
   const reminderRun = () => {
     enqueueCommitted(ctx, 'patent-reminders', [{ day: ctx.clock.now().toISOString().slice(0, 10) }]).catch(() => {});
   };
-  const timers = [setInterval(exportRun, PATENT_EXPORT_EVERY_MS), setInterval(reminderRun, PATENT_REMINDERS_EVERY_MS)];
+  // The admins' LEDES digest of the day before (issue 31 §3): sent once per admin and day, the first hour it finds runs.
+  const digestRun = () => {
+    enqueueCommitted(ctx, 'ledes-digest', [{ day: new Date(ctx.clock.now().getTime() - 86_400_000).toISOString().slice(0, 10) }]).catch(() => {});
+  };
+  const timers = [setInterval(exportRun, PATENT_EXPORT_EVERY_MS), setInterval(reminderRun, PATENT_REMINDERS_EVERY_MS), setInterval(digestRun, LEDES_DIGEST_EVERY_MS)];
   for (const timer of timers) timer.unref();
   return () => {
     for (const timer of timers) clearInterval(timer);

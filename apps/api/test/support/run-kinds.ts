@@ -150,6 +150,7 @@ const NOT_RUN_KINDS: Record<string, string> = {
   mail: 'one mail row with sent_at and last_error, no run lifecycle (smtp-outage.test.ts)',
   'patent-export': 'a scheduled batch, its rows are export batches written whole',
   'patent-reminders': 'the day’s reminders, no run row',
+  'ledes-digest': 'the admins’ digest of a day, one sent-log row per admin and day, no run row',
 };
 
 /** The run kinds of `@portal/jobs`'s registry (decision 159), by queue. */

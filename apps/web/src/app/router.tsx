@@ -25,6 +25,7 @@ const screens = {
   userList: () => Promise.all([import('../features/users/UserListPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.UserListPage),
   mfaSignIn: () => Promise.all([import('../features/mfa/MfaSignInPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.MfaSignInPage),
   security: () => Promise.all([import('../features/mfa/SecurityPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.SecurityPage),
+  notifications: () => import('../features/account/NotificationsPage.tsx').then((m) => m.NotificationsPage),
   ledesUpload: () => import('../features/ledes/UploadPage.tsx').then((m) => m.UploadPage),
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
@@ -99,6 +100,7 @@ const portalRoutes: PortalRoute[] = [
   // The second factor after the password (issue 13): its own chunk, never in /login's first load.
   { path: '/login/mfa', access: 'guest', screen: screens.mfaSignIn },
   { path: '/account/security', access: 'connected', screen: screens.security },
+  { path: '/account/notifications', access: 'connected', screen: screens.notifications },
   { path: '/forgot_password', access: 'open', screen: screens.forgotPassword },
   { path: '/password_reset', access: 'open', screen: screens.resetPassword, loader: resetLoader },
   { path: '/contact', access: 'open', screen: screens.contact },

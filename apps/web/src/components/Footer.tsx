@@ -22,6 +22,11 @@ export function Footer() {
               {t('nav.security')}
             </Anchor>
           )}
+          {session?.isAuthenticated && (
+            <Anchor component={Link} to="/account/notifications" c="gray.2" size="sm" data-testid="footer-notifications">
+              {t('nav.notifications')}
+            </Anchor>
+          )}
           <Anchor component={Link} to="/privacy-policy" c="gray.2" size="sm">
             {t('nav.privacy')}
           </Anchor>

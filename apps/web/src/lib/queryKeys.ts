@@ -25,6 +25,9 @@ export const queryKeys = {
   auth: {
     resetToken: (id: string, token: string) => ['auth', 'reset-token', { id, token }] as const,
   },
+  account: {
+    notifications: () => ['account', 'notifications'] as const,
+  },
   mfa: {
     challenge: () => ['mfa', 'challenge'] as const,
     status: () => ['mfa', 'status'] as const,

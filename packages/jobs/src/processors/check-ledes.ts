@@ -13,6 +13,7 @@ import { nextTask } from '../next-task.ts';
 import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts';
 import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
+import { recordLedesNotice } from '../ledes/notifications.ts';
 import { ledesRunKind, publishRun } from '../kinds/ledes.ts';
 
 export { publishRun } from '../kinds/ledes.ts';
@@ -33,6 +34,10 @@ export interface CheckLedesDeps {
    * ones (EMBEDDED_FINDINGS_PER_STATEMENT: ~15 ms each rather than ~50, issue 28).
    */
   findingsPerStatement?: number;
+  /** The portal's public address, for the links of the opted-in mails (issue 31 §3); none without it. */
+  publicUrl?: string;
+  /** Hands a committed mail to the mail queue at once; without it (or when it fails) the mail sweep does. */
+  enqueueMail?: (mailId: string) => Promise<void>;
 }
 
 const FINDINGS_BATCH = 1000;
@@ -164,6 +169,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
 
     // The move to Done gates the rest: a second execution of the run (a lock lost during a Redis
     // outage) finds it done and stores nothing twice.
+    let notices: string[] = [];
     const finished = await deps.db.transaction(async (tx) => {
       const [updated] = await tx
         .update(ledesRuns)
@@ -184,8 +190,11 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       if (!updated) return undefined;
       if (summary.accepted) await storeAcceptedInvoices(tx, run, summary.invoices);
       await storeFindingsSummary(tx, run.id, summary.linesChecked);
+      // The refused notice with the transition (once per run), after the summary it counts the lines of.
+      notices = summary.accepted ? [] : await recordLedesNotice(tx, run.id, 'refused', deps);
       return updated;
     });
+    await enqueueNotices(deps, notices);
     if (finished) {
       deps.logger.info({ event: 'ledes_checked', runId: run.id, accepted: summary.accepted, lines: summary.linesChecked, attempt: job.attempt }, 'ledes run done');
       let delivered: LedesRunRow | undefined;
@@ -308,7 +317,8 @@ async function writeTreated(deps: CheckLedesDeps, run: LedesRunRow, treatedKey: 
  */
 async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<LedesRunRow | undefined> {
   if (run.state !== 'Done' || !run.deliveredKey || run.deliveredAt) return undefined;
-  return deps.db.transaction(async (tx) => {
+  let notices: string[] = [];
+  const recorded = await deps.db.transaction(async (tx) => {
     const [current] = await tx.select().from(ledesRuns).where(eq(ledesRuns.id, run.id)).for('update');
     if (!current || current.state !== 'Done' || !current.deliveredKey || current.deliveredAt) return undefined;
     if (!(await deps.storage.stat(current.deliveredKey))) await deps.storage.copy(current.originalKey, current.deliveredKey);
@@ -318,8 +328,18 @@ async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<Lede
       .set({ deliveredAt: at, updatedAt: at })
       .where(and(eq(ledesRuns.id, run.id), isNull(ledesRuns.deliveredAt)))
       .returning();
+    if (delivered) notices = await recordLedesNotice(tx, run.id, 'delivered', deps);
     return delivered;
   });
+  await enqueueNotices(deps, notices);
+  return recorded;
+}
+
+/** After the commit: a rolled-back transition sends nothing; a failed enqueue is the mail sweep's to retry. */
+async function enqueueNotices(deps: CheckLedesDeps, mailIds: readonly string[]): Promise<void> {
+  for (const mailId of mailIds) {
+    await deps.enqueueMail?.(mailId).catch((error: unknown) => deps.logger.warn({ err: error, mailId }, 'ledes notice enqueue failed; the sweep will retry'));
+  }
 }
 
 /** After the last attempt of an infrastructure failure: the run ends as Error, and the user sees it (the run kind's transition). */

@@ -1,6 +1,9 @@
 import type { PolicyTable } from '../../http/access.ts';
 
 export const usersPolicy = {
+  // One's own mails (issue 31 §3); the digest's admin rule is in the handler.
+  'GET /account/notifications': 'authenticated',
+  'PUT /account/notifications': 'authenticated',
   'GET /user': ['admin'],
   // Object-level rule in the handler: oneself or an admin.
   'GET /user/:id': 'authenticated',

@@ -8,6 +8,8 @@ import {
   idClientNameResponse,
   idParam,
   ledesAgentsResponse,
+  notificationSettingsBody,
+  notificationSettingsResponse,
   userCreatedResponse,
   userResponse,
   usersResponse,
@@ -18,6 +20,7 @@ import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { loadPublicUser, loadPublicUsers } from './presenter.ts';
 import { createAgentAddress, createUser, ledesAgents, recipientName } from './service.ts';
+import { notificationSettings, updateNotificationSettings } from './notifications.ts';
 
 export function usersRoutes(ctx: AppContext): Route[] {
   // The spec has two paths for the same creation.
@@ -35,6 +38,30 @@ export function usersRoutes(ctx: AppContext): Route[] {
       },
     });
   return [
+    defineRoute({
+      method: 'GET',
+      path: '/account/notifications',
+      summary: 'The mails the caller opted in to: LEDES file refused, delivered to step 2, the daily digest (admins)',
+      response: notificationSettingsResponse,
+      async handler(_input, http) {
+        const actor = http.actor();
+        return { success: true, settings: await notificationSettings(ctx, actor.userId), digest_available: actor.isAdmin };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/account/notifications',
+      summary: 'Turns the caller’s mails on or off; the digest is for admins only',
+      body: notificationSettingsBody,
+      response: notificationSettingsResponse,
+      async handler({ body }, http) {
+        const actor = http.actor();
+        if (body.ledes_digest === true && !actor.isAdmin) throw new AppError('forbidden');
+        const settings = await updateNotificationSettings(ctx, actor.userId, body, ctx.clock.now());
+        http.log.info({ event: 'notifications_changed', userId: actor.userId, ...body }, 'notification settings changed');
+        return { success: true, settings, digest_available: actor.isAdmin };
+      },
+    }),
     defineRoute({
       method: 'GET',
       path: '/user',
