@@ -3,7 +3,7 @@
  * None of these is retried by the driver (apart from one token refresh): the caller decides, after
  * `retryAfterMs` for the back-off errors.
  */
-export type RegisterErrorCode = 'throttled' | 'quota_exhausted' | 'unauthorised' | 'malformed_answer' | 'unavailable';
+export type RegisterErrorCode = 'throttled' | 'quota_exhausted' | 'unauthorised' | 'bad_request' | 'malformed_answer' | 'unavailable';
 
 export abstract class RegisterError extends Error {
   abstract readonly code: RegisterErrorCode;
@@ -40,6 +40,12 @@ export class RegisterQuotaExhaustedError extends RegisterError {
 export class RegisterUnauthorisedError extends RegisterError {
   override readonly name = 'RegisterUnauthorisedError';
   readonly code = 'unauthorised';
+}
+
+/** OPS refused the request itself (a 400 other than an expired token): our input, not the service, is at fault. */
+export class RegisterBadRequestError extends RegisterError {
+  override readonly name = 'RegisterBadRequestError';
+  readonly code = 'bad_request';
 }
 
 /** The answer is not what the service documents: unreadable XML, over the size limit, missing parts. */

@@ -16,6 +16,7 @@ export type {
   UnitaryState,
 } from './types.ts';
 export {
+  RegisterBadRequestError,
   RegisterError,
   RegisterMalformedAnswerError,
   RegisterQuotaExhaustedError,

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createRegisterSource,
+  parseRetryAfter,
+  RegisterBadRequestError,
+  RegisterUnavailableError,
   epNumberOf,
   OpsRegisterSource,
   RegisterMalformedAnswerError,
@@ -166,6 +169,14 @@ describe('the access token', () => {
     expect(ops.count(LEGAL)).toBe(2);
   });
 
+  it('is asked once for reads made at the same time', async () => {
+    ops.route(LEGAL, xml('legal-EP1000000.xml'));
+    const register = source();
+    await Promise.all([register.readLegalEvents(EP1000000), register.readLegalEvents(EP1000000), register.readLegalEvents(EP1000000)]);
+    expect(ops.count(TOKEN)).toBe(1);
+    expect(ops.count(LEGAL)).toBe(3);
+  });
+
   it('refused credentials are a typed error', async () => {
     ops.route(TOKEN, { status: 401, body: '' });
     await expect(source().readLegalEvents(EP1000000)).rejects.toBeInstanceOf(RegisterUnauthorisedError);
@@ -227,6 +238,38 @@ describe('throttling and quotas', () => {
     expect(pacing.services.inpadoc).toEqual({ colour: 'yellow', perMinute: 60 });
     // 60 a minute is one a second; yellow halves it.
     expect(pacing.nextCallAt.getTime()).toBe(clock + 2_000);
+  });
+});
+
+describe('other failures', () => {
+  it('a 5xx is "unavailable", a 400 other than a token fault is a bad request; neither is retried', async () => {
+    ops.route(LEGAL, (_r, i) =>
+      i === 0 ? { status: 503, body: '<fault xmlns="http://ops.epo.org"><code>SERVER.LimitedServerResources</code></fault>' } : { status: 400, body: '<fault xmlns="http://ops.epo.org"><code>CLIENT.InvalidQuery</code><message>bad</message></fault>' },
+    );
+    const register = source();
+    await expect(register.readLegalEvents(EP1000000)).rejects.toMatchObject({ code: 'unavailable', status: 503 });
+    await expect(register.readLegalEvents(EP1000000)).rejects.toBeInstanceOf(RegisterBadRequestError);
+    expect(ops.count(LEGAL)).toBe(2);
+    expect(ops.count(TOKEN)).toBe(1);
+  });
+
+  it('an unreachable service is "unavailable"', async () => {
+    const url = ops.url;
+    await ops.stop();
+    await expect(new OpsRegisterSource({ consumerKey: 'k', consumerSecret: 's', baseUrl: url }).readLegalEvents(EP1000000)).rejects.toBeInstanceOf(RegisterUnavailableError);
+  });
+
+  it('an entity declared in a DTD is not expanded: the answer is malformed', async () => {
+    const laughs = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><ops:world-patent-data xmlns:ops="http://ops.epo.org"><ops:patent-family>&lol2;</ops:patent-family></ops:world-patent-data>';
+    ops.route(LEGAL, { status: 200, body: laughs });
+    await expect(source().readLegalEvents(EP1000000)).rejects.toBeInstanceOf(RegisterMalformedAnswerError);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    const now = new Date('2026-11-28T09:00:00Z');
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter('Sat, 28 Nov 2026 09:05:00 GMT', now)).toBe(300_000);
+    expect(parseRetryAfter('soon', now)).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import {
+  RegisterBadRequestError,
   RegisterMalformedAnswerError,
   RegisterQuotaExhaustedError,
   RegisterThrottledError,
@@ -114,7 +115,9 @@ export class OpsRegisterSource implements RegisterSource {
       throw new RegisterMalformedAnswerError(`404 with fault ${fault.code}`);
     }
     if (status === 429 || status === 403) this.backOff(response, fault);
-    if (status === 400 || status === 401) throw new RegisterUnauthorisedError(`OPS answered ${status}${fault ? ` ${fault.code} ${fault.message}` : ''}`);
+    const said = fault ? ` ${fault.code} ${fault.message}` : '';
+    if (status === 401) throw new RegisterUnauthorisedError(`OPS answered 401${said}`);
+    if (status === 400) throw new RegisterBadRequestError(`OPS refused the request (400${said})`);
     if (status >= 500) throw new RegisterUnavailableError(`OPS answered ${status}${fault ? ` ${fault.code}` : ''}`, status);
     throw new RegisterMalformedAnswerError(`unexpected status ${status}${fault ? ` ${fault.code}` : ''}`);
   }
