@@ -236,6 +236,9 @@ export const VARIABLE_NOTES: Record<string, { modes: string; derived?: string; m
   WORKER_HTTP_PORT: { modes: `${PRODUCTION} (workers)`, meaning: 'Compose sets 9100, never published.' },
   WORKER_HTTP_HOST: { modes: `${PRODUCTION} (workers)` },
   METRICS_TOKEN: { modes: EMBEDDED },
+  OPS_CONSUMER_KEY: { modes: PRODUCTION, meaning: 'EPO OPS consumer key (both key and secret, or neither); unset: the register is not read.' },
+  OPS_CONSUMER_SECRET: { modes: PRODUCTION, meaning: 'EPO OPS consumer secret.' },
+  OPS_BASE_URL: { modes: PRODUCTION },
 };
 
 /** The JSDoc comment above each variable of the schema, on one line. */

@@ -54,6 +54,8 @@ export interface Config {
   workers: { concurrency: { mail: number; ledes: number; annuities: number }; lockDurationMs: number; stalledIntervalMs: number; http: { port: number; host: string } | undefined };
   /** The bearer token of GET /metrics (decision 127); undefined: /metrics answers 404. */
   metrics: { token: string | undefined };
+  /** The patent registers read by the sync (decision 193); `ops` undefined: no OPS credentials, no register reads. */
+  registers: { ops: { consumerKey: string; consumerSecret: string; baseUrl: string } | undefined };
   dataDir: string;
 }
 
@@ -75,6 +77,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const s3Set = s3Vars.filter((k) => env[k] !== undefined);
   if (s3Set.length > 0 && s3Set.length < s3Vars.length) {
     problems.push(...s3Vars.filter((k) => env[k] === undefined).map((k) => `${k}: required when ${s3Set.join(', ')} is set`));
+  }
+  if ((env.OPS_CONSUMER_KEY === undefined) !== (env.OPS_CONSUMER_SECRET === undefined)) {
+    const missing = env.OPS_CONSUMER_KEY === undefined ? 'OPS_CONSUMER_KEY' : 'OPS_CONSUMER_SECRET';
+    problems.push(`${missing}: required when ${missing === 'OPS_CONSUMER_KEY' ? 'OPS_CONSUMER_SECRET' : 'OPS_CONSUMER_KEY'} is set (both or neither)`);
   }
   if (env.REDIS_URL && !env.DATABASE_URL) {
     problems.push('DATABASE_URL: required when REDIS_URL is set (the embedded PGlite database allows a single process)');
@@ -155,6 +161,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       http: env.WORKER_HTTP_PORT === undefined ? undefined : { port: env.WORKER_HTTP_PORT, host: env.WORKER_HTTP_HOST },
     },
     metrics: { token: env.METRICS_TOKEN },
+    registers: {
+      ops:
+        env.OPS_CONSUMER_KEY && env.OPS_CONSUMER_SECRET
+          ? { consumerKey: env.OPS_CONSUMER_KEY, consumerSecret: env.OPS_CONSUMER_SECRET, baseUrl: env.OPS_BASE_URL.replace(/\/+$/, '') }
+          : undefined,
+    },
     dataDir,
   };
 }

@@ -87,6 +87,17 @@ export const envSchema = z.object({
   WORKER_HTTP_HOST: z.string().min(1).default('0.0.0.0'),
   /** Bearer token of `GET /metrics` on the API and the workers; unset: /metrics answers 404 (decision 127). */
   METRICS_TOKEN: z.string().min(16).max(512).optional(),
+
+  /** EPO Open Patent Services consumer key (developers.epo.org app); with the secret, turns the register reads on (decision 193). */
+  OPS_CONSUMER_KEY: z.string().min(8).max(256).optional(),
+  /** EPO Open Patent Services consumer secret; both or neither. */
+  OPS_CONSUMER_SECRET: z.string().min(8).max(256).optional(),
+  /** Where OPS answers; the tests point it at a local server. */
+  OPS_BASE_URL: z
+    .string()
+    .url()
+    .refine((u) => ['http:', 'https:'].includes(new URL(u).protocol), { message: 'must use http: or https:' })
+    .default('https://ops.epo.org'),
 });
 export type Env = z.infer<typeof envSchema>;
 export const ENV_VARIABLES = Object.keys(envSchema.shape) as Array<keyof Env>;

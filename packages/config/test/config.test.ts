@@ -77,6 +77,19 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the register with OPS credentials only, both or neither (decision 193)', () => {
+    expect(loadConfig({}).registers.ops).toBeUndefined();
+    expect(() => loadConfig({ OPS_CONSUMER_KEY: 'consumer-key-1' })).toThrow(/OPS_CONSUMER_SECRET: required when OPS_CONSUMER_KEY is set/);
+    expect(() => loadConfig({ OPS_CONSUMER_SECRET: 'consumer-secret-1' })).toThrow(/OPS_CONSUMER_KEY: required when OPS_CONSUMER_SECRET is set/);
+    expect(loadConfig({ OPS_CONSUMER_KEY: 'consumer-key-1', OPS_CONSUMER_SECRET: 'consumer-secret-1' }).registers.ops).toEqual({
+      consumerKey: 'consumer-key-1',
+      consumerSecret: 'consumer-secret-1',
+      baseUrl: 'https://ops.epo.org',
+    });
+    expect(loadConfig({ OPS_CONSUMER_KEY: 'consumer-key-1', OPS_CONSUMER_SECRET: 'consumer-secret-1', OPS_BASE_URL: 'http://127.0.0.1:4010/' }).registers.ops?.baseUrl).toBe('http://127.0.0.1:4010');
+    expect(() => loadConfig({ OPS_BASE_URL: 'ftp://ops.epo.org' })).toThrow(/OPS_BASE_URL/);
+  });
+
   it('parses the S3 endpoint into host, port and TLS', () => {
     const config = loadConfig({ S3_ENDPOINT: 'https://s3.example.com:9443', S3_BUCKET: 'files', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' });
     expect(config.storage).toMatchObject({ driver: 's3', endPoint: 's3.example.com', port: 9443, useSSL: true, bucket: 'files' });
