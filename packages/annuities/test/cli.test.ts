@@ -9,7 +9,9 @@ describe('CLI on the worked examples of annuities.md', () => {
   it('§2.1 worked example (lines 50-55): EP filed 15 Mar 2018', () => {
     const out = run('--office', 'EP', '--origin', 'ep_application', '--filing', '2018-03-15', '--today', '2019-01-01', '--application', 'EP16839078');
     const annuities = out.annuities as Array<Record<string, unknown>>;
-    expect(annuities[0]).toMatchObject({ number: 3, due_date: '2020-03-31', grace_end: '2020-09-30', fee: '690.00', currency: 'EUR' });
+    // Priced on its due date (the planned payment day), which precedes every EP table known (the oldest from 1 April
+    // 2023): the oldest table's amount is shown, marked unverified.
+    expect(annuities[0]).toMatchObject({ number: 3, due_date: '2020-03-31', grace_end: '2020-09-30', fee: '530.00', currency: 'EUR', fee_table: 'EP-2023-04-01', fee_verified: false, payment_date: '2020-03-31' });
     expect(annuities.find((a) => a.number === 7)).toMatchObject({ due_date: '2024-03-31', grace_end: '2024-09-30' });
     expect(out).toMatchObject({
       quant_precedent: null,
