@@ -244,8 +244,12 @@ export interface Fee {
 
 export function feeOf(tables: readonly FeeTable[], k: number, payDay: Day): Fee {
   const table = pickFeeTable(tables, payDay);
-  const inForce = payDay >= table.validFrom && (table.validUntil === null || payDay <= table.validUntil);
-  return { feeMinor: table.amounts[k] ?? null, currency: table.currency, table, verified: table.verified && inForce };
+  return { feeMinor: table.amounts[k] ?? null, currency: table.currency, table, verified: verifiedOn(table, payDay) };
+}
+
+/** The table is verified and in force for a payment on `payDay` (not before its start, not past a known end). */
+export function verifiedOn(table: FeeTable, payDay: Day): boolean {
+  return table.verified && payDay >= table.validFrom && (table.validUntil === null || payDay <= table.validUntil);
 }
 
 /** 18 months: an office's newest table older than this needs a check at least this recent (issue 30). */

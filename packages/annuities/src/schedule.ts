@@ -12,7 +12,7 @@ import {
   type Day,
 } from './calendar.ts';
 import { periodEdges } from './holidays.ts';
-import { feeOf, feeTablesOf, type Fee, type FeeTable } from './fees.ts';
+import { feeOf, feeTablesOf, pickFeeTable, verifiedOn, type Fee, type FeeTable } from './fees.ts';
 import { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
 import { fail, ok, type Result } from './reasons.ts';
 import type { Colour, Currency, Office, Origin } from './types.ts';
@@ -433,6 +433,9 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     else if (due < plan.today) payDay = plan.today;
     plan.unpaidSeen = true;
   }
+  // Inline rather than feeOf + priced: this runs for every annuity of every schedule (bench/annuities.bench.ts).
+  const table = pickFeeTable(tables, payDay);
+  const feeMinor = table.amounts[k] ?? null;
   return {
     number: k,
     due,
@@ -443,7 +446,11 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     graceEndLatest,
     extensionUnverified: plain.unverified || grace.unverified,
     closingDaysProvisional: plain.provisional || grace.provisional,
-    ...priced(feeOf(tables, k, payDay), payDay),
+    paymentDay: payDay,
+    feeMinor,
+    currency: table.currency,
+    feeTable: table.id,
+    feeVerified: feeMinor !== null && verifiedOn(table, payDay),
     office: profile.office,
     surcharge: profile.surcharge,
   };
