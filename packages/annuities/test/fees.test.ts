@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addMonths, dayFromDate, formatIsoDate, parseIsoDate, type Day } from '../src/calendar.ts';
 import { FEE_TABLES, feeOf, feeTablesOf, staleFeeOffices, type FeeTable } from '../src/fees.ts';
@@ -63,6 +64,11 @@ describe('the fee catalogue', () => {
     // Only the newest table counts: an old unchecked one behind a recent one is not stale.
     const recent: FeeTable = { ...unchecked, id: 'DE-y', validFrom: day('2026-06-01') };
     expect(staleFeeOffices([unchecked, recent], day('2026-12-02'))).toEqual([]);
+  });
+
+  it('docs/annuity-rules.md lists every table with its payments\' validity', () => {
+    const doc = readFileSync(new URL('../../../docs/annuity-rules.md', import.meta.url), 'utf8');
+    for (const t of FEE_TABLES) expect(doc, t.id).toContain(`| \`${t.id}\` |`);
   });
 
   it('declares which offices have no verified fee for a payment today (a gap is visible, not silent)', () => {
