@@ -28,6 +28,13 @@ describe('CLI on the worked examples of annuities.md', () => {
     });
   });
 
+  it('--payment-day prices the next annuity on that day (SE 12th year: 3,800 on 17 Mar 2023, 4,000 from 18 Mar; decision 194)', () => {
+    const at = (paymentDay: string) =>
+      (run('--office', 'SE', '--filing', '2012-01-10', '--last-paid', '11', '--today', '2023-01-02', '--payment-day', paymentDay).annuities as Array<Record<string, unknown>>).find((a) => a.number === 12);
+    expect(at('2023-03-17')).toMatchObject({ due_date: '2023-01-31', payment_date: '2023-03-17', fee: '3800.00', fee_table: 'SE-2018-01-01', fee_verified: true });
+    expect(at('2023-03-18')).toMatchObject({ payment_date: '2023-03-18', fee: '4000.00', fee_table: 'SE-2023-03-18', fee_verified: true });
+  });
+
   it('§2.1 DE and ES columns of the worked example', () => {
     const de = run('--office', 'DE', '--filing', '2018-03-15', '--today', '2019-01-01');
     expect((de.annuities as Array<Record<string, unknown>>)[0]).toMatchObject({ number: 3, no_surcharge_end: '2020-06-02', grace_end: '2020-09-30' }); // 31 May 2020 a Sunday, 1 June Whit Monday (§ 193 BGB)
