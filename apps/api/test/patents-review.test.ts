@@ -128,7 +128,7 @@ describe.each(databaseKinds())('patents: audit trail, schedule, confirmation mai
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toMatchObject({ success: true, reason: null, office: 'FR', expiry_date: '2040-05-10', next_number: 8 });
       const eighth = res.body.annuities.find((a: { number: number }) => a.number === 8);
-      expect(eighth).toMatchObject({ due_date: '2027-05-31', currency: 'EUR', fee: 136, fee_eur: 136, rate_date: null });
+      expect(eighth).toMatchObject({ due_date: '2027-05-31', currency: 'EUR', fee: 136, fee_eur: 136, rate_date: null, payment_date: '2027-05-31', fee_table: 'FR-2024-04-01', fee_verified: false });
       expect(res.body.annuities[0].number).toBe(2);
       const remaining = res.body.annuities.filter((a: { number: number }) => a.number >= 8).reduce((sum: number, a: { fee_eur: number }) => sum + a.fee_eur, 0);
       expect(res.body.total_remaining_eur).toBeCloseTo(remaining, 2);
@@ -140,6 +140,8 @@ describe.each(databaseKinds())('patents: audit trail, schedule, confirmation mai
       expect(res.body.next_number).toBe(10);
       const tenth = res.body.annuities.find((a: { number: number }) => a.number === 10);
       expect(tenth).toMatchObject({ currency: 'GBP', fee: 170, fee_eur: 204, rate_date: '2027-01-01' });
+      // The 2018 table ended on 31 March 2026 and the 2026 schedule is not known: the amount is shown, unverified.
+      expect(tenth).toMatchObject({ fee_table: 'GB-2018-04-06', fee_verified: false });
     });
 
     it('a patent the engine cannot schedule: an empty list with the reason, not an error; IDOR 404', async () => {

@@ -13,7 +13,8 @@ import { isOffice, isOrigin } from './types.ts';
 
 const USAGE = `usage:
   annuities schedule --office FR --origin national --filing 2018-03-15 [--grant 2024-01-10] [--last-paid 6]
-                     [--publication FR3012345] [--application 1909731] [--today 2026-11-21] [--json]
+                     [--publication FR3012345] [--application 1909731] [--today 2026-11-21]
+                     [--payment-day 2026-12-15] [--json]
   annuities check FILE.xlsx|FILE.xls [--today 2026-11-21] [--out OUT.xlsx] [--json]
 origins: national, ep_validated, unitary, ep_application`;
 
@@ -45,6 +46,7 @@ async function schedule(args: string[]): Promise<void> {
       publication: { type: 'string' },
       application: { type: 'string' },
       today: { type: 'string' },
+      'payment-day': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -54,7 +56,9 @@ async function schedule(args: string[]): Promise<void> {
   const filing = dateOption(values.filing, 'filing');
   if (filing === null) exit(`--filing is required\n${USAGE}`, 2);
   const lastPaid = values['last-paid'] === undefined ? null : Number(values['last-paid']);
-  const result = computeSchedule({ office, origin: values.origin, filing, grant: dateOption(values.grant, 'grant'), lastPaid }, today(values.today));
+  // --payment-day: the day the next annuity is to be paid; its fee is the one in force that day (decision 194).
+  const paymentDay = dateOption(values['payment-day'], 'payment-day');
+  const result = computeSchedule({ office, origin: values.origin, filing, grant: dateOption(values.grant, 'grant'), lastPaid }, today(values.today), { paymentDay });
   if (!result.ok) exit(JSON.stringify({ error: result.reason }), 1);
 
   const number = (raw: string | undefined, kind: 'publication' | 'application'): ParsedNumber | null => {

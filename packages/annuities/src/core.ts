@@ -7,9 +7,9 @@
 export * from './calendar.ts';
 export * from './reasons.ts';
 export * from './types.ts';
-export { FEE_TABLES, feeTableFor, formatMinor, type FeeTable } from './fees.ts';
+export { FEE_CHECK_MONTHS, FEE_TABLES, feeOf, feeTableFor, feeTablesOf, formatMinor, staleFeeOffices, type Fee, type FeeCheck, type FeeSource, type FeeTable } from './fees.ts';
 export { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
-export { annuityFromDue, computeSchedule, DUE_SOON_DAYS, scheduleColour, surchargeOn, type Annuity, type RightInput, type Schedule, type ScheduleFlag } from './schedule.ts';
+export { annuityFromDue, computeSchedule, DUE_SOON_DAYS, feeOn, scheduleColour, surchargeOn, type Annuity, type PaymentOptions, type RightInput, type Schedule, type ScheduleFlag } from './schedule.ts';
 export { deCheckDigit, epCheckDigit, parseNumber, type CheckDigitStatus, type NumberKind, type ParsedNumber } from './numbers.ts';
 export { espacenetUrl, registerUrl, type RegisterInput } from './registers.ts';
 export { scheduleToJson } from './json.ts';

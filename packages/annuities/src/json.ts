@@ -38,6 +38,8 @@ export function scheduleToJson(s: Schedule, url: string | null = null): Record<s
       fee: a.feeMinor === null ? null : formatMinor(a.feeMinor),
       currency: a.currency,
       fee_table: a.feeTable,
+      fee_verified: a.feeVerified,
+      payment_date: iso(a.paymentDay),
       surcharge: surchargeJson(a.surcharge),
     })),
     quant_precedent: s.previous?.number ?? null,

@@ -12,7 +12,7 @@ import {
   type Day,
 } from './calendar.ts';
 import { periodEdges } from './holidays.ts';
-import { feeTablesOf, pickFeeTable, type FeeTable } from './fees.ts';
+import { feeOf, feeTablesOf, pickFeeTable, verifiedOn, type Fee, type FeeTable } from './fees.ts';
 import { PROFILES, UNITARY_STATES, type OfficeProfile, type SurchargeRule } from './offices.ts';
 import { fail, ok, type Result } from './reasons.ts';
 import type { Colour, Currency, Office, Origin } from './types.ts';
@@ -52,11 +52,28 @@ export interface Annuity {
   readonly extensionUnverified: boolean;
   /** EPO: an end computed for a year whose closing days were not published. */
   readonly closingDaysProvisional: boolean;
-  /** Official fee in minor units; null when no table gives one. */
+  /**
+   * The planned payment day the fee is priced on (the offices charge the amount in force on the day of
+   * payment): the given payment day for the next annuity, else today for one still unpaid past its due
+   * date, else its due date.
+   */
+  readonly paymentDay: Day;
+  /** Official fee in minor units on `paymentDay`; null when no table gives one. */
   readonly feeMinor: number | null;
   readonly currency: Currency;
+  /** Id of the fee table used (`office-validFrom`). */
   readonly feeTable: string;
+  /** An official text gives that amount for that day (fees.ts `feeOf`); false: the best known amount. */
+  readonly feeVerified: boolean;
+  /** The office whose fees apply (UP when a unitary patent replaces a national row). */
+  readonly office: Office;
   readonly surcharge: SurchargeRule;
+}
+
+/** What the caller knows of the payment; the fee is priced on the planned payment day (Annuity.paymentDay). */
+export interface PaymentOptions {
+  /** The day the next annuity is expected to be paid (an instruction's date, a planned payment run). */
+  readonly paymentDay?: Day | null;
 }
 
 /** Facts a reviewer should look at; they do not stop the computation. */
@@ -153,7 +170,7 @@ export function scheduleColour(next: Day | null, previous: Day | null, today: Da
  * Every annuity of a right and the portal fields for `today` (annuities.md §2 and §9).
  * Pure: no clock, no I/O. Without `lastPaid`, annuities due on or before `today` count as paid.
  */
-export function computeSchedule(input: RightInput, today: Day): Result<Schedule> {
+export function computeSchedule(input: RightInput, today: Day, options: PaymentOptions = {}): Result<Schedule> {
   const resolved = resolveOffice(input);
   if (!resolved.ok) return resolved;
   const { office, origin, replaced } = resolved.value;
@@ -163,6 +180,8 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   if (!Number.isInteger(filing) || !Number.isInteger(today)) return fail('invalid_date');
   if (grant !== null && grant < filing) return fail('grant_before_filing');
   if (lastPaid !== null && (!Number.isInteger(lastPaid) || lastPaid < 0 || lastPaid > LAST_YEAR)) return fail('invalid_last_paid');
+  const paymentDay = options.paymentDay ?? null;
+  if (paymentDay !== null && !Number.isInteger(paymentDay)) return fail('invalid_date');
 
   const profile = PROFILES[office];
   const f = ymdFromDay(filing);
@@ -199,7 +218,8 @@ export function computeSchedule(input: RightInput, today: Day): Result<Schedule>
   const annuities: Annuity[] = [];
   const filingMonth = f.year * 12 + f.month - 1;
   const tables = feeTablesOf(office);
-  for (let k = first; k <= last; k++) annuities.push(annuity(k, filingMonth, profile, ctx, tables));
+  const plan: PaymentPlan = { today, lastPaid, paymentDay, unpaidSeen: false };
+  for (let k = first; k <= last; k++) annuities.push(annuity(k, filingMonth, profile, ctx, tables, plan));
 
   const expiry = dayFromYmd(f.year + LAST_YEAR, f.month, Math.min(f.day, daysInMonth(f.year + LAST_YEAR, f.month)));
   return ok(portalFields(office, origin, filing, expiry, annuities, lastPaid, today, flags ?? NO_FLAGS));
@@ -226,8 +246,8 @@ export function annuityFromDue(office: Office, due: Day, number = 0): Annuity {
   const profile = PROFILES[office];
   const k = Math.max(number, profile.firstYear);
   // The k-th annuity falls due in the filing month 12 (k - 1) months on: a "filing month" that puts it in `due`'s month.
-  const a = annuity(k, monthIndexOf(due) - 12 * (k - 1), profile, NO_EXCEPTIONS, feeTablesOf(office));
-  if (a.due === due) return number > 0 ? a : { ...a, number: 0, feeMinor: null };
+  const a = annuity(k, monthIndexOf(due) - 12 * (k - 1), profile, NO_EXCEPTIONS, feeTablesOf(office), null);
+  if (a.due === due) return number > 0 ? a : { ...a, number: 0, feeMinor: null, feeVerified: false };
   // Not a month end: count the periods from the day itself.
   const plainEnd = profile.noSurchargeMonths === 0 ? due : monthsAfter(due, profile.noSurchargeMonths);
   const plain = periodEdges(office, plainEnd);
@@ -242,8 +262,32 @@ export function annuityFromDue(office: Office, due: Day, number = 0): Annuity {
     graceEndLatest: maxDay(grace.lostAfter, plain.lostAfter),
     extensionUnverified: plain.unverified || grace.unverified,
     closingDaysProvisional: plain.provisional || grace.provisional,
-    feeMinor: number > 0 ? a.feeMinor : null,
+    ...priced(feeOf(feeTablesOf(office), k, due), due, number > 0),
   };
+}
+
+/** The fee fields of an annuity priced on `payDay` (no fee for an annuity whose number is not known). */
+function priced(fee: Fee, payDay: Day, known = true) {
+  return {
+    paymentDay: payDay,
+    feeMinor: known ? fee.feeMinor : null,
+    currency: fee.currency,
+    feeTable: fee.table.id,
+    feeVerified: known && fee.feeMinor !== null && fee.verified,
+  };
+}
+
+/** The facts that set each annuity's planned payment day (Annuity.paymentDay); `unpaidSeen` marks the next annuity passed. */
+interface PaymentPlan {
+  readonly today: Day;
+  readonly lastPaid: number | null;
+  readonly paymentDay: Day | null;
+  unpaidSeen: boolean;
+}
+
+/** Paid as far as the portal knows: by the payment data, or without it once its last possible day has passed (§2.5). */
+function isPaid(number: number, lostAfter: Day, lastPaid: number | null, today: Day): boolean {
+  return lastPaid === null ? lostAfter < today : number <= lastPaid;
 }
 
 /** Per-right facts the exceptions of §2.3 need, computed once. */
@@ -303,7 +347,7 @@ function addFlag(flags: ScheduleFlag[] | null, flag: ScheduleFlag): ScheduleFlag
   return flags;
 }
 
-function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: ExceptionContext, tables: readonly FeeTable[]): Annuity {
+function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: ExceptionContext, tables: readonly FeeTable[], plan: PaymentPlan | null): Annuity {
   // §2.1 line 46: due on the last day of the month containing the (k-1)th anniversary.
   let dueMonth = filingMonth + 12 * (k - 1);
   let due = monthEnd(dueMonth);
@@ -380,7 +424,18 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     if (periodFromGrant !== null && ctx.grant !== null) payableFrom = periodFromGrant === 'grant' ? ctx.grant : maxDay(payableFrom, ctx.grant);
   }
 
-  const feeTable = pickFeeTable(tables, due);
+  // The planned payment day: the caller's for the next annuity, today for one unpaid past its due date (it
+  // cannot be paid earlier any more), else the due date; a paid annuity is priced on its due date (the day it
+  // was paid is not known).
+  let payDay = due;
+  if (plan !== null && !isPaid(k, graceEndLatest, plan.lastPaid, plan.today)) {
+    if (!plan.unpaidSeen && plan.paymentDay !== null) payDay = plan.paymentDay;
+    else if (due < plan.today) payDay = plan.today;
+    plan.unpaidSeen = true;
+  }
+  // Inline rather than feeOf + priced: this runs for every annuity of every schedule (bench/annuities.bench.ts).
+  const table = pickFeeTable(tables, payDay);
+  const feeMinor = table.amounts[k] ?? null;
   return {
     number: k,
     due,
@@ -391,9 +446,12 @@ function annuity(k: number, filingMonth: number, profile: OfficeProfile, ctx: Ex
     graceEndLatest,
     extensionUnverified: plain.unverified || grace.unverified,
     closingDaysProvisional: plain.provisional || grace.provisional,
-    feeMinor: feeTable.amounts[k] ?? null,
-    currency: feeTable.currency,
-    feeTable: feeTable.id,
+    paymentDay: payDay,
+    feeMinor,
+    currency: table.currency,
+    feeTable: table.id,
+    feeVerified: feeMinor !== null && verifiedOn(table, payDay),
+    office: profile.office,
     surcharge: profile.surcharge,
   };
 }
@@ -415,7 +473,7 @@ function portalFields(
     // Without payment data an annuity still payable (due, in grace, or not yet due) is not assumed paid
     // (annuities.md §2.5: "while an annuity is past due but still in grace, show that annuity as next
     // with red"); one whose last possible day has passed is assumed paid, never called lost.
-    const paid = lastPaid === null ? a.graceEndLatest < today : a.number <= lastPaid;
+    const paid = isPaid(a.number, a.graceEndLatest, lastPaid, today);
     if (paid) previous = a;
     else {
       next = a;
@@ -463,12 +521,21 @@ function portalFields(
   };
 }
 
-/** Surcharge owed when `annuity` is paid on `payDay`: 0 inside the plain window, null after the grace end. */
+/** The official fee of `annuity` if paid on `payDay` (the amount in force that day, fees.ts). */
+export function feeOn(annuity: Annuity, payDay: Day): Fee {
+  return feeOf(feeTablesOf(annuity.office), annuity.number, payDay);
+}
+
+/**
+ * Surcharge owed when `annuity` is paid on `payDay`: 0 inside the plain window, null after the grace end.
+ * A percentage is of the fee in force on `payDay` (the base the office charges that day), not of the fee
+ * of the annuity's planned payment day.
+ */
 export function surchargeOn(annuity: Annuity, payDay: Day): number | null {
   if (payDay > annuity.graceEndLatest) return null;
   if (payDay <= annuity.noSurchargeEnd) return 0;
   const rule = annuity.surcharge;
-  const fee = annuity.feeMinor ?? 0;
+  const fee = annuity.number > 0 ? (feeOn(annuity, payDay).feeMinor ?? 0) : 0;
   switch (rule.type) {
     case 'percent':
       return Math.round((fee * rule.percent) / 100);

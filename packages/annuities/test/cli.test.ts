@@ -9,7 +9,9 @@ describe('CLI on the worked examples of annuities.md', () => {
   it('§2.1 worked example (lines 50-55): EP filed 15 Mar 2018', () => {
     const out = run('--office', 'EP', '--origin', 'ep_application', '--filing', '2018-03-15', '--today', '2019-01-01', '--application', 'EP16839078');
     const annuities = out.annuities as Array<Record<string, unknown>>;
-    expect(annuities[0]).toMatchObject({ number: 3, due_date: '2020-03-31', grace_end: '2020-09-30', fee: '690.00', currency: 'EUR' });
+    // Priced on its due date (the planned payment day), which precedes every EP table known (the oldest from 1 April
+    // 2023): the oldest table's amount is shown, marked unverified.
+    expect(annuities[0]).toMatchObject({ number: 3, due_date: '2020-03-31', grace_end: '2020-09-30', fee: '530.00', currency: 'EUR', fee_table: 'EP-2023-04-01', fee_verified: false, payment_date: '2020-03-31' });
     expect(annuities.find((a) => a.number === 7)).toMatchObject({ due_date: '2024-03-31', grace_end: '2024-09-30' });
     expect(out).toMatchObject({
       quant_precedent: null,
@@ -24,6 +26,13 @@ describe('CLI on the worked examples of annuities.md', () => {
       colour: 'ok',
       url: 'https://register.epo.org/application?number=EP16839078&lng=en&tab=main',
     });
+  });
+
+  it('--payment-day prices the next annuity on that day (SE 12th year: 3,800 on 17 Mar 2023, 4,000 from 18 Mar; decision 194)', () => {
+    const at = (paymentDay: string) =>
+      (run('--office', 'SE', '--filing', '2012-01-10', '--last-paid', '11', '--today', '2023-01-02', '--payment-day', paymentDay).annuities as Array<Record<string, unknown>>).find((a) => a.number === 12);
+    expect(at('2023-03-17')).toMatchObject({ due_date: '2023-01-31', payment_date: '2023-03-17', fee: '3800.00', fee_table: 'SE-2018-01-01', fee_verified: true });
+    expect(at('2023-03-18')).toMatchObject({ payment_date: '2023-03-18', fee: '4000.00', fee_table: 'SE-2023-03-18', fee_verified: true });
   });
 
   it('§2.1 DE and ES columns of the worked example', () => {

@@ -227,7 +227,8 @@ export const cases: Case[] = [
   // §1 EP (line 23) and §3 EP (line 126-127).
   { name: 'EP: 3rd-year fee payable 6 months ahead', source: 'annuities.md §3 EP, line 126', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, payableFrom: '2019-09-30' } },
   { name: 'EP: other fees 3 months ahead', source: 'annuities.md §3 EP, line 126', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 4, payableFrom: '2020-12-31' } },
-  { name: 'EP: surcharge 50 %', source: 'annuities.md §3 EP, line 127', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', annuity: { number: 3, surcharge: ['2020-04-01', 34500] } },
+  // The fee is the one in force on the payment day (EPO Guidelines A-XI 5.1.2): a 3rd-year fee paid in grace on 15 Apr 2024 is 690, its surcharge 345.
+  { name: 'EP: surcharge 50 %', source: 'annuities.md §3 EP, line 127', office: 'EP', origin: 'ep_application', filing: '2022-03-15', today: '2022-04-01', annuity: { number: 3, surcharge: ['2024-04-15', 34500] } },
   { name: 'EP: pending application runs to year 20', source: 'annuities.md §1 EP, line 23', office: 'EP', origin: 'ep_application', filing: '2018-03-15', today: '2018-04-01', first: 3, last: 20, count: 18 },
 
   // §2.4 portal fields and colours (lines 100-114) and product.md lines 258-262, 272.
@@ -289,7 +290,9 @@ export const cases: Case[] = [
   { name: 'ES 3rd-year fee with cents', source: 'annuities.md §7, line 341', office: 'ES', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 3, fee: 1885 } },
   { name: 'ES 10th-year fee', source: 'annuities.md §7, line 348', office: 'ES', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 10, fee: 22040 } },
   { name: 'GB 20th-year fee in GBP', source: 'annuities.md §7, line 358', office: 'GB', origin: 'national', filing: '2022-05-02', grant: '2024-01-01', today: '2024-06-01', annuity: { number: 20, fee: 61000, currency: 'GBP' } },
-  { name: 'SE 20th-year fee in SEK', source: 'annuities.md §7, line 358', office: 'SE', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 20, fee: 700000, currency: 'SEK' } },
+  // annuities.md §7 gives SFS 2017:1058 (7,000); PRV's fees for payments from 18 March 2023 are 7,300 (docs/annuity-rules.md "Fee tables").
+  { name: 'SE 20th-year fee in SEK (PRV, payments from 18 Mar 2023)', source: 'annuities.md §7, line 358; PRV 18 March 2023', office: 'SE', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 20, fee: 730000, currency: 'SEK' } },
+  { name: 'SE 20th-year fee in SEK paid in 2021 (SFS 2017:1058)', source: 'annuities.md §7, line 358', office: 'SE', origin: 'national', filing: '2002-05-02', today: '2002-06-01', annuity: { number: 20, fee: 700000, currency: 'SEK' } },
   { name: 'DE 20th-year fee', source: 'annuities.md §7, line 358', office: 'DE', origin: 'national', filing: '2022-05-02', today: '2022-06-01', annuity: { number: 20, fee: 203000 } },
 
   // Input errors, reported as reason codes.

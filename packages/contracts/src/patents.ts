@@ -330,6 +330,14 @@ export const patentScheduleAnnuitySchema = z.strictObject({
   currency: z.string(),
   fee_eur: z.number().nullable(),
   rate_date: isoDay.nullable(),
+  /**
+   * The fee is the office's amount in force on `payment_date`, the planned payment day (the due date; today for
+   * an annuity unpaid past it), from the table `fee_table`; `fee_verified` false: no official text read gives that
+   * amount for that day (docs/annuity-rules.md "Fee tables").
+   */
+  payment_date: isoDay,
+  fee_table: z.string(),
+  fee_verified: z.boolean(),
 });
 /** GET /brevet_eptane/{id}/schedule: the engine's schedule; a patent it cannot schedule has no annuities and a `reason`. */
 export const patentScheduleResponse = z.strictObject({

@@ -94,6 +94,9 @@ export async function patentSchedule(ctx: AppContext, actor: AuthState, id: stri
       currency: a.currency,
       fee_eur: a.feeMinor === null || rate === null ? null : toEuros(a.feeMinor, rate.rate),
       rate_date: rate?.date ?? null,
+      payment_date: formatIsoDate(a.paymentDay),
+      fee_table: a.feeTable,
+      fee_verified: a.feeVerified,
     });
   }
   const remaining = computed.next === null ? [] : annuities.filter((a) => a.number >= computed.next!.number);

@@ -80,11 +80,23 @@ export function PatentSchedule({ id }: { id: string }) {
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>{a.fee_eur !== null ? formatEuros(a.fee_eur, i18n.language) : a.fee !== null ? `${a.fee} ${a.currency}` : ''}</Table.Td>
+                  <Table.Td>
+                    {a.fee_eur !== null ? formatEuros(a.fee_eur, i18n.language) : a.fee !== null ? `${a.fee} ${a.currency}` : ''}
+                    {a.fee !== null && !a.fee_verified && (
+                      <Text span size="xs" c="dark.4" display="block" data-testid="schedule-fee-unverified">
+                        {t('detail.feeUnverified')}
+                      </Text>
+                    )}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
+          {data.annuities.some((a) => a.fee !== null && !a.fee_verified) && (
+            <Text size="xs" c="dark.4" mt={4} data-testid="schedule-fee-unverified-note">
+              {t('detail.feeUnverifiedHelp')}
+            </Text>
+          )}
           {data.annuities.some((a) => a.extension_unverified) && (
             <Text size="xs" c="dark.4" mt={4} data-testid="schedule-unverified-note">
               {t('deadline.unverifiedHelp')}
