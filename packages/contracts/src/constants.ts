@@ -209,6 +209,10 @@ export const ERROR_CODES = {
   patent_field_filled: 409,
   instruction_not_processed: 409,
   instructions_not_validated: 409,
+  // Receipts linked by hand (decision 192).
+  receipt_already_linked: 409,
+  receipt_year_required: 400,
+  receipt_link_refused: 409,
   submission_reviewed: 409,
   reason_required: 400,
   country_required: 400,

@@ -23,6 +23,8 @@ export interface LedgerChange {
   recordId: string;
   event: LedgerEvent;
   userId?: string | null;
+  /** The year when it is not the record's own (a receipt printing the year it pays). */
+  annuityYear?: number | null;
   /**
    * The year's state before this change when the ledger has no row for it yet. Default: what the record
    * says now (`recordState`); a caller that already rewrote the record passes what it said before.
@@ -62,6 +64,7 @@ interface YearRow {
 }
 
 const yearId = (key: string, year: number) => `${key}\u0000${year}`;
+const yearOfChange = (change: LedgerChange, record: RecordRow | undefined) => change.annuityYear ?? record?.quantieme ?? null;
 
 /** Applies `changes` in order, in `tx`; returns each one's outcome. Changes naming the same year apply one after the other. */
 export async function writeLedger(tx: Executor, changes: readonly LedgerChange[], options: LedgerWriteOptions): Promise<LedgerOutcome[]> {
@@ -79,13 +82,17 @@ export async function writeLedger(tx: Executor, changes: readonly LedgerChange[]
   const seeds = new Map<string, { key: string; year: number; recordId: string; state: LedgerState }>();
   for (const change of changes) {
     const record = records.get(change.recordId);
-    if (!record || record.quantieme === null) continue;
-    const id = yearId(record.patent_key, record.quantieme);
+    const year = yearOfChange(change, record);
+    if (!record || year === null) continue;
+    const id = yearId(record.patent_key, year);
     if (!seeds.has(id)) {
+      // Another year than the record's own: the record says nothing of it.
       const state =
         change.seed ??
-        recordState({ instructionId: record.instruction_id, instructionStatus: record.instruction_status, datePaiementOffice: record.date_paiement_office, dateAcquit: record.date_acquit });
-      seeds.set(id, { key: record.patent_key, year: record.quantieme, recordId: record.id, state });
+        (year === record.quantieme
+          ? recordState({ instructionId: record.instruction_id, instructionStatus: record.instruction_status, datePaiementOffice: record.date_paiement_office, dateAcquit: record.date_acquit })
+          : 'due');
+      seeds.set(id, { key: record.patent_key, year, recordId: record.id, state });
     }
   }
   const years = [...seeds.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.year - b.year));
@@ -114,19 +121,20 @@ export async function writeLedger(tx: Executor, changes: readonly LedgerChange[]
   const updates = new Map<string, { key: string; year: number; state: LedgerState; source: string; recordId: string; paidOn: string | null; amount: string | null; currency: string | null; receiptId: string | null; touched: boolean }>();
   for (const change of changes) {
     const record = records.get(change.recordId);
-    if (!record || record.quantieme === null) {
+    const year = yearOfChange(change, record);
+    if (!record || year === null) {
       outcomes.push({ recordId: change.recordId, patentKey: record?.patent_key ?? '', annuityYear: -1, transition: null });
       continue;
     }
-    const id = yearId(record.patent_key, record.quantieme);
+    const id = yearId(record.patent_key, year);
     const row = current.get(id)!;
     const result = transition(row.state, change.event);
-    outcomes.push({ recordId: change.recordId, patentKey: record.patent_key, annuityYear: record.quantieme, transition: result });
+    outcomes.push({ recordId: change.recordId, patentKey: record.patent_key, annuityYear: year, transition: result });
     if (!result.ok) continue;
     const event = change.event;
-    const pending = updates.get(id) ?? { key: record.patent_key, year: record.quantieme, state: row.state, source: sourceOf(event), recordId: record.id, paidOn: null, amount: null, currency: null, receiptId: null, touched: false };
+    const pending = updates.get(id) ?? { key: record.patent_key, year, state: row.state, source: sourceOf(event), recordId: record.id, paidOn: null, amount: null, currency: null, receiptId: null, touched: false };
     if (result.changed) {
-      events.push({ key: record.patent_key, year: record.quantieme, old: row.state, next: result.state, source: sourceOf(event), userId: change.userId ?? null, receiptId: event.kind === 'receipt' ? event.receiptId : null });
+      events.push({ key: record.patent_key, year, old: row.state, next: result.state, source: sourceOf(event), userId: change.userId ?? null, receiptId: event.kind === 'receipt' ? event.receiptId : null });
       pending.state = result.state;
       pending.source = sourceOf(event);
       pending.touched = true;

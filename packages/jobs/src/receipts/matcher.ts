@@ -38,7 +38,7 @@ export interface PatentMatch {
 }
 
 export interface ReceiptMatch {
-  /** sure: every patent named is identified with its year (the receipt links); ambiguous: staff decide; none: nothing found. */
+  /** sure: every patent named is identified, its year not in doubt (the receipt links); ambiguous: staff decide; none: nothing found. */
   confidence: MatchConfidence;
   matches: PatentMatch[];
 }
@@ -94,9 +94,10 @@ function findNumber(folded: string, form: NumberForm): Found[] {
   const digits = form.digits.replace(/^0+/, '');
   if (digits.replace(/\D/g, '').length < MIN_DIGITS - 1) return [];
   const body = [...digits].map((ch) => escapeRe(ch)).join(SEP);
-  // Not inside a longer number: no digit (or digit group) before, and after it no digit, no further digit group, no decimal part
-  // (a check digit after a dot or a dash, "EP16839078.9", "10 2015 004 488.5", is allowed).
-  const re = new RegExp(String.raw`(?<!\d|\d[\s.\u00a0\u202f])(?:0${SEP})*${body}(?!\d|[\s\u00a0\u202f]\d|[.,]\d\d)`, 'g');
+  // Not inside a longer number: no digit (or digit group) before, no digit or decimal part after (a check digit after a
+  // dot or a dash, "EP16839078.9", "10 2015 004 488.5", is allowed; so is a year or a fee code after a space: PDF text
+  // extraction collapses the spaces between a table's columns).
+  const re = new RegExp(String.raw`(?<!\d|\d[\s.\u00a0\u202f])(?:0${SEP})*${body}(?!\d|[.,]\d\d)`, 'g');
   const found: Found[] = [];
   for (const m of folded.matchAll(re)) {
     const head = folded.slice(Math.max(0, m.index - 8), m.index);
@@ -188,6 +189,9 @@ export function matchReceipt(fullText: string, candidates: readonly MatchCandida
     }
     for (const at of findReference(source, candidate.referenceClient)) hits.push({ candidate, evidence: 'client_reference', at, strong: true });
     for (const at of findReference(source, candidate.referenceCabinet)) hits.push({ candidate, evidence: 'firm_reference', at, strong: true });
+    if (labelled.referenceClient && candidate.referenceClient && fold(labelled.referenceClient).trim() === fold(candidate.referenceClient).trim()) {
+      hits.push({ candidate, evidence: 'client_reference', at: { index: -1, end: -1 }, strong: true });
+    }
     if (labelled.referenceInpi && candidate.referenceCabinet && fold(labelled.referenceInpi) === fold(candidate.referenceCabinet)) {
       hits.push({ candidate, evidence: 'office_reference', at: { index: 0, end: 0 }, strong: true });
     }
@@ -195,7 +199,7 @@ export function matchReceipt(fullText: string, candidates: readonly MatchCandida
   if (hits.length === 0) return { confidence: 'none', matches: [] };
 
   // A mention is a place in the text (or the labelled office reference): the patents it names.
-  const mentionOf = (hit: Hit) => (hit.evidence === 'office_reference' ? 'office' : `${hit.at.index}:${hit.at.end}`);
+  const mentionOf = (hit: Hit) => (hit.evidence === 'office_reference' ? 'office' : hit.at.index < 0 ? 'label' : `${hit.at.index}:${hit.at.end}`);
   const named = new Map<string, Set<string>>();
   for (const hit of hits) named.set(mentionOf(hit), (named.get(mentionOf(hit)) ?? new Set()).add(hit.candidate.patentKey));
   // A patent is identified when one mention names it alone; named only alongside others, it is ambiguous.
@@ -217,7 +221,7 @@ export function matchReceipt(fullText: string, candidates: readonly MatchCandida
   const wholeYears = yearsIn(source);
   const matches: PatentMatch[] = [];
   for (const [patentKey, entry] of identified) {
-    const textual = entry.hits.filter((h) => h.evidence !== 'office_reference');
+    const textual = entry.hits.filter((h) => h.evidence !== 'office_reference' && h.at.index >= 0);
     const lines = textual.map((h) => lineAround(source, h.at.index, h.at.end));
     const lineYears = [...new Set(lines.flatMap(yearsIn))];
     const years = lineYears.length > 0 ? lineYears : single ? wholeYears : [];
@@ -229,7 +233,9 @@ export function matchReceipt(fullText: string, candidates: readonly MatchCandida
     const severalYears = printed === null && new Set(records.map((r) => r.quantieme)).size > 1;
     const year = printed ?? (years.length === 0 && !severalYears ? record.quantieme : null);
     const money = lines.map(amountIn).find((a) => a !== null) ?? (single ? amountIn(source) : null);
-    const sure = !entry.ambiguous && year !== null && years.length <= 1 && !severalYears;
+    // Sure: the patent is named alone by some mention and its year is not in doubt (a record without a year still
+    // links the receipt; the ledger is written only with a year).
+    const sure = !entry.ambiguous && years.length <= 1 && !severalYears;
     matches.push({
       recordId: record.id,
       patentKey,
