@@ -68,6 +68,17 @@ describe.each(databaseKinds())('payment ledger through the API (%s)', (kind) => 
     expect((await world.row('L-2')).ledgerState).toBe('abandoned');
   });
 
+  it('an admin’s edit: a new instruction on an ordered year moves it (source edit); a new year shows that year’s state', async () => {
+    world.t.clock.advance(1000);
+    const edit = await admin.client.put(`/api/brevet_eptane/update/${world.ids['L-1']}`, { id_instruction: 2, version: 3 });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    expect(await trail('PAT-1')).toEqual(['due→instructed screen', 'instructed→ordered validation', 'ordered→abandoned edit']);
+    expect(edit.body.brevet_eptane.ledger_state).toBe('abandoned');
+    const next = await admin.client.put(`/api/brevet_eptane/update/${world.ids['L-1']}`, { Quantieme: 11, version: 4 });
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
+    expect(next.body.brevet_eptane.ledger_state).toBeNull();
+  });
+
   it('a refused change writes nothing to the ledger (same transaction)', async () => {
     const stale = await agent.client.put(`/api/brevet_eptane/update/instruction_paiement/${world.ids['L-2']}`, { instruction_paiement: 1, version: 1 });
     expect(stale.status).toBe(409);

@@ -52,7 +52,8 @@ const to = (from: LedgerState, state: LedgerState): Transition => ({ ok: true, s
 /**
  * Which source may move which state to which:
  * - an instruction moves due / instructed / abandoned between themselves; once ordered (validated) only the
- *   back office's sync or import may change it (it is the one that orders); never after a payment or a lapse;
+ *   back office's sync or import (it is the one that orders) or an admin's edit may change it; never after a
+ *   payment or a lapse;
  * - validation: instructed → ordered; a "do not pay" (abandoned) or "wait" (due) stays as it is;
  * - a receipt (or staff linking one) marks `paid` whatever the instruction; a confirmed year stays confirmed;
  *   a year the register says lapsed is not revived by a receipt (a discrepancy for staff, issue 29 §3);
@@ -65,7 +66,8 @@ export function transition(from: LedgerState, event: LedgerEvent): Transition {
       const target = instructedState(event.instructionId);
       if (PAID_OR_AFTER.has(from)) return from === 'paid' && target === 'instructed' ? same(from) : { ok: false, reason: 'after_payment' };
       if (from === 'lapsed') return { ok: false, reason: 'year_lapsed' };
-      if (from === 'ordered' && event.source !== 'sync' && event.source !== 'import') return { ok: false, reason: 'after_order' };
+      // Once ordered, only the back office (it orders) or an admin's edit (which sends it back to validation) changes it.
+      if (from === 'ordered' && event.source !== 'sync' && event.source !== 'import' && event.source !== 'edit') return { ok: false, reason: 'after_order' };
       if (from === 'ordered' && target === 'instructed') return same(from);
       return to(from, target);
     }
