@@ -20,7 +20,7 @@ const EVENTS: Record<string, LedgerEvent> = {
   validation: { kind: 'validation' },
   'office payment': { kind: 'office_payment', source: 'sync', paidOn: '2026-03-12' },
   receipt,
-  'staff link': { ...receipt, source: 'staff' } as LedgerEvent,
+  'staff link': { ...receipt, source: 'staff' },
   'register confirmed': { kind: 'register', state: 'confirmed' },
   'register lapsed': { kind: 'register', state: 'lapsed' },
 };

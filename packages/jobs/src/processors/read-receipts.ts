@@ -9,7 +9,7 @@ import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { receiptUploadKind } from '../receipts/kind.ts';
 import { isComplete, type ReceiptReferences } from '../receipts/references.ts';
-import { lookupKeys, matchReceipt, type MatchCandidate, type ReceiptMatch } from '../receipts/matcher.ts';
+import { lookupKeys, matchReceipt, type ReceiptMatch } from '../receipts/matcher.ts';
 import { PATENT_KEY_SQL, writeLedger } from '../ledger/write.ts';
 import { readUploadInThread, type ReceiptVisitor } from '../receipts/thread.ts';
 import { loadReceiptUpload } from '../receipts/uploads.ts';
@@ -185,7 +185,7 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
       try {
         const refs = message.references;
         const candidates = await candidatesFor(message.text, refs);
-        const match: ReceiptMatch = matchReceipt(message.text, candidates as MatchCandidate[], { referenceClient: refs.referenceClient, referenceInpi: refs.referenceInpi });
+        const match: ReceiptMatch = matchReceipt(message.text, candidates, { referenceClient: refs.referenceClient, referenceInpi: refs.referenceInpi });
         const patent = match.confidence === 'sure' ? candidates.find((c) => c.id === match.matches[0]!.recordId) : undefined;
         // The receipt and the years it pays, in one transaction: a sure match links and marks each year paid (decision 191).
         const inserted = await deps.db.transaction(async (tx) => {
