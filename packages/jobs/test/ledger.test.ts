@@ -132,4 +132,31 @@ describe.each(testDatabaseKinds())('payment ledger (%s)', (kind) => {
     for (let i = 1; i < trail.length; i++) expect(trail[i]![0]).toBe(trail[i - 1]![1]);
     expect(trail[0]![0]).toBe('due');
   });
+
+  it('a receipt holding the year while the screen holds the record (it locks it first): they wait, no deadlock', async () => {
+    if (kind === 'pglite') return; // one connection: transactions run one after the other
+    const p = await record();
+    await write([{ recordId: p.id, event: { kind: 'validation' } }]);
+    const r = await receipt();
+    let screen: Promise<unknown> | undefined;
+    let settled = false;
+    await write([{ recordId: p.id, event: { kind: 'receipt', source: 'receipt', receiptId: r.id, paidOn: '2026-03-11', amount: null, currency: null } }], async () => {
+      // What updateInstruction does: its record FOR UPDATE (loadPatent), then the ledger.
+      screen = handle.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`select id from patent_records where id = ${p.id} for update`);
+          await writeLedger(tx, [{ recordId: p.id, event: { kind: 'instruction', source: 'screen', instructionId: 1 }, userId }], { at: new Date(Date.parse('2026-03-12T10:00:00Z') + ++tick * 1000) });
+        })
+        .finally(() => (settled = true));
+      for (let i = 0; i < 500 && !settled; i++) {
+        const waiting = rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]!.n;
+        if (waiting > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    });
+    await screen;
+    expect(await yearOf(p.idbrevet!, 6)).toMatchObject({ state: 'paid', receiptId: r.id });
+    expect(await trailOf(p.idbrevet!)).toEqual([['due', 'paid', 'receipt']]);
+    expect(await stateOfRecord(p.id)).toBe('paid');
+  });
 });

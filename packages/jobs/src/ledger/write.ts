@@ -7,8 +7,9 @@ import { recordState, sourceOf, transition, type LedgerEvent, type LedgerState, 
  * The ledger's one writer (decision 191). Every caller passes its own transaction: the ledger changes
  * with the instruction, the validation, the sync or the receipt that causes it, or not at all.
  *
- * Concurrency: each year's row is created if missing (`on conflict do nothing`, which waits for a
- * concurrent creator), then read FOR UPDATE in key order before the transition is computed. A second
+ * Concurrency: the records are locked first (id order), then each year's row is created if missing (`on conflict
+ * do nothing`, which waits for a concurrent creator) and read FOR UPDATE in key order before the transition is
+ * computed. A second
  * writer on the same year (an instruction and a receipt at the same moment) waits for the first to
  * commit and computes its transition from the committed state, so neither the state nor the trail
  * loses a change; key order keeps two writers of several years from deadlocking.
@@ -70,11 +71,18 @@ const yearOfChange = (change: LedgerChange, record: RecordRow | undefined) => ch
 export async function writeLedger(tx: Executor, changes: readonly LedgerChange[], options: LedgerWriteOptions): Promise<LedgerOutcome[]> {
   if (changes.length === 0) return [];
   const ids = [...new Set(changes.map((c) => c.recordId))];
+  // The records first, then the years: every writer takes its locks in this order (the instruction services hold
+  // their records already), so a receipt and an instruction on one year wait for each other instead of deadlocking.
+  // The other records of the same patent and year are locked too (their ledger_state is rewritten below).
   const records = new Map(
     rowsOf<RecordRow>(
       await tx.execute(sql`
         select id, ${PATENT_KEY_SQL} as patent_key, quantieme, instruction_id, instruction_status, date_paiement_office::text, date_acquit::text
-        from patent_records where id = any(${sql.param(ids)}::uuid[])`),
+        from patent_records
+        where id = any(${sql.param(ids)}::uuid[])
+           or (idbrevet, quantieme) in (select nullif(q.idbrevet, ''), q.quantieme from patent_records q where q.id = any(${sql.param(ids)}::uuid[]))
+        order by id
+        for update`),
     ).map((r) => [r.id, r]),
   );
 
