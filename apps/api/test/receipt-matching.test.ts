@@ -69,6 +69,11 @@ describe.each(databaseKinds())('receipts matched and linked (%s)', (kind) => {
     const receipt = await uploadPdf('dup.pdf', ['INPI', 'Client reference: DUP-0001', 'Annuite 4', 'Montant 60,00 EUR']);
     expect(receipt).toMatchObject({ patentId: null, matchConfidence: 'ambiguous' });
     expect(await year('PD-1', 4)).toBeUndefined();
+    // Staff's queue: the unlinked receipts, with the matcher's verdict.
+    const queue = await admin.client.get('/api/recepisse?unlinked=1');
+    expect(queue.status).toBe(200);
+    expect(queue.body.recepisse.map((r: { _id: string; match_confidence: string }) => [r._id, r.match_confidence])).toContainEqual([receipt.id, 'ambiguous']);
+    expect(queue.body.recepisse.every((r: { patent: unknown }) => r.patent === null)).toBe(true);
     expect((await agent.client.post(`/api/receipts/${receipt.id}/link`, { patent_id: world.ids['D-2'] })).status).toBe(403);
     const res = await admin.client.post(`/api/receipts/${receipt.id}/link`, { patent_id: world.ids['D-2'] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -77,6 +82,7 @@ describe.each(databaseKinds())('receipts matched and linked (%s)', (kind) => {
     expect(await trail('PD-2')).toEqual([{ from: 'due', to: 'paid', source: 'staff', userId: admin.id, receiptId: receipt.id }]);
     const [stored] = await db().select().from(receipts).where(eq(receipts.id, receipt.id));
     expect(stored).toMatchObject({ linkedBy: admin.id, cabinetId: world.cabinetA, clientCode: 'CODE-A' });
+    expect((await admin.client.get('/api/recepisse?unlinked=1')).body.recepisse.map((r: { _id: string }) => r._id)).not.toContain(receipt.id);
     // Linked already: a translated 409.
     const again = await admin.client.post(`/api/receipts/${receipt.id}/link`, { patent_id: world.ids['D-1'] }, { 'accept-language': 'fr' });
     expect(again.status).toBe(409);

@@ -84,6 +84,8 @@ export const receiptListQuery = z.strictObject({
   search: text().trim().max(200).optional(),
   /** `1`: only the receipts whose references are to be completed. */
   to_complete: z.enum(['0', '1']).optional(),
+  /** `1`: only the receipts linked to no patent (the matcher was not sure, decision 192): staff's queue. */
+  unlinked: z.enum(['0', '1']).optional(),
   sort: z.enum(RECEIPT_SORTS).default('created'),
   order: z.enum(['asc', 'desc']).default('desc'),
   page: positiveInt(1_000_000).default(1),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { paginationMeta, type ReceiptDto, type ReceiptLinkBody, type ReceiptListQuery } from '@portal/contracts';
 import { patentRecords, receiptUploads, receipts, type Database } from '@portal/db';
 import { enqueueCommitted, PDF_SNIFF_BYTES, publishReceiptUpload, receiptUploadKind, toReceiptUploadDto, writeLedger } from '@portal/jobs';
@@ -119,13 +119,14 @@ export async function listReceipts(ctx: AppContext, actor: AuthState, query: Rec
 }
 
 /** The conditions of a receipts list: the caller's visibility, the search, "to complete". */
-export function receiptsWhere(visible: SQL | undefined, query: Pick<ReceiptListQuery, 'search' | 'to_complete'>): SQL | undefined {
+export function receiptsWhere(visible: SQL | undefined, query: Pick<ReceiptListQuery, 'search' | 'to_complete' | 'unlinked'>): SQL | undefined {
   const conditions: (SQL | undefined)[] = [visible];
   if (query.search) {
     const like = likePattern(query.search);
     conditions.push(or(ilike(receipts.referenceClient, like), ilike(receipts.referenceInpi, like), ilike(receipts.referenceProvider, like), ilike(receipts.fileName, like)));
   }
   if (query.to_complete === '1') conditions.push(eq(receipts.needsCompletion, true));
+  if (query.unlinked === '1') conditions.push(isNull(receipts.patentId));
   return and(...conditions);
 }
 
