@@ -142,6 +142,18 @@ try {
   const [updated, bulkMs, bulkCpu] = await timed(() => bulkUpdateInstructions(ctx, actor, items as Parameters<typeof bulkUpdateInstructions>[2]));
   report(`atomic update of ${updated.length} instructions, ledger included`, `${ms(bulkMs)} ms`, `cpu ${ms(bulkCpu)} ms`);
 
+  // The ledger's share of such an update: the writer alone for 1,000 other records' instructions, in one transaction.
+  const others = rowsOf<{ id: string }>(
+    await db.execute(sql`
+    select id from patent_records
+    where has_instruction = false and instruction_status = 'unprocessed' and quantieme is not null and not (idagenda = any(${sql.param(candidates.map((c) => c.idagenda))}::text[]))
+    order by id desc limit 1000`),
+  );
+  const [, writerMs, writerCpu] = await timed(() =>
+    db.transaction((tx) => writeLedger(tx, others.map((o) => ({ recordId: o.id, userId: benchAdmin!.id, event: { kind: 'instruction' as const, source: 'bulk' as const, instructionId: 1 } })), { at: new Date() })),
+  );
+  report(`the ledger's writer alone: ${others.length} instructions (one transaction)`, `${ms(writerMs)} ms`, `cpu ${ms(writerCpu)} ms`);
+
   // 1,000 receipts marking their year paid, through the writer, in one transaction.
   await db.execute(sql`insert into receipt_uploads (owner_id, original_name, storage_key, size, sha256) values (${benchAdmin!.id}, 'bench.zip', 'bench/payments.zip', 1, 'x')`);
   const receiptRows = rowsOf<{ id: string; record_id: string }>(
