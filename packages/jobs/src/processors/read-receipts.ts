@@ -128,7 +128,7 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
 
     /**
      * The matcher's candidates (decision 192): the records within the uploader's reach whose search text holds one of
-     * the receipt's digit runs, or whose client or firm reference is one of its tokens; at most a few hundred.
+     * the receipt's digit runs or reference tokens, or its labelled references; at most a few hundred.
      */
     const candidatesFor = async (text: string, refs: ReceiptReferences) => {
       const reach: SQL[] = [];
@@ -136,11 +136,11 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
       if (scope.codes.length > 0) reach.push(inArray(patentRecords.clientCode, scope.codes));
       if (!scope.all && reach.length === 0) return [];
       const keys = lookupKeys(text);
-      const tokens = [...keys.tokens, ...[refs.referenceClient, refs.referenceInpi].filter((r): r is string => r !== null).map((r) => r.toUpperCase())].slice(0, 200);
-      const found: SQL[] = keys.digits.slice(0, 50).map((d) => sql`${patentRecords.searchText} like ${`%${d}%`}`);
-      if (tokens.length > 0) {
-        found.push(sql`upper(${patentRecords.referenceClient}) = any(${sql.param(tokens)}::text[])`, sql`upper(${patentRecords.referenceCabinet}) = any(${sql.param(tokens)}::text[])`);
-      }
+      const labelled = [refs.referenceClient, refs.referenceInpi].filter((r): r is string => r !== null && r.trim().length >= 3);
+      // Every key is a substring of the lower-cased search text (references and numbers): the trigram index reads
+      // the few records holding one (a bitmap OR), never every record.
+      const likeOf = (key: string) => `%${key.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+      const found: SQL[] = [...keys.digits.slice(0, 50), ...labelled, ...keys.tokens.slice(0, 50)].map((key) => sql`${patentRecords.searchText} like ${likeOf(key)}`);
       if (found.length === 0) return [];
       return deps.db
         .select({
@@ -190,28 +190,28 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
         // The receipt and the years it pays, in one transaction: a sure match links and marks each year paid (decision 191).
         const inserted = await deps.db.transaction(async (tx) => {
           const rows = await tx
-          .insert(receipts)
-          .values({
-            uploadId,
-            entryIndex: message.index,
-            fileName: message.name,
-            storageKey: key,
-            size: content.length,
-            referenceClient: refs.referenceClient,
-            referenceInpi: refs.referenceInpi,
-            referenceProvider: refs.referenceProvider,
-            dateOrdrePaiement: refs.dateOrdrePaiement,
-            source: message.source,
-            needsCompletion: message.pdfError !== null || !isComplete(refs),
-            pdfError: message.pdfError,
-            patentId: patent?.id ?? null,
-            cabinetId: patent?.cabinetId ?? scope.cabinetIds[0] ?? null,
-            clientCode: patent?.clientCode ?? null,
-            matchConfidence: match.confidence,
-            createdAt: day,
-          })
-          .onConflictDoNothing({ target: [receipts.uploadId, receipts.entryIndex] })
-          .returning({ id: receipts.id });
+            .insert(receipts)
+            .values({
+              uploadId,
+              entryIndex: message.index,
+              fileName: message.name,
+              storageKey: key,
+              size: content.length,
+              referenceClient: refs.referenceClient,
+              referenceInpi: refs.referenceInpi,
+              referenceProvider: refs.referenceProvider,
+              dateOrdrePaiement: refs.dateOrdrePaiement,
+              source: message.source,
+              needsCompletion: message.pdfError !== null || !isComplete(refs),
+              pdfError: message.pdfError,
+              patentId: patent?.id ?? null,
+              cabinetId: patent?.cabinetId ?? scope.cabinetIds[0] ?? null,
+              clientCode: patent?.clientCode ?? null,
+              matchConfidence: match.confidence,
+              createdAt: day,
+            })
+            .onConflictDoNothing({ target: [receipts.uploadId, receipts.entryIndex] })
+            .returning({ id: receipts.id });
           const receiptId = rows[0]?.id;
           if (receiptId !== undefined && patent !== undefined) {
             await writeLedger(
