@@ -70,6 +70,7 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
     not_updated: [],
   },
   'PUT /brevet_eptane/update-missing-info/:idagenda': { noDepot: 'EP1', version: 1 },
+  'POST /receipts/:id/link': { patent_id: UUID, year: 5 },
   'PUT /brevet_eptane/validate-instruction': { patents: [{ _id: UUID, version: 1 }] },
   'PUT /brevet_eptane/update/:_id': { ReferenceClient: 'R', version: 1 },
   'POST /brevet_eptane/create': { numero_depot: 'EP1', pays: 'EP', quantieme: 3, cout: 10 },

@@ -80,7 +80,7 @@ describe('OpenAPI document and viewer', () => {
     expect(answer.properties.result.type).toBe('boolean');
     expect(answer.required).toEqual(expect.arrayContaining(['success', 'result', 'upload']));
     const list = paths['/api/recepisse'].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['search', 'to_complete', 'sort', 'order', 'page', 'limit']);
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['search', 'to_complete', 'unlinked', 'sort', 'order', 'page', 'limit']);
     const item = list.responses['200'].content['application/json'].schema.properties.recepisse.items;
     expect(item.required).toEqual(expect.arrayContaining(['reference_client', 'reference_inpi', 'reference_provider', 'date_ordre_paiement', 'path']));
     expect(Object.keys(paths['/api/download/recepisse'].get.responses['200'].content)).toEqual(['application/pdf']);

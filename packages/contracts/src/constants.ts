@@ -209,6 +209,10 @@ export const ERROR_CODES = {
   patent_field_filled: 409,
   instruction_not_processed: 409,
   instructions_not_validated: 409,
+  // Receipts linked by hand (decision 192).
+  receipt_already_linked: 409,
+  receipt_year_required: 400,
+  receipt_link_refused: 409,
   submission_reviewed: 409,
   reason_required: 400,
   country_required: 400,
@@ -239,3 +243,9 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+
+/** A payment ledger year's states (decision 191; the same list as `@portal/db`'s LEDGER_STATES, checked by a type in `@portal/jobs`). */
+export const PAYMENT_LEDGER_STATES = ['due', 'instructed', 'ordered', 'paid', 'confirmed', 'abandoned', 'lapsed'] as const;
+export type PaymentLedgerState = (typeof PAYMENT_LEDGER_STATES)[number];
+/** Who moved a ledger year (decision 191). */
+export const PAYMENT_LEDGER_SOURCES = ['screen', 'bulk', 'sync', 'import', 'submission', 'edit', 'validation', 'receipt', 'staff', 'register'] as const;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  PAYMENT_LEDGER_SOURCES,
+  PAYMENT_LEDGER_STATES,
   INSTRUCTION_SOURCES,
   INSTRUCTION_STATUSES,
   PATENT_BULK_MAX_ROWS,
@@ -119,8 +121,23 @@ export const patentRecordSchema = z.strictObject({
   version: z.number().int().min(1),
   created: z.iso.datetime(),
   updated: z.iso.datetime(),
+  /** The payment ledger's state of this record's annuity year (decision 191); null when the ledger has no row for it yet. */
+  ledger_state: z.enum(PAYMENT_LEDGER_STATES).nullable().optional(),
 });
 export type PatentRecordDto = z.infer<typeof patentRecordSchema>;
+
+/** One year of a patent's payment ledger (decision 191): its state, since when and from which source; the payment and its receipt once paid. */
+export const patentLedgerYearSchema = z.strictObject({
+  year: z.number().int(),
+  state: z.enum(PAYMENT_LEDGER_STATES),
+  source: z.enum(PAYMENT_LEDGER_SOURCES).nullable(),
+  state_at: z.iso.datetime(),
+  paid_on: isoDay.nullable(),
+  amount: z.number().nullable(),
+  currency: z.string().nullable(),
+  receipt: z.strictObject({ _id: z.uuid(), file_name: z.string() }).nullable(),
+});
+export type PatentLedgerYearDto = z.infer<typeof patentLedgerYearSchema>;
 
 /** GET /brevet_eptane and /brevet_eptane/admin/{code}: one tab, filtered, searched, sorted and paged by the server. */
 export const patentListQuery = z.strictObject({
@@ -157,7 +174,12 @@ export type PatentListResponse = z.infer<typeof patentListResponse>;
 /** A client code as the back office writes them. */
 export const patentClientCodeParams = z.strictObject({ code: text().trim().min(1).max(50) });
 export const patentIdParams = z.strictObject({ id: z.uuid() });
-export const patentResponse = z.strictObject({ success: z.literal(true), brevet_eptane: patentRecordSchema });
+export const patentResponse = z.strictObject({
+  success: z.literal(true),
+  brevet_eptane: patentRecordSchema,
+  /** GET /brevet_eptane/{id} only: every year of the patent's payment ledger, oldest first (decision 191). */
+  ledger: z.array(patentLedgerYearSchema).optional(),
+});
 
 /** PUT /brevet_eptane/update/instruction_paiement/{id}: the instruction, and the version the screen read. */
 export const patentInstructionBody = z.strictObject({

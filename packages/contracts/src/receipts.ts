@@ -64,6 +64,8 @@ export const receiptSchema = z.strictObject({
   patent: z.strictObject({ _id: z.uuid(), idagenda: z.string(), ReferenceClient: z.string().nullable() }).nullable(),
   upload_id: z.uuid(),
   created: z.iso.datetime(),
+  /** The matcher's verdict (decision 192): sure (linked), ambiguous or none (unlinked, for staff); null for a receipt read before it. */
+  match_confidence: z.enum(['sure', 'ambiguous', 'none']).nullable().optional(),
 });
 export type ReceiptDto = z.infer<typeof receiptSchema>;
 
@@ -82,6 +84,8 @@ export const receiptListQuery = z.strictObject({
   search: text().trim().max(200).optional(),
   /** `1`: only the receipts whose references are to be completed. */
   to_complete: z.enum(['0', '1']).optional(),
+  /** `1`: only the receipts linked to no patent (the matcher was not sure, decision 192): staff's queue. */
+  unlinked: z.enum(['0', '1']).optional(),
   sort: z.enum(RECEIPT_SORTS).default('created'),
   order: z.enum(['asc', 'desc']).default('desc'),
   page: positiveInt(1_000_000).default(1),
@@ -100,3 +104,11 @@ export const receiptUploadsQuery = z.strictObject({ page: positiveInt(100_000).d
 export const receiptUploadsResponse = z.strictObject({ success: z.literal(true), uploads: z.array(receiptUploadSchema), meta: paginationMetaSchema });
 /** The receipts of one patent (the detail modal). */
 export const patentReceiptsResponse = z.strictObject({ success: z.literal(true), recepisse: z.array(receiptSchema) });
+
+/** POST /receipts/{id}/link (staff, decision 192): the patent record a receipt pays, and the annuity year when it is not the record's own. */
+export const receiptLinkBody = z.strictObject({
+  patent_id: z.uuid(),
+  year: z.number().int().min(0).max(100).optional(),
+});
+export type ReceiptLinkBody = z.infer<typeof receiptLinkBody>;
+export const receiptLinkResponse = z.strictObject({ success: z.literal(true), recepisse: receiptSchema });

@@ -451,6 +451,10 @@ export const paymentInstructions = pgTable('payment_instructions', {
 /** `checkRecord`'s disagreement codes (`@portal/annuities`), as stored in `patent_records.schedule_code`. */
 export const SCHEDULE_MISMATCH_CODES = ['due_differs', 'no_annuity_due_then', 'number_out_of_range'] as const;
 export const INSTRUCTION_STATUS_VALUES = ['unprocessed', 'processed', 'validated'] as const;
+/** A ledger year's states (decision 191): from the agent's decision to the office's register. */
+export const LEDGER_STATES = ['due', 'instructed', 'ordered', 'paid', 'confirmed', 'abandoned', 'lapsed'] as const;
+/** Who moved a ledger year: an instruction (screen, bulk, sync, import…), validation, a receipt, staff by hand, the register. */
+export const LEDGER_SOURCES = ['screen', 'bulk', 'sync', 'import', 'submission', 'edit', 'validation', 'receipt', 'staff', 'register'] as const;
 export const INSTRUCTION_CHANGE_SOURCES = ['screen', 'bulk', 'sync', 'reset', 'validation', 'import', 'submission', 'edit'] as const;
 
 /**
@@ -523,11 +527,19 @@ export const patentRecords = pgTable(
       .generatedAlwaysAs(
         sql`lower(coalesce(reference_client, '') || chr(31) || coalesce(numero_depot, '') || chr(31) || coalesce(numero_publication, '') || chr(31) || coalesce(reference_cabinet, '') || chr(31) || pays || chr(31) || coalesce(titre_francais, '') || chr(31) || coalesce(titre_anglais, '') || chr(31) || coalesce(donneur_ordre, ''))`,
       ),
+    /**
+     * The payment ledger's state of this record's own annuity year (`patent_ledger`, decision 191), kept by the
+     * ledger's writer in the transaction of every change, so the agents' list reads it without a join. Null: no
+     * ledger row yet (no year known, or nothing happened since migration 0023).
+     */
+    ledgerState: text('ledger_state', { enum: LEDGER_STATES }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('patent_records_idagenda_unique').on(t.idagenda),
+    // A patent's annuity records by year (decision 191): the ledger writer keeps `ledger_state` on every record of a patent's year.
+    index('patent_records_patent_year_idx').on(t.idbrevet, t.quantieme),
     // A tab of an agent's portfolio by due date: per cabinet, per client code, and everyone's for admins.
     index('patent_records_cabinet_tab_due_idx').on(t.cabinetId, t.hasInstruction, t.dateEcheance, t.id),
     index('patent_records_code_tab_due_idx').on(t.clientCode, t.hasInstruction, t.dateEcheance, t.id),
@@ -785,6 +797,7 @@ export const receiptUploads = pgTable(
   ],
 );
 
+export const RECEIPT_MATCH_CONFIDENCES = ['sure', 'ambiguous', 'none'] as const;
 export const RECEIPT_SOURCES = ['manifest', 'pdf_text', 'none'] as const;
 
 /**
@@ -815,9 +828,15 @@ export const receipts = pgTable(
     patentId: uuid('patent_id').references(() => patentRecords.id, { onDelete: 'set null' }),
     cabinetId: uuid('cabinet_id').references(() => cabinets.id, { onDelete: 'restrict' }),
     clientCode: text('client_code'),
+    /** The matcher's verdict (decision 192): sure (linked), ambiguous or none (unlinked, for staff); null before migration 0023. */
+    matchConfidence: text('match_confidence', { enum: RECEIPT_MATCH_CONFIDENCES }),
+    /** Who linked it by hand (staff), when it was. */
+    linkedBy: uuid('linked_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
+    // The unlinked receipts staff go through, newest first.
+    index('receipts_unlinked_idx').on(t.createdAt, t.id).where(sql`${t.patentId} is null`),
     uniqueIndex('receipts_upload_entry_unique').on(t.uploadId, t.entryIndex),
     index('receipts_created_idx').on(t.createdAt, t.id),
     index('receipts_cabinet_created_idx').on(t.cabinetId, t.createdAt, t.id),
@@ -898,4 +917,52 @@ export const securityEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('security_events_created_idx').on(t.createdAt, t.id), index('security_events_target_idx').on(t.targetId, t.createdAt)],
+);
+
+/**
+ * The payment ledger (decision 191): one row per patent and annuity year. The patent is the back office's
+ * `idbrevet` (every annuity record of one patent shares it), else `record:<patent_records.id>` for a record
+ * without one. Each state has its source and time; `paid` carries the date, amount, currency and the receipt.
+ * Written only by the ledger writer (`@portal/jobs` ledger), in the transaction of the change that causes it,
+ * with the year's row locked (FOR UPDATE), and one `patent_ledger_events` row per change.
+ */
+export const patentLedger = pgTable(
+  'patent_ledger',
+  {
+    patentKey: text('patent_key').notNull(),
+    annuityYear: integer('annuity_year').notNull(),
+    /** The annuity record of this year, when the portfolio has one. */
+    recordId: uuid('record_id').references(() => patentRecords.id, { onDelete: 'set null' }),
+    state: text('state', { enum: LEDGER_STATES }).notNull().default('due'),
+    source: text('source', { enum: LEDGER_SOURCES }),
+    stateAt: timestamp('state_at', { withTimezone: true }).notNull().defaultNow(),
+    amount: numeric('amount', { precision: 12, scale: 2 }),
+    currency: text('currency'),
+    paidOn: date('paid_on', { mode: 'string' }),
+    receiptId: uuid('receipt_id').references(() => receipts.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.patentKey, t.annuityYear] }),
+    index('patent_ledger_record_idx').on(t.recordId),
+    index('patent_ledger_receipt_idx').on(t.receiptId),
+    check('patent_ledger_state_check', sql`${t.state} in ('due', 'instructed', 'ordered', 'paid', 'confirmed', 'abandoned', 'lapsed')`),
+    check('patent_ledger_year_check', sql`${t.annuityYear} between 0 and 100`),
+  ],
+);
+
+/** The ledger's audit trail: every change of a year's state (old → new), its source, user, receipt and time. */
+export const patentLedgerEvents = pgTable(
+  'patent_ledger_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patentKey: text('patent_key').notNull(),
+    annuityYear: integer('annuity_year').notNull(),
+    oldState: text('old_state', { enum: LEDGER_STATES }),
+    newState: text('new_state', { enum: LEDGER_STATES }).notNull(),
+    source: text('source', { enum: LEDGER_SOURCES }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    receiptId: uuid('receipt_id').references(() => receipts.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('patent_ledger_events_year_idx').on(t.patentKey, t.annuityYear, t.createdAt)],
 );

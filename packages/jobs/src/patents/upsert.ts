@@ -4,6 +4,8 @@ import type { PatentRowRejectionDto } from '@portal/contracts';
 import type { PatentUpsertRow, RateTable, RawPatentRow } from './rows.ts';
 import { prepareRow, rowsOf } from './rows.ts';
 import type { Day } from '@portal/annuities/core';
+import { recordState } from '../ledger/states.ts';
+import { syncRecordStates, writeLedger, type LedgerChange } from '../ledger/write.ts';
 
 /** Rows per upsert statement (one array parameter per column, `unnest`). */
 export const PORTFOLIO_BATCH = 1000;
@@ -87,13 +89,26 @@ export async function upsertPatents(db: Database, rows: readonly PatentUpsertRow
       sql`${sql.param(rows.map((r) => r.setsInstruction))}::boolean[]`,
       sql`${sql.param(rows.map((r) => r.instructionId))}::integer[]`,
     ];
-    type Written = { id: string; inserted: boolean; instruction_id: number | null; instruction_status: string; old_instruction_id: number | null; old_status: string | null; had_row: boolean };
+    type Written = {
+      id: string;
+      inserted: boolean;
+      instruction_id: number | null;
+      instruction_status: string;
+      old_instruction_id: number | null;
+      old_status: string | null;
+      had_row: boolean;
+      paid_on: string | null;
+      old_paid_on: string | null;
+      old_office_paid: string | null;
+      old_acquit: string | null;
+      same_year: boolean;
+    };
     const result = await tx.execute(sql`
       with input as (
         select * from unnest(${sql.join(arrays, sql`, `)}) as i(${UNNEST_ALIAS})
       ),
       old as (
-        select p.id, p.idagenda, p.instruction_id, p.instruction_status
+        select p.id, p.idagenda, p.instruction_id, p.instruction_status, p.date_paiement_office, p.date_acquit, p.quantieme
         from patent_records p join input i on i.idagenda = p.idagenda
       ),
       written as (
@@ -112,9 +127,11 @@ export async function upsertPatents(db: Database, rows: readonly PatentUpsertRow
         left join old o on o.idagenda = i.idagenda
         on conflict (idagenda) do update set ${UPDATE_SET}, version = patent_records.version + 1, updated_at = excluded.updated_at
         where ${CURRENT_ROW} is distinct from ${NEW_ROW}
-        returning id, idagenda, (xmax = 0) as inserted, instruction_id, instruction_status
+        returning id, idagenda, (xmax = 0) as inserted, instruction_id, instruction_status, date_paiement_office, date_acquit, quantieme
       )
-      select w.id, w.inserted, w.instruction_id, w.instruction_status, o.instruction_id as old_instruction_id, o.instruction_status as old_status, (o.id is not null) as had_row
+      select w.id, w.inserted, w.instruction_id, w.instruction_status, o.instruction_id as old_instruction_id, o.instruction_status as old_status, (o.id is not null) as had_row,
+        coalesce(w.date_paiement_office, w.date_acquit)::text as paid_on, coalesce(o.date_paiement_office, o.date_acquit)::text as old_paid_on,
+        o.date_paiement_office::text as old_office_paid, o.date_acquit::text as old_acquit, (o.quantieme is not distinct from w.quantieme) as same_year
       from written w left join old o on o.idagenda = w.idagenda`);
     const written = rowsOf<Written>(result);
     let inserted = 0;
@@ -133,8 +150,46 @@ export async function upsertPatents(db: Database, rows: readonly PatentUpsertRow
           ${sql.param(events.map((e) => e.newInstructionId))}::integer[], ${sql.param(events.map((e) => e.oldStatus))}::text[], ${sql.param(events.map((e) => e.newStatus))}::text[])
           as e(patent_id, old_instruction_id, new_instruction_id, old_status, new_status)`);
     }
+    await writeLedger(tx, ledgerChanges(written, source), { at: now });
+    // A record moved to another year (or new) shows that year's state: copied whether or not an event was written.
+    await syncRecordStates(
+      tx,
+      written.map((w) => w.id),
+    );
     return { inserted, updated: written.length - inserted, unchanged: rows.length - written.length };
   });
+}
+
+/**
+ * What the back office's rows tell the ledger (decision 191): an instruction given or cleared, and a payment to
+ * the office (`date_paiement_office`, else `date_acquit`) newly recorded. A row of the same year starts, when the
+ * ledger does not know it yet, from what the record said before this write.
+ */
+function ledgerChanges(
+  written: ReadonlyArray<{
+    id: string;
+    had_row: boolean;
+    same_year: boolean;
+    instruction_id: number | null;
+    old_instruction_id: number | null;
+    old_status: string | null;
+    paid_on: string | null;
+    old_paid_on: string | null;
+    old_office_paid: string | null;
+    old_acquit: string | null;
+  }>,
+  source: AuditSource,
+): LedgerChange[] {
+  const changes: LedgerChange[] = [];
+  for (const row of written) {
+    const before = row.had_row && row.same_year;
+    const seed = before
+      ? recordState({ instructionId: row.old_instruction_id, instructionStatus: row.old_status ?? 'unprocessed', datePaiementOffice: row.old_office_paid, dateAcquit: row.old_acquit })
+      : undefined;
+    if (before && row.old_instruction_id !== row.instruction_id) changes.push({ recordId: row.id, event: { kind: 'instruction', source, instructionId: row.instruction_id }, seed });
+    if (row.paid_on !== null && (!before || row.old_paid_on === null)) changes.push({ recordId: row.id, event: { kind: 'office_payment', source, paidOn: row.paid_on }, seed });
+  }
+  return changes;
 }
 
 /** Counts (flagged rows among those stored) and the first refused rows of an import or a sync. */

@@ -8,7 +8,9 @@ import { UnrecoverableJobError } from '@portal/queue';
 import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { receiptUploadKind } from '../receipts/kind.ts';
-import { isComplete } from '../receipts/references.ts';
+import { isComplete, type ReceiptReferences } from '../receipts/references.ts';
+import { lookupKeys, matchReceipt, type ReceiptMatch } from '../receipts/matcher.ts';
+import { PATENT_KEY_SQL, writeLedger } from '../ledger/write.ts';
 import { readUploadInThread, type ReceiptVisitor } from '../receipts/thread.ts';
 import { loadReceiptUpload } from '../receipts/uploads.ts';
 import { publishReceiptUpload } from '../kinds/receipts.ts';
@@ -124,19 +126,39 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
         .finally(() => (beating.current = null));
     }, RECEIPTS_PROGRESS_MS);
 
-    const matchPatent = async (reference: string | null) => {
-      if (!reference) return undefined;
+    /**
+     * The matcher's candidates (decision 192): the records within the uploader's reach whose search text holds one of
+     * the receipt's digit runs or reference tokens, or its labelled references; at most a few hundred.
+     */
+    const candidatesFor = async (text: string, refs: ReceiptReferences) => {
       const reach: SQL[] = [];
       if (scope.cabinetIds.length > 0) reach.push(inArray(patentRecords.cabinetId, scope.cabinetIds));
       if (scope.codes.length > 0) reach.push(inArray(patentRecords.clientCode, scope.codes));
-      if (!scope.all && reach.length === 0) return undefined;
-      const [patent] = await deps.db
-        .select({ id: patentRecords.id, cabinetId: patentRecords.cabinetId, clientCode: patentRecords.clientCode })
+      if (!scope.all && reach.length === 0) return [];
+      const keys = lookupKeys(text);
+      const labelled = [refs.referenceClient, refs.referenceInpi].filter((r): r is string => r !== null && r.trim().length >= 3);
+      // Every key is a substring of the lower-cased search text (references and numbers): the trigram index reads
+      // the few records holding one (a bitmap OR), never every record.
+      const likeOf = (key: string) => `%${key.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+      const found: SQL[] = [...keys.digits.slice(0, 50), ...labelled, ...keys.tokens.slice(0, 50)].map((key) => sql`${patentRecords.searchText} like ${likeOf(key)}`);
+      if (found.length === 0) return [];
+      return deps.db
+        .select({
+          id: patentRecords.id,
+          patentKey: sql<string>`${PATENT_KEY_SQL}`,
+          referenceClient: patentRecords.referenceClient,
+          referenceCabinet: patentRecords.referenceCabinet,
+          numeroDepot: patentRecords.numeroDepot,
+          numeroPublication: patentRecords.numeroPublication,
+          pays: patentRecords.pays,
+          quantieme: patentRecords.quantieme,
+          cabinetId: patentRecords.cabinetId,
+          clientCode: patentRecords.clientCode,
+        })
         .from(patentRecords)
-        .where(and(eq(patentRecords.referenceClient, reference), scope.all ? undefined : or(...reach)))
+        .where(and(or(...found), scope.all ? undefined : or(...reach)))
         .orderBy(asc(patentRecords.idagenda))
-        .limit(1);
-      return patent;
+        .limit(300);
     };
 
     const visitor: ReceiptVisitor = async (message) => {
@@ -162,29 +184,48 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
       // deletes its entries' unrecorded keys).
       try {
         const refs = message.references;
-        const patent = await matchPatent(refs.referenceClient);
-        const inserted = await deps.db
-          .insert(receipts)
-          .values({
-            uploadId,
-            entryIndex: message.index,
-            fileName: message.name,
-            storageKey: key,
-            size: content.length,
-            referenceClient: refs.referenceClient,
-            referenceInpi: refs.referenceInpi,
-            referenceProvider: refs.referenceProvider,
-            dateOrdrePaiement: refs.dateOrdrePaiement,
-            source: message.source,
-            needsCompletion: message.pdfError !== null || !isComplete(refs),
-            pdfError: message.pdfError,
-            patentId: patent?.id ?? null,
-            cabinetId: patent?.cabinetId ?? scope.cabinetIds[0] ?? null,
-            clientCode: patent?.clientCode ?? null,
-            createdAt: day,
-          })
-          .onConflictDoNothing({ target: [receipts.uploadId, receipts.entryIndex] })
-          .returning({ id: receipts.id });
+        const candidates = await candidatesFor(message.text, refs);
+        const match: ReceiptMatch = matchReceipt(message.text, candidates, { referenceClient: refs.referenceClient, referenceInpi: refs.referenceInpi });
+        const patent = match.confidence === 'sure' ? candidates.find((c) => c.id === match.matches[0]!.recordId) : undefined;
+        // The receipt and the years it pays, in one transaction: a sure match links and marks each year paid (decision 191).
+        const inserted = await deps.db.transaction(async (tx) => {
+          const rows = await tx
+            .insert(receipts)
+            .values({
+              uploadId,
+              entryIndex: message.index,
+              fileName: message.name,
+              storageKey: key,
+              size: content.length,
+              referenceClient: refs.referenceClient,
+              referenceInpi: refs.referenceInpi,
+              referenceProvider: refs.referenceProvider,
+              dateOrdrePaiement: refs.dateOrdrePaiement,
+              source: message.source,
+              needsCompletion: message.pdfError !== null || !isComplete(refs),
+              pdfError: message.pdfError,
+              patentId: patent?.id ?? null,
+              cabinetId: patent?.cabinetId ?? scope.cabinetIds[0] ?? null,
+              clientCode: patent?.clientCode ?? null,
+              matchConfidence: match.confidence,
+              createdAt: day,
+            })
+            .onConflictDoNothing({ target: [receipts.uploadId, receipts.entryIndex] })
+            .returning({ id: receipts.id });
+          const receiptId = rows[0]?.id;
+          if (receiptId !== undefined && patent !== undefined) {
+            await writeLedger(
+              tx,
+              match.matches.map((m) => ({
+                recordId: m.recordId,
+                annuityYear: m.year,
+                event: { kind: 'receipt' as const, source: 'receipt' as const, receiptId, paidOn: refs.dateOrdrePaiement, amount: m.amount, currency: m.currency },
+              })),
+              { at: day },
+            );
+          }
+          return rows;
+        });
         // Written meanwhile by another attempt: its row keeps the object when it points to the same key.
         if (inserted.length === 0) await deleteUnlessRecorded(deps, key);
       } catch (error) {

@@ -20,6 +20,8 @@ export type ReceiptThreadMessage =
       bytes: Uint8Array;
       references: ReceiptReferences;
       source: 'manifest' | 'pdf_text' | 'none';
+      /** The PDF's text (at most RECEIPT_TEXT_KEPT characters), for the matcher (decision 192); empty when unreadable. */
+      text: string;
       pdfError: string | null;
     }
   | { type: 'refused'; index: number; entry: string; code: ReceiptRefusal }

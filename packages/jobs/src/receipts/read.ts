@@ -9,6 +9,9 @@ import { EMPTY_REFERENCES, fromManifest, isEmpty, referencesFromText, type Manif
 import { readManifest } from './manifest.ts';
 import { pdfText } from './pdf-text.ts';
 
+/** The text of a receipt the matcher reads, at most (a receipt is a page or two). */
+export const RECEIPT_TEXT_KEPT = 50_000;
+
 type Post = (message: ReceiptThreadMessage) => Promise<void>;
 type Limits = typeof RECEIPT_ZIP_LIMITS;
 
@@ -76,9 +79,10 @@ async function describePdf(bytes: Buffer, name: string, manifest: Manifest | nul
   } catch (error) {
     pdfError = error instanceof Error && /password/i.test(error.name + error.message) ? 'encrypted_pdf' : 'unreadable_pdf';
   }
-  if (listed && !isEmpty(listed)) return { references: listed, source: 'manifest' as const, pdfError };
+  text = text.slice(0, RECEIPT_TEXT_KEPT);
+  if (listed && !isEmpty(listed)) return { references: listed, source: 'manifest' as const, pdfError, text };
   const found = pdfError ? EMPTY_REFERENCES : referencesFromText(text);
-  return isEmpty(found) ? { references: EMPTY_REFERENCES, source: 'none' as const, pdfError } : { references: found, source: 'pdf_text' as const, pdfError };
+  return isEmpty(found) ? { references: EMPTY_REFERENCES, source: 'none' as const, pdfError, text } : { references: found, source: 'pdf_text' as const, pdfError, text };
 }
 
 /**

@@ -1,7 +1,8 @@
-import { and, desc, eq, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, lte } from 'drizzle-orm';
 import { computeSchedule, formatIsoDate, officeOfCountry, parseIsoDate, type Annuity } from '@portal/annuities/core';
-import type { PatentEventDto, PatentScheduleReason, PatentScheduleResponse } from '@portal/contracts';
-import { currencyRates, patentInstructionEvents, users, type Executor } from '@portal/db';
+import type { PatentEventDto, PatentLedgerYearDto, PatentRecordDto, PatentScheduleReason, PatentScheduleResponse } from '@portal/contracts';
+import { patentKeyOf } from '@portal/jobs';
+import { currencyRates, patentInstructionEvents, patentLedger, receipts, users, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { originOf } from './origin.ts';
@@ -111,4 +112,24 @@ export async function proposeAnnuity(db: Executor, input: ScheduleInput, day: st
   const next = computed.next;
   const rate = next.feeMinor === null ? null : await rateOn(db, next.currency, day);
   return { dateEcheance: formatIsoDate(next.due), quantieme: next.number, cost: next.feeMinor === null || rate === null ? null : toEuros(next.feeMinor, rate.rate) };
+}
+
+/** The years of a patent's payment ledger (decision 191), oldest first, each with its receipt when one proves it. */
+export async function patentLedgerYears(db: Executor, patent: Pick<PatentRecordDto, '_id' | 'idbrevet'>): Promise<PatentLedgerYearDto[]> {
+  const rows = await db
+    .select({ year: patentLedger, fileName: receipts.fileName })
+    .from(patentLedger)
+    .leftJoin(receipts, eq(receipts.id, patentLedger.receiptId))
+    .where(eq(patentLedger.patentKey, patentKeyOf({ id: patent._id, idbrevet: patent.idbrevet })))
+    .orderBy(asc(patentLedger.annuityYear));
+  return rows.map(({ year, fileName }) => ({
+    year: year.annuityYear,
+    state: year.state,
+    source: year.source,
+    state_at: year.stateAt.toISOString(),
+    paid_on: year.paidOn,
+    amount: year.amount === null ? null : Number(year.amount),
+    currency: year.currency,
+    receipt: year.receiptId !== null && fileName !== null ? { _id: year.receiptId, file_name: fileName } : null,
+  }));
 }

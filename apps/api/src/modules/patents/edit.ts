@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { InstructionStatus, PatentEditBody, PatentRecordDto } from '@portal/contracts';
 import { patentInstructionEvents, patentRecords, paymentInstructions } from '@portal/db';
-import { scheduleColumnsOf } from '@portal/jobs';
+import { scheduleColumnsOf, syncRecordStates, writeLedger } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { AuthState } from '../../domain/auth.ts';
@@ -71,6 +71,8 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
         source: 'edit',
         createdAt: now,
       });
+      // The ledger first (decision 191): it reads the record's year before the edit.
+      await writeLedger(tx, [{ recordId: patent.id, userId: actor.userId, event: { kind: 'instruction', source: 'edit', instructionId: body.id_instruction ?? null } }], { at: now });
     }
     // The edited record checked against the computed schedule, in the same statement (flagged when it disagrees).
     Object.assign(set, scheduleColumnsOf({ ...patent, ...(set as Partial<typeof patent>) }));
@@ -78,6 +80,8 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
       .update(patentRecords)
       .set({ ...(set as Partial<Insert>), version: sql`${patentRecords.version} + 1`, updatedAt: now })
       .where(eq(patentRecords.id, patent.id));
+    // An edited year (Quantieme) or patent shows that year's ledger state.
+    await syncRecordStates(tx, [patent.id]);
     return changed;
   });
   const [row] = await loadPatent(ctx.db, eq(patentRecords.id, id), false);

@@ -41,7 +41,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { bulkUpdateInstructions, listInstructions, listPatents, readInstruction, readPatent, readScope, updateInstruction } from './service.ts';
-import { listEvents, patentSchedule, proposeAnnuity } from './detail.ts';
+import { listEvents, patentLedgerYears, patentSchedule, proposeAnnuity } from './detail.ts';
 import { editPatent } from './edit.ts';
 import { announceRecords } from './live.ts';
 import { sendNewCase } from './new-case.ts';
@@ -140,11 +140,12 @@ export function patentsRoutes(ctx: AppContext): Route[] {
     defineRoute({
       method: 'GET',
       path: '/brevet_eptane/:id',
-      summary: 'One patent the caller may read, with why its instruction is locked if it is; another cabinet’s patent is a 404',
+      summary: 'One patent the caller may read, with why its instruction is locked if it is, and every year of its payment ledger; another cabinet’s patent is a 404',
       params: patentIdParams,
       response: patentResponse,
       async handler({ params }, http) {
-        return { success: true as const, brevet_eptane: await readPatent(ctx, http.actor(), params.id) };
+        const patent = await readPatent(ctx, http.actor(), params.id);
+        return { success: true as const, brevet_eptane: patent, ledger: await patentLedgerYears(ctx.db, patent) };
       },
     }),
     defineRoute({

@@ -13,7 +13,7 @@ import {
   type PaymentInstructionDto,
 } from '@portal/contracts';
 import { formatIsoDate, officeOfCountry, parseIsoDate, recordDeadline } from '@portal/annuities/core';
-import { originOf } from '@portal/jobs';
+import { originOf, writeLedger } from '@portal/jobs';
 import { cabinets, keepPreparedPlan, patentInstructionEvents, patentRecords, patentTabCounts, paymentInstructions, userCabinets, users, type Database, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../domain/errors.ts';
@@ -188,6 +188,7 @@ export function toPatentDto(row: PatentRow, cabinetName: string, day: string): P
     version: row.version,
     created: row.createdAt.toISOString(),
     updated: row.updatedAt.toISOString(),
+    ledger_state: row.ledgerState,
   };
 }
 
@@ -341,11 +342,17 @@ const GIVEN: InstructionStatus = 'processed';
  * Applies instruction changes inside `tx`: one UPDATE for all rows (version + 1, status processed)
  * and one audit row each. Rows whose instruction and status would not change are left as they are.
  */
-async function applyChanges(tx: Executor, changes: Change[], userId: string, source: InstructionSource, now: Date): Promise<void> {
+async function applyChanges(tx: Executor, changes: Change[], userId: string, source: Extract<InstructionSource, 'screen' | 'bulk'>, now: Date): Promise<void> {
   const real = changes.filter((c) => c.patent.instructionId !== c.instructionId || c.patent.instructionStatus !== GIVEN);
   if (real.length === 0) return;
   const ids = real.map((c) => c.patent.id);
   const instructions = real.map((c) => c.instructionId);
+  // The ledger first (decision 191): it reads what the records said before, in this transaction.
+  await writeLedger(
+    tx,
+    real.map((c) => ({ recordId: c.patent.id, event: { kind: 'instruction' as const, source, instructionId: c.instructionId }, userId })),
+    { at: now },
+  );
   await tx.execute(sql`
     update ${patentRecords} as p
     set instruction_id = v.instruction_id, instruction_status = ${GIVEN}, version = p.version + 1, updated_at = ${now.toISOString()}::timestamptz

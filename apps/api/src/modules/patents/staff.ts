@@ -9,6 +9,7 @@ import {
   type ToValidateQuery,
   type ValidateInstructionBody,
 } from '@portal/contracts';
+import { writeLedger } from '@portal/jobs';
 import { patentInstructionEvents, patentRecords, patentTabCounts } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../domain/errors.ts';
@@ -164,6 +165,12 @@ export async function validateInstructions(ctx: AppContext, actor: AuthState, it
     }
     if (refused.length > 0) throw new AppError('instructions_not_validated', { notUpdated: refused });
     const ids = [...seen];
+    // Validated instructions are ordered on the ledger (decision 191), in this transaction.
+    await writeLedger(
+      tx,
+      ids.map((id) => ({ recordId: id, event: { kind: 'validation' as const }, userId: actor.userId })),
+      { at: now },
+    );
     await tx
       .update(patentRecords)
       .set({ instructionStatus: 'validated', version: sql`${patentRecords.version} + 1`, updatedAt: now })

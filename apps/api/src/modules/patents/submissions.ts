@@ -1,7 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { paginationMeta, type PatentCreateBody, type PatentRecordDto, type PatentSubmissionDto, type PatentSubmissionStatus } from '@portal/contracts';
 import { cabinets, patentInstructionEvents, patentRecords, patentSubmissions, paymentInstructions, userCabinets, users, type Executor } from '@portal/db';
-import { scheduleColumnsOf } from '@portal/jobs';
+import { scheduleColumnsOf, writeLedger } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { AuthState } from '../../domain/auth.ts';
@@ -188,6 +188,12 @@ export async function acceptSubmission(ctx: AppContext, actor: AuthState, id: st
         source: 'submission',
         createdAt: now,
       });
+      // The new record's year on the ledger (decision 191), from due: the submitter's instruction.
+      await writeLedger(
+        tx,
+        [{ recordId: record!.id, seed: 'due', userId: submission.submittedBy, event: { kind: 'instruction', source: 'submission', instructionId: submission.instructionId } }],
+        { at: now },
+      );
     }
     const [updated] = await tx
       .update(patentSubmissions)

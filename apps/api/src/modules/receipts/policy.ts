@@ -14,4 +14,6 @@ export const receiptsPolicy = {
   'GET /recepisse/:id': RECEIPT_USERS,
   'GET /download/recepisse': RECEIPT_USERS,
   'GET /brevet_eptane/:id/recepisse': RECEIPT_USERS,
+  // Linking by hand is staff's (decision 192): an admin decides which patent an unlinked receipt pays.
+  'POST /receipts/:id/link': ['admin'],
 } satisfies PolicyTable;

@@ -7,6 +7,8 @@ import {
   receiptDownloadQuery,
   receiptIdParams,
   receiptListQuery,
+  receiptLinkBody,
+  receiptLinkResponse,
   receiptListResponse,
   receiptResponse,
   receiptUploadFields,
@@ -19,7 +21,7 @@ import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
-import { listReceipts, listUploads, patentReceipts, readReceipt, submitReceipts } from './service.ts';
+import { linkReceipt, listReceipts, listUploads, patentReceipts, readReceipt, submitReceipts } from './service.ts';
 
 /** RFC 6266 / 5987: an ASCII fallback and the exact UTF-8 name; no header injection possible. */
 function contentDisposition(filename: string): string {
@@ -112,6 +114,21 @@ export function receiptsRoutes(ctx: AppContext): Route[] {
         http.res.set('Content-Type', 'application/pdf');
         http.res.set('Content-Disposition', contentDisposition(found.row.fileName));
         await pipeline(stream, http.res);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/receipts/:id/link',
+      summary:
+        'Staff link by hand a receipt the matcher left unlinked (ambiguous or none) to the patent record it pays, and the year when it is not the record’s own: the year is marked paid on the ledger (source staff, the user kept), in one transaction',
+      params: receiptIdParams,
+      body: receiptLinkBody,
+      response: receiptLinkResponse,
+      async handler({ params, body }, http) {
+        const actor = http.actor();
+        const recepisse = await linkReceipt(ctx, actor, params.id, body);
+        http.log.info({ event: 'receipt_linked', receiptId: params.id, patentId: body.patent_id, by: actor.userId }, 'receipt linked by hand');
+        return { success: true as const, recepisse };
       },
     }),
     defineRoute({

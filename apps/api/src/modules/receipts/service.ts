@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { paginationMeta, type ReceiptDto, type ReceiptListQuery } from '@portal/contracts';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { paginationMeta, type ReceiptDto, type ReceiptLinkBody, type ReceiptListQuery } from '@portal/contracts';
 import { patentRecords, receiptUploads, receipts, type Database } from '@portal/db';
-import { enqueueCommitted, PDF_SNIFF_BYTES, publishReceiptUpload, receiptUploadKind, toReceiptUploadDto } from '@portal/jobs';
+import { enqueueCommitted, PDF_SNIFF_BYTES, publishReceiptUpload, receiptUploadKind, toReceiptUploadDto, writeLedger } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
 import { uploadHead, type StoredUpload } from '../../domain/uploads.ts';
@@ -90,6 +90,7 @@ export function toReceiptDto(row: ReceiptRow, patent: PatentLink | null): Receip
     patent: patent?.id && patent.idagenda ? { _id: patent.id, idagenda: patent.idagenda, ReferenceClient: patent.referenceClient } : null,
     upload_id: row.uploadId,
     created: row.createdAt.toISOString(),
+    match_confidence: row.matchConfidence,
   };
 }
 
@@ -118,13 +119,14 @@ export async function listReceipts(ctx: AppContext, actor: AuthState, query: Rec
 }
 
 /** The conditions of a receipts list: the caller's visibility, the search, "to complete". */
-export function receiptsWhere(visible: SQL | undefined, query: Pick<ReceiptListQuery, 'search' | 'to_complete'>): SQL | undefined {
+export function receiptsWhere(visible: SQL | undefined, query: Pick<ReceiptListQuery, 'search' | 'to_complete' | 'unlinked'>): SQL | undefined {
   const conditions: (SQL | undefined)[] = [visible];
   if (query.search) {
     const like = likePattern(query.search);
     conditions.push(or(ilike(receipts.referenceClient, like), ilike(receipts.referenceInpi, like), ilike(receipts.referenceProvider, like), ilike(receipts.fileName, like)));
   }
   if (query.to_complete === '1') conditions.push(eq(receipts.needsCompletion, true));
+  if (query.unlinked === '1') conditions.push(isNull(receipts.patentId));
   return and(...conditions);
 }
 
@@ -162,4 +164,33 @@ export async function patentReceipts(ctx: AppContext, actor: AuthState, patentId
     .orderBy(desc(receipts.createdAt), desc(receipts.id))
     .limit(200);
   return rows.map((r) => toReceiptDto(r.receipt, r.patent));
+}
+
+/**
+ * POST /receipts/{id}/link (staff, decision 192): links a receipt the matcher left unlinked to the patent record it
+ * pays and marks the year paid on the ledger, source `staff`, with the staff member (audited), in one transaction.
+ * A receipt linked meanwhile is a 409; a year the register says lapsed is refused (409) and nothing changes.
+ */
+export async function linkReceipt(ctx: AppContext, actor: AuthState, id: string, body: ReceiptLinkBody): Promise<ReceiptDto> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const [receipt] = await tx.select().from(receipts).where(eq(receipts.id, id)).for('update');
+    if (!receipt) throw new AppError('not_found');
+    if (receipt.patentId !== null) throw new AppError('receipt_already_linked');
+    const [patent] = await tx.select().from(patentRecords).where(eq(patentRecords.id, body.patent_id));
+    if (!patent) throw new AppError('not_found', { fields: { patent_id: 'not_found' } });
+    const year = body.year ?? patent.quantieme;
+    if (year === null) throw new AppError('receipt_year_required', { fields: { year: 'receipt_year_required' } });
+    await tx
+      .update(receipts)
+      .set({ patentId: patent.id, cabinetId: patent.cabinetId, clientCode: patent.clientCode, linkedBy: actor.userId })
+      .where(eq(receipts.id, id));
+    const [outcome] = await writeLedger(
+      tx,
+      [{ recordId: patent.id, annuityYear: year, userId: actor.userId, event: { kind: 'receipt', source: 'staff', receiptId: id, paidOn: receipt.dateOrdrePaiement, amount: null, currency: null } }],
+      { at: now },
+    );
+    if (!outcome?.transition?.ok) throw new AppError('receipt_link_refused');
+  });
+  return (await readReceipt(ctx, actor, { id })).dto;
 }
