@@ -36,3 +36,40 @@ export function backendsCpu(database: string): number {
   }
   return total;
 }
+
+/**
+ * A process's resident memory by kind, from /proc/<pid>/smaps (MB): WebAssembly memories (anonymous mappings
+ * of ≥ 4 GiB: V8 reserves a wasm memory's whole address space with its guard pages; PGlite's is the only one
+ * in the API), the other anonymous memory (V8 heaps of every isolate, malloc: Buffers, zlib), file-backed.
+ */
+export function memoryKinds(pid: number): { wasm: number; anon: number; file: number } {
+  const out = { wasm: 0, anon: 0, file: 0 };
+  let size = 0;
+  let kind: 'wasm' | 'anon' | 'file' = 'anon';
+  try {
+    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+      if (head) {
+        size = (parseInt(head[2]!, 16) - parseInt(head[1]!, 16)) / 2 ** 20;
+        kind = head[3] !== '0' ? 'file' : size >= 4096 ? 'wasm' : 'anon';
+        continue;
+      }
+      const rss = /^Rss:\s+(\d+) kB/.exec(line);
+      if (rss) out[kind] += Number(rss[1]) / 1024;
+    }
+  } catch {
+    // gone
+  }
+  return out;
+}
+
+/** CPU seconds so far of each thread of a process, by thread id (the main thread's id is the pid). */
+export function threadsCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) out.set(tid, cpuOf(pid, tid));
+  } catch {
+    // gone
+  }
+  return out;
+}
