@@ -82,3 +82,37 @@ export function matchesCondition(search: string, matches: SearchMatches) {
     ? searchTextHolds(search)
     : sql`${annuityPatents.rowIndex} = any(${`{${matches.rows.join(',')}}`}::int[])`;
 }
+
+/** Bitmaps of many matches kept per database handle (a 100,000-row file's is 100 kB). */
+const BITMAPS = 32;
+const bitmaps = new WeakMap<Database, Map<string, Promise<Uint8Array>>>();
+
+/**
+ * Every matching row of (file, version, search, colour) as a bitmap by row index (1: a match), for a sorted page of
+ * a search with more than LISTED_MATCHES matches: it filters the file's sort order (sort-orders.ts, decision 190).
+ * Read once per version, like the matches' count.
+ */
+export function matchBitmap(db: Database, file: FileVersion, search: string, colour: Colour | undefined): Promise<Uint8Array> {
+  let cache = bitmaps.get(db);
+  if (!cache) bitmaps.set(db, (cache = new Map<string, Promise<Uint8Array>>()));
+  const key = JSON.stringify([file.id, file.editVersion, file.updatedAt.getTime(), search, colour ?? null]);
+  const found = cache.get(key);
+  if (found) {
+    cache.delete(key);
+    cache.set(key, found);
+    return found;
+  }
+  const read = (async () => {
+    reads++;
+    const where = and(eq(annuityPatents.fileId, file.id), colour ? eq(annuityPatents.colour, colour) : undefined, searchTextHolds(search));
+    const [row] = rowsOf<{ rows: number[] | null }>(await db.execute(sql`select json_agg(${annuityPatents.rowIndex}) as rows from ${annuityPatents} where ${where}`));
+    const rows = row?.rows ?? [];
+    const bitmap = new Uint8Array(rows.reduce((max, r) => Math.max(max, r), -1) + 1);
+    for (const r of rows) bitmap[r] = 1;
+    return bitmap;
+  })();
+  cache.set(key, read);
+  read.catch(() => cache.delete(key));
+  while (cache.size > BITMAPS) cache.delete(cache.keys().next().value!);
+  return read;
+}
