@@ -12,6 +12,9 @@
  * CPU seconds over upload → Done (user + sys from /proc, every thread; robust to a shared machine's load): the
  * process that runs the engine and writes the rows, the API (production) and the scratch database's backends.
  * SCALE_CPU_PROF=<dir>: that process runs under the CPU profiler (bench/profiled-entry.ts), main thread only.
+ * Also: that process's CPU seconds per thread, and its memory by kind (bench/proc.ts memoryKinds: PGlite's WebAssembly
+ * memory, other anonymous memory, files) at its highest sample and 30 s after Done; SCALE_MEM_TRACE=<prefix> writes the
+ * samples (every 500 ms) to <prefix>.<mode>.json; SCALE_API_ENV=<JSON> adds to the API's and worker's environment.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -118,6 +121,8 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
     ...benchProductionEnv({ port, dataDir, logLevel: 'warn', ...(database && redis ? { databaseUrl: database.url, redisUrl: redis.url } : {}) }),
     ...(mode === 'embedded' ? { NODE_ENV: 'development' } : {}),
     UPLOAD_MAX_BYTES: String(Math.max(file.length * 2, 20 * 1024 * 1024)),
+    // SCALE_API_ENV: more environment for the API and the worker, as JSON (e.g. NODE_OPTIONS with a preload that logs each thread's heap).
+    ...(process.env.SCALE_API_ENV ? (JSON.parse(process.env.SCALE_API_ENV) as Record<string, string>) : {}),
   };
   const processes: RunningProcess[] = [];
   const profileDir = process.env.SCALE_CPU_PROF;
