@@ -34,8 +34,8 @@ export interface SortOrder {
 
 type FileVersion = Pick<AnnuityFileRow, 'id' | 'editVersion' | 'updatedAt'>;
 
-/** Bytes of orders kept per database handle (a 100,000-row file's order is 400 kB): about 120 such orders. */
-const BUDGET_BYTES = 48 * 2 ** 20;
+/** Bytes of orders kept per database handle (a 100,000-row file's order is 400 kB: its twelve, 4.8 MB): about 80 such orders. */
+const BUDGET_BYTES = 32 * 2 ** 20;
 
 interface Entry {
   order: Promise<SortOrder>;
