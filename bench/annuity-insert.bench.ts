@@ -44,7 +44,7 @@ type Kind = 'pglite' | 'postgres';
 const SORT_INDEXES = ['publication', 'filing_number', 'reference', 'name', 'country', 'payer', 'filing_date', 'filing_month', 'previous', 'previous_number', 'next', 'deadline'].map(
   (s) => `annuity_patents_file_${s}_idx`,
 );
-const dropSorts = SORT_INDEXES.map((i) => `drop index ${i}`);
+const dropSorts = SORT_INDEXES.map((i) => `drop index if exists ${i}`); // gone since migration 0023 (decision 190)
 
 /** The columns `storePatents` writes, in its order (a row's fields, then the file). */
 const COLUMNS = Object.keys(getTableColumns(annuityPatents))

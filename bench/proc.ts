@@ -36,3 +36,44 @@ export function backendsCpu(database: string): number {
   }
   return total;
 }
+
+/**
+ * A process's resident memory by kind, from /proc/<pid>/smaps (MB): WebAssembly memories (V8 reserves a wasm
+ * memory's whole address space, ~10 GiB: the accessible part, read-write, is followed by the rest, inaccessible;
+ * PGlite's is the only one in the API), the other anonymous memory (every isolate's V8 heap, malloc: Buffers,
+ * zlib), file-backed (code).
+ */
+export function memoryKinds(pid: number): { wasm: number; anon: number; file: number } {
+  const out = { wasm: 0, anon: 0, file: 0 };
+  const maps: Array<{ start: number; end: number; perm: string; file: boolean; rss: number }> = [];
+  try {
+    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)/.exec(line);
+      if (head) {
+        maps.push({ start: parseInt(head[1]!, 16), end: parseInt(head[2]!, 16), perm: head[3]!, file: head[4] !== '0', rss: 0 });
+        continue;
+      }
+      const rss = /^Rss:\s+(\d+) kB/.exec(line);
+      if (rss && maps.length > 0) maps[maps.length - 1]!.rss = Number(rss[1]) / 1024;
+    }
+  } catch {
+    // gone
+  }
+  maps.forEach((m, i) => {
+    const next = maps[i + 1];
+    const reserved = next && !next.file && next.perm.startsWith('---') && next.start === m.end ? next.end - m.start : 0;
+    out[m.file ? 'file' : reserved >= 4 * 2 ** 30 ? 'wasm' : 'anon'] += m.rss;
+  });
+  return out;
+}
+
+/** CPU seconds so far of each thread of a process, by thread id (the main thread's id is the pid). */
+export function threadsCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) out.set(tid, cpuOf(pid, tid));
+  } catch {
+    // gone
+  }
+  return out;
+}

@@ -12,6 +12,9 @@
  * CPU seconds over upload → Done (user + sys from /proc, every thread; robust to a shared machine's load): the
  * process that runs the engine and writes the rows, the API (production) and the scratch database's backends.
  * SCALE_CPU_PROF=<dir>: that process runs under the CPU profiler (bench/profiled-entry.ts), main thread only.
+ * Also: that process's CPU seconds per thread, and its memory by kind (bench/proc.ts memoryKinds: PGlite's WebAssembly
+ * memory, other anonymous memory, files) at its highest sample and 30 s after Done; SCALE_MEM_TRACE=<prefix> writes the
+ * samples (every 500 ms) to <prefix>.<mode>.json; SCALE_API_ENV=<JSON> adds to the API's and worker's environment.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +31,7 @@ import { multipart } from '../apps/api/test/support/multipart.ts';
 import { freePort, startProcess, type RunningProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
 import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
-import { backendsCpu, cpuOf, rssOf } from './proc.ts';
+import { backendsCpu, cpuOf, memoryKinds, rssOf, threadsCpu } from './proc.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const MODES = (process.env.BENCH_MODES ?? 'embedded,production').split(',');
@@ -37,17 +40,25 @@ const SEARCH_RUNS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.max(0, Math.ceil((p / 100) * values.length) - 1))] ?? 0;
 
-/** Samples a process's RSS every 100 ms until stopped: the highest sample and VmHWM. */
+/**
+ * Samples a process's RSS every 100 ms until stopped: the highest sample and VmHWM; every 500 ms also its
+ * memory by kind (memoryKinds: PGlite's WebAssembly memory, other anonymous, files), kept for the breakdown.
+ */
 function sampleRss(pid: number) {
   let peak = 0;
+  let ticks = 0;
+  const started = performance.now();
+  const kinds: Array<{ t: number; rss: number; wasm: number; anon: number; file: number }> = [];
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, rssOf(pid).rss);
+      const rss = rssOf(pid).rss;
+      peak = Math.max(peak, rss);
+      if (ticks++ % 5 === 0) kinds.push({ t: (performance.now() - started) / 1000, rss, ...memoryKinds(pid) });
     } catch {
       // the process ended
     }
   }, 100);
-  return { stop: () => (clearInterval(timer), Math.max(peak, rssOf(pid).peak)) };
+  return { stop: () => (clearInterval(timer), Math.max(peak, rssOf(pid).peak)), kinds };
 }
 
 /** Polls `url` every 20 ms from a worker thread (this thread's own work must not count as the API's latency). */
@@ -93,6 +104,11 @@ interface ModeResult {
   load: [number, number];
   /** CPU seconds over upload → Done: the runner, the API when it is another process, the database's backends. */
   cpu: { runner: number; api: number | null; backends: number | null };
+  /** The runner's threads' CPU seconds over upload → Done, most first: [thread, seconds] (the main thread is 'main'; 'new' ones started during the run). */
+  threads: Array<[string, number]>;
+  /** The runner's memory by kind at its highest RSS sample, and at the end (MB). */
+  kindsAtPeak: { t: number; rss: number; wasm: number; anon: number; file: number } | undefined;
+  kindsAfter: { wasm: number; anon: number; file: number };
 }
 
 async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<ModeResult> {
@@ -105,6 +121,8 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
     ...benchProductionEnv({ port, dataDir, logLevel: 'warn', ...(database && redis ? { databaseUrl: database.url, redisUrl: redis.url } : {}) }),
     ...(mode === 'embedded' ? { NODE_ENV: 'development' } : {}),
     UPLOAD_MAX_BYTES: String(Math.max(file.length * 2, 20 * 1024 * 1024)),
+    // SCALE_API_ENV: more environment for the API and the worker, as JSON (e.g. NODE_OPTIONS with a preload that logs each thread's heap).
+    ...(process.env.SCALE_API_ENV ? (JSON.parse(process.env.SCALE_API_ENV) as Record<string, string>) : {}),
   };
   const processes: RunningProcess[] = [];
   const profileDir = process.env.SCALE_CPU_PROF;
@@ -139,6 +157,7 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
     const poller = startPoller(`${url}/api/auth/verify_token_`, headers);
     const databaseName = database ? new URL(database.url).pathname.slice(1) : null;
     const cpuBefore = { runner: cpuOf(pid), api: cpuOf(api.child.pid!), backends: databaseName ? backendsCpu(databaseName) : 0 };
+    const threadsBefore = threadsCpu(pid);
     const started = performance.now();
     const res = await fetch(`${url}/api/brevets/annuite`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body });
     if (res.status !== 200 && res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
@@ -159,11 +178,18 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
       api: mode === 'production' ? cpuOf(api.child.pid!) - cpuBefore.api : null,
       backends: databaseName ? backendsCpu(databaseName) - cpuBefore.backends : null,
     };
+    const threads = [...threadsCpu(pid)]
+      .map(([tid, s]): [string, number] => [tid === String(pid) ? 'main' : threadsBefore.has(tid) ? `t${tid}` : `new t${tid}`, s - (threadsBefore.get(tid) ?? 0)])
+      .filter(([, s]) => s >= 0.1)
+      .sort((a, b) => b[1] - a[1]);
     const latencies = await poller.stop();
     clearInterval(loadTimer);
     await sleep(AFTER_DONE_MS);
     const after = rssOf(pid).rss;
+    const kindsAfter = memoryKinds(pid);
     const peak = rss.stop();
+    const kindsAtPeak = rss.kinds.reduce<(typeof rss.kinds)[number] | undefined>((a, b) => (a && a.rss >= b.rss ? a : b), undefined);
+    if (process.env.SCALE_MEM_TRACE) writeFileSync(`${process.env.SCALE_MEM_TRACE}.${mode}.json`, JSON.stringify(rss.kinds));
     const searches: number[] = [];
     for (let i = 0; i < SEARCH_RUNS; i++) {
       const t0 = performance.now();
@@ -174,7 +200,7 @@ async function runMode(mode: 'embedded' | 'production', file: Buffer): Promise<M
     return {
       mode, seconds, peak, idleBefore, after, verifyMax: Math.max(...latencies), verifyP99: percentile(latencies, 99), searchP95: percentile(searches, 95),
       load: [Math.min(...load), Math.max(...load)],
-      cpu,
+      cpu, threads, kindsAtPeak, kindsAfter,
     };
   } finally {
     for (const p of processes.reverse()) await p.stop();
@@ -224,6 +250,11 @@ if (engineIndex !== -1) {
       console.log(
         `| ${r.mode} | ${r.load[0].toFixed(1)}–${r.load[1].toFixed(1)} | ${r.seconds.toFixed(2)} | ${r.engine.seconds.toFixed(2)} | ${(r.seconds / r.engine.seconds).toFixed(2)} | ${r.peak.toFixed(0)} | ${r.engine.peak.toFixed(0)} | ${r.idleBefore.toFixed(0)} / ${r.after.toFixed(0)} | ${r.verifyP99.toFixed(0)} / ${r.verifyMax.toFixed(0)} | ${r.searchP95.toFixed(0)} | ${r.cpu.runner.toFixed(1)} / ${r.cpu.api?.toFixed(1) ?? '—'} / ${r.cpu.backends?.toFixed(1) ?? '—'} |`,
       );
+    }
+    console.log('\nThe runner\'s threads (CPU s over upload → Done) and its memory by kind (MB: PGlite\'s WebAssembly / other anonymous / files):');
+    for (const r of results) {
+      const k = r.kindsAtPeak;
+      console.log(`- ${r.mode}: threads ${r.threads.map(([t, s]) => `${t} ${s.toFixed(1)}`).join(', ')}; at the highest sample (${k?.t.toFixed(1)} s, RSS ${k?.rss.toFixed(0)}): ${k?.wasm.toFixed(0)} / ${k?.anon.toFixed(0)} / ${k?.file.toFixed(0)}; 30 s after Done: ${r.kindsAfter.wasm.toFixed(0)} / ${r.kindsAfter.anon.toFixed(0)} / ${r.kindsAfter.file.toFixed(0)}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,15 +4,17 @@ import { ANNUITY_COLOURS, ANNUITY_FILE_SORTS, ANNUITY_PATENT_SORTS } from '@port
 import { annuityPatents, type DatabaseHandle } from '@portal/db';
 import { explainPlan, fullSorts, openTestDatabase, planNodes, testDatabaseKinds } from '@portal/db/testing';
 import { filesPageQuery, filesWhere, patentRunQuery, patentRuns, type PatentListQuery } from '../src/modules/annuities/service.ts';
+import { rowsByKeys } from '../src/modules/annuities/sort-orders.ts';
 import { fillAnnuityFile } from './support/annuity-scale.ts';
 
 const ROWS = 40_000;
 
 /**
- * Issue 28, done-when 2, for the patents-by-file modal: every sort it offers, both ways, with and without
- * a colour filter, on the first page and a deep one, reads an index in the order it shows (decision 178):
- * no plan sorts the file's rows. Fails on a schema without migration 0017 (per-column indexes without
- * row_index, none for most columns, and `desc nulls last` matching none).
+ * Issue 28, done-when 2, for the patents-by-file modal: no page sorts the file's rows. The file's order and the
+ * colour sort, both ways, with and without a colour filter, first and deep pages, read an index in the order they
+ * show (decision 178). A sort by any other column slices the file's order for that column, read once per version of
+ * the file (decision 190, `annuity-file-orders.test.ts`), and reads the page's rows by the (file_id, row_index) key:
+ * the plan of that read is asserted here, for a first and a deep page.
  */
 describe.each(testDatabaseKinds())('patents-by-file plans (%s)', (kind) => {
   let handle: DatabaseHandle;
@@ -32,6 +34,18 @@ describe.each(testDatabaseKinds())('patents-by-file plans (%s)', (kind) => {
   const cases = sorts.flatMap((sort) => (['asc', 'desc'] as const).map((order) => ({ sort, order })));
 
   it.each(cases)('sort $sort $order: every run of the first and a deep page reads an index in order', async ({ sort, order }) => {
+    if (sort && sort !== 'colour') {
+      // A slice of the column's order, the first page and one deep in the file, in the order's (not the key's) order.
+      for (const start of [0, Math.floor(ROWS * 0.75)]) {
+        const keys = Array.from({ length: 250 }, (_, i) => (start + ((i * 7919) % 250)) % ROWS);
+        const plan = await explainPlan(handle.db, rowsByKeys(handle.db, fileId, keys).getSQL());
+        const what = `${sort} ${order} from ${start}: ${planNodes(plan).map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`).join(' > ')}`;
+        expect(fullSorts(plan), what).toEqual([]);
+        expect(planNodes(plan).some((n) => n['Index Name'] === 'annuity_patents_file_row_unique'), what).toBe(true);
+        expect(planNodes(plan).some((n) => n['Node Type'] === 'Seq Scan'), what).toBe(false);
+      }
+      return;
+    }
     for (const colour of [undefined, ...ANNUITY_COLOURS]) {
       const runs = patentRuns(fileId, { sort, order, colour });
       // A deep page: three quarters into the rows the filter keeps.

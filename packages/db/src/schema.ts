@@ -413,23 +413,10 @@ export const annuityPatents = pgTable(
     // its upkeep ran on the API's thread and made a big file's inserts ~4x slower; a search there scans
     // the file's rows (file_id first in the plan).
     index('annuity_patents_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
-    // One index per sort of the patents-by-file modal (decision 178): (file, column, row_index) gives the
-    // ascending order (nulls last, ties in file order) forward and the descending one backward, so no page
-    // sorts the file. The colour one also serves the colour filter; the others carry the colour last (it
-    // changes no order: row_index is unique in a file) so a filtered deep page skips rows on the index alone.
+    // The colour filter and the colour sort (file order within a colour). The other sorts of the patents-by-file
+    // modal have no index (decision 190: the twelve of decision 178 were ~58 % of a big file's inserts' CPU on
+    // PGlite): a file's order per column is computed once per version of the file and paged by (file, row) keys.
     index('annuity_patents_file_colour_idx').on(t.fileId, t.colour, t.rowIndex),
-    index('annuity_patents_file_publication_idx').on(t.fileId, t.numPublication, t.rowIndex, t.colour),
-    index('annuity_patents_file_filing_number_idx').on(t.fileId, t.numDepot, t.rowIndex, t.colour),
-    index('annuity_patents_file_reference_idx').on(t.fileId, t.reference, t.rowIndex, t.colour),
-    index('annuity_patents_file_name_idx').on(t.fileId, t.nom, t.rowIndex, t.colour),
-    index('annuity_patents_file_country_idx').on(t.fileId, t.pays, t.rowIndex, t.colour),
-    index('annuity_patents_file_payer_idx').on(t.fileId, t.payeur, t.rowIndex, t.colour),
-    index('annuity_patents_file_filing_date_idx').on(t.fileId, t.dateDepot, t.rowIndex, t.colour),
-    index('annuity_patents_file_filing_month_idx').on(t.fileId, t.moisDateDepot, t.rowIndex, t.colour),
-    index('annuity_patents_file_previous_idx').on(t.fileId, t.datePrecedenteAnnuite, t.rowIndex, t.colour),
-    index('annuity_patents_file_previous_number_idx').on(t.fileId, t.quantPrecedent, t.rowIndex, t.colour),
-    index('annuity_patents_file_next_idx').on(t.fileId, t.dateProchaineAnnuite, t.rowIndex, t.colour),
-    index('annuity_patents_file_deadline_idx').on(t.fileId, t.limiteDateProchaineAnnuite, t.rowIndex, t.colour),
   ],
 );
 

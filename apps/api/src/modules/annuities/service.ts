@@ -25,6 +25,7 @@ import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.t
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
 import { searchTextHolds, matchesCondition, searchMatches } from './search-matches.ts';
+import { COLOUR_CODES, pageOfOrder, rowsByKeys, sortOrder } from './sort-orders.ts';
 
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
@@ -229,10 +230,32 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
   const colourCounts = { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate };
   const known = query.search ? undefined : query.colour ? colourCounts[query.colour] : (file.rowsTotal ?? undefined);
   // A search's matches are read once per version of the file (search-matches.ts, decision 188).
-  const matches = query.search ? await searchMatches(ctx.db, file, query.search, query.colour) : undefined;
+  // Sorted by a column (not the colour), a page filters the column's order by every match (decision 190).
+  const byOrder = query.sort !== undefined && query.sort !== 'colour';
+  const matches = query.search ? await searchMatches(ctx.db, file, query.search, query.colour, byOrder) : undefined;
   const total = known ?? matches?.total ?? (await ctx.db.select({ total: count() }).from(annuityPatents).where(and(...patentFilter(file.id, query))))[0]?.total ?? 0;
   const offset = (page - 1) * limit;
   if (matches && offset >= matches.total) return { patents: [], meta: paginationMeta(page, limit, total) };
+  if (byOrder) {
+    // Sorted by a column: a slice of the file's order for that column, read by (file, row) keys (decision 190).
+    const order = await sortOrder(ctx.db, file, SORT_COLUMNS[query.sort!]);
+    const code = query.colour ? COLOUR_CODES[query.colour] : undefined;
+    let keep: ((rowIndex: number, colour: number) => boolean) | undefined;
+    if (matches?.rows) {
+      const listed = new Set(matches.rows);
+      keep = (rowIndex) => listed.has(rowIndex);
+    } else if (matches?.bitmap) {
+      const bitmap = matches.bitmap;
+      keep = (rowIndex) => bitmap[rowIndex] === 1;
+    } else if (code !== undefined) keep = (_rowIndex, colour) => colour === code;
+    const rowIndexes = pageOfOrder(order, query.order, offset, limit, keep);
+    const byRow = new Map((rowIndexes.length > 0 ? await rowsByKeys(ctx.db, file.id, rowIndexes) : []).map((row) => [row.rowIndex, row]));
+    const patents = rowIndexes.flatMap((rowIndex) => {
+      const row = byRow.get(rowIndex);
+      return row ? [toPatentDto(row)] : [];
+    });
+    return { patents, meta: paginationMeta(page, limit, total) };
+  }
   const [first, nulls] = patentRuns(file.id, query, matches && query.search ? matchesCondition(query.search, matches) : undefined);
   const rows: AnnuityPatentRow[] = await patentRunQuery(ctx, file.id, first!, offset, limit);
   if (nulls && rows.length < limit) {
