@@ -119,4 +119,35 @@ describe.each(databaseKinds())('patent list paging (%s)', (kind) => {
     expect(tab.meta).toMatchObject({ total: unprocessed });
     expect(tab.meta.total_more).toBeUndefined();
   });
+
+  it('an agent whose codes overlap its cabinet (its scope read per branch, decision 189): each patent once, in order, the same totals', async () => {
+    const db = world.t.portal.ctx.db;
+    // Cabinet A's rows all have CODE-A (in both branches' reach); CODE-B is cabinet B's (the 1,005 rows above and one more).
+    await db.execute(sql`update users set code = array['CODE-A', 'CODE-B'] where id = ${agent.id}::uuid`);
+    await world.t.portal.ctx.db.execute(sql`insert into patent_records (idagenda, cabinet_id, client_code, pays, date_echeance) values ('B-OUT', ${world.cabinetB}::uuid, 'CODE-C', 'FR', '2027-05-01')`);
+    const inScope = rowsOf<{ idagenda: string }>(
+      await db.execute(sql`select idagenda from patent_records where not has_instruction and (cabinet_id = ${world.cabinetA}::uuid or client_code in ('CODE-A', 'CODE-B'))`),
+    ).map((r) => r.idagenda);
+    expect(inScope.length).toBeGreaterThan(1000);
+    for (const [sort, order] of [['DateEcheance', 'asc'], ['cost', 'desc'], ['ReferenceClient', 'asc']] as const) {
+      const seen: string[] = [];
+      let page = await get(agent.client, `sort=${sort}&order=${order}&limit=100`);
+      expect(page.meta).toMatchObject({ total: inScope.length });
+      expect(page.meta.total_more).toBeUndefined();
+      for (let n = 2; page.brevet_eptane.length > 0; n++) {
+        seen.push(...page.brevet_eptane.map((r) => r.idagenda));
+        page = await get(agent.client, `sort=${sort}&order=${order}&limit=100&page=${n}&cursor=${page.meta.next_cursor}`);
+      }
+      expect(seen.length, `${sort} ${order}`).toBe(inScope.length);
+      expect(new Set(seen), `${sort} ${order}`).toEqual(new Set(inScope));
+      // An offset page is the same page as the cursor's.
+      const third = await get(agent.client, `sort=${sort}&order=${order}&limit=100&page=3`);
+      expect(third.brevet_eptane.map((r) => r.idagenda), `${sort} ${order} page 3`).toEqual(seen.slice(200, 300));
+    }
+    // A filtered count over both branches: exact under the cap, "more than" past it, each patent counted once.
+    const codeA = inScope.filter((id) => id.startsWith('P-')).length;
+    expect((await get(agent.client, 'office=EP')).meta).toMatchObject({ total: codeA });
+    expect((await get(agent.client, 'search=bulkref&limit=100')).meta).toMatchObject({ total: 1000, total_more: true });
+    await db.execute(sql`update users set code = '{}' where id = ${agent.id}::uuid`);
+  });
 });

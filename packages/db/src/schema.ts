@@ -444,6 +444,19 @@ export const LEDGER_STATES = ['due', 'instructed', 'ordered', 'paid', 'confirmed
 export const LEDGER_SOURCES = ['screen', 'bulk', 'sync', 'import', 'submission', 'edit', 'validation', 'receipt', 'staff', 'register'] as const;
 export const INSTRUCTION_CHANGE_SOURCES = ['screen', 'bulk', 'sync', 'reset', 'validation', 'import', 'submission', 'edit'] as const;
 
+/** What an agent's list sorts (decision 174) or filters by (office, instruction, schedule), carried by its scope's indexes (decision 189). */
+const scopeListColumns = (t: Record<'pays' | 'referenceClient' | 'numeroDepot' | 'numeroPublication' | 'origine' | 'quantieme' | 'cost' | 'instructionId' | 'scheduleCode', AnyPgColumn>) => [
+  t.pays,
+  t.referenceClient,
+  t.numeroDepot,
+  t.numeroPublication,
+  t.origine,
+  t.quantieme,
+  t.cost,
+  t.instructionId,
+  t.scheduleCode,
+];
+
 /**
  * The group's patent portfolio as the back office keeps it (spec §3 "Patent (annuity/record view)",
  * `brevet_eptane` on the wire): one row per annuity to decide, keyed by the back office's `idagenda`,
@@ -528,9 +541,14 @@ export const patentRecords = pgTable(
     // A patent's annuity records by year (decision 191): the ledger writer keeps `ledger_state` on every record of a patent's year.
     index('patent_records_patent_year_idx').on(t.idbrevet, t.quantieme),
     // A tab of an agent's portfolio by due date: per cabinet, per client code, and everyone's for admins.
-    index('patent_records_cabinet_tab_due_idx').on(t.cabinetId, t.hasInstruction, t.dateEcheance, t.id),
-    index('patent_records_code_tab_due_idx').on(t.clientCode, t.hasInstruction, t.dateEcheance, t.id),
+    // The cabinet's and the code's carry, after the id (never compared: the id is unique), every column an agent's
+    // list sorts or filters by, so a scoped page finds its keys by an index-only scan of its scope and reads the
+    // table for its own rows only (decision 189; Drizzle has no INCLUDE).
+    index('patent_records_cabinet_tab_due_idx').on(t.cabinetId, t.hasInstruction, t.dateEcheance, t.id, ...scopeListColumns(t), t.clientCode),
+    index('patent_records_code_tab_due_idx').on(t.clientCode, t.hasInstruction, t.dateEcheance, t.id, ...scopeListColumns(t), t.cabinetId),
     index('patent_records_tab_due_idx').on(t.hasInstruction, t.dateEcheance, t.id),
+    // An admin's list of one country by due date (the office filter with the default sort, and its count).
+    index('patent_records_tab_pays_due_idx').on(t.hasInstruction, t.pays, t.dateEcheance, t.id),
     // Patents to validate and the export of validated instructions, by due date.
     index('patent_records_status_due_idx').on(t.instructionStatus, t.dateEcheance),
     // An admin's tab is the whole portfolio: each sortable column gets its index, so a page reads 25 index

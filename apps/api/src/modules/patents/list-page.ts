@@ -62,6 +62,11 @@ export interface PageRequest {
   keyset?: Keyset;
   /** A scalar SQL expression: the list's total (kept counts, or a capped count). */
   total: SQL;
+  /**
+   * A scoped list (an agent's cabinets OR codes) as disjoint conditions whose union is `where`, each one read by
+   * its own index (decision 189): the page's keys are found per branch, rows are read for the page only.
+   */
+  branches?: SQL[];
 }
 
 export interface PageResult {
@@ -115,11 +120,18 @@ export function pageStatement(request: PageRequest): SQL {
   const order = reverse ? flip(request.order) : request.order;
   const offset = keyset ? 0 : (request.page - 1) * limit;
   const reach = offset + limit;
-  const valued = (extra: SQL | undefined) =>
-    sql`(${SELECT} where ${request.where} and ${column} is not null ${extra ? sql`and ${extra}` : sql``} order by ${column} ${dir(order)}, ${patentRecords.id} ${dir(order)} limit ${reach})`;
-  const empty = (extra: SQL | undefined) =>
-    // Ordered by the column too (all null here): `is null` does not make the index's next column (id) the order for the planner.
-    sql`(${SELECT} where ${request.where} and ${column} is null ${extra ? sql`and ${extra}` : sql``} order by ${column} ${dir(order)}, ${patentRecords.id} ${dir(order)} limit ${reach})`;
+  const by = sql`order by ${column} ${dir(order)}, ${patentRecords.id} ${dir(order)} limit ${reach}`;
+  // A part's rows: by the tab's index in order; for a scoped list, its keys (id and the column) first, each branch
+  // of the scope by an index-only scan of its own index, the page's ids merged in order, then those rows only.
+  const rowsOf = (condition: SQL) => {
+    if (!request.branches) return sql`(${SELECT} where ${request.where} and ${condition} ${by})`;
+    const keys = request.branches.map((branch) => sql`(select ${patentRecords.id}, ${column} from ${patentRecords} where ${branch} and ${condition} ${by})`);
+    const key = sql.identifier(column.name);
+    return sql`(${SELECT} where ${patentRecords.id} in (select k.id from (${sql.join(keys, sql` union all `)}) k order by k.${key} ${dir(order)}, k.id ${dir(order)} limit ${reach}) ${by})`;
+  };
+  const valued = (extra: SQL | undefined) => rowsOf(sql`${column} is not null ${extra ? sql`and ${extra}` : sql``}`);
+  // Ordered by the column too (all null here): `is null` does not make the index's next column (id) the order for the planner.
+  const empty = (extra: SQL | undefined) => rowsOf(sql`${column} is null ${extra ? sql`and ${extra}` : sql``}`);
   const parts: SQL[] = [];
   // A column that is never null (the country) has no second part.
   const nullable = !column.notNull;

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, ilike, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, inArray, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   PATENT_LIMIT_DAYS,
   paginationMeta,
@@ -83,6 +83,20 @@ export function writeRefusal(actor: AuthState, scope: PatentScope, row: Pick<Pat
 
 export function inScope(scope: PatentScope, row: Pick<PatentRow, 'cabinetId' | 'clientCode'>): boolean {
   return scope.kind === 'all' || scope.cabinetIds.includes(row.cabinetId) || scope.codes.includes(row.clientCode);
+}
+
+/**
+ * A scope as disjoint conditions whose union is `scopeCondition`: its cabinets, then its codes outside them. Each is
+ * read by its own index (patent_records_cabinet_tab_due_idx, …_code_tab_due_idx), which a bitmap OR of both is not
+ * (decision 189). Undefined for everything or nothing.
+ */
+export function scopeBranches(scope: PatentScope): SQL[] | undefined {
+  if (scope.kind === 'all' || scope.cabinetIds.length + scope.codes.length === 0) return undefined;
+  const branches: SQL[] = [];
+  if (scope.cabinetIds.length > 0) branches.push(inArray(patentRecords.cabinetId, scope.cabinetIds));
+  if (scope.codes.length > 0)
+    branches.push(scope.cabinetIds.length > 0 ? and(inArray(patentRecords.clientCode, scope.codes), notInArray(patentRecords.cabinetId, scope.cabinetIds))! : inArray(patentRecords.clientCode, scope.codes));
+  return branches;
 }
 
 export function scopeCondition(scope: PatentScope): SQL | undefined {
@@ -247,6 +261,9 @@ export function patentListRequest(scope: PatentScope, query: PatentListQuery, cl
   if (query.search) conditions.push(sql`${patentRecords.searchText} like ${likePattern(query.search)}`);
   if (query.schedule === 'mismatch') conditions.push(isNotNull(patentRecords.scheduleCode));
   const where = and(...conditions)!;
+  // The same conditions without the scope's OR, once per branch of the scope (each branch: its own index).
+  const filters = conditions.filter((c) => c !== owned);
+  const branches = clientCode === undefined ? scopeBranches(scope)?.map((branch) => and(branch, ...filters)!) : undefined;
   // The unfiltered tab's total is kept per (cabinet, code, tab); a filtered one is counted up to a cap.
   const filtered = conditions.length > (owned ? 2 : 1) + (clientCode !== undefined ? 1 : 0);
   const kept = and(eq(patentTabCounts.hasInstruction, query.tab === 'unvalidated'), keptScope(scope), clientCode === undefined ? undefined : eq(patentTabCounts.clientCode, clientCode));
@@ -258,6 +275,7 @@ export function patentListRequest(scope: PatentScope, query: PatentListQuery, cl
     limit: query.limit,
     cursor: query.cursor,
     total: filtered ? undefined : sql`(select coalesce(sum(${patentTabCounts.patents}), 0) from ${patentTabCounts} where ${kept})`,
+    branches,
   };
 }
 
@@ -285,12 +303,20 @@ export interface ListRequest {
   limit: number;
   cursor: string | undefined;
   total: SQL | undefined;
+  /** A scoped list's `where` as disjoint conditions, each read by its own index (`scopeBranches`, decision 189). */
+  branches?: SQL[];
 }
 
 export function pageRequest(request: ListRequest): PageRequest {
-  const total = request.total ?? sql`(select count(*) from (select 1 from ${patentRecords} where ${request.where} limit ${PATENT_COUNT_CAP + 1}) capped)`;
+  const counted = request.branches
+    ? sql.join(
+        request.branches.map((branch) => sql`select 1 from ${patentRecords} where ${branch}`),
+        sql` union all `,
+      )
+    : sql`select 1 from ${patentRecords} where ${request.where}`;
+  const total = request.total ?? sql`(select count(*) from (${counted} limit ${PATENT_COUNT_CAP + 1}) capped)`;
   const keyset = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
-  return { where: request.where, column: request.column, order: request.order, page: request.page, limit: request.limit, keyset, total };
+  return { where: request.where, column: request.column, order: request.order, page: request.page, limit: request.limit, keyset, total, branches: request.branches };
 }
 
 /** A page of a patent_records list and its meta, in one statement (list-page.ts). */

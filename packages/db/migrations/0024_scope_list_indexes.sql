@@ -1,0 +1,5 @@
+DROP INDEX "patent_records_cabinet_tab_due_idx";--> statement-breakpoint
+DROP INDEX "patent_records_code_tab_due_idx";--> statement-breakpoint
+CREATE INDEX "patent_records_tab_pays_due_idx" ON "patent_records" USING btree ("has_instruction","pays","date_echeance","id");--> statement-breakpoint
+CREATE INDEX "patent_records_cabinet_tab_due_idx" ON "patent_records" USING btree ("cabinet_id","has_instruction","date_echeance","id","pays","reference_client","numero_depot","numero_publication","origine","quantieme","cost","instruction_id","schedule_code","client_code");--> statement-breakpoint
+CREATE INDEX "patent_records_code_tab_due_idx" ON "patent_records" USING btree ("client_code","has_instruction","date_echeance","id","pays","reference_client","numero_depot","numero_publication","origine","quantieme","cost","instruction_id","schedule_code","cabinet_id");
