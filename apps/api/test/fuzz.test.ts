@@ -47,6 +47,7 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   'POST /auth/mfa/enrol': { code: '123456' },
   'POST /account/mfa/confirm': { code: '123456' },
   'POST /account/mfa/disable': { code: '123456' },
+  'PUT /account/notifications': { ledes_refused: true },
   'POST /user': { company_agent: 'Fuzz', email: ADMIN_EMAIL, password: 'fuzz-password-1234', roles: [UUID] },
   'POST /admin/user': { company_agent: 'Fuzz', email: ADMIN_EMAIL, password: 'fuzz-password-1234', roles: [UUID] },
   'POST /user/id_client/name': { id_client: 'C1' },

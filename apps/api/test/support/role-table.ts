@@ -79,6 +79,7 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
   { calls: ['GET /admin/queues'], who: 'admin', spec: '§6 admin', added: 'decision 129' },
   { calls: ['GET /auth/mfa/challenge', 'POST /auth/mfa/verify', 'POST /auth/mfa/enrol', 'POST /auth/mfa/enrol/complete'], who: 'anyone', spec: '§2 login (public)', added: 'decision 136: the challenge cookie is the credential' },
   { calls: ['GET /account/mfa', 'POST /account/mfa/setup', 'POST /account/mfa/confirm', 'POST /account/mfa/disable'], who: 'connected', spec: '—', added: 'decision 138: one\'s own factor' },
+  { calls: ['GET /account/notifications', 'PUT /account/notifications'], who: 'connected', spec: '—', added: 'issue 31 §3 (decision 195: one\'s own mails; the digest admins only, in the handler)' },
   { calls: ['POST /admin/user/:id/mfa/reset'], who: 'admin', spec: '§6 admin', added: 'decision 138' },
 ];
 
