@@ -39,6 +39,7 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/login': 'src/features/auth/LoginPage.tsx',
   '/login/mfa': 'src/features/mfa/MfaSignInPage.tsx',
   '/account/security': 'src/features/mfa/SecurityPage.tsx',
+  '/account/notifications': 'src/features/account/NotificationsPage.tsx',
   '/forgot_password': 'src/features/auth/ForgotPasswordPage.tsx',
   '/password_reset': 'src/features/auth/ResetPasswordPage.tsx',
   '/contact': 'src/features/contact/ContactPage.tsx',

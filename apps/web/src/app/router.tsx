@@ -25,7 +25,8 @@ const screens = {
   userList: () => Promise.all([import('../features/users/UserListPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.UserListPage),
   mfaSignIn: () => Promise.all([import('../features/mfa/MfaSignInPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.MfaSignInPage),
   security: () => Promise.all([import('../features/mfa/SecurityPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.SecurityPage),
-  notifications: () => import('../features/account/NotificationsPage.tsx').then((m) => m.NotificationsPage),
+  // Its texts are in the lazy `mfa` namespace (the account's pages), not in the first load's.
+  notifications: () => Promise.all([import('../features/account/NotificationsPage.tsx'), loadNamespace('mfa')]).then(([m]) => m.NotificationsPage),
   ledesUpload: () => import('../features/ledes/UploadPage.tsx').then((m) => m.UploadPage),
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),

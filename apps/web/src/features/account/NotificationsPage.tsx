@@ -13,16 +13,16 @@ type Setting = keyof NotificationSettings;
 
 /** /account/notifications: the mails one opts in to (issue 31 §3); each switch is saved as it is turned. */
 export function NotificationsPage() {
-  const { t } = useTranslation('users');
+  const { t } = useTranslation('mfa');
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: queryKeys.account.notifications(), queryFn: ({ signal }) => getNotifications(signal) });
   const save = useMutation({
     mutationFn: (change: Partial<NotificationSettings>) => putNotifications(change),
     onSuccess: (answer) => {
       queryClient.setQueryData<NotificationSettingsResponse>(queryKeys.account.notifications(), answer);
-      notifySuccess(msg('users:notifications.saved'));
+      notifySuccess(msg('mfa:notifications.saved'));
     },
-    onError: () => notifyError(msg('users:notifications.saveError')),
+    onError: () => notifyError(msg('mfa:notifications.saveError')),
   });
 
   let body;
