@@ -151,7 +151,8 @@ async function measureTopology(topology: string, hello: string): Promise<Row[]> 
 
     const admin = new TestClient(url, { origin: url, apiKey: BENCH_API_KEY });
     const agent = new TestClient(url, { origin: url, apiKey: BENCH_API_KEY });
-    if ((await admin.post('/api/auth/login', BENCH_ADMIN)).status !== 200) throw new Error('admin login');
+    const adminLogin = await admin.post('/api/auth/login', BENCH_ADMIN);
+    if (adminLogin.status !== 200) throw new Error(`admin login: ${adminLogin.status} ${adminLogin.text.slice(0, 300)}`);
     if ((await agent.post('/api/auth/login', { email: AGENT_EMAIL, password: DEMO_PASSWORD })).status !== 200) throw new Error('agent login');
     const agentPage = await agent.get('/api/brevet_eptane?tab=unprocessed');
     const agentUnvalidated = await agent.get('/api/brevet_eptane?tab=unvalidated');
