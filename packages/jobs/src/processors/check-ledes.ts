@@ -14,6 +14,7 @@ import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts'
 import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
 import { recordLedesNotice } from '../ledes/notifications.ts';
+import { enqueueCommittedMails } from '../mails.ts';
 import { ledesRunKind, publishRun } from '../kinds/ledes.ts';
 
 export { publishRun } from '../kinds/ledes.ts';
@@ -194,7 +195,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       notices = summary.accepted ? [] : await recordLedesNotice(tx, run.id, 'refused', deps);
       return updated;
     });
-    await enqueueNotices(deps, notices);
+    await enqueueCommittedMails(deps, notices, 'ledes notice');
     if (finished) {
       deps.logger.info({ event: 'ledes_checked', runId: run.id, accepted: summary.accepted, lines: summary.linesChecked, attempt: job.attempt }, 'ledes run done');
       let delivered: LedesRunRow | undefined;
@@ -331,15 +332,8 @@ async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<Lede
     if (delivered) notices = await recordLedesNotice(tx, run.id, 'delivered', deps);
     return delivered;
   });
-  await enqueueNotices(deps, notices);
+  await enqueueCommittedMails(deps, notices, 'ledes notice');
   return recorded;
-}
-
-/** After the commit: a rolled-back transition sends nothing; a failed enqueue is the mail sweep's to retry. */
-async function enqueueNotices(deps: CheckLedesDeps, mailIds: readonly string[]): Promise<void> {
-  for (const mailId of mailIds) {
-    await deps.enqueueMail?.(mailId).catch((error: unknown) => deps.logger.warn({ err: error, mailId }, 'ledes notice enqueue failed; the sweep will retry'));
-  }
 }
 
 /** After the last attempt of an infrastructure failure: the run ends as Error, and the user sees it (the run kind's transition). */

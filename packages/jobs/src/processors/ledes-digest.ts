@@ -6,6 +6,7 @@ import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { NOTIFICATIONS_PATH } from '../ledes/notifications.ts';
 import { rowsOf } from '../patents/rows.ts';
+import { enqueueCommittedMails, formatMailDay } from '../mails.ts';
 
 export interface LedesDigestDeps {
   db: Database;
@@ -60,11 +61,6 @@ export async function ledesDayFigures(db: Database, day: string): Promise<LedesD
   return { runs: counts?.runs ?? 0, accepted: counts?.accepted ?? 0, refused: counts?.refused ?? 0, failed: counts?.failed ?? 0, top };
 }
 
-/** A day as its reader writes it (the digest's subject and first line). */
-function formatDay(day: string, locale: Locale): string {
-  return locale === 'fr' ? `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}` : day;
-}
-
 /**
  * The admins' daily digest of `day` (issue 31 §3, decision 195): to each admin who opted in, one mail with the day's
  * runs, accepted, refused and failed, and the most frequent error findings of the refused files, in their language.
@@ -108,7 +104,7 @@ export async function runLedesDigest(deps: LedesDigestDeps, day: string): Promis
             locale: admin.langue,
             params: {
               name: admin.company_agent,
-              day: formatDay(day, admin.langue),
+              day: formatMailDay(day, admin.langue),
               runs: String(figures.runs),
               accepted: String(figures.accepted),
               refused: String(figures.refused),
@@ -129,7 +125,7 @@ export async function runLedesDigest(deps: LedesDigestDeps, day: string): Promis
       continue;
     }
     sent++;
-    await deps.enqueueMail?.(mailId).catch((error: unknown) => deps.logger.warn({ err: error, mailId }, 'digest mail enqueue failed; the sweep will retry'));
+    await enqueueCommittedMails(deps, [mailId], 'digest');
   }
   return { day, admins: admins.length, mails: sent, figures };
 }

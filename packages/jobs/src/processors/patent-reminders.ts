@@ -5,6 +5,7 @@ import { serverT, type Locale } from '@portal/i18n';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { rowsOf } from '../patents/rows.ts';
+import { enqueueCommittedMails, formatMailDay } from '../mails.ts';
 
 export interface PatentRemindersDeps {
   db: Database;
@@ -45,9 +46,6 @@ interface Agent {
   codes: string[];
 }
 
-function formatDay(day: string, locale: Locale): string {
-  return locale === 'fr' ? `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}` : day;
-}
 
 function formatEuros(amount: number, locale: Locale): string {
   return new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(amount);
@@ -134,8 +132,8 @@ export async function runPatentReminders(deps: PatentRemindersDeps, day: string)
             reference: c.reference_client ?? '—',
             application: c.numero_depot ?? '—',
             country: c.pays,
-            due: formatDay(c.date_echeance, agent.langue),
-            limit: formatDay(addDays(c.date_echeance, -PATENT_LIMIT_DAYS), agent.langue),
+            due: formatMailDay(c.date_echeance, agent.langue),
+            limit: formatMailDay(addDays(c.date_echeance, -PATENT_LIMIT_DAYS), agent.langue),
             fee: fee === null ? t('patent_reminder.no_fee', { ns: 'emails' }) : formatEuros(fee, agent.langue),
           });
         });
@@ -164,10 +162,7 @@ export async function runPatentReminders(deps: PatentRemindersDeps, day: string)
       }
       return { mailsWritten, remindersWritten, mailIds };
     });
-    // After the commit: a rolled-back run never sends; a failed enqueue is the sweep's to retry.
-    for (const mailId of sent.mailIds) {
-      await deps.enqueueMail?.(mailId).catch((error: unknown) => deps.logger.warn({ err: error, mailId }, 'reminder mail enqueue failed; the sweep will retry'));
-    }
+    await enqueueCommittedMails(deps, sent.mailIds, 'reminder');
     mailCount += sent.mailsWritten;
     reminderCount += sent.remindersWritten;
   }
