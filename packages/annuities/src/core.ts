@@ -18,3 +18,5 @@ export { DEFAULT_LIMITS, type SpreadsheetLimits } from './spreadsheet/limits.ts'
 export { FIELDS, cellDate, fieldOfHeader, matchColumns, normaliseHeader, officeOfCountry, type CellValue, type ColumnMap, type Field } from './spreadsheet/columns.ts';
 export { annuityDueBy, annuityRange, inAnnuityRange, LAST_ANNUITY, type AnnuityRange } from './terms.ts';
 export { checkRecord, recordDeadline, type DeadlineState, type RecordCheck, type RecordClaim, type RecordDeadline, type RecordDisagreement, type RecordDisagreementCode } from './record.ts';
+export { costBreakdown, inForce, isIsoDay, type CostBreakdown, type CostInput, type CostPart, type CostPartKind, type CostRate, type DatedAmount, type ServiceFee } from './costs.ts';
+export { ECB_MAX_CHARS, ECB_MAX_CURRENCIES, ECB_MAX_DAYS, parseEcbRates, pickEcbRate, toEuroMinor, type EcbFile, type EcbFormat, type EcbParse, type EcbRate, type EcbRefusal } from './ecb.ts';
