@@ -751,6 +751,89 @@ export const currencyRates = pgTable(
   (t) => [primaryKey({ columns: [t.currency, t.validFrom] }), check('currency_rates_positive_check', sql`${t.eurPerUnit} > 0`)],
 );
 
+/**
+ * ECB euro reference-rate files an admin imported (issue 30 §1, decision 199): what each file held.
+ * The rates themselves are `ecb_rates`; the product never calls the ECB.
+ */
+export const ecbRateImports = pgTable('ecb_rate_imports', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** The uploaded file's name, display only. */
+  fileName: text('file_name').notNull(),
+  format: text('format', { enum: ['csv', 'xml'] }).notNull(),
+  firstDay: date('first_day', { mode: 'string' }).notNull(),
+  lastDay: date('last_day', { mode: 'string' }).notNull(),
+  days: integer('days').notNull(),
+  rates: integer('rates').notNull(),
+  /** Rates new or different from those already stored. */
+  written: integer('written').notNull(),
+  importedBy: uuid('imported_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+/** One ECB reference rate per currency and publication day, exactly as published (units of the currency for 1 EUR). */
+export const ecbRates = pgTable(
+  'ecb_rates',
+  {
+    currency: text('currency').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    perEur: text('per_eur').notNull(),
+    importId: uuid('import_id').references(() => ecbRateImports.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.currency, t.day] }),
+    check('ecb_rates_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('ecb_rates_per_eur_check', sql`${t.perEur} ~ '^[0-9]{1,9}([.][0-9]{1,10})?$' and ${t.perEur}::numeric > 0`),
+  ],
+);
+
+/** The agent's fee per office (issue 30 §1): admin-managed, dated; the row in force on the payment day applies. */
+export const agentFees = pgTable(
+  'agent_fees',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    office: text('office').notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validUntil: date('valid_until', { mode: 'string' }),
+    note: text('note'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('agent_fees_office_from_uq').on(t.office, t.validFrom),
+    check('agent_fees_amount_check', sql`${t.amountMinor} >= 0`),
+    check('agent_fees_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('agent_fees_validity_check', sql`${t.validUntil} is null or ${t.validUntil} >= ${t.validFrom}`),
+  ],
+);
+
+/** A cabinet's service fee and the margin it adds, if any (basis points of the parts before it), dated. */
+export const cabinetServiceFees = pgTable(
+  'cabinet_service_fees',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    cabinetId: uuid('cabinet_id')
+      .notNull()
+      .references(() => cabinets.id, { onDelete: 'cascade' }),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    marginBp: integer('margin_bp'),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validUntil: date('valid_until', { mode: 'string' }),
+    note: text('note'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('cabinet_service_fees_cabinet_from_uq').on(t.cabinetId, t.validFrom),
+    check('cabinet_service_fees_amount_check', sql`${t.amountMinor} >= 0`),
+    check('cabinet_service_fees_margin_check', sql`${t.marginBp} is null or (${t.marginBp} >= 0 and ${t.marginBp} <= 10000)`),
+    check('cabinet_service_fees_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('cabinet_service_fees_validity_check', sql`${t.validUntil} is null or ${t.validUntil} >= ${t.validFrom}`),
+  ],
+);
+
 export const PATENT_REMINDER_STEPS = ['first_call', 'reminder', 'last_call'] as const;
 
 /**
