@@ -239,6 +239,16 @@ export const ERROR_CODES = {
   // Receipts (issue 13).
   wrong_receipt_type: 415,
   empty_file: 400,
+  // Cost tables and ECB rate files (issue 30 §1, decision 199).
+  wrong_rate_file_type: 415,
+  ecb_file_empty: 400,
+  ecb_file_too_large: 413,
+  ecb_file_format: 400,
+  ecb_file_bad_day: 400,
+  ecb_file_bad_rate: 400,
+  ecb_file_conflict: 400,
+  ecb_file_too_many: 400,
+  cost_row_exists: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

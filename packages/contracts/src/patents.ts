@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patentCostsSchema } from './costs.ts';
 import {
   PAYMENT_LEDGER_SOURCES,
   PAYMENT_LEDGER_STATES,
@@ -179,6 +180,8 @@ export const patentResponse = z.strictObject({
   brevet_eptane: patentRecordSchema,
   /** GET /brevet_eptane/{id} only: every year of the patent's payment ledger, oldest first (decision 191). */
   ledger: z.array(patentLedgerYearSchema).optional(),
+  /** GET /brevet_eptane/{id} only: the next annuity's cost part by part (issue 30 §1); null when the engine cannot schedule it. */
+  costs: patentCostsSchema.nullable().optional(),
 });
 
 /** PUT /brevet_eptane/update/instruction_paiement/{id}: the instruction, and the version the screen read. */

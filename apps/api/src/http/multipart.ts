@@ -16,7 +16,7 @@ export interface MultipartOptions {
   maxFiles: number;
   allowedExtensions: readonly string[];
   /** The 415 of a file with another extension (default `wrong_extension`, the LEDES wording). */
-  extensionError?: 'wrong_extension' | 'wrong_import_type' | 'wrong_receipt_type';
+  extensionError?: 'wrong_extension' | 'wrong_import_type' | 'wrong_receipt_type' | 'wrong_rate_file_type';
   /** Uploads per caller (counted before the body is read): 429 past the budget. */
   rateLimit?: { limiter: RateLimiter; key: string };
 }

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { parseIsoDate } from '@portal/annuities/core';
+import { annuityFromDue, formatIsoDate, officeOfCountry, parseIsoDate, type CostPartKind, type Day } from '@portal/annuities/core';
 import { cabinets, patentExportBatches, patentRecords, paymentInstructions, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import type { Storage } from '@portal/storage';
 import { neutralise, XlsxStreamWriter, type OutCell } from '@portal/xlsx';
+import { costOf, fromMinor, loadCostTables, type CostTables } from '../costs/load.ts';
 import { csvLine } from '../patents/csv.ts';
+import { engineDay } from '../patents/rows.ts';
 
 export interface ExportPatentsDeps {
   db: Database;
@@ -39,6 +41,19 @@ export const PATENT_EXPORT_COLUMNS = [
   'instruction_fr',
   'instruction_en',
   'traitement_instruction',
+  // The cost of the annuity instructed, part by part (issue 30 §1, decision 199): priced on its due date, or on the export day once that is past.
+  'payment_date',
+  'fee_table',
+  'official_fee',
+  'fee_currency',
+  'official_fee_eur',
+  'surcharge_eur',
+  'agent_fee_eur',
+  'service_fee_eur',
+  'margin_eur',
+  'ecb_rate',
+  'ecb_rate_date',
+  'total_eur',
 ] as const;
 
 /** `2026-11-26_081502`: the batch's time (UTC) in its file names. */
@@ -49,6 +64,7 @@ export function exportStamp(at: Date): string {
 
 type ExportRow = {
   id: string;
+  cabinetId: string;
   idagenda: string;
   idbrevet: string | null;
   clientCode: string;
@@ -67,7 +83,40 @@ type ExportRow = {
   status: string;
 };
 
-function cellsOf(row: ExportRow): OutCell[] {
+/** The cost columns of a row, in PATENT_EXPORT_COLUMNS' order from `payment_date`; all null when the annuity cannot be priced. */
+type CostCells = [string | null, string | null, number | null, string | null, number | null, number | null, number | null, number | null, number | null, string | null, string | null, number | null];
+const NO_COST: CostCells = [null, null, null, null, null, null, null, null, null, null, null, null];
+
+function costCells(tables: CostTables, row: ExportRow, today: Day): CostCells {
+  const office = officeOfCountry(row.pays);
+  const due = row.dateEcheance === null ? null : parseIsoDate(row.dateEcheance);
+  if (office === null || due === null || row.quantieme === null || row.quantieme < 1) return NO_COST;
+  const annuity = annuityFromDue(office, due, row.quantieme);
+  const cost = costOf(tables, annuity, row.cabinetId, today > due ? today : due);
+  const part = (kind: CostPartKind) => {
+    const found = cost.parts.filter((p) => p.kind === kind);
+    if (found.length === 0) return null;
+    return found.some((p) => p.eurMinor === null) ? null : fromMinor(found.reduce((sum, p) => sum + p.eurMinor!, 0));
+  };
+  const official = cost.parts.find((p) => p.kind === 'official_fee');
+  const rate = official === undefined ? undefined : cost.rates.find((r) => r.currency === official.currency);
+  return [
+    cost.paymentDay,
+    official?.ref ?? null,
+    official === undefined ? null : fromMinor(official.amountMinor),
+    official?.currency ?? null,
+    part('official_fee'),
+    part('surcharge'),
+    part('agent_fee'),
+    part('service_fee'),
+    part('margin'),
+    rate?.perEur ?? null,
+    rate?.day ?? null,
+    cost.totalEurMinor === null ? null : fromMinor(cost.totalEurMinor),
+  ];
+}
+
+function cellsOf(row: ExportRow, cost: CostCells): OutCell[] {
   const t = (value: string | null) => (value === null ? null : neutralise(value));
   const due = row.dateEcheance === null ? null : parseIsoDate(row.dateEcheance);
   return [
@@ -87,19 +136,25 @@ function cellsOf(row: ExportRow): OutCell[] {
     t(row.titleFr),
     t(row.titleEn),
     row.status,
-  ];
+    cost[0] === null ? null : { day: parseIsoDate(cost[0])! },
+    cost[1],
+    ...cost.slice(2, 9),
+    cost[9] === null ? null : Number(cost[9]),
+    cost[10] === null ? null : { day: parseIsoDate(cost[10])! },
+    cost[11],
+  ] as OutCell[];
 }
 
-async function writeXlsx(storage: Storage, key: string, rows: readonly ExportRow[]): Promise<void> {
+async function writeXlsx(storage: Storage, key: string, rows: readonly ExportRow[], costs: readonly CostCells[]): Promise<void> {
   const out = new PassThrough();
   const upload = storage.put(key, out, { contentType: XLSX_TYPE });
   try {
     const writer = new XlsxStreamWriter(out, ['FFFFFFFF']);
     await writer.startSheet('export', { widths: PATENT_EXPORT_COLUMNS.map(() => 18) });
     await writer.row([...PATENT_EXPORT_COLUMNS], XlsxStreamWriter.HEADER_STYLE);
-    const dateColumn = PATENT_EXPORT_COLUMNS.indexOf('DateEcheance');
-    const styles = PATENT_EXPORT_COLUMNS.map((_c, i) => (i === dateColumn ? XlsxStreamWriter.styleOf(0, true) : 0));
-    for (const row of rows) await writer.row(cellsOf(row), styles);
+    const dateColumns = new Set<string>(['DateEcheance', 'payment_date', 'ecb_rate_date']);
+    const styles = PATENT_EXPORT_COLUMNS.map((c) => (dateColumns.has(c) ? XlsxStreamWriter.styleOf(0, true) : 0));
+    for (let i = 0; i < rows.length; i++) await writer.row(cellsOf(rows[i]!, costs[i]!), styles);
     await writer.finish();
     out.end();
     await upload;
@@ -110,13 +165,13 @@ async function writeXlsx(storage: Storage, key: string, rows: readonly ExportRow
   }
 }
 
-function csvOf(rows: readonly ExportRow[]): Buffer {
+function csvOf(rows: readonly ExportRow[], costs: readonly CostCells[]): Buffer {
   const lines = [csvLine([...PATENT_EXPORT_COLUMNS])];
-  for (const r of rows) {
+  rows.forEach((r, i) => {
     lines.push(
-      csvLine([r.idagenda, r.idbrevet, r.clientCode, r.cabinet, r.referenceClient, r.referenceCabinet, r.numeroDepot, r.numeroPublication, r.pays, r.dateEcheance, r.quantieme, r.cost, r.instructionId, r.titleFr, r.titleEn, r.status]),
+      csvLine([r.idagenda, r.idbrevet, r.clientCode, r.cabinet, r.referenceClient, r.referenceCabinet, r.numeroDepot, r.numeroPublication, r.pays, r.dateEcheance, r.quantieme, r.cost, r.instructionId, r.titleFr, r.titleEn, r.status, ...costs[i]!]),
     );
-  }
+  });
   // A BOM, so a spreadsheet opens the UTF-8 titles right.
   return Buffer.from('\ufeff' + lines.join(''), 'utf8');
 }
@@ -143,6 +198,7 @@ export async function exportOneBatch(deps: ExportPatentsDeps, limit = PATENT_EXP
     const rows: ExportRow[] = await tx
       .select({
         id: patentRecords.id,
+        cabinetId: patentRecords.cabinetId,
         idagenda: patentRecords.idagenda,
         idbrevet: patentRecords.idbrevet,
         clientCode: patentRecords.clientCode,
@@ -169,8 +225,16 @@ export async function exportOneBatch(deps: ExportPatentsDeps, limit = PATENT_EXP
     const name = `${exportStamp(now)}-${batchId}`;
     const xlsxKey = `${PATENT_EXPORT_PREFIX}/${name}.xlsx`;
     const csvKey = `${PATENT_EXPORT_PREFIX}/${name}.csv`;
-    await writeXlsx(deps.storage, xlsxKey, rows);
-    await deps.storage.put(csvKey, csvOf(rows), { contentType: 'text/csv; charset=utf-8' });
+    // The cost tables and rates are read once for the batch, never per row.
+    const today = engineDay(now);
+    const days = rows.map((r) => r.dateEcheance).filter((d): d is string => d !== null);
+    const todayIso = formatIsoDate(today);
+    const fromDay = days.reduce((min, d) => (d < min ? d : min), todayIso);
+    const toDay = days.reduce((max, d) => (d > max ? d : max), todayIso);
+    const tables = await loadCostTables(tx, { cabinetIds: rows.map((r) => r.cabinetId), currencies: ['GBP', 'SEK'], fromDay, toDay });
+    const costs = rows.map((r) => costCells(tables, r, today));
+    await writeXlsx(deps.storage, xlsxKey, rows, costs);
+    await deps.storage.put(csvKey, csvOf(rows, costs), { contentType: 'text/csv; charset=utf-8' });
     await tx.insert(patentExportBatches).values({ id: batchId, name, xlsxKey, csvKey, patentCount: rows.length, createdAt: now });
     await tx
       .update(patentRecords)

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, lte } from 'drizzle-orm';
-import { computeSchedule, formatIsoDate, officeOfCountry, parseIsoDate, type Annuity } from '@portal/annuities/core';
-import type { PatentEventDto, PatentLedgerYearDto, PatentRecordDto, PatentScheduleReason, PatentScheduleResponse } from '@portal/contracts';
-import { patentKeyOf } from '@portal/jobs';
+import { annuityFromDue, computeSchedule, formatIsoDate, officeOfCountry, parseIsoDate, type Annuity } from '@portal/annuities/core';
+import type { PatentCostsDto, PatentEventDto, PatentLedgerYearDto, PatentRecordDto, PatentScheduleReason, PatentScheduleResponse } from '@portal/contracts';
+import { costOf, costsToWire, loadCostTables, patentKeyOf } from '@portal/jobs';
 import { currencyRates, patentInstructionEvents, patentLedger, receipts, users, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import type { AuthState } from '../../domain/auth.ts';
@@ -132,4 +132,29 @@ export async function patentLedgerYears(db: Executor, patent: Pick<PatentRecordD
     currency: year.currency,
     receipt: year.receiptId !== null && fileName !== null ? { _id: year.receiptId, file_name: fileName } : null,
   }));
+}
+
+/**
+ * The next annuity's cost part by part (issue 30 §1, decision 199): the engine's next annuity, or, when
+ * the engine cannot schedule the patent, the record's own due date and number; null when neither gives one.
+ * Priced on the annuity's planned payment day, with the tables and the ECB rate in force that day.
+ */
+export async function patentCosts(ctx: AppContext, patent: PatentRecordDto): Promise<PatentCostsDto | null> {
+  const day = today(ctx);
+  const computed = scheduleOf({ pays: patent.Pays, origine: patent.Origine, dateDepot: patent.Depot, quantieme: patent.Quantieme }, day);
+  let next: Annuity | null = computed.ok ? computed.next : null;
+  if (!computed.ok) {
+    const office = officeOfCountry(patent.Pays);
+    const due = patent.DateEcheance === null ? null : parseIsoDate(patent.DateEcheance);
+    const now = parseIsoDate(day);
+    if (office !== null && due !== null && now !== null && patent.Quantieme !== null && patent.Quantieme > 0) {
+      const stored = annuityFromDue(office, due, patent.Quantieme);
+      // Priced as the engine does: on its due date, or today once that is past.
+      next = now > stored.due ? { ...stored, paymentDay: now } : stored;
+    }
+  }
+  if (next === null) return null;
+  const payDay = formatIsoDate(next.paymentDay);
+  const tables = await loadCostTables(ctx.db, { cabinetIds: [patent.cabinet._id], currencies: [next.currency], fromDay: payDay, toDay: payDay });
+  return costsToWire(next, costOf(tables, next, patent.cabinet._id));
 }

@@ -41,7 +41,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { bulkUpdateInstructions, listInstructions, listPatents, readInstruction, readPatent, readScope, updateInstruction } from './service.ts';
-import { listEvents, patentLedgerYears, patentSchedule, proposeAnnuity } from './detail.ts';
+import { listEvents, patentCosts, patentLedgerYears, patentSchedule, proposeAnnuity } from './detail.ts';
 import { editPatent } from './edit.ts';
 import { announceRecords } from './live.ts';
 import { sendNewCase } from './new-case.ts';
@@ -140,12 +140,12 @@ export function patentsRoutes(ctx: AppContext): Route[] {
     defineRoute({
       method: 'GET',
       path: '/brevet_eptane/:id',
-      summary: 'One patent the caller may read, with why its instruction is locked if it is, and every year of its payment ledger; another cabinet’s patent is a 404',
+      summary: 'One patent the caller may read, with why its instruction is locked if it is, every year of its payment ledger and the next annuity’s cost part by part (official fee, surcharge, agent’s fee, service fee, margin, ECB rate; issue 30 §1); another cabinet’s patent is a 404',
       params: patentIdParams,
       response: patentResponse,
       async handler({ params }, http) {
         const patent = await readPatent(ctx, http.actor(), params.id);
-        return { success: true as const, brevet_eptane: patent, ledger: await patentLedgerYears(ctx.db, patent) };
+        return { success: true as const, brevet_eptane: patent, ledger: await patentLedgerYears(ctx.db, patent), costs: await patentCosts(ctx, patent) };
       },
     }),
     defineRoute({
