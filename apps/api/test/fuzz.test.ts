@@ -72,6 +72,8 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   },
   'PUT /brevet_eptane/update-missing-info/:idagenda': { noDepot: 'EP1', version: 1 },
   'POST /receipts/:id/link': { patent_id: UUID, year: 5 },
+  'POST /cost_tables/agent_fees': { office: 'GB', amount: 25, currency: 'GBP', valid_from: '2026-01-01' },
+  'POST /cost_tables/service_fees': { cabinet_id: UUID, amount: 45, currency: 'EUR', margin_percent: 2.5, valid_from: '2026-01-01' },
   'PUT /brevet_eptane/validate-instruction': { patents: [{ _id: UUID, version: 1 }] },
   'PUT /brevet_eptane/update/:_id': { ReferenceClient: 'R', version: 1 },
   'POST /brevet_eptane/create': { numero_depot: 'EP1', pays: 'EP', quantieme: 3, cout: 10 },

@@ -102,7 +102,7 @@ export const serviceFeeBody = z
   })
   .refine(untilAfterFrom, { error: 'validation_failed', path: ['valid_until'] });
 
-export const costRowIdParams = z.strictObject({ id: z.uuid({ error: 'not_found' }) });
+export const costRowIdParams = z.strictObject({ id: z.uuid({ error: 'validation_failed' }) });
 
 export const feeTableSummarySchema = z.strictObject({
   id: z.string(),

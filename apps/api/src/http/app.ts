@@ -43,7 +43,7 @@ export const API_MODULES: ApiModule[] = [
 ];
 
 /** The only routes that take multipart bodies. */
-const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/, /^\/recepisse$/, /^\/file\/send_email_for_new_case$/];
+const MULTIPART_ROUTES = [/^\/ledes\/file\/[^/]+\/[^/]+$/, /^\/brevets\/annuite$/, /^\/patent_imports$/, /^\/recepisse$/, /^\/file\/send_email_for_new_case$/, /^\/exchange_rates\/ecb$/];
 
 /**
  * Machine routes authenticated by a bearer key of their own and never by the session cookie: no
