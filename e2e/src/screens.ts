@@ -103,6 +103,7 @@ export const ADMIN_SCREENS: readonly Screen[] = [
   },
   { name: 'add-patents-admin', path: '/add/patents', ready: async (page) => page.locator('main h1').first().waitFor() },
   { name: 'account-notifications', path: '/account/notifications', ready: async (page) => page.getByTestId('notify-ledes_digest').waitFor() },
+  { name: 'cost-tables', path: '/annuites/costs', ready: async (page) => page.getByTestId('official-tables').waitFor() },
   {
     name: 'add-user',
     path: '/add/user',

@@ -31,7 +31,7 @@ export interface EcbFile {
 }
 
 /** Why a file was refused (a translated message per reason). */
-export type EcbRefusal = 'ecb_file_empty' | 'ecb_file_too_large' | 'ecb_file_format' | 'ecb_file_bad_day' | 'ecb_file_bad_rate' | 'ecb_file_conflict' | 'ecb_file_too_many';
+export type EcbRefusal = 'ecb_file_empty' | 'ecb_file_too_large' | 'ecb_file_format' | 'ecb_file_bad_day' | 'ecb_file_bad_rate' | 'ecb_file_conflict' | 'ecb_file_too_many_days';
 
 export type EcbParse = { ok: true; file: EcbFile } | { ok: false; reason: EcbRefusal; line: number | null };
 
@@ -95,7 +95,7 @@ class Collector {
     }
     this.byKey.set(key, v);
     this.days.add(day);
-    if (this.days.size > ECB_MAX_DAYS) throw new Refused('ecb_file_too_many', line);
+    if (this.days.size > ECB_MAX_DAYS) throw new Refused('ecb_file_too_many_days', line);
     this.rates.push({ day, currency, perEur: v });
   }
 

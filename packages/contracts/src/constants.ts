@@ -247,7 +247,7 @@ export const ERROR_CODES = {
   ecb_file_bad_day: 400,
   ecb_file_bad_rate: 400,
   ecb_file_conflict: 400,
-  ecb_file_too_many: 400,
+  ecb_file_too_many_days: 400,
   cost_row_exists: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;

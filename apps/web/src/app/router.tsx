@@ -42,6 +42,7 @@ const screens = {
   patentsPortfolio: () => Promise.all([import('../features/portfolio/PortfolioPage.tsx'), loadNamespace('portfolio')]).then(([m]) => m.PortfolioPage),
   receiptUpload: () => Promise.all([import('../features/receipts/ReceiptUploadPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptUploadPage),
   receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
+  costTables: () => Promise.all([import('../features/costs/CostTablesPage.tsx'), loadNamespace('costs')]).then(([m]) => m.CostTablesPage),
 } satisfies Record<string, Screen>;
 
 interface PortalRoute {
@@ -127,6 +128,8 @@ const portalRoutes: PortalRoute[] = [
   // "connected" in the spec; the receipts are the patent users' (the API refuses the others), decision 121.
   { path: '/annuities/upload/receipt', access: 'patents', screen: screens.receiptUpload },
   { path: '/annuities/list-receipt', access: 'patents', screen: screens.receiptList },
+  // Issue 30 §1 (decision 199): ECB rate files, agents' and service fees, the official tables; admins only.
+  { path: '/annuites/costs', access: 'admin', screen: screens.costTables },
 ];
 
 function toRoute(r: PortalRoute): RouteObject {

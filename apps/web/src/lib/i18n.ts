@@ -12,7 +12,7 @@ import { LANGUAGE_STORAGE_KEY, asLanguage, chooseInitialLanguage } from './langu
  * the screen that uses them (`loadNamespace`, called by the router), so the first load stays light.
  */
 export const CORE_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities'] as const;
-export const LAZY_NAMESPACES = ['patents', 'portfolio', 'mfa', 'receipts'] as const;
+export const LAZY_NAMESPACES = ['patents', 'portfolio', 'mfa', 'receipts', 'costs'] as const;
 export const WEB_NAMESPACES = [...CORE_NAMESPACES, ...LAZY_NAMESPACES] as const;
 export type WebNamespace = (typeof WEB_NAMESPACES)[number];
 export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
@@ -24,6 +24,7 @@ const LAZY_BUNDLES: Record<LazyNamespace, Record<Language, JsonChunk>> = {
   portfolio: { en: () => import('@portal/i18n/locales/en/portfolio.json'), fr: () => import('@portal/i18n/locales/fr/portfolio.json') },
   mfa: { en: () => import('@portal/i18n/locales/en/mfa.json'), fr: () => import('@portal/i18n/locales/fr/mfa.json') },
   receipts: { en: () => import('@portal/i18n/locales/en/receipts.json'), fr: () => import('@portal/i18n/locales/fr/receipts.json') },
+  costs: { en: () => import('@portal/i18n/locales/en/costs.json'), fr: () => import('@portal/i18n/locales/fr/costs.json') },
 };
 const isLazy = (namespace: string): namespace is LazyNamespace => (LAZY_NAMESPACES as readonly string[]).includes(namespace);
 

@@ -2,7 +2,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { ECB_MAX_CHARS, FEE_TABLES, formatIsoDate, parseEcbRates, type EcbRate } from '@portal/annuities/core';
 import type { AgentFeeDto, agentFeeBody, EcbImportDto, ServiceFeeDto, serviceFeeBody, CostTablesResponse } from '@portal/contracts';
-import { agentFees, cabinets, cabinetServiceFees, ecbRateImports, ecbRates, type Executor } from '@portal/db';
+import { agentFees, cabinets, cabinetServiceFees, ecbRateImports, type Executor } from '@portal/db';
 import { rowsOf } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import type { AuthState } from '../../domain/auth.ts';
@@ -171,7 +171,7 @@ export async function importEcbFile(ctx: AppContext, actor: AuthState, upload: S
   if (!upload) throw new AppError('error_choose_file');
   if (upload.size === 0) throw new AppError('empty_file');
   const parsed = parseEcbRates(await readText(ctx, upload.key));
-  if (!parsed.ok) throw new AppError(parsed.reason, parsed.line === null ? {} : { params: { context: 'line', line: parsed.line } });
+  if (!parsed.ok) throw new AppError(parsed.reason, parsed.line === null ? {} : { params: { count: parsed.line } });
   const file = parsed.file;
   const row = await ctx.db.transaction(async (tx) => {
     const [created] = await tx

@@ -5,6 +5,7 @@ import type {
   PatentEventDto,
   PatentListResponse,
   PatentProposalResponse,
+  PatentCostsDto,
   PatentRecordDto,
   PatentScheduleResponse,
   PatentSort,
@@ -76,10 +77,15 @@ export function patentListQuery({ cursor, ...params }: PatentListParams) {
 }
 
 /** GET /brevet_eptane/{id}: the patent as it is now (the modal opens on the row and refreshes). */
+/** GET /brevet_eptane/{id}: the record and the next annuity's cost parts (null until loaded or when none). */
+export type PatentDetail = PatentRecordDto & { costs?: PatentCostsDto | null };
+
 export function patentDetailQuery(id: string, initial?: PatentRecordDto) {
   return queryOptions({
     queryKey: queryKeys.patents.detail(id),
-    queryFn: ({ signal }) => api<{ success: true; brevet_eptane: PatentRecordDto }>(apiPath`/brevet_eptane/${id}`, { signal }).then((r) => r.brevet_eptane),
+    // The detail also carries the next annuity's cost part by part (issue 30 §1), kept beside the record.
+    queryFn: ({ signal }): Promise<PatentDetail> =>
+      api<{ success: true; brevet_eptane: PatentRecordDto; costs?: PatentCostsDto | null }>(apiPath`/brevet_eptane/${id}`, { signal }).then((r) => ({ ...r.brevet_eptane, costs: r.costs ?? null })),
     ...(initial ? { placeholderData: initial } : {}),
   });
 }

@@ -10,6 +10,7 @@ import { patentDetailQuery } from '../api.ts';
 import { DeadlineNote } from './DeadlineNote.tsx';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 import { patentRef } from './InstructionChoice.tsx';
+import { PatentCosts } from './PatentCosts.tsx';
 import { PatentHistory, PatentReceipts, PatentSchedule } from './PatentExtras.tsx';
 import { ScheduleMismatchNotice } from './ScheduleMismatch.tsx';
 import classes from '../patents.module.css';
@@ -139,6 +140,7 @@ export function PatentDetailModal({ patent, labels, onClose }: { patent: PatentR
               ]}
             />
           </Section>
+          <PatentCosts costs={detail.data?.costs} />
           <PatentSchedule id={p._id} />
           <PatentHistory id={p._id} labels={labels} />
           <PatentReceipts id={p._id} />
