@@ -62,7 +62,7 @@ function EcbSection({ data }: { data: CostTablesResponse | undefined }) {
     onSuccess: (res) => {
       setFiles([]);
       void queryClient.invalidateQueries({ queryKey: costTablesKey }).catch(() => undefined);
-      notifySuccess(msg('costs:ecb.imported', { days: res.ecb_import.days, written: res.ecb_import.written }));
+      notifySuccess(msg('costs:ecb.imported', { count: res.ecb_import.days, written: res.ecb_import.written }));
     },
     onError: (e) => {
       if (e instanceof DOMException && e.name === 'AbortError') return;
