@@ -170,7 +170,7 @@ export const FEE_TABLES: readonly FeeTable[] = [
     verified: false,
     sources: [DOMAIN('ES (the EPO\'s national-law table, 2024)')],
     note: 'The OEPM\'s fee list and the budget law setting the 2024 amounts were not read.',
-    checked: { on: CHECKED, note: 'The OEPM publishes its fees each year ("Tasas y precios públicos"); the 2025 and 2026 amounts were not found. Payments from 2025 are shown with the 2024 amounts, unverified.' },
+    checked: { on: CHECKED, note: 'The OEPM publishes its fees each year ("Tasas y precios públicos", set by the budget law or its extension); searched again on 28 Nov 2026, the 2025 and 2026 lists were not found (the OEPM\'s FAQ only says the amounts are updated yearly). Payments from 2025 are shown with the 2024 amounts, unverified.' },
   }),
   table({
     office: 'GB', validFrom: '2018-04-06', validUntil: '2026-03-31', currency: 'GBP', firstYear: 5,
@@ -181,7 +181,7 @@ export const FEE_TABLES: readonly FeeTable[] = [
       { title: 'Wilson Gunn, "Changes to UK Patent Fees", 16 January 2018 (old and new renewal fees from 6 April 2018)', url: 'https://www.wilsongunn.com/who-we-are/news/2018/01/16/changes-to-uk-patent-fees/', official: false },
     ],
     note: 'In force for payments from 6 April 2018. An increase of about 25 % from 1 April 2026 is reported (webtms.com, "Fees increase at the IPO"), so the table is taken to end on 31 March 2026.',
-    checked: { on: CHECKED, note: 'The official schedule from 1 April 2026 (the amended Patents (Fees) Rules or the IPO\'s new table) was not found: fees for payments from 1 April 2026 are shown with these amounts and marked unverified.' },
+    checked: { on: CHECKED, note: 'Searched again on 28 Nov 2026 (the stored copies of legislation.gov.uk, gov.uk and firms\' notes): the 2026 amending Patents (Fees) Rules and the IPO\'s new renewal table were not found, only the report of an average 25 % increase (webtms.com). Payments from 1 April 2026 are shown with the 2018 amounts, marked unverified; no 2026 amount is invented.' },
   }),
   table({
     office: 'SE', validFrom: '2018-01-01', validUntil: '2023-03-17', currency: 'SEK', firstYear: 3,
