@@ -171,7 +171,8 @@ export async function importEcbFile(ctx: AppContext, actor: AuthState, upload: S
   if (!upload) throw new AppError('error_choose_file');
   if (upload.size === 0) throw new AppError('empty_file');
   const parsed = parseEcbRates(await readText(ctx, upload.key));
-  if (!parsed.ok) throw new AppError(parsed.reason, parsed.line === null ? {} : { params: { count: parsed.line } });
+  // The line is logged for support; the translated message names the reason only.
+  if (!parsed.ok) throw new AppError(parsed.reason, { detail: parsed.line === null ? parsed.reason : `${parsed.reason} at line ${parsed.line}` });
   const file = parsed.file;
   const row = await ctx.db.transaction(async (tx) => {
     const [created] = await tx
