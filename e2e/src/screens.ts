@@ -168,6 +168,7 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['ledes-upload-admin', '/ledes/upload'],
   ['ledes-admin-history', '/ledes/history/admin'],
   ['account-notifications', '/account/notifications'],
+  ['cost-tables', '/annuites/costs'],
 ];
 
 /** Every key of the locale files (both languages), and their first segments: a text equal to one is a raw key. */

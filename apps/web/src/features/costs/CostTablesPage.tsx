@@ -115,8 +115,8 @@ function EcbSection({ data }: { data: CostTablesResponse | undefined }) {
       </Paper>
       {data && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          <div tabIndex={0} role="region" aria-label={t('ecb.latestTitle')} style={{ overflowX: 'auto' }}>
-            <Table verticalSpacing={4} fz="sm" data-testid="ecb-latest">
+          <div tabIndex={0} role="region" aria-label={t('ecb.latestTitle')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%' }}>
+            <Table verticalSpacing={4} fz="sm" captionSide="top" data-testid="ecb-latest">
               <Table.Caption>{t('ecb.latestTitle')}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
@@ -141,8 +141,8 @@ function EcbSection({ data }: { data: CostTablesResponse | undefined }) {
               </Table.Tbody>
             </Table>
           </div>
-          <div tabIndex={0} role="region" aria-label={t('ecb.importsTitle')} style={{ overflowX: 'auto' }}>
-            <Table verticalSpacing={4} fz="sm" data-testid="ecb-imports">
+          <div tabIndex={0} role="region" aria-label={t('ecb.importsTitle')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%' }}>
+            <Table verticalSpacing={4} fz="sm" captionSide="top" data-testid="ecb-imports">
               <Table.Caption>{t('ecb.importsTitle')}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
@@ -159,7 +159,7 @@ function EcbSection({ data }: { data: CostTablesResponse | undefined }) {
                 )}
                 {data.ecb.imports.map((i) => (
                   <Table.Tr key={i._id}>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>{i.file_name}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{i.file_name}</Table.Td>
                     <Table.Td>{t('ecb.period', { from: formatDate(i.first_day), to: formatDate(i.last_day) })}</Table.Td>
                     <Table.Td ta="right">{t('ecb.writtenOf', { written: formatNumber(i.written), rates: formatNumber(i.rates) })}</Table.Td>
                   </Table.Tr>
@@ -209,8 +209,8 @@ function FeeForm({ kind, options, onSubmit, pending, error }: { kind: 'agent' | 
           <NumberInput label={t('form.amountLabel')} min={0} decimalScale={2} withAsterisk {...form.getInputProps('amount')} data-testid={`${kind}-fee-amount`} />
           <TextInput label={t('form.currencyLabel')} maxLength={3} withAsterisk {...form.getInputProps('currency')} onChange={(e) => form.setFieldValue('currency', e.currentTarget.value.toUpperCase())} data-testid={`${kind}-fee-currency`} />
           {kind === 'service' && <NumberInput label={t('form.margin')} description={t('form.marginHelp')} min={0} max={100} decimalScale={2} {...form.getInputProps('margin')} data-testid="service-fee-margin" />}
-          <TextInput label={t('form.from')} placeholder="YYYY-MM-DD" withAsterisk {...form.getInputProps('valid_from')} data-testid={`${kind}-fee-from`} />
-          <TextInput label={t('form.untilLabel')} placeholder="YYYY-MM-DD" {...form.getInputProps('valid_until')} data-testid={`${kind}-fee-until`} />
+          <TextInput label={t('form.from')} placeholder={t('form.dayPlaceholder')} withAsterisk {...form.getInputProps('valid_from')} data-testid={`${kind}-fee-from`} />
+          <TextInput label={t('form.untilLabel')} placeholder={t('form.dayPlaceholder')} {...form.getInputProps('valid_until')} data-testid={`${kind}-fee-until`} />
           <TextInput label={t('form.note')} maxLength={200} {...form.getInputProps('note')} />
         </SimpleGrid>
         {error && (
@@ -315,7 +315,7 @@ interface FeeRow {
 function FeeTable({ rows, caption, testId, whoLabel, onDelete }: { rows: FeeRow[]; caption: string; testId: string; whoLabel: string; onDelete: (id: string) => void }) {
   const { t } = useTranslation('costs');
   return (
-    <div tabIndex={0} role="region" aria-label={caption} style={{ overflowX: 'auto' }}>
+    <div tabIndex={0} role="region" aria-label={caption} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%' }}>
       <Table verticalSpacing={4} fz="sm" miw={520} data-testid={testId}>
         <Table.Thead>
           <Table.Tr>
@@ -348,7 +348,7 @@ function FeeTable({ rows, caption, testId, whoLabel, onDelete }: { rows: FeeRow[
               <Table.Td>{r.validity}</Table.Td>
               <Table.Td>{r.note}</Table.Td>
               <Table.Td>
-                <Button variant="subtle" color="red.8" size="compact-sm" leftSection={<IconTrash size={14} aria-hidden="true" />} onClick={() => onDelete(r.id)} aria-label={t('delete', { who: r.who })}>
+                <Button variant="subtle" color="red.9" c="red.9" size="compact-sm" leftSection={<IconTrash size={14} aria-hidden="true" />} onClick={() => onDelete(r.id)} aria-label={t('delete', { who: r.who })}>
                   {t('deleteShort')}
                 </Button>
               </Table.Td>
@@ -368,7 +368,7 @@ function OfficialTablesSection({ data }: { data: CostTablesResponse }) {
         {t('official.title')}
       </Title>
       <Text size="sm">{t('official.help')}</Text>
-      <div tabIndex={0} role="region" aria-label={t('official.title')} style={{ overflowX: 'auto' }}>
+      <div tabIndex={0} role="region" aria-label={t('official.title')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%' }}>
         <Table verticalSpacing={4} fz="sm" miw={640} data-testid="official-tables">
           <Table.Thead>
             <Table.Tr>
@@ -389,7 +389,7 @@ function OfficialTablesSection({ data }: { data: CostTablesResponse }) {
                 </Table.Td>
                 <Table.Td>{validity(f.valid_from, f.valid_until, t)}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={f.verified ? 'green.9' : 'gray'} c={f.verified ? 'green.9' : 'dark.6'} tt="none">
+                  <Badge variant="light" color={f.verified ? 'green' : 'gray'} c={f.verified ? 'green.9' : 'dark.6'} tt="none">
                     {t(f.verified ? 'official.verified' : 'official.unverified')}
                   </Badge>
                 </Table.Td>
