@@ -115,7 +115,7 @@ function EcbSection({ data }: { data: CostTablesResponse | undefined }) {
       </Paper>
       {data && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          <div tabIndex={0} role="region" aria-label={t('ecb.latestTitle')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%' }}>
+          <div tabIndex={0} role="region" aria-label={t('ecb.latestTitle')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%', position: 'relative' }}>
             <Table verticalSpacing={4} fz="sm" captionSide="top" data-testid="ecb-latest">
               <Table.Caption>{t('ecb.latestTitle')}</Table.Caption>
               <Table.Thead>
@@ -141,7 +141,7 @@ function EcbSection({ data }: { data: CostTablesResponse | undefined }) {
               </Table.Tbody>
             </Table>
           </div>
-          <div tabIndex={0} role="region" aria-label={t('ecb.importsTitle')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%' }}>
+          <div tabIndex={0} role="region" aria-label={t('ecb.importsTitle')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%', position: 'relative' }}>
             <Table verticalSpacing={4} fz="sm" captionSide="top" data-testid="ecb-imports">
               <Table.Caption>{t('ecb.importsTitle')}</Table.Caption>
               <Table.Thead>
@@ -315,7 +315,7 @@ interface FeeRow {
 function FeeTable({ rows, caption, testId, whoLabel, onDelete }: { rows: FeeRow[]; caption: string; testId: string; whoLabel: string; onDelete: (id: string) => void }) {
   const { t } = useTranslation('costs');
   return (
-    <div tabIndex={0} role="region" aria-label={caption} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%' }}>
+    <div tabIndex={0} role="region" aria-label={caption} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%', position: 'relative' }}>
       <Table verticalSpacing={4} fz="sm" miw={520} data-testid={testId}>
         <Table.Thead>
           <Table.Tr>
@@ -368,7 +368,7 @@ function OfficialTablesSection({ data }: { data: CostTablesResponse }) {
         {t('official.title')}
       </Title>
       <Text size="sm">{t('official.help')}</Text>
-      <div tabIndex={0} role="region" aria-label={t('official.title')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%' }}>
+      <div tabIndex={0} role="region" aria-label={t('official.title')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%', position: 'relative' }}>
         <Table verticalSpacing={4} fz="sm" miw={640} data-testid="official-tables">
           <Table.Thead>
             <Table.Tr>
