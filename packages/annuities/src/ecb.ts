@@ -79,23 +79,25 @@ class Collector {
   readonly rates: EcbRate[] = [];
   skipped = 0;
 
-  add(day: string, currency: string, value: string, line: number | null) {
+  /** `line` is a number, or a getter called only on a refusal (counting lines is linear: never per rate). */
+  add(day: string, currency: string, value: string, where: number | (() => number)) {
+    const line = () => (typeof where === 'number' ? where : where());
     const v = value.trim();
     if (v === '' || v.toUpperCase() === 'N/A') {
       this.skipped++;
       return;
     }
-    if (!CURRENCY.test(currency)) throw new Refused('ecb_file_format', line);
-    if (!isRate(v)) throw new Refused('ecb_file_bad_rate', line);
+    if (!CURRENCY.test(currency)) throw new Refused('ecb_file_format', line());
+    if (!isRate(v)) throw new Refused('ecb_file_bad_rate', line());
     const key = `${day}|${currency}`;
     const seen = this.byKey.get(key);
     if (seen !== undefined) {
-      if (Number(seen) !== Number(v)) throw new Refused('ecb_file_conflict', line);
+      if (Number(seen) !== Number(v)) throw new Refused('ecb_file_conflict', line());
       return;
     }
     this.byKey.set(key, v);
     this.days.add(day);
-    if (this.days.size > ECB_MAX_DAYS) throw new Refused('ecb_file_too_many_days', line);
+    if (this.days.size > ECB_MAX_DAYS) throw new Refused('ecb_file_too_many_days', line());
     this.rates.push({ day, currency, perEur: v });
   }
 
@@ -160,7 +162,8 @@ function parseXml(text: string): EcbFile {
     const rate = RATE_ATTR.exec(attrs);
     if (!currency && !rate) continue; // the enclosing <Cube>
     if (!currency || !rate || day === null) throw new Refused('ecb_file_format', lineAt(text, m.index));
-    out.add(day, currency[1] ?? currency[2] ?? '', rate[1] ?? rate[2] ?? '', lineAt(text, m.index));
+    const at = m.index;
+    out.add(day, currency[1] ?? currency[2] ?? '', rate[1] ?? rate[2] ?? '', () => lineAt(text, at));
   }
   return out.finish('xml');
 }
