@@ -10,20 +10,17 @@
  * Targets (issue 11): list p95 < 100 ms, bulk < 1 s, import < 20 s (re-import < 20 s, 0 changes), reminders < 10 s.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { PATENT_SORTS, type PatentListQuery } from '@portal/contracts';
-import { openDatabase, patentImports } from '@portal/db';
-import { createScratchDatabase } from '@portal/db/testing';
-import { createImportPatentsProcessor, rowsOf, runPatentReminders, seedDemoPortfolio } from '@portal/jobs';
-import { createLogger } from '@portal/logger';
+import { patentImports } from '@portal/db';
+import { createImportPatentsProcessor, rowsOf, runPatentReminders } from '@portal/jobs';
 import { createInProcessPublisher } from '@portal/realtime';
 import { createStorage } from '@portal/storage';
-import type { AppContext } from '../apps/api/src/context.ts';
 import type { AuthState } from '../apps/api/src/http/session.ts';
 import { bulkUpdateInstructions, listPatents, type PatentScope } from '../apps/api/src/modules/patents/service.ts';
-import { seedBaseData } from '../apps/api/src/seed.ts';
+import { createReport, ms, openPortfolio, percentile, timed } from './portfolio.ts';
 
 const PATENTS = Number(process.env.BENCH_PATENTS ?? 100_000);
 const CABINETS = 50;
@@ -36,48 +33,11 @@ function officeNumber(pays: string, kind: 'application' | 'publication', i: numb
   return `${pays}${(kind === 'application' ? '2' : '3').padEnd(length - 6, '0')}${String(i).padStart(6, '0')}`;
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-};
-const ms = (value: number) => value.toFixed(1);
-const rows: Array<[string, string, string]> = [];
-const report = (name: string, a: string, b = '') => {
-  rows.push([name, a, b]);
-  console.log(`${name.padEnd(58)} ${a.padStart(12)} ${b.padStart(12)}`);
-};
-async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
-  const begun = performance.now();
-  const value = await fn();
-  return [value, performance.now() - begun];
-}
-
-const baseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const scratch = await createScratchDatabase(baseUrl);
-const database = openDatabase({ driver: 'postgres', url: scratch.url });
+const { report, print } = createReport(58);
+const { db, ctx, logger, agentScope, base, loads, close, seeded, seedMs } = await openPortfolio({ name: 'bench-patents', patents: PATENTS, cabinets: CABINETS, today: TODAY, queryRuns: QUERY_RUNS });
 const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-patents-'));
-const loads: number[] = [];
-const sampler = setInterval(() => loads.push(loadavg()[0]!), 1000);
-const logger = createLogger({ level: 'warn', name: 'bench-patents' });
 try {
-  await database.migrate();
-  const db = database.db;
-  await seedBaseData(db, { email: 'bench@portal.example.com', password: 'bench-admin-password' });
-  console.log(`machine: ${cpus().length} cpus, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; patents ${PATENTS}, cabinets ${CABINETS}, runs per query ${QUERY_RUNS}`);
-
-  const [seeded, seedMs] = await timed(() => seedDemoPortfolio(db, { patents: PATENTS, cabinets: CABINETS, today: TODAY, passwordHash: null }));
-  // What autovacuum does after a bulk insert (PostgreSQL 13+): statistics, and the visibility map that lets counts read the tab indexes only.
-  await db.execute(sql`vacuum analyze`);
   report(`seed ${seeded.patents} patents (demo generator)`, `${ms(seedMs)} ms`);
-
-  // The services' ports: the mails they write (the bulk update's confirmation) stay rows; nothing sends them here.
-  const ctx = { db, clock: { now: () => new Date() }, logger, queue: { enqueue: async () => undefined } } as unknown as AppContext;
-  const [agent] = rowsOf<{ id: string; code: string[]; cabinets: string[] }>(
-    await db.execute(sql`select u.id, u.code, (select array_agg(cabinet_id) from user_cabinets where user_id = u.id) as cabinets from users u where email = 'agent.annuites.01@portal.local'`),
-  );
-  if (!agent) throw new Error('no demo agent');
-  const agentScope: PatentScope = { kind: 'owned', cabinetIds: agent.cabinets, codes: agent.code };
-  const base: PatentListQuery = { tab: 'unprocessed', sort: 'DateEcheance', order: 'asc', page: 1, limit: 25 };
 
   const measure = async (name: string, scope: PatentScope, query: Partial<PatentListQuery>) => {
     const times: number[] = [];
@@ -172,12 +132,8 @@ try {
   const [second, againMs] = await timed(() => runPatentReminders({ db, logger }, TODAY));
   report(`reminder run again the same day: ${second.mails} mails`, `${ms(againMs)} ms`);
 
-  console.log(`\nload average during the run: max ${Math.max(...loads, 0).toFixed(2)}, mean ${(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length)).toFixed(2)}`);
-  console.log('\n| measure | value | |\n|---|---:|---:|');
-  for (const [name, a, b] of rows) console.log(`| ${name} | ${a} | ${b} |`);
+  print(loads);
 } finally {
-  clearInterval(sampler);
-  await database.close();
-  await scratch.drop();
+  await close();
   rmSync(dataDir, { recursive: true, force: true });
 }

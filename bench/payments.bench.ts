@@ -9,64 +9,22 @@
  *   ledger in its transaction) and 1,000 receipts marked paid through the ledger's writer (one transaction).
  * Targets: list p95 < 100 ms (issue 29 "Done when" 5).
  */
-import { cpus, loadavg, totalmem } from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { PatentListQuery } from '@portal/contracts';
-import { openDatabase } from '@portal/db';
-import { createScratchDatabase } from '@portal/db/testing';
-import { rowsOf, seedDemoPortfolio, writeLedger } from '@portal/jobs';
-import { createLogger } from '@portal/logger';
-import type { AppContext } from '../apps/api/src/context.ts';
+import { rowsOf, writeLedger } from '@portal/jobs';
 import type { AuthState } from '../apps/api/src/http/session.ts';
 import { bulkUpdateInstructions, listPatents, type PatentScope } from '../apps/api/src/modules/patents/service.ts';
-import { seedBaseData } from '../apps/api/src/seed.ts';
+import { createReport, ms, openPortfolio, percentile, timed } from './portfolio.ts';
 
 const PATENTS = Number(process.env.BENCH_PATENTS ?? 100_000);
 const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 30);
 const HISTORY_YEARS = 5;
 const TODAY = new Date().toISOString().slice(0, 10);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-};
-const ms = (value: number) => value.toFixed(1);
-const rows: Array<[string, string, string]> = [];
-const report = (name: string, a: string, b = '') => {
-  rows.push([name, a, b]);
-  console.log(`${name.padEnd(64)} ${a.padStart(12)} ${b.padStart(12)}`);
-};
-/** Wall time and this process's CPU time (user + system, ms). */
-async function timed<T>(fn: () => Promise<T>): Promise<[T, number, number]> {
-  const cpu = process.cpuUsage();
-  const begun = performance.now();
-  const value = await fn();
-  const used = process.cpuUsage(cpu);
-  return [value, performance.now() - begun, (used.user + used.system) / 1000];
-}
-
-const baseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const scratch = await createScratchDatabase(baseUrl);
-const database = openDatabase({ driver: 'postgres', url: scratch.url });
-const loads: number[] = [];
-const sampler = setInterval(() => loads.push(loadavg()[0]!), 1000);
-const logger = createLogger({ level: 'warn', name: 'bench-payments' });
+const { report, print } = createReport(64);
+const { db, ctx, agentScope, base, loads, close, seeded, seedMs } = await openPortfolio({ name: 'bench-payments', patents: PATENTS, cabinets: 50, today: TODAY, queryRuns: QUERY_RUNS });
 try {
-  await database.migrate();
-  const db = database.db;
-  await seedBaseData(db, { email: 'bench@portal.example.com', password: 'bench-admin-password' });
-  console.log(`machine: ${cpus().length} cpus, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; patents ${PATENTS}, runs per query ${QUERY_RUNS}`);
-  const [seeded, seedMs] = await timed(() => seedDemoPortfolio(db, { patents: PATENTS, cabinets: 50, today: TODAY, passwordHash: null }));
-  await db.execute(sql`vacuum analyze`);
   report(`seed ${seeded.patents} patents (demo generator)`, `${ms(seedMs)} ms`);
-
-  const ctx = { db, clock: { now: () => new Date() }, logger, queue: { enqueue: async () => undefined } } as unknown as AppContext;
-  const [agent] = rowsOf<{ id: string; code: string[]; cabinets: string[] }>(
-    await db.execute(sql`select u.id, u.code, (select array_agg(cabinet_id) from user_cabinets where user_id = u.id) as cabinets from users u where email = 'agent.annuites.01@portal.local'`),
-  );
-  if (!agent) throw new Error('no demo agent');
-  const agentScope: PatentScope = { kind: 'owned', cabinetIds: agent.cabinets, codes: agent.code };
-  const base: PatentListQuery = { tab: 'unprocessed', sort: 'DateEcheance', order: 'asc', page: 1, limit: 25 };
   const lists = async (label: string) => {
     const p95s: number[] = [];
     for (const who of [
@@ -175,11 +133,7 @@ try {
   );
   report(`${receiptRows.length} receipts marking their year paid (writer, one transaction)`, `${ms(paidMs)} ms`, `cpu ${ms(paidCpu)} ms`);
 
-  console.log(`\nload average during the run: max ${Math.max(...loads, 0).toFixed(2)}, mean ${(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length)).toFixed(2)}`);
-  console.log('\n| measure | value | |\n|---|---:|---:|');
-  for (const [name, a, b] of rows) console.log(`| ${name} | ${a} | ${b} |`);
+  print(loads);
 } finally {
-  clearInterval(sampler);
-  await database.close();
-  await scratch.drop();
+  await close();
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import { resources } from '@portal/i18n';
 import { formatDate, formatDay, formatNumber } from '../src/lib/format.ts';
-import { i18nReady, loadNamespace, switchLanguage, WEB_NAMESPACES } from '../src/lib/i18n.ts';
+import { i18nReady, loadAppTexts, loadNamespace, switchLanguage, WEB_NAMESPACES } from '../src/lib/i18n.ts';
 
 /**
  * Issue 26 §2, decision 153: one number format and one day format per language for the whole interface.
@@ -22,7 +22,7 @@ describe('numbers in the page’s language', () => {
 
   it('every number interpolated into a web text goes through the same format', async () => {
     await i18nReady;
-    await Promise.all((['patents', 'portfolio', 'mfa', 'receipts'] as const).map((ns) => loadNamespace(ns)));
+    await Promise.all([loadAppTexts(), ...(['patents', 'portfolio', 'mfa', 'receipts'] as const).map((ns) => loadNamespace(ns))]);
     await switchLanguage('fr');
     const fr = (key: string, values: Record<string, unknown>) => i18next.t(key, values);
     expect(fr('annuities:list.counts', { ok: 40000, nok: 1200, orange: 3, noDate: 0 })).toContain(`OK${NBSP}: 40${NNBSP}000`);

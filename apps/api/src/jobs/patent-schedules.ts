@@ -17,8 +17,9 @@ export function schedulePatentJobs(ctx: AppContext): () => void {
     enqueueCommitted(ctx, 'patent-reminders', [{ day: ctx.clock.now().toISOString().slice(0, 10) }]).catch(() => {});
   };
   // The admins' LEDES digest of the day before (issue 31 §3): sent once per admin and day, the first hour it finds runs.
+  // 'yesterday' as the production schedule says it: the processor resolves it by its clock (the same one).
   const digestRun = () => {
-    enqueueCommitted(ctx, 'ledes-digest', [{ day: new Date(ctx.clock.now().getTime() - 86_400_000).toISOString().slice(0, 10) }]).catch(() => {});
+    enqueueCommitted(ctx, 'ledes-digest', [{ day: 'yesterday' }]).catch(() => {});
   };
   const timers = [setInterval(exportRun, PATENT_EXPORT_EVERY_MS), setInterval(reminderRun, PATENT_REMINDERS_EVERY_MS), setInterval(digestRun, LEDES_DIGEST_EVERY_MS)];
   for (const timer of timers) timer.unref();

@@ -2,7 +2,7 @@ import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, redirect, useLoaderData, useNavigate, type RouteObject, type LoaderFunctionArgs } from 'react-router-dom';
 import { guard, sessionQuery, type Session } from '../lib/auth.ts';
 import { decideAccess, type Access } from '../lib/access.ts';
-import { loadNamespace } from '../lib/i18n.ts';
+import { loadAppTexts, loadNamespace } from '../lib/i18n.ts';
 import { queryClient } from './providers.tsx';
 import { AppFrame } from './AppFrame.tsx';
 import { Loader } from '../components/Loader.tsx';
@@ -49,6 +49,11 @@ interface PortalRoute {
   path: string;
   access: Access;
   screen: Screen;
+  /**
+   * 'core': the screen shows the first load's texts only (the landing screens a cold visit starts on).
+   * By default a screen also waits for the app texts (one chunk per language, decision 207).
+   */
+  texts?: 'core';
   loader?: (args: LoaderFunctionArgs) => Promise<null>;
 }
 
@@ -97,17 +102,17 @@ function GuestOnly({ children }: { children: ReactNode }) {
 }
 
 const portalRoutes: PortalRoute[] = [
-  { path: '/', access: 'open', screen: screens.home },
-  { path: '/login', access: 'guest', screen: screens.login },
+  { path: '/', access: 'open', screen: screens.home, texts: 'core' },
+  { path: '/login', access: 'guest', screen: screens.login, texts: 'core' },
   // The second factor after the password (issue 13): its own chunk, never in /login's first load.
-  { path: '/login/mfa', access: 'guest', screen: screens.mfaSignIn },
+  { path: '/login/mfa', access: 'guest', screen: screens.mfaSignIn, texts: 'core' },
   { path: '/account/security', access: 'connected', screen: screens.security },
   { path: '/account/notifications', access: 'connected', screen: screens.notifications },
-  { path: '/forgot_password', access: 'open', screen: screens.forgotPassword },
-  { path: '/password_reset', access: 'open', screen: screens.resetPassword, loader: resetLoader },
+  { path: '/forgot_password', access: 'open', screen: screens.forgotPassword, texts: 'core' },
+  { path: '/password_reset', access: 'open', screen: screens.resetPassword, texts: 'core', loader: resetLoader },
   { path: '/contact', access: 'open', screen: screens.contact },
-  { path: '/privacy-policy', access: 'open', screen: screens.privacy },
-  { path: '/terms-condition', access: 'open', screen: screens.terms },
+  { path: '/privacy-policy', access: 'open', screen: screens.privacy, texts: 'core' },
+  { path: '/terms-condition', access: 'open', screen: screens.terms, texts: 'core' },
   { path: '/add/user', access: 'admin', screen: screens.addUser },
   { path: '/admin/user', access: 'admin', screen: screens.userList },
   { path: '/ledes/upload', access: 'ledes', screen: screens.ledesUpload },
@@ -132,13 +137,19 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuites/costs', access: 'admin', screen: screens.costTables },
 ];
 
+/** The screen's module with the texts it needs (fetched in parallel). */
+function screenWithTexts(r: PortalRoute): Promise<ComponentType> {
+  if (r.texts === 'core') return r.screen();
+  return Promise.all([r.screen(), loadAppTexts()]).then(([Page]) => Page);
+}
+
 function toRoute(r: PortalRoute): RouteObject {
   if (r.access === 'guest') {
     return {
       path: r.path,
       loader: guestLoader,
       lazy: async () => {
-        const Page = await r.screen();
+        const Page = await screenWithTexts(r);
         return { Component: () => <GuestOnly><Page /></GuestOnly> };
       },
     };
@@ -146,7 +157,7 @@ function toRoute(r: PortalRoute): RouteObject {
   return {
     path: r.path,
     loader: r.loader ?? guard(queryClient, r.access),
-    lazy: async () => ({ Component: await r.screen() }),
+    lazy: async () => ({ Component: await screenWithTexts(r) }),
   };
 }
 

@@ -7,16 +7,22 @@ import { LANGUAGE_STORAGE_KEY, asLanguage, chooseInitialLanguage } from './langu
 
 /**
  * The namespaces the web shows. The server-only ones (errors, emails, api) are rendered by the API
- * and never shipped to the browser. The core ones travel in the language chunk; the lazy ones (the
- * patent screens', as large as all the others together) each in a chunk of their own, fetched with
- * the screen that uses them (`loadNamespace`, called by the router), so the first load stays light.
+ * and never shipped to the browser. Three tiers, so the first load stays light (decision 207):
+ * - core (the frame, the login): the language chunk every cold visit downloads;
+ * - app (the screens of the original portal: users, contact, LEDES, annuity files): one chunk per
+ *   language, fetched with any screen past the landing ones (`loadAppTexts`, called by the router);
+ * - lazy (the patent screens' and every later feature's): a chunk each, fetched with the screen that
+ *   uses them (`loadNamespace`, called by the router).
  */
-export const CORE_NAMESPACES = ['common', 'auth', 'users', 'contact', 'ledes', 'annuities'] as const;
+export const CORE_NAMESPACES = ['common', 'auth'] as const;
+export const APP_NAMESPACES = ['users', 'contact', 'ledes', 'annuities'] as const;
 export const LAZY_NAMESPACES = ['patents', 'portfolio', 'mfa', 'receipts', 'costs'] as const;
-export const WEB_NAMESPACES = [...CORE_NAMESPACES, ...LAZY_NAMESPACES] as const;
+export const WEB_NAMESPACES = [...CORE_NAMESPACES, ...APP_NAMESPACES, ...LAZY_NAMESPACES] as const;
 export type WebNamespace = (typeof WEB_NAMESPACES)[number];
 export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
+type AppNamespace = (typeof APP_NAMESPACES)[number];
 type LanguageBundle = Record<(typeof CORE_NAMESPACES)[number], ResourceKey>;
+type AppBundle = Record<AppNamespace, ResourceKey>;
 type JsonChunk = () => Promise<{ default: ResourceKey }>;
 
 const LAZY_BUNDLES: Record<LazyNamespace, Record<Language, JsonChunk>> = {
@@ -27,6 +33,7 @@ const LAZY_BUNDLES: Record<LazyNamespace, Record<Language, JsonChunk>> = {
   costs: { en: () => import('@portal/i18n/locales/en/costs.json'), fr: () => import('@portal/i18n/locales/fr/costs.json') },
 };
 const isLazy = (namespace: string): namespace is LazyNamespace => (LAZY_NAMESPACES as readonly string[]).includes(namespace);
+const isApp = (namespace: string): namespace is AppNamespace => (APP_NAMESPACES as readonly string[]).includes(namespace);
 
 /**
  * One chunk per language (all web namespaces together: one request on a slow link rather than five),
@@ -36,18 +43,28 @@ const BUNDLES: Record<Language, () => Promise<{ default: LanguageBundle }>> = {
   en: () => import('./locales/en.ts'),
   fr: () => import('./locales/fr.ts'),
 };
-const loading = new Map<Language, Promise<LanguageBundle>>();
+const APP_BUNDLES: Record<Language, () => Promise<{ default: AppBundle }>> = {
+  en: () => import('./locales/en-app.ts'),
+  fr: () => import('./locales/fr-app.ts'),
+};
 
-export function loadLanguageBundle(lang: Language): Promise<LanguageBundle> {
-  let bundle = loading.get(lang);
-  if (!bundle) {
-    bundle = BUNDLES[lang]().then((m) => m.default);
-    // A failed fetch (offline, new deployment) may be retried by the next switch.
-    bundle.catch(() => loading.delete(lang));
-    loading.set(lang, bundle);
-  }
-  return bundle;
+/** One fetch per chunk and language, shared by every namespace it holds; a failed one may be retried. */
+function memo<T>(load: (lang: Language) => Promise<{ default: T }>): (lang: Language) => Promise<T> {
+  const loading = new Map<Language, Promise<T>>();
+  return (lang) => {
+    let bundle = loading.get(lang);
+    if (!bundle) {
+      bundle = load(lang).then((m) => m.default);
+      // A failed fetch (offline, new deployment) may be retried by the next switch.
+      bundle.catch(() => loading.delete(lang));
+      loading.set(lang, bundle);
+    }
+    return bundle;
+  };
 }
+
+export const loadLanguageBundle: (lang: Language) => Promise<LanguageBundle> = memo((lang) => BUNDLES[lang]());
+export const loadAppBundle: (lang: Language) => Promise<AppBundle> = memo((lang) => APP_BUNDLES[lang]());
 
 /** i18next backend over the chunks above; i18next waits for it before a language change applies. */
 const chunkBackend: BackendModule = {
@@ -59,7 +76,11 @@ const chunkBackend: BackendModule = {
       callback(null, {});
       return;
     }
-    const texts = isLazy(namespace) ? LAZY_BUNDLES[namespace][lang]().then((m) => m.default) : loadLanguageBundle(lang).then((bundle) => bundle[namespace as keyof LanguageBundle]);
+    const texts = isLazy(namespace)
+      ? LAZY_BUNDLES[namespace][lang]().then((m) => m.default)
+      : isApp(namespace)
+        ? loadAppBundle(lang).then((bundle) => bundle[namespace])
+        : loadLanguageBundle(lang).then((bundle) => bundle[namespace as keyof LanguageBundle]);
     texts.then(
       (bundle) => callback(null, bundle),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
@@ -170,6 +191,12 @@ export async function switchLanguage(lang: Language): Promise<void> {
 export async function loadNamespace(namespace: LazyNamespace): Promise<void> {
   await i18nReady;
   await i18next.loadNamespaces(namespace);
+}
+
+/** Loads the app namespaces (one chunk) in the current language, and in every language switched to from then on. */
+export async function loadAppTexts(): Promise<void> {
+  await i18nReady;
+  await i18next.loadNamespaces([...APP_NAMESPACES]);
 }
 
 export default i18next;

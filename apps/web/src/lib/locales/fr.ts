@@ -1,11 +1,7 @@
-// The web's texts in one language, one chunk: loaded by lib/i18n.ts when the language is first used.
-// Server-only namespaces (errors, emails, api) stay out of the web bundle; the lazy ones (LAZY_NAMESPACES)
-// have chunks of their own.
+// The frame's and the login's texts in one language, the chunk of every cold visit: loaded by lib/i18n.ts when
+// the language is first used. The original portal's screens have theirs in fr-app.ts; later features in chunks
+// of their own (LAZY_NAMESPACES); server-only namespaces (errors, emails, api) never reach the browser.
 import common from '@portal/i18n/locales/fr/common.json';
 import auth from '@portal/i18n/locales/fr/auth.json';
-import users from '@portal/i18n/locales/fr/users.json';
-import contact from '@portal/i18n/locales/fr/contact.json';
-import ledes from '@portal/i18n/locales/fr/ledes.json';
-import annuities from '@portal/i18n/locales/fr/annuities.json';
 
-export default { common, auth, users, contact, ledes, annuities };
+export default { common, auth };
