@@ -239,6 +239,9 @@ export const ERROR_CODES = {
   // Receipts (issue 13).
   wrong_receipt_type: 415,
   empty_file: 400,
+  // Client billing guidelines (issue 31 §1).
+  guideline_date_taken: 409,
+  guideline_rules_conflict: 400,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import { annuitiesPolicy, annuitiesRoutes } from '../modules/annuities/index.ts';
 import { authPolicy, authRoutes } from '../modules/auth/index.ts';
 import { contactPolicy, contactRoutes } from '../modules/contact/index.ts';
+import { guidelinesPolicy, guidelinesRoutes } from '../modules/guidelines/index.ts';
 import { ledesPolicy, ledesRoutes } from '../modules/ledes/index.ts';
 import { mfaPolicy, mfaRoutes } from '../modules/mfa/index.ts';
 import { opsPolicy, opsRoutes } from '../modules/ops/index.ts';
@@ -32,6 +33,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: usersRoutes, policy: usersPolicy },
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },
+  { routes: guidelinesRoutes, policy: guidelinesPolicy },
   { routes: annuitiesRoutes, policy: annuitiesPolicy },
   { routes: patentsRoutes, policy: patentsPolicy },
   { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },

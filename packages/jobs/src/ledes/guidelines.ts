@@ -30,7 +30,9 @@ export async function loadGuidelineVersions(db: Executor, idClient: string | nul
  * The firms' history for a run's check: units already billed per firm, timekeeper and day, and the lines already
  * billed, by the accepted runs other than this one. One query per batch of keys, each key an index probe.
  */
-export function guidelineHistoryLookup(db: Executor, runId: string | null): GuidelineHistoryLookup {
+export function guidelineHistoryLookup(db: Executor, runId: string | null, before?: Date): GuidelineHistoryLookup {
+  // A preview of a past file counts only what was accepted before it.
+  const earlier = before ? sql` and exists (select 1 from ledes_runs r where r.id = i.run_id and r.created_at < ${before.toISOString()}::timestamptz)` : sql``;
   return {
     batchSize: GUIDELINE_LOOKUP_BATCH,
     async lookup(unitKeys, lineKeys) {
@@ -41,7 +43,7 @@ export function guidelineHistoryLookup(db: Executor, runId: string | null): Guid
               select k.key, sum(i.units::numeric)::text as units
               from unnest(${sql.param([...unitKeys])}::text[]) as k(key)
               join ledes_guideline_index i on i.kind = 'u' and i.key_hash = md5(k.key)
-              where ${runId === null ? sql`true` : sql`i.run_id <> ${runId}::uuid`}
+              where ${runId === null ? sql`true` : sql`i.run_id <> ${runId}::uuid`}${earlier}
               group by k.key`),
         lineKeys.length === 0
           ? []
@@ -49,7 +51,7 @@ export function guidelineHistoryLookup(db: Executor, runId: string | null): Guid
               select distinct k.key
               from unnest(${sql.param([...lineKeys])}::text[]) as k(key)
               join ledes_guideline_index i on i.kind = 'd' and i.key_hash = md5(k.key)
-              where ${runId === null ? sql`true` : sql`i.run_id <> ${runId}::uuid`}`),
+              where ${runId === null ? sql`true` : sql`i.run_id <> ${runId}::uuid`}${earlier}`),
       ]);
       return {
         units: rowsOf<{ key: string; units: string }>(units).map((r) => [r.key, r.units] as [string, string]),
