@@ -38,7 +38,7 @@ export function guidelineHistoryLookup(db: Executor, runId: string | null, befor
     async lookup(unitKeys, lineKeys) {
       const [units, lines] = await Promise.all([
         unitKeys.length === 0
-          ? []
+          ? { rows: [] }
           : db.execute(sql`
               select k.key, sum(i.units::numeric)::text as units
               from unnest(${sql.param([...unitKeys])}::text[]) as k(key)
@@ -46,7 +46,7 @@ export function guidelineHistoryLookup(db: Executor, runId: string | null, befor
               where ${runId === null ? sql`true` : sql`i.run_id <> ${runId}::uuid`}${earlier}
               group by k.key`),
         lineKeys.length === 0
-          ? []
+          ? { rows: [] }
           : db.execute(sql`
               select distinct k.key
               from unnest(${sql.param([...lineKeys])}::text[]) as k(key)

@@ -4,7 +4,7 @@ import { isUniqueViolation, ledesGuidelines } from '@portal/db';
 import type { GuidelineRule } from '@portal/ledes';
 import { previewGuidelines, sharedThreadEngine, type GuidelinePreviewRun } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../domain/errors.ts';
 
 type Row = typeof ledesGuidelines.$inferSelect;
 
@@ -97,7 +97,7 @@ export async function createVersion(ctx: AppContext, idClient: string, body: Gui
     try {
       const [row] = await tx
         .insert(ledesGuidelines)
-        .values({ idClient, version: (last?.v ?? 0) + 1, effectiveFrom: body.effective_from, rules: body.rules as unknown as Record<string, unknown>[], note: body.note ?? null, createdBy })
+        .values({ idClient, version: (last?.v ?? 0) + 1, effectiveFrom: body.effective_from, rules: body.rules, note: body.note ?? null, createdBy })
         .returning();
       return toVersionDto(row!);
     } catch (error) {
