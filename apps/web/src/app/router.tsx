@@ -41,6 +41,7 @@ const screens = {
   patentSubmissions: () => Promise.all([import('../features/patents/SubmissionsPage.tsx'), loadNamespace('patents')]).then(([m]) => m.SubmissionsPage),
   patentsPortfolio: () => Promise.all([import('../features/portfolio/PortfolioPage.tsx'), loadNamespace('portfolio')]).then(([m]) => m.PortfolioPage),
   receiptUpload: () => Promise.all([import('../features/receipts/ReceiptUploadPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptUploadPage),
+  ledesGuidelines: () => Promise.all([import('../features/guidelines/GuidelinesPage.tsx'), loadNamespace('guidelines')]).then(([m]) => m.GuidelinesPage),
   receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
 } satisfies Record<string, Screen>;
 
@@ -117,6 +118,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/ledes/upload', access: 'ledes', screen: screens.ledesUpload },
   { path: '/ledes/history', access: 'ledes', screen: screens.ledesHistory },
   { path: '/ledes/history/admin', access: 'admin', screen: screens.ledesAdminHistory },
+  // Issue 31 §1: each client's billing guidelines, kept by the admins.
+  { path: '/ledes/guidelines', access: 'admin', screen: screens.ledesGuidelines },
   { path: '/result-ledes', access: 'ledes', screen: screens.ledesResult },
   { path: '/annuites/verify', access: 'connected', screen: screens.annuitiesVerify },
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },
