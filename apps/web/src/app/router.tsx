@@ -30,7 +30,8 @@ const screens = {
   ledesUpload: () => import('../features/ledes/UploadPage.tsx').then((m) => m.UploadPage),
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
-  ledesResult: () => import('../features/ledes/ResultPage.tsx').then((m) => m.ResultPage),
+  // The guideline findings' extra values (issue 31 §1) are worded in the lazy `guidelines` texts.
+  ledesResult: () => Promise.all([import('../features/ledes/ResultPage.tsx'), loadNamespace('guidelines')]).then(([m]) => m.ResultPage),
   annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
   annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
   annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),

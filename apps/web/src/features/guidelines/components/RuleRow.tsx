@@ -50,7 +50,7 @@ export function RuleRow({ index, rule, error, onChange, onRemove }: { index: num
           onChange={(v) => v && onChange({ kind: v, ref: rule.ref, severity: rule.severity })}
           w={{ base: '100%', sm: 260 }}
         />
-        <TextInput label={t('rule.ref')} value={rule.ref} onChange={(e) => set('ref', e.currentTarget.value)} w={110} error={error} />
+        <TextInput label={t('rule.ref')} data-testid="guideline-ref" value={rule.ref} onChange={(e) => set('ref', e.currentTarget.value)} w={110} error={error} />
         <Select
           label={t('rule.severity')}
           data={[{ value: 'error', label: t('severity.error') }, { value: 'warning', label: t('severity.warning') }]}
@@ -61,10 +61,11 @@ export function RuleRow({ index, rule, error, onChange, onRemove }: { index: num
         />
         {FIELDS[rule.kind].map((key) =>
           NUMBERS.has(key) ? (
-            <NumberInput key={key} label={t(`field.${key}`)} value={(rule[key] as number | undefined) ?? ''} onChange={(v) => set(key, typeof v === 'number' ? v : undefined)} min={0} allowDecimal={false} w={150} />
+            <NumberInput key={key} data-testid={`guideline-field-${key}`} label={t(`field.${key}`)} value={(rule[key] as number | undefined) ?? ''} onChange={(v) => set(key, typeof v === 'number' ? v : undefined)} min={0} allowDecimal={false} w={150} />
           ) : (
             <TextInput
               key={key}
+              data-testid={`guideline-field-${key}`}
               type={DATES.has(key) ? 'date' : 'text'}
               label={t(`field.${key}`)}
               value={(rule[key] as string | undefined) ?? ''}
