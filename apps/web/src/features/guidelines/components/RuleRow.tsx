@@ -48,7 +48,7 @@ export function RuleRow({ index, rule, error, onChange, onRemove }: { index: num
           value={rule.kind}
           allowDeselect={false}
           onChange={(v) => v && onChange({ kind: v, ref: rule.ref, severity: rule.severity })}
-          w={{ base: '100%', sm: 260 }}
+          w={{ base: '100%', sm: 330 }}
         />
         <TextInput label={t('rule.ref')} data-testid="guideline-ref" value={rule.ref} onChange={(e) => set('ref', e.currentTarget.value)} w={110} error={error} />
         <Select
@@ -57,7 +57,7 @@ export function RuleRow({ index, rule, error, onChange, onRemove }: { index: num
           value={rule.severity}
           allowDeselect={false}
           onChange={(v) => v && set('severity', v)}
-          w={160}
+          w={200}
         />
         {FIELDS[rule.kind].map((key) =>
           NUMBERS.has(key) ? (
