@@ -122,7 +122,7 @@ export function unitsKey(firm: string, timekeeper: string, date: string): string
 }
 
 export function lineKey(firm: string, timekeeper: string, date: string, units: string, description: string): string {
-  return `${firm}\u001f${timekeeper}\u001f${date}\u001f${units}\u001f${description.trim().toLowerCase()}`;
+  return `${firm}\u001f${timekeeper}\u001f${date}\u001f${units}\u001f${description.trim()}`;
 }
 
 /** The version in force on `day` (YYYYMMDD): the latest effective on or before it; undefined before the first. */

@@ -142,7 +142,7 @@ describe('client guidelines (GDL-101…GDL-111), hand-computed values', () => {
 
   it('GDL-110: the same timekeeper, date, units and description twice in the file, named by the first line (1)', async () => {
     const [fee, expense] = baseRecords();
-    const records = [fee!, expense!, { ...fee!, LINE_ITEM_NUMBER: '3', LINE_ITEM_DESCRIPTION: ' research PRIOR art ' }].map((r) => ({ ...r, INVOICE_TOTAL: '1405' }));
+    const records = [fee!, expense!, { ...fee!, LINE_ITEM_NUMBER: '3', LINE_ITEM_DESCRIPTION: ' Research prior art ' }].map((r) => ({ ...r, INVOICE_TOTAL: '1405' }));
     const { items } = await check([{ kind: 'duplicate_line', ref: '§11', severity: 'error' }], records);
     expect(items.map(pick)).toEqual([{ line: 2, code_ledes: 'GDL-110', champ: 'LINE_ITEM_DESCRIPTION', severity: 'error', found: '1', reference: '§11' }]);
   });

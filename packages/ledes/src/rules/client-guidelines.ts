@@ -9,7 +9,7 @@ import {
   type GuidelineVersion,
   type MaxRateRule,
 } from '../guidelines.ts';
-import { add, compare, mul, parseDecimal, sub, toString, ZERO, type Decimal } from '../money.ts';
+import { add, compare as compareExact, DecimalSum, mul, parseDecimal, POW10_NUMBER, sub, toString, ZERO, type Decimal } from '../money.ts';
 import type { RuleCode } from './catalogue.ts';
 import { at, numAt, type InvoiceState, type RecordContext } from './context.ts';
 
@@ -73,6 +73,21 @@ export function compile(version: GuidelineVersion): Compiled {
   return c;
 }
 
+/** `compare`, in plain numbers while both sides are safe integers at a common scale (every line compares a rate). */
+function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const x = a.n;
+  const y = b.n;
+  if (x !== undefined && y !== undefined && x === x && y === y) {
+    const scale = a.scale > b.scale ? a.scale : b.scale;
+    if (scale <= 22) {
+      const xs = a.scale === scale ? x : x * POW10_NUMBER[scale - a.scale]!;
+      const ys = b.scale === scale ? y : y * POW10_NUMBER[scale - b.scale]!;
+      if (Number.isSafeInteger(xs) && Number.isSafeInteger(ys)) return xs < ys ? -1 : xs > ys ? 1 : 0;
+    }
+  }
+  return compareExact(a, b);
+}
+
 const DAY_MS = 86_400_000;
 
 /** Days from YYYYMMDD `a` to YYYYMMDD `b` (b − a). */
@@ -82,7 +97,7 @@ export function daysBetween(a: string, b: string): number {
 }
 
 interface DayUnits {
-  sum: Decimal;
+  readonly sum: DecimalSum;
   readonly firstLine: number;
   readonly rule: Compiled['unitsPerDay'];
 }
@@ -95,6 +110,9 @@ interface DayUnits {
 export class GuidelineChecker {
   private readonly compiled = new Map<GuidelineVersion, Compiled>();
   private readonly byInvoice = new Map<InvoiceState, Compiled | null>();
+  /** The previous line's invoice and version: consecutive lines of one invoice skip the map. */
+  private lastInvoice: InvoiceState | undefined;
+  private lastVersion: Compiled | null = null;
   private readonly lawFirmColumn: number;
   private readonly days = new Map<string, DayUnits>();
   /** Line key → first data line carrying it (this file). */
@@ -109,6 +127,7 @@ export class GuidelineChecker {
 
   private versionFor(ctx: RecordContext): Compiled | null {
     const inv = ctx.invoice;
+    if (inv !== undefined && inv === this.lastInvoice) return this.lastVersion;
     if (inv) {
       const known = this.byInvoice.get(inv);
       if (known !== undefined) return known;
@@ -118,6 +137,8 @@ export class GuidelineChecker {
     const v = versionInForce(this.options.versions, day);
     const c = v ? this.compiled.get(v)! : null;
     if (inv) {
+      this.lastInvoice = inv;
+      this.lastVersion = c;
       this.byInvoice.set(inv, c);
       if (c) {
         this.applied.set(c.version.id, c.version);
@@ -158,9 +179,14 @@ export class GuidelineChecker {
     if (type === 'F' && firm !== '' && tk !== '' && date && units) {
       const uk = unitsKey(firm, tk, date);
       const day = this.days.get(uk);
-      if (day) day.sum = add(day.sum, units);
-      else this.days.set(uk, { sum: units, firstLine: ctx.line, rule: c?.unitsPerDay });
-      const lk = lineKey(firm, tk, date, toString(units), at(ctx, cols.description));
+      if (day) day.sum.add(units);
+      else {
+        const sum = new DecimalSum();
+        sum.add(units);
+        this.days.set(uk, { sum, firstLine: ctx.line, rule: c?.unitsPerDay });
+      }
+      // The units as written: the same line billed twice is the same text twice.
+      const lk = lineKey(firm, tk, date, at(ctx, cols.units), at(ctx, cols.description));
       const first = this.lines.get(lk);
       if (first === undefined) this.lines.set(lk, { line: ctx.line, rule: c?.duplicate });
       else if (c?.duplicate) push(ctx, 'GDL-110', 'LINE_ITEM_DESCRIPTION', c.duplicate, { found: String(first.line + 1) });
@@ -239,7 +265,7 @@ export class GuidelineChecker {
     for (const key of unitKeys) {
       const day = this.days.get(key)!;
       const cap = day.rule!;
-      const total = add(day.sum, prior.get(key) ?? ZERO);
+      const total = add(day.sum.value, prior.get(key) ?? ZERO);
       if (compare(total, cap.max) > 0) {
         late.push(finding(day.firstLine, 'GDL-102', 'LINE_ITEM_NUMBER_OF_UNITS', cap.rule, { found: toString(total), expected: toString(cap.max), difference: toString(sub(total, cap.max)) }));
       }
@@ -256,7 +282,7 @@ export class GuidelineChecker {
   /** What this file adds to its firms' history once accepted. */
   index(): GuidelineIndex {
     return {
-      units: [...this.days.entries()].map(([k, d]) => [k, toString(d.sum)] as const),
+      units: [...this.days.entries()].map(([k, d]) => [k, toString(d.sum.value)] as const),
       lines: [...this.lines.keys()],
     };
   }
