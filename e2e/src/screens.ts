@@ -167,6 +167,7 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['user-list', '/admin/user'],
   ['ledes-upload-admin', '/ledes/upload'],
   ['ledes-admin-history', '/ledes/history/admin'],
+  ['ledes-guidelines', '/ledes/guidelines'],
   ['account-notifications', '/account/notifications'],
   ['cost-tables', '/annuites/costs'],
 ];

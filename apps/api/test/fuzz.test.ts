@@ -82,6 +82,8 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /brevet_eptane/sync': { brevet_eptane: [{ idagenda: 'FUZZ-1', code_client: 'C1', cabinet: 'Cabinet Fuzz', Pays: 'FR', DateEcheance: '2027-01-01', Quantieme: 5, cost: 10 }] },
   'POST /patent_exports': {},
   'POST /patent_reminders': {},
+  'POST /ledes/guidelines/:id_client': { effective_from: '2025-01-01', rules: [{ kind: 'max_rate', ref: '§1', severity: 'error', classification: 'PARTNR', max: '300' }] },
+  'POST /ledes/guidelines/:id_client/preview': { rules: [{ kind: 'duplicate_line', ref: '§1', severity: 'warning' }], last: 1 },
 };
 const GOOD_FIELDS: Record<string, string> = { type: 'patent', office: 'EP', user_id: UUID };
 

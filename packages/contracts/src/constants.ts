@@ -249,6 +249,9 @@ export const ERROR_CODES = {
   ecb_file_conflict: 400,
   ecb_file_too_many_days: 400,
   cost_row_exists: 409,
+  // Client billing guidelines (issue 31 §1).
+  guideline_date_taken: 409,
+  guideline_rules_conflict: 400,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

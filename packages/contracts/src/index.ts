@@ -16,3 +16,4 @@ export * from './mfa.ts';
 export * from './receipts.ts';
 export * from './realtime-events.ts';
 export * from './costs.ts';
+export * from './guidelines.ts';

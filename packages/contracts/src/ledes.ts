@@ -110,6 +110,8 @@ export const ledesRunSchema = z.strictObject({
   /** The treated workbook is stored and offered for download: written right after Done (decision 182), so a Done run is published again once it is. */
   treated: z.boolean(),
   error_code: z.string().nullable(),
+  /** The client's guideline versions the invoices were checked against (issue 31 §1); absent or empty: none applied. */
+  guidelines: z.array(z.strictObject({ id: z.uuid(), version: z.number().int().min(1), effective_from: z.iso.date() })).optional(),
 });
 export type LedesRunDto = z.infer<typeof ledesRunSchema>;
 
@@ -129,6 +131,9 @@ export const ledesItemSchema = z.strictObject({
   found: z.string().optional(),
   expected: z.string().optional(),
   difference: z.string().optional(),
+  /** Client guidelines (GDL-1xx): the total over the cap, and the rule's reference in the client's set. */
+  over: z.string().optional(),
+  reference: z.string().optional(),
 });
 export type LedesItemDto = z.infer<typeof ledesItemSchema>;
 export const ledesLineSchema = z.strictObject({ line: lineRefSchema, items: z.array(ledesItemSchema) });

@@ -242,6 +242,8 @@ export const ledesRuns = pgTable(
     format: text('format'),
     deliveredKey: text('delivered_key'),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** The client's guideline versions the file's invoices were checked against (issue 31 §1); empty without guidelines. */
+    guidelineVersions: jsonb('guideline_versions').$type<{ id: string; version: number; effective_from: string }[]>().notNull().default(sql`'[]'::jsonb`),
     ...runColumns(),
   },
   (t) => [
@@ -286,8 +288,48 @@ export const ledesFindings = pgTable(
     found: text('found'),
     expected: text('expected'),
     difference: text('difference'),
+    /** Client guidelines (GDL-1xx): the total over the cap, and the rule's reference in the client's set. */
+    over: text('over'),
+    reference: text('reference'),
   },
   (t) => [primaryKey({ columns: [t.runId, t.line, t.code, t.champ] })],
+);
+
+/**
+ * A client's billing guidelines (issue 31 §1): one row per version, in force from `effective_from` until the
+ * next version's. A version is never edited: a change is a new version, so a run names what it was checked against.
+ */
+export const ledesGuidelines = pgTable(
+  'ledes_guidelines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    idClient: text('id_client').notNull(),
+    version: integer('version').notNull(),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    /** The engine's `GuidelineRule[]`, validated by the API's schema before it is stored. */
+    rules: jsonb('rules').$type<Record<string, unknown>[]>().notNull(),
+    note: text('note'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ledes_guidelines_client_version_unique').on(t.idClient, t.version), index('ledes_guidelines_client_from_idx').on(t.idClient, t.effectiveFrom)],
+);
+
+/**
+ * What accepted files billed, for the cross-invoice guidelines: units per firm, timekeeper and day (`kind` 'u',
+ * `units` their sum in the file) and the firm's lines by timekeeper, date, units and description (`kind` 'd').
+ * Keys are the engine's (`unitsKey`, `lineKey`) hashed (md5), so the index stays narrow whatever the descriptions;
+ * a lookup is one index probe per key.
+ */
+export const ledesGuidelineIndex = pgTable(
+  'ledes_guideline_index',
+  {
+    runId: uuid('run_id').notNull().references(() => ledesRuns.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['u', 'd'] }).notNull(),
+    keyHash: text('key_hash').notNull(),
+    units: text('units'),
+  },
+  (t) => [index('ledes_guideline_index_key_idx').on(t.kind, t.keyHash), index('ledes_guideline_index_run_idx').on(t.runId)],
 );
 
 /**

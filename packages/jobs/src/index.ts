@@ -38,3 +38,5 @@ export { receiptRunKind, publishReceiptUpload } from './kinds/receipts.ts';
 export { DO_NOT_PAY, INSTRUCTION_SOURCES, LEDGER_STATES, instructedState, recordState, sourceOf, transition, type InstructionLedgerSource, type LedgerEvent, type LedgerSource, type LedgerState, type Transition } from './ledger/states.ts';
 export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type LedgerChange, type LedgerOutcome, type LedgerWriteOptions } from './ledger/write.ts';
 export { costOf, costsToWire, fromMinor, loadCostTables, type CostTables } from './costs/load.ts';
+export { GUIDELINE_LOOKUP_BATCH, guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex, toLedesDay } from './ledes/guidelines.ts';
+export { previewGuidelines, type GuidelinePreviewRun } from './ledes/preview.ts';

@@ -11,6 +11,8 @@ import { yyyymmdd } from './rules/dates.ts';
 import { checkFieldSyntax, checkFieldValues } from './rules/fields.ts';
 import { checkAnnuity } from './rules/annuities.ts';
 import { checkNarrative } from './rules/guidelines.ts';
+import { GuidelineChecker } from './rules/client-guidelines.ts';
+import type { GuidelineIndex, GuidelineOptions, GuidelineVersion } from './guidelines.ts';
 import { checkInvoiceMath, checkLineMath } from './rules/math.ts';
 import { checkCharacters, NOT_PRINTABLE_ASCII } from './rules/structure.ts';
 import { checkTimekeeper, classifications } from './rules/timekeeper.ts';
@@ -43,6 +45,10 @@ export interface LedesSummary {
   readonly lineEndings: 'CRLF' | 'LF' | 'mixed' | 'none';
   readonly trailingBlankLines: number;
   readonly invoices: readonly { readonly invoice_number: string; readonly client_id: string; readonly total: string | null }[];
+  /** The client's guideline versions the invoices were checked against (none without guidelines). */
+  readonly guidelineVersions?: readonly Pick<GuidelineVersion, 'id' | 'version' | 'effective_from'>[];
+  /** What the file adds to its firms' history, for the cross-invoice guidelines (with guidelines only). */
+  readonly guidelineIndex?: GuidelineIndex;
 }
 
 export interface CheckOptions {
@@ -60,6 +66,8 @@ export interface CheckOptions {
   readonly sink?: LineSink;
   /** false: only the summary is produced (the entity of a 1,000,000-line file is itself large). */
   readonly collect?: boolean;
+  /** The client's billing guidelines (issue 31 §1), checked in the same pass. */
+  readonly guidelines?: GuidelineOptions;
 }
 
 export interface CheckOutcome {
@@ -159,6 +167,8 @@ class PipeChecker {
   private readonly out: Finding[] = [];
   /** The record context, created with the format and reused for every record. */
   private ctx: RecordContext | undefined;
+  /** The client's guidelines, once the format (and so the LAW_FIRM_ID column) is known. */
+  guidelines: GuidelineChecker | undefined;
 
   constructor(private readonly run: Run, now: Date) {
     this.codes = allowedCodes(run.options.profile);
@@ -383,6 +393,11 @@ class PipeChecker {
     checkTimekeeper(ctx, this.classifications);
     checkAnnuity(ctx);
     checkNarrative(ctx);
+    const guidelines = this.run.options.guidelines;
+    if (guidelines !== undefined) {
+      this.guidelines ??= new GuidelineChecker(guidelines, this.today, format.index.get('LAW_FIRM_ID') ?? -1);
+      this.guidelines.line(ctx);
+    }
     this.run.line(line, fields, out, body);
   }
 
@@ -393,6 +408,7 @@ class PipeChecker {
       for (const inv of this.file.invoices.values()) checkInvoiceMath(inv, hasTax, this.run.options.profile, late);
     }
     await checkDuplicateInvoices(this.file.invoices.values(), this.run.options.acceptedInvoices, late);
+    if (this.guidelines) await this.guidelines.finish(late);
     for (const f of late) this.run.fileFinding(f);
   }
 }
@@ -429,6 +445,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
   let format: FormatId | null = null;
   let trailingBlankLines = 0;
   let invoices: LedesSummary['invoices'] = [];
+  let guidelines: GuidelineChecker | undefined;
 
   if (sniffed.kind === 'empty') {
     stats.encoding = 'empty';
@@ -475,6 +492,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
     await pipe.finish();
     format = pipe.formatId;
     trailingBlankLines = pipe.trailingBlankLines;
+    guidelines = pipe.guidelines;
     invoices = [...pipe.invoices.values()].map((inv) => ({
       invoice_number: inv.number,
       client_id: inv.clientId,
@@ -492,6 +510,12 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
     lineEndings: lineEndings(stats),
     trailingBlankLines,
     invoices,
+    ...(options.guidelines
+      ? {
+          guidelineVersions: [...(guidelines?.applied.values() ?? [])].map((v) => ({ id: v.id, version: v.version, effective_from: v.effective_from })),
+          guidelineIndex: guidelines?.index() ?? { units: [], lines: [] },
+        }
+      : {}),
   };
   await options.sink?.onEnd(run.late, summary);
   const result: LedesFileResult =

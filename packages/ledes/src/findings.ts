@@ -15,6 +15,10 @@ export interface FindingValues {
   readonly found?: string;
   readonly expected?: string;
   readonly difference?: string;
+  /** Client guidelines: the total over the cap (difference × units). */
+  readonly over?: string;
+  /** Client guidelines: the rule's reference in the client's set ("§4.2"). */
+  readonly reference?: string;
 }
 
 export interface Finding {

@@ -14,3 +14,14 @@ export type { CodeSet, CodeSetId } from './codesets.ts';
 export { PIPE_FORMATS } from './formats/pipe.ts';
 export type { FormatId, PipeFormat } from './formats/pipe.ts';
 export type { ByteSource, Encoding } from './stream/lines.ts';
+export { lineKey, unitsKey, versionInForce } from './guidelines.ts';
+export type {
+  GuidelineHistoryAnswer,
+  GuidelineHistoryLookup,
+  GuidelineIndex,
+  GuidelineOptions,
+  GuidelineRule,
+  GuidelineRuleKind,
+  GuidelineVersion,
+} from './guidelines.ts';
+export { countTasks, daysBetween } from './rules/client-guidelines.ts';

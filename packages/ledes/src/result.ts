@@ -15,6 +15,8 @@ export interface LedesItem {
   readonly found?: string;
   readonly expected?: string;
   readonly difference?: string;
+  readonly over?: string;
+  readonly reference?: string;
 }
 
 export interface LedesLine {

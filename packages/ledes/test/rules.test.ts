@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RULES, type CheckOptions, type InvoiceType, type Severity } from '../src/index.ts';
+import { RULES, type CheckOptions, type GuidelineRule, type InvoiceType, type Severity } from '../src/index.ts';
 import { baseRecords, fileText, profileFor, run, XML_OK, type Rec } from './helpers.ts';
 
 /** One small generated file: records mutated from the valid base, or raw text/bytes. */
@@ -146,6 +146,32 @@ const CASES: Case[] = [
   { code: 'GDL-001', severity: 'warning', trigger: { edit: set(0, { LINE_ITEM_DESCRIPTION: 'Review; draft claims; call client; email' }) }, clean: {} },
 ];
 
+
+/** The client's guidelines (GDL-1xx): one version in force from 2024, the given rules (each at `error`). */
+const gdl = (...rules: GuidelineRule[]): Partial<CheckOptions> => ({ guidelines: { versions: [{ id: 'v', version: 1, effective_from: '20240101', rules }] } });
+const E_ = 'error' as const;
+const twice = (rs: Rec[]) => [rs[0]!, rs[1]!, { ...rs[0]!, LINE_ITEM_NUMBER: '3' }];
+CASES.push(
+  { code: 'GDL-101', severity: 'error', trigger: { options: gdl({ kind: 'max_rate', ref: 'r', severity: E_, classification: 'PARTNR', max: '349.99' }) }, clean: { options: gdl({ kind: 'max_rate', ref: 'r', severity: E_, classification: 'PARTNR', max: '350' }) } },
+  { code: 'GDL-102', severity: 'error', trigger: { options: gdl({ kind: 'max_units_per_day', ref: 'r', severity: E_, max: '1.9' }) }, clean: { options: gdl({ kind: 'max_units_per_day', ref: 'r', severity: E_, max: '2' }) } },
+  {
+    code: 'GDL-103', severity: 'error',
+    trigger: { edit: set(0, { LINE_ITEM_DESCRIPTION: 'Draft claims; call client' }), options: gdl({ kind: 'block_billing', ref: 'r', severity: E_, min_tasks: 2, min_units: '1' }) },
+    clean: { edit: set(0, { LINE_ITEM_DESCRIPTION: 'Draft claims; call client' }), options: gdl({ kind: 'block_billing', ref: 'r', severity: E_, min_tasks: 3, min_units: '1' }) },
+  },
+  { code: 'GDL-104', severity: 'error', trigger: { options: gdl({ kind: 'code', ref: 'r', severity: E_, code: 'E101' }) }, clean: { options: gdl({ kind: 'code', ref: 'r', severity: E_, code: 'E102' }) } },
+  { code: 'GDL-105', severity: 'error', trigger: { options: gdl({ kind: 'code', ref: 'r', severity: E_, code: 'L120', matters: ['X'] }) }, clean: { options: gdl({ kind: 'code', ref: 'r', severity: E_, code: 'L120', matters: ['CM-1'] }) } },
+  { code: 'GDL-106', severity: 'error', trigger: { options: gdl({ kind: 'expense_cap', ref: 'r', severity: E_, code: 'E101', max_unit_cost: '0.49' }) }, clean: { options: gdl({ kind: 'expense_cap', ref: 'r', severity: E_, code: 'E101', max_unit_cost: '0.50' }) } },
+  { code: 'GDL-107', severity: 'error', trigger: { options: gdl({ kind: 'receipt', ref: 'r', severity: E_, code: 'E101' }) }, clean: { options: gdl({ kind: 'receipt', ref: 'r', severity: E_, code: 'E124' }) } },
+  { code: 'GDL-108', severity: 'error', trigger: { options: gdl({ kind: 'max_billing_period', ref: 'r', severity: E_, max_days: 30 }) }, clean: { options: gdl({ kind: 'max_billing_period', ref: 'r', severity: E_, max_days: 31 }) } },
+  { code: 'GDL-109', severity: 'error', trigger: { options: gdl({ kind: 'max_upload_delay', ref: 'r', severity: E_, max_days: 120 }) }, clean: { options: gdl({ kind: 'max_upload_delay', ref: 'r', severity: E_, max_days: 121 }) } },
+  { code: 'GDL-110', severity: 'error', trigger: { edit: twice, options: gdl({ kind: 'duplicate_line', ref: 'r', severity: E_ }) }, clean: { options: gdl({ kind: 'duplicate_line', ref: 'r', severity: E_ }) } },
+  {
+    code: 'GDL-111', severity: 'error',
+    trigger: { options: { guidelines: { ...gdl({ kind: 'duplicate_line', ref: 'r', severity: E_ }).guidelines!, history: { lookup: (_u, lines) => ({ units: [], lines }) } } } },
+    clean: { options: { guidelines: { ...gdl({ kind: 'duplicate_line', ref: 'r', severity: E_ }).guidelines!, history: { lookup: () => ({ units: [], lines: [] }) } } } },
+  },
+);
 
 CASES.push(
   { code: 'XML-001', severity: 'error', trigger: { text: XML_OK.replace('?>', '?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>') }, clean: { text: XML_OK } },

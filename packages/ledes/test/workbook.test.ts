@@ -131,7 +131,7 @@ describe('treated workbook', () => {
     expect(lines.rowCount).toBe(3);
     const file = book.getWorksheet('File and invoices')!;
     expect(values(file.getRow(1))).toEqual(['Verdict', 'Refused']);
-    expect(values(file.getRow(2))).toEqual(['Line', 'Code', 'Severity', 'Field', 'Label', 'Found', 'Expected', 'Difference']);
+    expect(values(file.getRow(2))).toEqual(['Line', 'Code', 'Severity', 'Field', 'Label', 'Found', 'Expected', 'Difference', 'Total over the cap', 'Guideline']);
     expect(late.length).toBeGreaterThan(0);
     // The invoice total (MTH-002) carries its declared and computed amounts and their difference, in columns.
     expect(late.some((f) => f.code === 'MTH-002' && f.values?.difference !== undefined)).toBe(true);

@@ -12,6 +12,7 @@ import { annuitiesPolicy, annuitiesRoutes } from '../modules/annuities/index.ts'
 import { authPolicy, authRoutes } from '../modules/auth/index.ts';
 import { contactPolicy, contactRoutes } from '../modules/contact/index.ts';
 import { costsPolicy, costsRoutes } from '../modules/costs/index.ts';
+import { guidelinesPolicy, guidelinesRoutes } from '../modules/guidelines/index.ts';
 import { ledesPolicy, ledesRoutes } from '../modules/ledes/index.ts';
 import { mfaPolicy, mfaRoutes } from '../modules/mfa/index.ts';
 import { opsPolicy, opsRoutes } from '../modules/ops/index.ts';
@@ -33,6 +34,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: usersRoutes, policy: usersPolicy },
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },
+  { routes: guidelinesRoutes, policy: guidelinesPolicy },
   { routes: annuitiesRoutes, policy: annuitiesPolicy },
   { routes: patentsRoutes, policy: patentsPolicy },
   { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },

@@ -30,7 +30,8 @@ const screens = {
   ledesUpload: () => import('../features/ledes/UploadPage.tsx').then((m) => m.UploadPage),
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
-  ledesResult: () => import('../features/ledes/ResultPage.tsx').then((m) => m.ResultPage),
+  // The guideline findings' extra values (issue 31 §1) are worded in the lazy `guidelines` texts.
+  ledesResult: () => Promise.all([import('../features/ledes/ResultPage.tsx'), loadNamespace('guidelines')]).then(([m]) => m.ResultPage),
   annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
   annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
   annuitiesResearch: () => import('../features/annuities/ResearchPage.tsx').then((m) => m.ResearchPage),
@@ -41,6 +42,7 @@ const screens = {
   patentSubmissions: () => Promise.all([import('../features/patents/SubmissionsPage.tsx'), loadNamespace('patents')]).then(([m]) => m.SubmissionsPage),
   patentsPortfolio: () => Promise.all([import('../features/portfolio/PortfolioPage.tsx'), loadNamespace('portfolio')]).then(([m]) => m.PortfolioPage),
   receiptUpload: () => Promise.all([import('../features/receipts/ReceiptUploadPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptUploadPage),
+  ledesGuidelines: () => Promise.all([import('../features/guidelines/GuidelinesPage.tsx'), loadNamespace('guidelines')]).then(([m]) => m.GuidelinesPage),
   receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
   costTables: () => Promise.all([import('../features/costs/CostTablesPage.tsx'), loadNamespace('costs')]).then(([m]) => m.CostTablesPage),
 } satisfies Record<string, Screen>;
@@ -118,6 +120,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/ledes/upload', access: 'ledes', screen: screens.ledesUpload },
   { path: '/ledes/history', access: 'ledes', screen: screens.ledesHistory },
   { path: '/ledes/history/admin', access: 'admin', screen: screens.ledesAdminHistory },
+  // Issue 31 §1: each client's billing guidelines, kept by the admins.
+  { path: '/ledes/guidelines', access: 'admin', screen: screens.ledesGuidelines },
   { path: '/result-ledes', access: 'ledes', screen: screens.ledesResult },
   { path: '/annuites/verify', access: 'connected', screen: screens.annuitiesVerify },
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },

@@ -109,7 +109,7 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
       { labelKey: 'nav.ledesUpload', to: '/ledes/upload' },
       { labelKey: 'nav.ledesHistory', to: '/ledes/history' },
     ];
-    if (admin) items.push({ labelKey: 'nav.ledesAdminHistory', to: '/ledes/history/admin' });
+    if (admin) items.push({ labelKey: 'nav.ledesAdminHistory', to: '/ledes/history/admin' }, { labelKey: 'nav.ledesGuidelines', to: '/ledes/guidelines' });
     menus.push({ id: 'ledes', labelKey: 'nav.ledes', items });
   }
 

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { FormatId, LedesProfile, LedesSummary, ResolvedFinding } from '@portal/ledes';
+import type { FormatId, GuidelineVersion, LedesProfile, LedesSummary, ResolvedFinding } from '@portal/ledes';
 import type { Lang } from '@portal/ledes/report';
 import type { WorkbookAmend } from './engine.ts';
 import type { RowBatch } from './rows.ts';
@@ -25,7 +25,15 @@ export interface ThreadRunRequest {
    * lookup (`batch`, with its batch size) is called back on the main thread, which owns the database.
    */
   readonly acceptedInvoices: 'none' | 'callback' | { readonly batch: number | undefined } | ReadonlySet<string>;
+  /**
+   * The client's guideline versions; their history of earlier invoices is asked of the main thread (a lookup
+   * whose first argument is GUIDELINE_LOOKUP), `false` when the run's check takes none (the workbook's pass).
+   */
+  readonly guidelines?: { readonly versions: readonly GuidelineVersion[]; readonly history: false | { readonly batch: number | undefined } | 'none' };
 }
+
+/** The first argument of a lookup asking the main thread for the guidelines' history (not the invoice numbers). */
+export const GUIDELINE_LOOKUP = 'guideline-history';
 
 export interface SerializedError {
   readonly name: string;

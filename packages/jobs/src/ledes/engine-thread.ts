@@ -1,7 +1,7 @@
 import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import type { LedesSummary } from '@portal/ledes';
 import type { EngineOptions, LedesEngine } from './engine.ts';
-import { deserializeError, PEER_STOPPED, serializeError, type FromThread, type FromWriter, type ThreadRunRequest, type ToThread, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
+import { deserializeError, GUIDELINE_LOOKUP, PEER_STOPPED, serializeError, type FromThread, type FromWriter, type ThreadRunRequest, type ToThread, type ToWriter, type WriterRunRequest } from './engine-protocol.ts';
 
 import { createSharedThread } from '../shared-thread.ts';
 
@@ -139,6 +139,12 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
             const lookup = opts.acceptedInvoices;
             Promise.resolve()
               .then(async () => {
+                const history = opts.guidelines?.history;
+                if (message.args[0] === GUIDELINE_LOOKUP) {
+                  if (!history) throw new Error('guideline lookup asked for a run that gave none');
+                  const answer = await history.lookup(message.args[1] as string[], message.args[2] as string[]);
+                  return { units: [...answer.units], lines: [...answer.lines] };
+                }
                 if (typeof lookup === 'function') return lookup(...(message.args as [string, string]));
                 if (lookup && 'acceptedAmong' in lookup) return [...(await lookup.acceptedAmong(message.args[0] as string[]))];
                 throw new Error('lookup asked for a run that gave none');
@@ -197,6 +203,14 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
         progressIntervalMs: opts.progressIntervalMs,
         acceptedInvoices:
           lookup === undefined ? 'none' : typeof lookup === 'function' ? 'callback' : 'acceptedAmong' in lookup ? { batch: lookup.batchSize } : lookup,
+        ...(opts.guidelines
+          ? {
+              guidelines: {
+                versions: opts.guidelines.versions,
+                history: opts.guidelines.history === false ? false : opts.guidelines.history ? { batch: opts.guidelines.history.batchSize } : 'none',
+              },
+            }
+          : {}),
       };
       try {
         if (workbook) {

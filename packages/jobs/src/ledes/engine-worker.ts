@@ -4,9 +4,9 @@
  * chunk and the lines go to the writer in batches it acks, so both directions are flow-controlled;
  * findings go back to the main thread in batches.
  */
-import type { AcceptedInvoiceLookup, ResolvedFinding } from '@portal/ledes';
+import type { AcceptedInvoiceLookup, GuidelineHistoryAnswer, GuidelineOptions, ResolvedFinding } from '@portal/ledes';
 import { NO_ROWS, runChecks, type RowSink } from './engine.ts';
-import { deserializeError, peerStopped, serializeError, type FromThread, type RowsAck, type RowsMessage, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
+import { deserializeError, GUIDELINE_LOOKUP, peerStopped, serializeError, type FromThread, type RowsAck, type RowsMessage, type ThreadRunRequest, type ToThread } from './engine-protocol.ts';
 import { RowEncoder } from './rows.ts';
 import { serveRuns } from '../shared-thread.ts';
 import { Signal } from '../thread-io.ts';
@@ -138,6 +138,7 @@ async function serve(request: ThreadRunRequest): Promise<void> {
         maxLineBytes: request.maxLineBytes,
         progressIntervalMs: request.progressIntervalMs,
         acceptedInvoices: acceptedInvoicesOf(request.acceptedInvoices, lookup),
+        ...(request.guidelines ? { guidelines: guidelinesOf(request.guidelines, lookup) } : {}),
         onProgress: (linesChecked) => post({ type: 'progress', linesChecked }),
         onFindings: (findings) => {
           for (const f of findings) batch.push(f);
@@ -169,4 +170,18 @@ function acceptedInvoicesOf(
   if (sent instanceof Set) return sent;
   const { batch } = sent as { batch: number | undefined };
   return { batchSize: batch, acceptedAmong: (invoiceNumbers: readonly string[]) => ask<string[]>([...invoiceNumbers]) };
+}
+
+/** The guidelines inside the thread: the versions as sent, the firm's history asked of the main thread. */
+function guidelinesOf(sent: NonNullable<ThreadRunRequest['guidelines']>, ask: <T>(...args: unknown[]) => Promise<T>): GuidelineOptions {
+  const { versions, history } = sent;
+  if (history === false) return { versions, history: false };
+  if (history === 'none') return { versions };
+  return {
+    versions,
+    history: {
+      batchSize: history.batch,
+      lookup: (unitKeys, lineKeys) => ask<GuidelineHistoryAnswer>(GUIDELINE_LOOKUP, [...unitKeys], [...lineKeys]),
+    },
+  };
 }

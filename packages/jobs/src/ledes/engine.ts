@@ -3,7 +3,7 @@ import { checkLedes, type CheckOptions, type LedesSummary, type LineSink, type R
 import { createTreatedWorkbook, type Lang } from '@portal/ledes/report';
 
 /** What a LEDES check needs besides its input bytes; everything but the callbacks crosses a thread as is. */
-export interface EngineOptions extends Pick<CheckOptions, 'filename' | 'profile' | 'acceptedInvoices' | 'maxLineBytes' | 'onProgress' | 'progressIntervalMs'> {
+export interface EngineOptions extends Pick<CheckOptions, 'filename' | 'profile' | 'acceptedInvoices' | 'maxLineBytes' | 'onProgress' | 'progressIntervalMs' | 'guidelines'> {
   /** The run's instant: read once, so the check gives the same findings wherever it runs. */
   readonly now: Date;
   /**
@@ -63,6 +63,7 @@ export async function runChecks(source: AsyncIterable<Uint8Array>, options: Omit
     maxLineBytes: options.maxLineBytes,
     onProgress: options.onProgress,
     progressIntervalMs: options.progressIntervalMs,
+    ...(options.guidelines ? { guidelines: options.guidelines } : {}),
     collect: false,
     sink: {
       onStart: (info) => rows.onStart?.(info),

@@ -7,18 +7,19 @@ type FindingRow = typeof ledesFindings.$inferInsert;
 export const HISTORY_LINE_LIST = 100;
 
 /**
- * Stores one batch of findings as eight array parameters and `unnest`: one statement whatever the
+ * Stores one batch of findings as ten array parameters and `unnest`: one statement whatever the
  * batch size, and faster than multi-row VALUES on both drivers (docs/benchmarks.md, "findings insert").
  * A redelivered batch is ignored row by row, never doubled.
  */
 export async function insertFindings(db: Executor, rows: readonly FindingRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.execute(sql`
-    insert into ledes_findings (run_id, line, code, champ, severity, found, expected, difference)
+    insert into ledes_findings (run_id, line, code, champ, severity, found, expected, difference, over, reference)
     select * from unnest(
       ${sql.param(rows.map((r) => r.runId))}::uuid[], ${sql.param(rows.map((r) => r.line))}::integer[],
       ${sql.param(rows.map((r) => r.code))}::text[], ${sql.param(rows.map((r) => r.champ))}::text[], ${sql.param(rows.map((r) => r.severity))}::text[],
-      ${sql.param(rows.map((r) => r.found ?? null))}::text[], ${sql.param(rows.map((r) => r.expected ?? null))}::text[], ${sql.param(rows.map((r) => r.difference ?? null))}::text[])
+      ${sql.param(rows.map((r) => r.found ?? null))}::text[], ${sql.param(rows.map((r) => r.expected ?? null))}::text[], ${sql.param(rows.map((r) => r.difference ?? null))}::text[],
+      ${sql.param(rows.map((r) => r.over ?? null))}::text[], ${sql.param(rows.map((r) => r.reference ?? null))}::text[])
     on conflict do nothing`);
 }
 

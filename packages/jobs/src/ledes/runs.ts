@@ -6,11 +6,13 @@ import { ResultBuilder, type FindingValues, type LedesFileResult, type LineRef, 
 export type LedesRunRow = typeof ledesRuns.$inferSelect;
 
 /** A stored finding's values, without the ones it has not. */
-function valuesOf(row: { found: string | null; expected: string | null; difference: string | null }): FindingValues {
+function valuesOf(row: { found: string | null; expected: string | null; difference: string | null; over: string | null; reference: string | null }): FindingValues {
   return {
     ...(row.found === null ? {} : { found: row.found }),
     ...(row.expected === null ? {} : { expected: row.expected }),
     ...(row.difference === null ? {} : { difference: row.difference }),
+    ...(row.over === null ? {} : { over: row.over }),
+    ...(row.reference === null ? {} : { reference: row.reference }),
   };
 }
 
@@ -38,6 +40,9 @@ export function toRunDto(run: LedesRunRow): LedesRunDto {
     delivered: run.deliveredAt !== null,
     treated: run.treatedKey !== null,
     error_code: run.errorCode,
+    ...(run.guidelineVersions.length > 0
+      ? { guidelines: run.guidelineVersions.map((v) => ({ id: v.id, version: v.version, effective_from: `${v.effective_from.slice(0, 4)}-${v.effective_from.slice(4, 6)}-${v.effective_from.slice(6, 8)}` })) }
+      : {}),
   };
 }
 
@@ -95,7 +100,7 @@ export async function loadResult(
   const builder = new ResultBuilder();
   const refused = new Set<number>();
   for (const row of shown) {
-    const values = row.found === null && row.expected === null && row.difference === null ? undefined : valuesOf(row);
+    const values = row.found === null && row.expected === null && row.difference === null && row.reference === null ? undefined : valuesOf(row);
     builder.add({ line: lineFromDb(row.line), code: row.code as RuleCode, champ: row.champ, severity: row.severity, ...(values ? { values } : {}) } satisfies ResolvedFinding);
     if (row.severity === 'error' && row.line >= 0) refused.add(row.line);
   }

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 
-import { afterBulkWrite, ledesFindings, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
-import type { LedesProfile, ResolvedFinding, RuleCode } from '@portal/ledes';
+import { afterBulkWrite, ledesFindings, ledesGuidelineIndex, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
+import type { FindingValues, LedesProfile, ResolvedFinding, RuleCode } from '@portal/ledes';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
@@ -14,6 +14,7 @@ import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts'
 import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
 import { recordLedesNotice } from '../ledes/notifications.ts';
+import { guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex } from '../ledes/guidelines.ts';
 import { enqueueCommittedMails } from '../mails.ts';
 import { ledesRunKind, publishRun } from '../kinds/ledes.ts';
 
@@ -71,12 +72,15 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     }
 
     const profile = await profileOf(deps.db, run);
+    // The client's billing guidelines, every version: the engine checks each invoice against the one in force.
+    const versions = await loadGuidelineVersions(deps.db, run.idClient);
     // The check's instant, kept as the run's started_at: the treated workbook's pass (decision 182) checks with the same one.
     const checkedAt = now();
 
     await deps.db.transaction(async (tx) => {
       await tx.delete(ledesFindings).where(eq(ledesFindings.runId, run.id));
       await tx.delete(ledesInvoices).where(eq(ledesInvoices.runId, run.id));
+      await tx.delete(ledesGuidelineIndex).where(eq(ledesGuidelineIndex.runId, run.id));
       await tx.update(ledesRuns).set({ startedAt: checkedAt, attempts: sql`${ledesRuns.attempts} + 1`, linesChecked: 0, updatedAt: now() }).where(eq(ledesRuns.id, run.id));
     });
 
@@ -122,6 +126,8 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
           found: f.values?.found ?? null,
           expected: f.values?.expected ?? null,
           difference: f.values?.difference ?? null,
+          over: f.values?.over ?? null,
+          reference: f.values?.reference ?? null,
         });
       }
       if (batch.length >= FINDINGS_BATCH) flush();
@@ -148,6 +154,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       onFindings: record,
       progressIntervalMs: PROGRESS_INTERVAL_MS,
       acceptedInvoices: acceptedInvoiceLookup(deps.db, run),
+      ...(versions.length > 0 ? { guidelines: { versions, history: guidelineHistoryLookup(deps.db, run.id) } } : {}),
       onProgress: (linesChecked) => {
         void job.updateProgress(linesChecked).catch(() => {});
         deps.realtime.toUser(run.ownerId, 'ledes:run', { ...toRunDto(run), lines_checked: linesChecked });
@@ -183,13 +190,17 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
           treatedKey: null,
           deliveredKey,
           deliveredAt: null,
+          guidelineVersions: [...(summary.guidelineVersions ?? [])],
           finishedAt: now(),
           updatedAt: now(),
         })
         .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'in_progress')))
         .returning();
       if (!updated) return undefined;
-      if (summary.accepted) await storeAcceptedInvoices(tx, run, summary.invoices);
+      if (summary.accepted) {
+        await storeAcceptedInvoices(tx, run, summary.invoices);
+        await storeGuidelineIndex(tx, run.id, summary.guidelineIndex);
+      }
       await storeFindingsSummary(tx, run.id, summary.linesChecked);
       // The refused notice with the transition (once per run), after the summary it counts the lines of.
       notices = summary.accepted ? [] : await recordLedesNotice(tx, run.id, 'refused', deps);
@@ -221,6 +232,17 @@ async function profileOf(db: Database, run: Pick<LedesRunRow, 'office' | 'type'>
     .where(and(eq(ledesProfiles.office, run.office), eq(ledesProfiles.type, run.type)));
   if (!profileRow) throw new UnrecoverableJobError(`no LEDES profile for ${run.office}/${run.type}`);
   return profileRow.profile as unknown as LedesProfile;
+}
+
+/** The codes whose findings depend on other runs: the workbook's pass takes them from the stored result. */
+const CROSS_RUN_CODES = ['CON-007', 'GDL-102', 'GDL-111'] as const;
+
+/** A stored finding's values, as the engine gave them (absent ones left out). */
+function storedValues(f: typeof ledesFindings.$inferSelect): { values?: FindingValues } {
+  const values = Object.fromEntries(
+    Object.entries({ found: f.found, expected: f.expected, difference: f.difference, over: f.over, reference: f.reference }).filter(([, v]) => v !== null),
+  ) as FindingValues;
+  return Object.keys(values).length === 0 ? {} : { values };
 }
 
 /** Where a run's treated workbook is stored: beside its original, under `ledes/treated/`. */
@@ -259,11 +281,14 @@ async function writeTreatedOnce(deps: CheckLedesDeps, run: LedesRunRow, signal: 
 async function writeTreated(deps: CheckLedesDeps, run: LedesRunRow, treatedKey: string, signal: AbortSignal): Promise<void> {
   const profile = await profileOf(deps.db, run);
   const [owner] = await deps.db.select({ langue: users.langue }).from(users).where(eq(users.id, run.ownerId));
+  // The findings that depend on other runs (duplicate invoices, and the guidelines across invoices: units per day,
+  // lines billed before), as the check stored them: the pass runs without their lookups.
   const duplicates = await deps.db
     .select()
     .from(ledesFindings)
-    .where(and(eq(ledesFindings.runId, run.id), eq(ledesFindings.code, 'CON-007')))
+    .where(and(eq(ledesFindings.runId, run.id), inArray(ledesFindings.code, [...CROSS_RUN_CODES])))
     .orderBy(asc(ledesFindings.line));
+  const versions = await loadGuidelineVersions(deps.db, run.idClient);
   const out = new PassThrough();
   const upload = deps.storage.put(treatedKey, out, { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
   // A failed upload stops the workbook's pass (its output would otherwise wait for a reader forever).
@@ -288,12 +313,13 @@ async function writeTreated(deps: CheckLedesDeps, run: LedesRunRow, treatedKey: 
       filename: run.originalName,
       profile,
       now: run.startedAt ?? run.createdAt,
+      ...(versions.length > 0 ? { guidelines: { versions, history: false as const } } : {}),
       workbook: {
         out,
         lang: owner?.langue ?? 'en',
         amend: {
           accepted: run.accepted ?? false,
-          late: duplicates.map((f) => ({ line: f.line, code: f.code as RuleCode, champ: f.champ, severity: f.severity })),
+          late: duplicates.map((f) => ({ line: f.line, code: f.code as RuleCode, champ: f.champ, severity: f.severity, ...storedValues(f) })),
         },
       },
       onFindings: () => {},

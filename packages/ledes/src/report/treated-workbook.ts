@@ -15,12 +15,14 @@ const TEXT = {
     code: 'Code', severity: 'Severity', label: 'Label', ok: 'OK', error: 'Error', warning: 'Warning',
     fileLine: 'file', headerLine: 'header', verdict: 'Verdict', accepted: 'Accepted', refused: 'Refused',
     found: 'Found', expected: 'Expected', difference: 'Difference', field: 'Field',
+    over: 'Total over the cap', reference: 'Guideline',
   },
   fr: {
     lines: 'Lignes', file: 'Fichier et factures', line: 'Ligne', status: 'Statut', findings: 'Anomalies', fields: 'Champs',
     code: 'Code', severity: 'Gravité', label: 'Libellé', ok: 'Conforme', error: 'Erreur', warning: 'Avertissement',
     fileLine: 'fichier', headerLine: 'en-tête', verdict: 'Verdict', accepted: 'Accepté', refused: 'Refusé',
     found: 'Trouvé', expected: 'Attendu', difference: 'Écart', field: 'Champ',
+    over: 'Total au-delà du plafond', reference: 'Directive',
   },
 } as const;
 
@@ -117,7 +119,9 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
     const decimals = decimalsOf(v.found);
     const word = (label: string, value: string | undefined) =>
       value === undefined ? null : `${label.toLowerCase()} ${inReadersFormat(atPrecision(value, decimals)!, lang)}`;
-    const parts = [word(t.found, v.found), word(t.expected, v.expected), word(t.difference, v.difference)].filter((p) => p !== null);
+    const parts = [word(t.found, v.found), word(t.expected, v.expected), word(t.difference, v.difference), word(t.over, v.over)].filter((p) => p !== null);
+    // The client's rule the finding comes from, as the client wrote it (a reference, not a number).
+    if (v.reference !== undefined) parts.push(`${t.reference.toLowerCase()} ${v.reference}`);
     return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
   };
   const describe = (f: ResolvedFinding): string => {
@@ -168,12 +172,17 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
         await drained();
         await xlsx.startSheet(t.file, { freezeHeader: false });
         await xlsx.row([t.verdict, summary.accepted ? t.accepted : t.refused]);
-        await xlsx.row([t.line, t.code, t.severity, t.field, t.label, t.found, t.expected, t.difference]);
+        await xlsx.row([t.line, t.code, t.severity, t.field, t.label, t.found, t.expected, t.difference, t.over, t.reference]);
         for (const f of late) {
           const rule = ruleOf(f.code);
           // Numbers are cells (the reader's spreadsheet shows them in its own format), at the invoice's precision.
           const decimals = decimalsOf(f.values?.found);
-          const v = f.values && { found: f.values.found, expected: atPrecision(f.values.expected, decimals), difference: atPrecision(f.values.difference, decimals) };
+          const v = f.values && {
+            found: f.values.found,
+            expected: atPrecision(f.values.expected, decimals),
+            difference: atPrecision(f.values.difference, decimals),
+            over: atPrecision(f.values.over, decimals),
+          };
           await xlsx.row([
             lineLabel(f.line),
             f.code,
@@ -183,6 +192,8 @@ export function createTreatedWorkbook(stream: Writable, lang: Lang): TreatedWork
             valueCell(v?.found),
             valueCell(v?.expected),
             valueCell(v?.difference),
+            valueCell(v?.over),
+            f.values?.reference === undefined ? null : text(f.values.reference),
           ]);
         }
         await xlsx.finish();

@@ -24,6 +24,9 @@ function FindingValues({ finding }: { finding: Finding }) {
     const value = formatFindingValue(raw, locale);
     return [t(`result.values.${key}`, { value: value.kind === 'number' ? value.text : t('result.values.quoted', { value: value.text }) })];
   });
+  // A client's guideline (issue 31 §1): the total over its cap and its reference, in the lazy `guidelines` texts.
+  if (finding.over !== undefined) parts.push(t('guidelines:values.over', { v: formatFindingValue(finding.over, locale).text }));
+  if (finding.reference !== undefined) parts.push(t('guidelines:preview.reference', { ref: finding.reference }));
   if (parts.length === 0) return null;
   return (
     <Text size="xs" c="dimmed" className="portal-break" data-testid="finding-values">

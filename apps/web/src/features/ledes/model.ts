@@ -232,7 +232,7 @@ export function patchHistoryRows(rows: readonly HistoryItem[], run: LedesRunDto)
 
 /* ------------------------------------------------------------------ findings */
 
-export type FindingItem = Pick<LedesItemDto, '_id' | 'code_ledes' | 'champ' | 'libelle_en' | 'libelle_fr' | 'found' | 'expected' | 'difference'>;
+export type FindingItem = Pick<LedesItemDto, '_id' | 'code_ledes' | 'champ' | 'libelle_en' | 'libelle_fr' | 'found' | 'expected' | 'difference' | 'over' | 'reference'>;
 
 const PLAIN_NUMBER = /^-?(\d+)(?:\.(\d+))?$/;
 

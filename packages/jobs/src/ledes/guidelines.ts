@@ -1,0 +1,78 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { ledesGuidelines, type Executor } from '@portal/db';
+import { rowsOf } from '../patents/rows.ts';
+import type { GuidelineHistoryLookup, GuidelineIndex, GuidelineRule, GuidelineVersion } from '@portal/ledes';
+
+/** Keys per history query (each a probe of `ledes_guideline_index_key_idx`). */
+export const GUIDELINE_LOOKUP_BATCH = 1000;
+/** Rows per index insert: three array parameters each, whatever the batch. */
+const INDEX_INSERT_BATCH = 5000;
+
+type GuidelineRow = typeof ledesGuidelines.$inferSelect;
+
+/** '2025-01-31' → '20250131' (the engine's dates are LEDES's). */
+export function toLedesDay(isoDay: string): string {
+  return isoDay.replaceAll('-', '');
+}
+
+export function toVersion(row: GuidelineRow): GuidelineVersion {
+  return { id: row.id, version: row.version, effective_from: toLedesDay(row.effectiveFrom), rules: row.rules as unknown as GuidelineRule[] };
+}
+
+/** Every version of a client's set, oldest first; none for a run without a client. */
+export async function loadGuidelineVersions(db: Executor, idClient: string | null): Promise<GuidelineVersion[]> {
+  if (!idClient) return [];
+  const rows = await db.select().from(ledesGuidelines).where(eq(ledesGuidelines.idClient, idClient)).orderBy(asc(ledesGuidelines.effectiveFrom), asc(ledesGuidelines.version));
+  return rows.map(toVersion);
+}
+
+/**
+ * The firms' history for a run's check: units already billed per firm, timekeeper and day, and the lines already
+ * billed, by the accepted runs other than this one. One query per batch of keys, each key an index probe.
+ */
+export function guidelineHistoryLookup(db: Executor, runId: string | null, before?: Date): GuidelineHistoryLookup {
+  // A preview of a past file counts only what was accepted before it.
+  const earlier = before ? sql` and exists (select 1 from ledes_runs r where r.id = i.run_id and r.created_at < ${before.toISOString()}::timestamptz)` : sql``;
+  return {
+    batchSize: GUIDELINE_LOOKUP_BATCH,
+    async lookup(unitKeys, lineKeys) {
+      const [units, lines] = await Promise.all([
+        unitKeys.length === 0
+          ? { rows: [] }
+          : db.execute(sql`
+              select k.key, sum(i.units::numeric)::text as units
+              from unnest(${sql.param([...unitKeys])}::text[]) as k(key)
+              join ledes_guideline_index i on i.kind = 'u' and i.key_hash = md5(k.key)
+              where ${runId === null ? sql`true` : sql`i.run_id <> ${runId}::uuid`}${earlier}
+              group by k.key`),
+        lineKeys.length === 0
+          ? { rows: [] }
+          : db.execute(sql`
+              select distinct k.key
+              from unnest(${sql.param([...lineKeys])}::text[]) as k(key)
+              join ledes_guideline_index i on i.kind = 'd' and i.key_hash = md5(k.key)
+              where ${runId === null ? sql`true` : sql`i.run_id <> ${runId}::uuid`}${earlier}`),
+      ]);
+      return {
+        units: rowsOf<{ key: string; units: string }>(units).map((r) => [r.key, r.units] as [string, string]),
+        lines: rowsOf<{ key: string }>(lines).map((r) => r.key),
+      };
+    },
+  };
+}
+
+/** Stores what an accepted file adds to its firms' history, in bounded batches of unnest arrays. */
+export async function storeGuidelineIndex(tx: Executor, runId: string, index: GuidelineIndex | undefined): Promise<void> {
+  if (!index) return;
+  const rows: { kind: 'u' | 'd'; key: string; units: string | null }[] = [
+    ...index.units.map(([key, units]) => ({ kind: 'u' as const, key, units })),
+    ...index.lines.map((key) => ({ kind: 'd' as const, key, units: null })),
+  ];
+  for (let start = 0; start < rows.length; start += INDEX_INSERT_BATCH) {
+    const batch = rows.slice(start, start + INDEX_INSERT_BATCH);
+    await tx.execute(sql`
+      insert into ledes_guideline_index (run_id, kind, key_hash, units)
+      select ${runId}::uuid, k, md5(key), u
+      from unnest(${sql.param(batch.map((r) => r.kind))}::text[], ${sql.param(batch.map((r) => r.key))}::text[], ${sql.param(batch.map((r) => r.units))}::text[]) as x(k, key, u)`);
+  }
+}

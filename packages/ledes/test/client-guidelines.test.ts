@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { lineKey, unitsKey, type GuidelineOptions, type GuidelineRule, type GuidelineVersion } from '../src/index.ts';
+import { countTasks, daysBetween } from '../src/rules/client-guidelines.ts';
+import { baseRecords, fileText, run, type Rec } from './helpers.ts';
+
+// The base file (helpers.ts): one invoice INV-1 of firm 12-3456789, billing period 20250101–20250131,
+// fee line 0 (TK1, PARTNR, 2 units × 350 on 20250115, "Research prior art", L120/A102, matter CM-1),
+// expense line 1 (E101, 10 units × 0.50 = 5 on 20250116). The check's clock is 2025-06-01.
+const FIRM = '12-3456789';
+
+function version(rules: GuidelineRule[], over: Partial<GuidelineVersion> = {}): GuidelineVersion {
+  return { id: 'v1', version: 1, effective_from: '20240101', rules, ...over };
+}
+
+async function check(rules: GuidelineRule[] | GuidelineOptions, records: Rec[] = baseRecords()) {
+  const guidelines = Array.isArray(rules) ? { versions: [version(rules)] } : rules;
+  const outcome = await run(fileText(records), { guidelines });
+  const items = [...outcome.result.errors, ...outcome.result.warnings].flatMap((l) =>
+    l.items.filter((i) => i.code_ledes.startsWith('GDL-1')).map((i) => ({ line: l.line, severity: outcome.result.errors.includes(l) ? 'error' : 'warning', ...i })),
+  );
+  return { ...outcome, items };
+}
+
+const pick = ({ line, code_ledes, champ, severity, found, expected, difference, over, reference }: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries({ line, code_ledes, champ, severity, found, expected, difference, over, reference }).filter(([, v]) => v !== undefined));
+
+describe('client guidelines (GDL-101…GDL-111), hand-computed values', () => {
+  it('GDL-101: rate 350 over a PARTNR cap of 300 is 50 per unit, 2 units: 100 over the cap', async () => {
+    const { items, summary } = await check([{ kind: 'max_rate', ref: '§2.1', severity: 'error', classification: 'PARTNR', max: '300' }]);
+    expect(items.map(pick)).toEqual([
+      { line: 0, code_ledes: 'GDL-101', champ: 'LINE_ITEM_UNIT_COST', severity: 'error', found: '350', expected: '300', difference: '50', over: '100', reference: '§2.1' },
+    ]);
+    expect(summary.accepted).toBe(false);
+    expect(summary.guidelineVersions).toEqual([{ id: 'v1', version: 1, effective_from: '20240101' }]);
+  });
+
+  it('GDL-101: a cap dated after the line (from 20250201) or for another classification does not apply', async () => {
+    const { items, summary } = await check([
+      { kind: 'max_rate', ref: '§2.1', severity: 'error', classification: 'PARTNR', max: '300', from: '20250201' },
+      { kind: 'max_rate', ref: '§2.2', severity: 'error', classification: 'ASSOC', max: '100' },
+    ]);
+    expect(items).toEqual([]);
+    expect(summary.accepted).toBe(true);
+  });
+
+  it('the version in force on the billing period decides: v2 (20250101) over v1 (20240101); v3 (20250102) is not yet in force', async () => {
+    const cap = (max: string): GuidelineRule[] => [{ kind: 'max_rate', ref: '§2', severity: 'warning', classification: 'PARTNR', max }];
+    const { items, summary } = await check({
+      versions: [
+        version(cap('400'), { id: 'a', version: 1, effective_from: '20240101' }),
+        version(cap('340'), { id: 'b', version: 2, effective_from: '20250101' }),
+        version(cap('100'), { id: 'c', version: 3, effective_from: '20250102' }),
+      ],
+    });
+    // 350 − 340 = 10 per unit, × 2 units = 20.
+    expect(items.map(pick)).toEqual([{ line: 0, code_ledes: 'GDL-101', champ: 'LINE_ITEM_UNIT_COST', severity: 'warning', found: '350', expected: '340', difference: '10', over: '20', reference: '§2' }]);
+    expect(summary.accepted).toBe(true);
+    expect(summary.guidelineVersions).toEqual([{ id: 'b', version: 2, effective_from: '20250101' }]);
+  });
+
+  it('no version in force before the first one: nothing is checked, no version named', async () => {
+    const { items, summary } = await check({ versions: [version([{ kind: 'max_rate', ref: '§2', severity: 'error', classification: 'PARTNR', max: '1' }], { effective_from: '20250201' })] });
+    expect(items).toEqual([]);
+    expect(summary.guidelineVersions).toEqual([]);
+  });
+
+  it('GDL-102: 2 units in this file + 7 already billed that day by the firm = 9 over a cap of 8 (difference 1)', async () => {
+    const asked: string[][] = [];
+    const rules: GuidelineRule[] = [{ kind: 'max_units_per_day', ref: '§3', severity: 'error', max: '8' }];
+    const history = {
+      lookup: (units: readonly string[]) => {
+        asked.push([...units]);
+        return { units: [[unitsKey(FIRM, 'TK1', '20250115'), '7']] as [string, string][], lines: [] };
+      },
+    };
+    const { items } = await check({ versions: [version(rules)], history });
+    expect(asked).toEqual([[unitsKey(FIRM, 'TK1', '20250115')]]);
+    expect(items.map(pick)).toEqual([{ line: 0, code_ledes: 'GDL-102', champ: 'LINE_ITEM_NUMBER_OF_UNITS', severity: 'error', found: '9', expected: '8', difference: '1', reference: '§3' }]);
+    // 2 + 6 = 8: at the cap, not over it.
+    const atCap = await check({ versions: [version(rules)], history: { lookup: () => ({ units: [[unitsKey(FIRM, 'TK1', '20250115'), '6']] as [string, string][], lines: [] }) } });
+    expect(atCap.items).toEqual([]);
+  });
+
+  it('GDL-102 within one file: 2 + 7.5 units the same day = 9.5 over 8 (difference 1.5), on the first line of that day', async () => {
+    const [fee, expense] = baseRecords();
+    const second = { ...fee!, LINE_ITEM_NUMBER: '3', LINE_ITEM_NUMBER_OF_UNITS: '7.5', LINE_ITEM_TOTAL: '2625', LINE_ITEM_DESCRIPTION: 'Draft response' };
+    const records = [fee!, expense!, second].map((r) => ({ ...r, INVOICE_TOTAL: '3330' }));
+    const { items, summary } = await check([{ kind: 'max_units_per_day', ref: '§3', severity: 'warning', max: '8' }], records);
+    expect(items.map(pick)).toEqual([{ line: 0, code_ledes: 'GDL-102', champ: 'LINE_ITEM_NUMBER_OF_UNITS', severity: 'warning', found: '9.5', expected: '8', difference: '1.5', reference: '§3' }]);
+    expect(summary.accepted).toBe(true);
+    expect(summary.guidelineIndex?.units).toEqual([[unitsKey(FIRM, 'TK1', '20250115'), '9.5']]);
+  });
+
+  it('GDL-103: three tasks in one description over 1.5 units (2 units: 0.5 over the threshold); at 1.5 units or two tasks, none', async () => {
+    const rules: GuidelineRule[] = [{ kind: 'block_billing', ref: '§5', severity: 'error', min_tasks: 3, min_units: '1.5' }];
+    const [fee, expense] = baseRecords();
+    const block = { ...fee!, LINE_ITEM_DESCRIPTION: 'Draft claims; call client; review office action' };
+    const { items } = await check(rules, [block, expense!]);
+    expect(items.map(pick)).toEqual([{ line: 0, code_ledes: 'GDL-103', champ: 'LINE_ITEM_DESCRIPTION', severity: 'error', found: '3', expected: '2', difference: '0.5', reference: '§5' }]);
+    const small = { ...block, LINE_ITEM_NUMBER_OF_UNITS: '1.5', LINE_ITEM_TOTAL: '525' };
+    expect((await check(rules, [small, expense!].map((r) => ({ ...r, INVOICE_TOTAL: '530' })))).items).toEqual([]);
+    expect((await check(rules, [{ ...fee!, LINE_ITEM_DESCRIPTION: 'Draft claims; call client' }, expense!])).items).toEqual([]);
+    expect(countTasks('a; ;b;; c')).toBe(3);
+  });
+
+  it('GDL-104 / GDL-105: A102 refused; L120 only for matter CM-9 (the line is CM-1); allowed for CM-1 it passes', async () => {
+    const { items } = await check([
+      { kind: 'code', ref: '§6.1', severity: 'error', code: 'A102' },
+      { kind: 'code', ref: '§6.2', severity: 'warning', code: 'L120', matters: ['CM-9', 'CM-10'] },
+    ]);
+    expect(items.map(pick)).toEqual([
+      { line: 0, code_ledes: 'GDL-104', champ: 'LINE_ITEM_ACTIVITY_CODE', severity: 'error', found: 'A102', reference: '§6.1' },
+      { line: 0, code_ledes: 'GDL-105', champ: 'LINE_ITEM_TASK_CODE', severity: 'warning', found: 'L120', expected: 'CM-9, CM-10', reference: '§6.2' },
+    ]);
+    expect((await check([{ kind: 'code', ref: '§6.2', severity: 'error', code: 'L120', matters: ['CM-1'] }])).items).toEqual([]);
+  });
+
+  it('GDL-106: copies at 0.50 over a cap of 0.10: 0.40 each, 10 copies: 4.00 over the cap', async () => {
+    const { items } = await check([{ kind: 'expense_cap', ref: '§7', severity: 'error', code: 'E101', max_unit_cost: '0.10' }]);
+    expect(items.map(pick)).toEqual([{ line: 1, code_ledes: 'GDL-106', champ: 'LINE_ITEM_UNIT_COST', severity: 'error', found: '0.50', expected: '0.10', difference: '0.40', over: '4.00', reference: '§7' }]);
+    expect((await check([{ kind: 'expense_cap', ref: '§7', severity: 'error', code: 'E101', max_unit_cost: '0.5' }])).items).toEqual([]);
+  });
+
+  it('GDL-107: an E101 expense of 5 above 4 needs a receipt; above 5 it does not', async () => {
+    const { items } = await check([{ kind: 'receipt', ref: '§8', severity: 'warning', code: 'E101', above: '4' }]);
+    expect(items.map(pick)).toEqual([{ line: 1, code_ledes: 'GDL-107', champ: 'LINE_ITEM_EXPENSE_CODE', severity: 'warning', found: '5', expected: '4', reference: '§8' }]);
+    expect((await check([{ kind: 'receipt', ref: '§8', severity: 'warning', code: 'E101', above: '5' }])).items).toEqual([]);
+  });
+
+  it('GDL-108: 20250101–20250131 is 31 days, one over a 30-day maximum; 31 allowed passes', async () => {
+    const { items } = await check([{ kind: 'max_billing_period', ref: '§9', severity: 'error', max_days: 30 }]);
+    expect(items.map(pick)).toEqual([{ line: 0, code_ledes: 'GDL-108', champ: 'BILLING_END_DATE', severity: 'error', found: '31', expected: '30', difference: '1', reference: '§9' }]);
+    expect((await check([{ kind: 'max_billing_period', ref: '§9', severity: 'error', max_days: 31 }])).items).toEqual([]);
+    expect(daysBetween('20240201', '20240301')).toBe(29);
+  });
+
+  it('GDL-109: uploaded 2025-06-01, 121 days after 20250131 (28+31+30+31+1), 31 over 90', async () => {
+    const { items } = await check([{ kind: 'max_upload_delay', ref: '§10', severity: 'error', max_days: 90 }]);
+    expect(items.map(pick)).toEqual([{ line: 0, code_ledes: 'GDL-109', champ: 'BILLING_END_DATE', severity: 'error', found: '121', expected: '90', difference: '31', reference: '§10' }]);
+    expect((await check([{ kind: 'max_upload_delay', ref: '§10', severity: 'error', max_days: 121 }])).items).toEqual([]);
+  });
+
+  it('GDL-110: the same timekeeper, date, units and description twice in the file, named by the first line (1)', async () => {
+    const [fee, expense] = baseRecords();
+    const records = [fee!, expense!, { ...fee!, LINE_ITEM_NUMBER: '3', LINE_ITEM_DESCRIPTION: ' Research prior art ' }].map((r) => ({ ...r, INVOICE_TOTAL: '1405' }));
+    const { items } = await check([{ kind: 'duplicate_line', ref: '§11', severity: 'error' }], records);
+    expect(items.map(pick)).toEqual([{ line: 2, code_ledes: 'GDL-110', champ: 'LINE_ITEM_DESCRIPTION', severity: 'error', found: '1', reference: '§11' }]);
+  });
+
+  it('GDL-111: a line an earlier invoice of the firm already billed; `history: false` leaves cross-invoice findings out', async () => {
+    const key = lineKey(FIRM, 'TK1', '20250115', '2', 'Research prior art');
+    const rules: GuidelineRule[] = [{ kind: 'duplicate_line', ref: '§11', severity: 'error' }];
+    const history = { lookup: (_u: readonly string[], lines: readonly string[]) => ({ units: [], lines: lines.filter((l) => l === key) }) };
+    const { items, summary } = await check({ versions: [version(rules)], history });
+    expect(items.map(pick)).toEqual([{ line: 0, code_ledes: 'GDL-111', champ: 'LINE_ITEM_DESCRIPTION', severity: 'error', reference: '§11' }]);
+    expect(summary.guidelineIndex?.lines).toEqual([key]);
+    expect((await check({ versions: [version(rules)], history: false })).items).toEqual([]);
+  });
+
+  it('without guidelines the summary carries no guideline fields and no GDL-1xx finding', async () => {
+    const outcome = await run(fileText(baseRecords()));
+    expect(outcome.summary.guidelineVersions).toBeUndefined();
+    expect([...outcome.codes].filter((c) => c.startsWith('GDL-1'))).toEqual([]);
+  });
+});
