@@ -37,3 +37,5 @@ export { patentImportRunKind, publishImport } from './kinds/patent-import.ts';
 export { receiptRunKind, publishReceiptUpload } from './kinds/receipts.ts';
 export { DO_NOT_PAY, INSTRUCTION_SOURCES, LEDGER_STATES, instructedState, recordState, sourceOf, transition, type InstructionLedgerSource, type LedgerEvent, type LedgerSource, type LedgerState, type Transition } from './ledger/states.ts';
 export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type LedgerChange, type LedgerOutcome, type LedgerWriteOptions } from './ledger/write.ts';
+export { FORECAST_REFRESH_BATCH, forecastHasDirty, refreshForecast } from './forecast/refresh.ts';
+export { liveParts, storedScheduleOf, storedThroughOf, type ForecastInput, type ForecastPart, type StoredAnnuity, type StoredSchedule } from './forecast/schedule.ts';

@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import { annuitiesPolicy, annuitiesRoutes } from '../modules/annuities/index.ts';
 import { authPolicy, authRoutes } from '../modules/auth/index.ts';
 import { contactPolicy, contactRoutes } from '../modules/contact/index.ts';
+import { forecastPolicy, forecastRoutes } from '../modules/forecast/index.ts';
 import { ledesPolicy, ledesRoutes } from '../modules/ledes/index.ts';
 import { mfaPolicy, mfaRoutes } from '../modules/mfa/index.ts';
 import { opsPolicy, opsRoutes } from '../modules/ops/index.ts';
@@ -37,6 +38,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },
   { routes: opsRoutes, policy: opsPolicy },
   { routes: receiptsRoutes, policy: receiptsPolicy },
+  { routes: forecastRoutes, policy: forecastPolicy },
   docsModule,
 ];
 

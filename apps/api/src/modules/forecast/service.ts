@@ -1,0 +1,208 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { dayFromYmd, formatIsoDate, monthEnd, parseIsoDate, ymdFromDay } from '@portal/annuities/core';
+import { FORECAST_OFFICES, type ForecastFigure, type ForecastOfficeFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
+import type { Database } from '@portal/db';
+import { liveParts, refreshForecast, rowsOf } from '@portal/jobs';
+import type { PatentScope } from '../patents/index.ts';
+
+/*
+ * The renewal budget (issue 30 §2, decision 201), aggregated on the server from the schedule rows kept with each patent
+ * (`patent_forecast_rows`): one grouped scan of the window's rows by office, currency and month, plus the engine run live
+ * for the few patents whose first unpaid annuity is already due (its fee on today, its surcharge when in grace).
+ * Drop out at once: years abandoned or lapsed in the ledger and "do not pay" instructions (that year and every later one),
+ * years the ledger has paid (that year), and with the what-if every annuity above the given number.
+ */
+
+interface Bucket {
+  official: number;
+  surcharge: number;
+  annuities: number;
+}
+
+const DO_NOT_PAY = 2;
+const keyOf = (month: number, office: string, currency: string) => `${month}|${office}|${currency}`;
+const monthOf = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
+const monthLabel = (m: number) => `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
+const monthFirst = (m: number) => `${monthLabel(m)}-01`;
+const monthLast = (m: number) => formatIsoDate(monthEnd(m));
+const major = (minor: number) => minor / 100;
+
+/** The filters and the scope as conditions on the rows `f`. */
+function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
+  const where: SQL[] = [];
+  if (scope.kind === 'owned') where.push(sql`(f.cabinet_id = any(${sql.param(scope.cabinetIds)}::uuid[]) or f.client_code = any(${sql.param(scope.codes)}::text[]))`);
+  if (query.cabinet !== undefined) where.push(sql`f.cabinet_id = ${query.cabinet}::uuid`);
+  if (query.client_code !== undefined) where.push(sql`f.client_code = ${query.client_code}`);
+  if (query.office !== undefined) where.push(sql`f.office = ${query.office}`);
+  if (query.origin !== undefined) where.push(sql`f.origin = ${query.origin}`);
+  if (query.abandon_older_than !== undefined) where.push(sql`f.annuity_year <= ${query.abandon_older_than}`);
+  return where;
+}
+
+/** The ledger's and the instructions' drop-outs as a CTE (`ledger`, `drops`), optionally for some patents only. */
+/**
+ * The patents read live through the engine (`live`): those whose record names an annuity already due, and those without
+ * one whose annuity due by today is still within its last day (the engine counts it unpaid until then).
+ */
+function liveCte(today: string): SQL {
+  return sql`
+    live as materialized (
+      select patent_key from patent_forecast_rows where unpaid_known and first_due <= ${today}::date
+      union
+      select patent_key from patent_forecast_rows where due_date <= ${today}::date and grace_end >= ${today}::date
+    )`;
+}
+
+function dropsCte(keys?: readonly string[]): SQL {
+  const onLedger = keys === undefined ? sql`` : sql` and patent_key = any(${sql.param(keys)}::text[])`;
+  const onRecords = keys === undefined ? sql`` : sql` and coalesce(nullif(idbrevet, ''), 'record:' || id::text) = any(${sql.param(keys)}::text[])`;
+  return sql`
+    ledger as materialized (
+      select patent_key, annuity_year, state from patent_ledger
+      where state in ('abandoned', 'lapsed', 'paid', 'confirmed')${onLedger}
+    ),
+    drops as materialized (
+      select patent_key, min(annuity_year) as from_year from (
+        select patent_key, annuity_year from ledger where state in ('abandoned', 'lapsed')
+        union all
+        select coalesce(nullif(idbrevet, ''), 'record:' || id::text), coalesce(quantieme, 0) from patent_records
+        where has_instruction and instruction_id = ${DO_NOT_PAY}${onRecords}
+      ) d group by patent_key
+    )`;
+}
+
+export async function computeForecast(db: Database, scope: PatentScope, query: ForecastQuery, todayIso: string): Promise<Omit<ForecastResponse, 'success'>> {
+  const today = parseIsoDate(todayIso);
+  if (today === null) throw new Error(`computeForecast: invalid day ${todayIso}`);
+  const year = ymdFromDay(today).year;
+  const firstMonth = monthOf(todayIso);
+  const lastYear = year + query.years - 1;
+  const yearsEnd = formatIsoDate(dayFromYmd(lastYear, 12, 31));
+  const monthsEnd = monthLast(firstMonth + 11);
+  const end = yearsEnd > monthsEnd ? yearsEnd : monthsEnd;
+  const whatIf = query.abandon_older_than ?? null;
+
+  // Patents changed since their rows were written are rebuilt first (usually none): the figures are never stale.
+  await refreshForecast(db, todayIso, { needThrough: end });
+
+  const buckets = new Map<string, Bucket>();
+  let unpriced = 0;
+  const add = (month: number, office: string, currency: string, official: number, surcharge: number, annuities: number) => {
+    const key = keyOf(month, office, currency);
+    const b = buckets.get(key);
+    if (b) {
+      b.official += official;
+      b.surcharge += surcharge;
+      b.annuities += annuities;
+    } else buckets.set(key, { official, surcharge, annuities });
+  };
+
+  if (scope.kind === 'owned' && scope.cabinetIds.length + scope.codes.length === 0) return build();
+  const where = conditions(scope, query);
+  const filters = where.length === 0 ? sql`` : sql` and ${sql.join(where, sql` and `)}`;
+
+  // The other patents: their stored rows due after today, each annuity on its due date, no surcharge.
+  const grouped = rowsOf<{ office: string; currency: string; m: number; official: string; n: number; unpriced: number }>(
+    await db.execute(sql`
+      with ${liveCte(todayIso)}, ${dropsCte()}
+      select f.office, f.currency, (extract(year from f.due_date)::int * 12 + extract(month from f.due_date)::int - 1) as m,
+        coalesce(sum(f.official_minor), 0)::text as official, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced
+      from patent_forecast_rows f
+      left join drops d on d.patent_key = f.patent_key
+      where f.due_date > ${todayIso}::date and f.due_date <= ${end}::date
+        and not exists (select 1 from live l where l.patent_key = f.patent_key)
+        and (d.from_year is null or f.annuity_year < d.from_year)
+        and not exists (select 1 from ledger p where p.patent_key = f.patent_key and p.annuity_year = f.annuity_year and p.state in ('paid', 'confirmed'))
+        ${filters}
+      group by 1, 2, 3`),
+  );
+  for (const g of grouped) {
+    add(Number(g.m), g.office, g.currency, Number(g.official), 0, Number(g.n));
+    if (Number(g.m) <= monthOf(yearsEnd)) unpriced += Number(g.unpriced);
+  }
+
+  // Patents with an annuity already due and unpaid: the engine as of today (in grace: priced on today, with the surcharge).
+  const overdue = rowsOf<{ patent_key: string; pays: string; origine: string | null; date_depot: string | null; quantieme: number | null }>(
+    await db.execute(sql`
+      with ${liveCte(todayIso)}
+      select distinct on (f.patent_key) f.patent_key, r.pays, r.origine, r.date_depot::text as date_depot, r.quantieme
+      from live l join patent_forecast_rows f on f.patent_key = l.patent_key join patent_records r on r.id = f.record_id
+      where true${filters}
+      order by f.patent_key`),
+  );
+  if (overdue.length > 0) {
+    const keys = overdue.map((o) => o.patent_key);
+    const dropRows = rowsOf<{ patent_key: string; annuity_year: number; kind: string }>(
+      await db.execute(sql`
+        with ${dropsCte(keys)}
+        select patent_key, from_year as annuity_year, 'drop' as kind from drops
+        union all
+        select patent_key, annuity_year, 'paid' from ledger where state in ('paid', 'confirmed')`),
+    );
+    const dropFrom = new Map<string, number>();
+    const paid = new Set<string>();
+    for (const r of dropRows) {
+      if (r.kind === 'drop') dropFrom.set(r.patent_key, Number(r.annuity_year));
+      else paid.add(`${r.patent_key}|${r.annuity_year}`);
+    }
+    for (const o of overdue) {
+      const from = dropFrom.get(o.patent_key) ?? Infinity;
+      for (const p of liveParts({ pays: o.pays, origine: o.origine, dateDepot: o.date_depot, quantieme: o.quantieme }, today)) {
+        if (p.payDay < todayIso || p.payDay > end || p.number >= from || paid.has(`${o.patent_key}|${p.number}`)) continue;
+        if (whatIf !== null && p.number > whatIf) continue;
+        const m = monthOf(p.payDay);
+        add(m, p.office, p.currency, p.officialMinor ?? 0, p.surchargeMinor, 1);
+        if (p.officialMinor === null && m <= monthOf(yearsEnd)) unpriced += 1;
+      }
+    }
+  }
+  return build();
+
+  function build(): Omit<ForecastResponse, 'success'> {
+    const period = (label: string, from: string, to: string, months: (m: number) => boolean): ForecastPeriod => {
+      const perOffice = new Map<string, ForecastOfficeFigure>();
+      for (const [key, b] of buckets) {
+        const [m, office, currency] = key.split('|') as [string, string, string];
+        if (!months(Number(m))) continue;
+        const id = `${office}|${currency}`;
+        const f = perOffice.get(id) ?? { office, currency, total: 0, parts: { official: 0, surcharge: 0 }, annuities: 0 };
+        f.parts.official += b.official;
+        f.parts.surcharge += b.surcharge;
+        f.annuities += b.annuities;
+        perOffice.set(id, f);
+      }
+      const offices = [...perOffice.values()]
+        .sort((a, b) => officeRank(a.office) - officeRank(b.office) || a.currency.localeCompare(b.currency))
+        .map((f) => ({ ...f, total: major(f.parts.official + f.parts.surcharge), parts: { official: major(f.parts.official), surcharge: major(f.parts.surcharge) } }));
+      return { period: label, from, to, offices, totals: totalsOf(offices) };
+    };
+    const years: ForecastPeriod[] = [];
+    for (let y = year; y <= lastYear; y++) {
+      years.push(period(String(y), y === year ? todayIso : `${y}-01-01`, `${y}-12-31`, (m) => Math.floor(m / 12) === y));
+    }
+    const months: ForecastPeriod[] = [];
+    for (let m = firstMonth; m < firstMonth + 12; m++) months.push(period(monthLabel(m), m === firstMonth ? todayIso : monthFirst(m), monthLast(m), (k) => k === m));
+    const offices = [...new Set(years.flatMap((y) => y.offices.map((o) => o.office)))];
+    return { today: todayIso, years, months, totals: totalsOf(years.flatMap((y) => y.totals)), offices, unpriced, abandon_older_than: whatIf };
+  }
+}
+
+const officeRank = (office: string) => {
+  const i = (FORECAST_OFFICES as readonly string[]).indexOf(office);
+  return i === -1 ? FORECAST_OFFICES.length : i;
+};
+
+/** Totals per currency of figures in major units, summed in minor units (exact). */
+function totalsOf(figures: readonly ForecastFigure[]): ForecastFigure[] {
+  const per = new Map<string, { official: number; surcharge: number; annuities: number }>();
+  for (const f of figures) {
+    const t = per.get(f.currency) ?? { official: 0, surcharge: 0, annuities: 0 };
+    t.official += Math.round(f.parts.official * 100);
+    t.surcharge += Math.round(f.parts.surcharge * 100);
+    t.annuities += f.annuities;
+    per.set(f.currency, t);
+  }
+  return [...per.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, t]) => ({ currency, total: major(t.official + t.surcharge), parts: { official: major(t.official), surcharge: major(t.surcharge) }, annuities: t.annuities }));
+}
