@@ -1,7 +1,8 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { addDays, computeSchedule, formatIsoDate, OFFICES, parseIsoDate, surchargeOn, UNITARY_STATES, type Office } from '@portal/annuities/core';
-import type { ForecastResponse } from '@portal/contracts';
+import { FORECAST_EXPORT_COLUMNS, type ForecastResponse } from '@portal/contracts';
 import { patentLedger, patentRecords, userCabinets, users } from '@portal/db';
 import { originOf } from '@portal/jobs';
 import { startPatentWorld, type PatentWorld, type Seed } from './support/patents.ts';
@@ -235,8 +236,40 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
   });
 
+  it('the exports, CSV and xlsx, hold every figure of the answer with its parts', async () => {
+    const body = await forecast(admin, '?office=GB');
+    const expectedLines = [
+      ...body.years.flatMap((y) => [...y.offices.map((o) => ['year', y.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total]), ...y.totals.map((t) => ['year', y.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total])]),
+      ...body.months.flatMap((m) => [...m.offices.map((o) => ['month', m.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total]), ...m.totals.map((t) => ['month', m.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total])]),
+      ...body.totals.map((t) => ['all', 'all', 'total', t.currency, t.parts.official, t.parts.surcharge, t.total]),
+    ];
+    expect(expectedLines.some((l) => Number(l[5]) > 0)).toBe(true);
+    const csv = await admin.get('/api/forecast/export?office=GB&format=csv');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="forecast-${TODAY}.csv"`);
+    const [header, ...lines] = csv.text.trim().split('\r\n').map((l) => l.split(';'));
+    expect(header).toEqual([...FORECAST_EXPORT_COLUMNS]);
+    expect(lines.map((l) => [l[0], l[1], l[4], l[5], Number(l[6]), Number(l[7]), Number(l[8])])).toEqual(expectedLines);
+    const res = await fetch(`${(admin as unknown as { baseUrl: string }).baseUrl}/api/forecast/export?office=GB`, {
+      headers: { cookie: admin.cookieHeader(), 'x-api-key': (admin as unknown as { options: { apiKey: string } }).options.apiKey },
+    });
+    expect(res.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0]!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual([...FORECAST_EXPORT_COLUMNS]);
+    const rows: unknown[][] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) {
+        const v = (row.values as unknown[]).slice(1);
+        rows.push([v[0], v[1], v[4], v[5], v[6], v[7], v[8]]);
+      }
+    });
+    expect(rows).toEqual(expectedLines);
+  });
+
   it('bad input is a translated 400; a user without the annuities roles is refused', async () => {
-    for (const query of ['?years=0', '?years=6', '?office=XX', '?origin=up', '?cabinet=nope', '?abandon_older_than=0', '?foo=1']) {
+    for (const query of ['?years=0', '?years=6', '?office=XX', '?origin=up', '?cabinet=nope', '?abandon_older_than=0', '?foo=1', '/export?format=pdf']) {
       const res = await admin.get(`/api/forecast${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.success).toBe(false);

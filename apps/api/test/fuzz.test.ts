@@ -43,6 +43,7 @@ const GOOD_PARAMS: Record<string, string> = {
   client_code: 'CODE-A',
   origin: 'national',
   abandon_older_than: '10',
+  format: 'csv',
 };
 
 /** A valid JSON body per route; a route that takes a body must have one here. */

@@ -69,3 +69,10 @@ export const forecastResponse = z.strictObject({
   abandon_older_than: z.number().int().nullable(),
 });
 export type ForecastResponse = z.output<typeof forecastResponse>;
+
+export const FORECAST_EXPORT_FORMATS = ['xlsx', 'csv'] as const;
+/** The export: the same filters, and the file's format. */
+export const forecastExportQuery = forecastQuery.extend({ format: z.enum(FORECAST_EXPORT_FORMATS).default('xlsx') });
+export type ForecastExportQuery = z.output<typeof forecastExportQuery>;
+/** The export's columns: every figure with each of its parts. */
+export const FORECAST_EXPORT_COLUMNS = ['period_kind', 'period', 'from', 'to', 'office', 'currency', 'official', 'surcharge', 'total', 'annuities'] as const;

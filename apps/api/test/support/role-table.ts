@@ -70,7 +70,7 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
   // §7 Receipts.
   { calls: ['POST /recepisse', 'GET /recepisse', 'GET /recepisse/:id', 'GET /download/recepisse'], who: 'patents', spec: '§7 Receipts', departs: '§2 says connected; receipts are the patent users\' (decision 121)' },
   { calls: ['GET /recepisse/uploads', 'GET /brevet_eptane/:id/recepisse'], who: 'patents', spec: '§7 Receipts', added: 'issue 13', departs: 'the patent users\' (decision 121)' },
-  { calls: ['GET /forecast'], who: 'patents', spec: '§2 menus (Patent annuities)', added: 'issue 30 §2 (decision 201: the renewal budget; an agent sees its own cabinets and codes)' },
+  { calls: ['GET /forecast', 'GET /forecast/export'], who: 'patents', spec: '§2 menus (Patent annuities)', added: 'issue 30 §2 (decision 201: the renewal budget; an agent sees its own cabinets and codes)' },
   { calls: ['POST /receipts/:id/link'], who: 'admin', spec: '§6 admin', added: 'issue 29 (decision 192: staff link an unlinked receipt by hand)' },
   // The back office's loop (issue 11): not in the spec.
   { calls: ['POST /patent_imports', 'GET /patent_imports', 'GET /patent_imports/:id', 'POST /patent_exports', 'GET /patent_exports', 'GET /patent_exports/:id/download', 'POST /patent_reminders'], who: 'admin', spec: '§6 admin', added: 'issue 11 (decisions 105, 109, 110)' },

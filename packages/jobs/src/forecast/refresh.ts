@@ -51,8 +51,10 @@ async function refreshBatch(db: Database, today: Day, batch: number): Promise<nu
     const records = rowsOf<RecordRow>(
       await tx.execute(sql`
         select id, idbrevet, cabinet_id, client_code, pays, origine, date_depot::text as date_depot, quantieme
-        from patent_records
-        where idbrevet = any(${sql.param(brevets)}::text[]) or id = any(${sql.param(ids)}::uuid[])`),
+        from patent_records where idbrevet = any(${sql.param(brevets)}::text[])
+        union all
+        select id, idbrevet, cabinet_id, client_code, pays, origine, date_depot::text as date_depot, quantieme
+        from patent_records where id = any(${sql.param(ids)}::uuid[]) and coalesce(idbrevet, '') = ''`),
     );
     const wanted = new Set(keys);
     const byKey = new Map<string, RecordRow[]>();

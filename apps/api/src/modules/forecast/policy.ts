@@ -6,4 +6,5 @@ import type { PolicyTable } from '../../http/access.ts';
  */
 export const forecastPolicy = {
   'GET /forecast': ['user_agent_annuites', 'admin_test', 'admin'],
+  'GET /forecast/export': ['user_agent_annuites', 'admin_test', 'admin'],
 } satisfies PolicyTable;
