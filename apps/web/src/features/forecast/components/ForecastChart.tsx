@@ -37,7 +37,7 @@ export function ForecastChart({ years, currency, offices }: { years: readonly Fo
           let y = HEIGHT;
           const label = t('chart.bar', {
             period: b.period,
-            total: money(b.total, currency, lang),
+            amount: money(b.total, currency, lang),
             parts: b.parts.length === 0 ? t('chart.empty') : b.parts.map((p) => `${p.office} ${money(p.total, currency, lang)}`).join(', '),
           });
           return (

@@ -1,4 +1,4 @@
-import { ScrollArea, Table } from '@mantine/core';
+import { Box, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ForecastPeriod } from '@portal/contracts';
 import { money } from '../forecastApi.ts';
@@ -14,7 +14,8 @@ export function ForecastTable({ periods, caption, firstHeader, testId }: { perio
     return figure ? money(figure.total, currency, lang) : '–';
   };
   return (
-    <ScrollArea type="auto" offsetScrollbars>
+    // A region the keyboard can scroll on a phone (its label is the table's caption).
+    <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption}>
       <Table striped withTableBorder withColumnBorders data-testid={testId} miw={120 + periods.length * 96}>
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
@@ -57,6 +58,6 @@ export function ForecastTable({ periods, caption, firstHeader, testId }: { perio
           ))}
         </Table.Tbody>
       </Table>
-    </ScrollArea>
+    </Box>
   );
 }
