@@ -39,23 +39,35 @@ function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
   return where;
 }
 
-/** The ledger's and the instructions' drop-outs as a CTE (`ledger`, `drops`), optionally for some patents only. */
 /**
- * The patents read live through the engine (`live`): those whose record names an annuity already due, and those without
- * one whose annuity due by today is still within its last day (the engine counts it unpaid until then).
+ * The patents read through the engine (`special`), every other one read from its stored rows: those whose record names
+ * an annuity already due, those without one whose annuity due by today is still within its last day (the engine counts it
+ * unpaid until then), and those the ledger or a "do not pay" instruction drops years of (few: one anti-join, then the
+ * rules applied in code).
  */
-function liveCte(today: string): SQL {
+function specialCte(today: string): SQL {
   return sql`
-    live as materialized (
+    special as materialized (
       select patent_key from patent_forecast_rows where unpaid_known and first_due <= ${today}::date
       union
       select patent_key from patent_forecast_rows where due_date <= ${today}::date and grace_end >= ${today}::date
+      union
+      -- a ledger year counts only where rows are kept: a paid year among them, an abandoned or lapsed one before one
+      select l.patent_key from patent_ledger l
+      where l.state in ('abandoned', 'lapsed', 'paid', 'confirmed')
+        and exists (
+          select 1 from patent_forecast_rows f
+          where f.patent_key = l.patent_key and (f.annuity_year = l.annuity_year or (l.state in ('abandoned', 'lapsed') and f.annuity_year > l.annuity_year))
+        )
+      union
+      select coalesce(nullif(idbrevet, ''), 'record:' || id::text) from patent_records where has_instruction and instruction_id = ${DO_NOT_PAY}
     )`;
 }
 
-function dropsCte(keys?: readonly string[]): SQL {
-  const onLedger = keys === undefined ? sql`` : sql` and patent_key = any(${sql.param(keys)}::text[])`;
-  const onRecords = keys === undefined ? sql`` : sql` and coalesce(nullif(idbrevet, ''), 'record:' || id::text) = any(${sql.param(keys)}::text[])`;
+/** The ledger's and the instructions' drop-outs of some patents as a CTE (`ledger`, `drops`). */
+function dropsCte(keys: readonly string[]): SQL {
+  const onLedger = sql` and patent_key = any(${sql.param(keys)}::text[])`;
+  const onRecords = sql` and coalesce(nullif(idbrevet, ''), 'record:' || id::text) = any(${sql.param(keys)}::text[])`;
   return sql`
     ledger as materialized (
       select patent_key, annuity_year, state from patent_ledger
@@ -101,18 +113,15 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
   const where = conditions(scope, query);
   const filters = where.length === 0 ? sql`` : sql` and ${sql.join(where, sql` and `)}`;
 
-  // The other patents: their stored rows due after today, each annuity on its due date, no surcharge.
+  // Every other patent: its stored rows due after today, each annuity on its due date, no surcharge.
   const grouped = rowsOf<{ office: string; currency: string; m: number; official: string; n: number; unpriced: number }>(
     await db.execute(sql`
-      with ${liveCte(todayIso)}, ${dropsCte()}
+      with ${specialCte(todayIso)}
       select f.office, f.currency, (extract(year from f.due_date)::int * 12 + extract(month from f.due_date)::int - 1) as m,
         coalesce(sum(f.official_minor), 0)::text as official, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced
       from patent_forecast_rows f
-      left join drops d on d.patent_key = f.patent_key
       where f.due_date > ${todayIso}::date and f.due_date <= ${end}::date
-        and not exists (select 1 from live l where l.patent_key = f.patent_key)
-        and (d.from_year is null or f.annuity_year < d.from_year)
-        and not exists (select 1 from ledger p where p.patent_key = f.patent_key and p.annuity_year = f.annuity_year and p.state in ('paid', 'confirmed'))
+        and not exists (select 1 from special s where s.patent_key = f.patent_key)
         ${filters}
       group by 1, 2, 3`),
   );
@@ -121,12 +130,12 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
     if (Number(g.m) <= monthOf(yearsEnd)) unpriced += Number(g.unpriced);
   }
 
-  // Patents with an annuity already due and unpaid: the engine as of today (in grace: priced on today, with the surcharge).
+  // The special patents: the engine as of today (an annuity in grace priced on today, with its surcharge), then the drop-outs.
   const overdue = rowsOf<{ patent_key: string; pays: string; origine: string | null; date_depot: string | null; quantieme: number | null }>(
     await db.execute(sql`
-      with ${liveCte(todayIso)}
+      with ${specialCte(todayIso)}
       select distinct on (f.patent_key) f.patent_key, r.pays, r.origine, r.date_depot::text as date_depot, r.quantieme
-      from live l join patent_forecast_rows f on f.patent_key = l.patent_key join patent_records r on r.id = f.record_id
+      from special s join patent_forecast_rows f on f.patent_key = s.patent_key join patent_records r on r.id = f.record_id
       where true${filters}
       order by f.patent_key`),
   );
