@@ -167,6 +167,8 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['ledes-upload-admin', '/ledes/upload'],
   ['ledes-admin-history', '/ledes/history/admin'],
   ['account-notifications', '/account/notifications'],
+  // Issue 30 §2: the renewal budget (the admin's whole portfolio; decision 201).
+  ['forecast', '/annuites/forecast'],
 ];
 
 /** Every key of the locale files (both languages), and their first segments: a text equal to one is a raw key. */
