@@ -16,7 +16,7 @@ import type { ForecastQuery } from '@portal/contracts';
 import { openDatabase, type DatabaseConfig } from '@portal/db';
 import { createScratchDatabase } from '@portal/db/testing';
 import { liveParts, refreshForecast, rowsOf, seedDemoPortfolio } from '@portal/jobs';
-import { computeForecast } from '../apps/api/src/modules/forecast/service.ts';
+import { computeForecast, specialCte } from '../apps/api/src/modules/forecast/service.ts';
 import type { PatentScope } from '../apps/api/src/modules/patents/service.ts';
 import { seedBaseData } from '../apps/api/src/seed.ts';
 import { ms, percentile, timed } from './portfolio.ts';
@@ -53,6 +53,9 @@ async function run(mode: string): Promise<void> {
     console.log(`${mode}: seeded ${seeded.patents} annuity records in ${(seedMs / 1000).toFixed(1)} s`);
     const [built, buildMs, buildCpu] = await timed(() => refreshForecast(db, TODAY));
     const [{ n }] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from patent_forecast_rows`)) as [{ n: number }];
+    const [{ special }] = rowsOf<{ special: number }>(await db.execute(sql`with ${specialCte(TODAY)} select count(*)::int as special from special`)) as [{ special: number }];
+    const [{ sums }] = rowsOf<{ sums: number }>(await db.execute(sql`select count(*)::int as sums from patent_forecast_sums`)) as [{ sums: number }];
+    console.log(`${mode}: ${special} patents read through the engine per answer (overdue, in grace, ledger or "do not pay"); ${sums} month sums`);
     rows.push({ mode, figure: `first build (${built} patents → ${n} rows)`, p50: buildMs, p95: buildMs, max: buildMs, cpu: buildCpu, note: 'once, then per changed patent' });
     await db.execute(sql`vacuum analyze`);
 

@@ -21,7 +21,18 @@ CREATE TABLE "patent_forecast_rows" (
 	CONSTRAINT "patent_forecast_rows_patent_key_annuity_year_pk" PRIMARY KEY("patent_key","annuity_year")
 );
 --> statement-breakpoint
-ALTER TABLE "patent_forecast_rows" ADD CONSTRAINT "patent_forecast_rows_record_id_patent_records_id_fk" FOREIGN KEY ("record_id") REFERENCES "public"."patent_records"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE TABLE "patent_forecast_sums" (
+	"month" integer NOT NULL,
+	"office" text NOT NULL,
+	"currency" text NOT NULL,
+	"origin" text NOT NULL,
+	"annuity_year" integer NOT NULL,
+	"official_minor" bigint DEFAULT 0 NOT NULL,
+	"annuities" integer DEFAULT 0 NOT NULL,
+	"unpriced" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "patent_forecast_sums_month_office_currency_origin_annuity_year_pk" PRIMARY KEY("month","office","currency","origin","annuity_year")
+);
+--> statement-breakpoint
 CREATE INDEX "patent_forecast_rows_due_idx" ON "patent_forecast_rows" USING btree ("due_date","office","currency","origin","cabinet_id","client_code","annuity_year","official_minor","unpaid_known","first_due","patent_key");--> statement-breakpoint
 CREATE INDEX "patent_forecast_rows_overdue_idx" ON "patent_forecast_rows" USING btree ("first_due") WHERE "patent_forecast_rows"."unpaid_known";--> statement-breakpoint
 CREATE INDEX "patent_forecast_rows_record_idx" ON "patent_forecast_rows" USING btree ("record_id");--> statement-breakpoint

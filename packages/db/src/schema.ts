@@ -992,8 +992,11 @@ export const patentForecastRows = pgTable(
   {
     patentKey: text('patent_key').notNull(),
     annuityYear: integer('annuity_year').notNull(),
-    /** The record the schedule was computed from (the patent's record with the highest annuity number). */
-    recordId: uuid('record_id').notNull().references(() => patentRecords.id, { onDelete: 'cascade' }),
+    /**
+     * The record the schedule was computed from (the patent's record with the highest annuity number). No foreign key: a
+     * deleted record's rows must leave through `refreshForecast`, which takes them out of the month sums too.
+     */
+    recordId: uuid('record_id').notNull(),
     cabinetId: uuid('cabinet_id').notNull(),
     clientCode: text('client_code').notNull(),
     /** The office whose fees apply (UP for a unitary patent). */
@@ -1026,6 +1029,26 @@ export const patentForecastRows = pgTable(
     index('patent_forecast_rows_record_idx').on(t.recordId),
     index('patent_forecast_rows_through_idx').on(t.storedThrough),
   ],
+);
+
+/**
+ * `patent_forecast_rows` summed per calendar month of the due date, office, currency, origin and annuity number (decision
+ * 201), kept by `refreshForecast` in the transaction that rewrites the rows: the whole portfolio's forecast (filtered by
+ * office, origin or the what-if) reads a few thousand sums instead of every row. `month` is year × 12 + month − 1.
+ */
+export const patentForecastSums = pgTable(
+  'patent_forecast_sums',
+  {
+    month: integer('month').notNull(),
+    office: text('office').notNull(),
+    currency: text('currency').notNull(),
+    origin: text('origin', { enum: FORECAST_ORIGINS }).notNull(),
+    annuityYear: integer('annuity_year').notNull(),
+    officialMinor: bigint('official_minor', { mode: 'number' }).notNull().default(0),
+    annuities: integer('annuities').notNull().default(0),
+    unpriced: integer('unpriced').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.office, t.currency, t.origin, t.annuityYear] })],
 );
 
 /** Patents whose forecast rows must be rebuilt (written by the trigger on `patent_records`, emptied by `refreshForecast`). */

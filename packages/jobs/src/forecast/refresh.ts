@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { formatIsoDate, parseIsoDate, type Day } from '@portal/annuities/core';
 import type { Database, Executor } from '@portal/db';
 import { patentKeyOf } from '../ledger/write.ts';
@@ -36,6 +36,17 @@ function headOf(records: readonly RecordRow[]): RecordRow {
   });
 }
 
+/** Adds (sign 1) or takes away (−1) the rows of `source` to the month sums. */
+function sumsUpsert(source: SQL, sign: 1 | -1): SQL {
+  return sql`
+    insert into patent_forecast_sums as s (month, office, currency, origin, annuity_year, official_minor, annuities, unpriced)
+    select (extract(year from due_date)::int * 12 + extract(month from due_date)::int - 1), office, currency, origin, annuity_year,
+      ${sql.raw(String(sign))} * coalesce(sum(official_minor), 0), ${sql.raw(String(sign))} * count(*), ${sql.raw(String(sign))} * (count(*) - count(official_minor))
+    from ${source} group by 1, 2, 3, 4, 5
+    on conflict (month, office, currency, origin, annuity_year) do update
+      set official_minor = s.official_minor + excluded.official_minor, annuities = s.annuities + excluded.annuities, unpriced = s.unpriced + excluded.unpriced`;
+}
+
 /** Rebuilds one batch of named patents; the number of patents taken (0: nothing was named). */
 async function refreshBatch(db: Database, today: Day, batch: number): Promise<number> {
   return db.transaction(async (tx) => {
@@ -65,7 +76,10 @@ async function refreshBatch(db: Database, today: Day, batch: number): Promise<nu
       if (list) list.push(r);
       else byKey.set(key, [r]);
     }
-    await tx.execute(sql`delete from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[])`);
+    // The rows leave the month sums, then the new ones join them (decision 201: the sums are the rows', always).
+    await tx.execute(sql`
+      with gone as (delete from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]) returning due_date, office, currency, origin, annuity_year, official_minor)
+      ${sumsUpsert(sql`gone`, -1)}`);
     const from = formatIsoDate(today);
     const through = formatIsoDate(storedThroughOf(today));
     let values: ReturnType<typeof sql>[] = [];
@@ -99,6 +113,9 @@ async function refreshBatch(db: Database, today: Day, batch: number): Promise<nu
       }
     }
     await flush();
+    await tx.execute(sql`
+      with added as (select due_date, office, currency, origin, annuity_year, official_minor from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]))
+      ${sumsUpsert(sql`added`, 1)}`);
     return keys.length;
   });
 }

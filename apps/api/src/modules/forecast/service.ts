@@ -45,7 +45,7 @@ function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
  * unpaid until then), and those the ledger or a "do not pay" instruction drops years of (few: one anti-join, then the
  * rules applied in code).
  */
-function specialCte(today: string): SQL {
+export function specialCte(today: string): SQL {
   return sql`
     special as materialized (
       select patent_key from patent_forecast_rows where unpaid_known and first_due <= ${today}::date
@@ -113,21 +113,45 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
   const where = conditions(scope, query);
   const filters = where.length === 0 ? sql`` : sql` and ${sql.join(where, sql` and `)}`;
 
-  // Every other patent: its stored rows due after today, each annuity on its due date, no surcharge.
-  const grouped = rowsOf<{ office: string; currency: string; m: number; official: string; n: number; unpriced: number }>(
-    await db.execute(sql`
-      with ${specialCte(todayIso)}
-      select f.office, f.currency, (extract(year from f.due_date)::int * 12 + extract(month from f.due_date)::int - 1) as m,
-        coalesce(sum(f.official_minor), 0)::text as official, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced
-      from patent_forecast_rows f
-      where f.due_date > ${todayIso}::date and f.due_date <= ${end}::date
-        and not exists (select 1 from special s where s.patent_key = f.patent_key)
-        ${filters}
-      group by 1, 2, 3`),
-  );
-  for (const g of grouped) {
-    add(Number(g.m), g.office, g.currency, Number(g.official), 0, Number(g.n));
-    if (Number(g.m) <= monthOf(yearsEnd)) unpriced += Number(g.unpriced);
+  const addGroups = (groups: ReadonlyArray<{ office: string; currency: string; m: number; official: string; n: number; unpriced: number }>, sign: 1 | -1) => {
+    for (const g of groups) {
+      add(Number(g.m), g.office, g.currency, sign * Number(g.official), 0, sign * Number(g.n));
+      if (Number(g.m) <= monthOf(yearsEnd)) unpriced += sign * Number(g.unpriced);
+    }
+  };
+  const rowGroups = async (where: SQL) =>
+    rowsOf<{ office: string; currency: string; m: number; official: string; n: number; unpriced: number }>(
+      await db.execute(sql`
+        with ${specialCte(todayIso)}
+        select f.office, f.currency, (extract(year from f.due_date)::int * 12 + extract(month from f.due_date)::int - 1) as m,
+          coalesce(sum(f.official_minor), 0)::text as official, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced
+        from patent_forecast_rows f
+        where ${where}${filters}
+        group by 1, 2, 3`),
+    );
+  const special = sql`exists (select 1 from special s where s.patent_key = f.patent_key)`;
+  if (query.cabinet === undefined && query.client_code === undefined && scope.kind === 'all') {
+    // The whole portfolio (by office, origin, what-if): the month sums after this month; this month's rows due after
+    // today; the special patents' rows taken back out of the sums (they are read through the engine below).
+    const monthEnd0 = monthLast(firstMonth);
+    const sumsWhere: SQL[] = [sql`month > ${firstMonth} and month <= ${monthOf(end)}`];
+    if (query.office !== undefined) sumsWhere.push(sql`office = ${query.office}`);
+    if (query.origin !== undefined) sumsWhere.push(sql`origin = ${query.origin}`);
+    if (whatIf !== null) sumsWhere.push(sql`annuity_year <= ${whatIf}`);
+    addGroups(
+      rowsOf(
+        await db.execute(sql`
+          select office, currency, month as m, sum(official_minor)::text as official, sum(annuities)::int as n, sum(unpriced)::int as unpriced
+          from patent_forecast_sums where ${sql.join(sumsWhere, sql` and `)}
+          group by 1, 2, 3`),
+      ),
+      1,
+    );
+    addGroups(await rowGroups(sql`f.due_date > ${todayIso}::date and f.due_date <= ${monthEnd0}::date and not ${special}`), 1);
+    addGroups(await rowGroups(sql`f.due_date > ${monthEnd0}::date and f.due_date <= ${end}::date and ${special}`), -1);
+  } else {
+    // A cabinet, a client code or an agent's scope: the rows of its patents due after today.
+    addGroups(await rowGroups(sql`f.due_date > ${todayIso}::date and f.due_date <= ${end}::date and not ${special}`), 1);
   }
 
   // The special patents: the engine as of today (an annuity in grace priced on today, with its surcharge), then the drop-outs.
@@ -172,7 +196,8 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
       const perOffice = new Map<string, ForecastOfficeFigure>();
       for (const [key, b] of buckets) {
         const [m, office, currency] = key.split('|') as [string, string, string];
-        if (!months(Number(m))) continue;
+        // A bucket the special patents emptied (their rows taken back out of the sums) is no figure.
+        if (!months(Number(m)) || b.annuities === 0) continue;
         const id = `${office}|${currency}`;
         const f = perOffice.get(id) ?? { office, currency, total: 0, parts: { official: 0, surcharge: 0 }, annuities: 0 };
         f.parts.official += b.official;
