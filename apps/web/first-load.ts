@@ -63,6 +63,7 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/annuities/list-receipt': 'src/features/receipts/ReceiptListPage.tsx',
   '/annuites/costs': 'src/features/costs/CostTablesPage.tsx',
   '/ledes/guidelines': 'src/features/guidelines/GuidelinesPage.tsx',
+  '/annuites/forecast': 'src/features/forecast/ForecastPage.tsx',
 };
 export const LOCALE_MODULES = { en: 'src/lib/locales/en.ts', fr: 'src/lib/locales/fr.ts' } as const;
 

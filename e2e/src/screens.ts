@@ -170,6 +170,8 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['ledes-guidelines', '/ledes/guidelines'],
   ['account-notifications', '/account/notifications'],
   ['cost-tables', '/annuites/costs'],
+  // Issue 30 §2: the renewal budget (the admin's whole portfolio; decision 201).
+  ['forecast', '/annuites/forecast'],
 ];
 
 /** Every key of the locale files (both languages), and their first segments: a text equal to one is a raw key. */

@@ -37,6 +37,13 @@ const GOOD_PARAMS: Record<string, string> = {
   code: 'CODE-A',
   pays: 'FR',
   date_depot: '2018-03-15',
+  // GET /forecast (decision 201).
+  years: '2',
+  cabinet: UUID,
+  client_code: 'CODE-A',
+  origin: 'national',
+  abandon_older_than: '10',
+  format: 'csv',
 };
 
 /** A valid JSON body per route; a route that takes a body must have one here. */

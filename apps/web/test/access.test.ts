@@ -82,18 +82,18 @@ describe('menusFor', () => {
     expect(items(s, 'annuities')).toEqual(['/annuities/research', '/annuities/list-files']);
   });
   it('gives patents only to user_agent_annuites', () => {
-    expect(items(user(['user_agent_annuites']), 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt']);
+    expect(items(user(['user_agent_annuites']), 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast']);
   });
   it('gives patents and patents to validate to admin_test', () => {
     const s = user(['admin_test']);
     expect(ids(s)).toEqual(['patentAnnuities']);
-    expect(items(s, 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/patent/instruction']);
+    expect(items(s, 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast', '/annuites/patent/instruction']);
   });
   it('gives everything to the admin', () => {
     const s = user(['admin'], true);
     expect(ids(s)).toEqual(['ledes', 'annuities', 'patentAnnuities']);
     expect(items(s, 'ledes')).toEqual(['/ledes/upload', '/ledes/history', '/ledes/history/admin', '/ledes/guidelines']);
-    expect(items(s, 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/portfolio', '/annuites/patent/submissions', '/annuites/costs']);
+    expect(items(s, 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/portfolio', '/annuites/patent/submissions', '/annuites/costs']);
     expect(showsUserList(s)).toBe(true);
   });
   it('merges menus of several roles', () => {

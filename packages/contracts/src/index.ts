@@ -17,3 +17,4 @@ export * from './receipts.ts';
 export * from './realtime-events.ts';
 export * from './costs.ts';
 export * from './guidelines.ts';
+export * from './forecast.ts';

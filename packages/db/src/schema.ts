@@ -1075,6 +1075,10 @@ export const patentLedger = pgTable(
     primaryKey({ columns: [t.patentKey, t.annuityYear] }),
     index('patent_ledger_record_idx').on(t.recordId),
     index('patent_ledger_receipt_idx').on(t.receiptId),
+    // The forecast's drop-outs (decision 201): abandoned or lapsed years end a patent's budget, paid years leave it.
+    index('patent_ledger_forecast_idx')
+      .on(t.patentKey, t.annuityYear, t.state)
+      .where(sql`${t.state} in ('abandoned', 'lapsed', 'paid', 'confirmed')`),
     check('patent_ledger_state_check', sql`${t.state} in ('due', 'instructed', 'ordered', 'paid', 'confirmed', 'abandoned', 'lapsed')`),
     check('patent_ledger_year_check', sql`${t.annuityYear} between 0 and 100`),
   ],
@@ -1096,3 +1100,83 @@ export const patentLedgerEvents = pgTable(
   },
   (t) => [index('patent_ledger_events_year_idx').on(t.patentKey, t.annuityYear, t.createdAt)],
 );
+
+/** How a patent reached its office, as the forecast filters it: the engine's origins (national, EP validation, unitary, pending EP application). */
+export const FORECAST_ORIGINS = ['national', 'ep_validated', 'unitary', 'ep_application'] as const;
+
+/**
+ * The forecast's precomputed schedule (issue 30 §2, decision 201): per patent (`patent_key`, as the ledger keys it), every
+ * annuity of the engine's schedule from the record's annuity number on, each priced on its due date (the payment day of an
+ * annuity paid on time), with the patent's owner, office and origin copied so the forecast is one indexed aggregate and never
+ * runs the engine per request. Rows are rebuilt by `refreshForecast` (`@portal/jobs`) for the patents that
+ * `patent_forecast_dirty` names; a trigger on `patent_records` names them in the transaction of every change.
+ * Today-independent: which rows count (due after today, not lapsed, not abandoned) is decided when read.
+ */
+export const patentForecastRows = pgTable(
+  'patent_forecast_rows',
+  {
+    patentKey: text('patent_key').notNull(),
+    annuityYear: integer('annuity_year').notNull(),
+    /**
+     * The record the schedule was computed from (the patent's record with the highest annuity number). No foreign key: a
+     * deleted record's rows must leave through `refreshForecast`, which takes them out of the month sums too.
+     */
+    recordId: uuid('record_id').notNull(),
+    cabinetId: uuid('cabinet_id').notNull(),
+    clientCode: text('client_code').notNull(),
+    /** The office whose fees apply (UP for a unitary patent). */
+    office: text('office').notNull(),
+    origin: text('origin', { enum: FORECAST_ORIGINS }).notNull(),
+    currency: text('currency').notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    /** The annuity's last day without surcharge and last possible day (*lost after*). */
+    noSurchargeEnd: date('no_surcharge_end', { mode: 'string' }).notNull(),
+    graceEnd: date('grace_end', { mode: 'string' }).notNull(),
+    /** The official fee in force on the due date, in minor units; null when no table gives one. */
+    officialMinor: integer('official_minor'),
+    /**
+     * True when the record names its annuity (`quantieme`): the rows start there and one due on or before today is unpaid
+     * (read through the engine at request time). False: the engine counts annuities due on or before today as paid.
+     */
+    unpaidKnown: boolean('unpaid_known').notNull(),
+    /** The due date of the patent's first unpaid annuity (the same on each of its rows), stored or not. */
+    firstDue: date('first_due', { mode: 'string' }).notNull(),
+    /**
+     * Rows are kept from the refresh day through this day (the end of the sixth calendar year after it): a forecast whose
+     * window ends later first rebuilds the patents stored through an earlier day.
+     */
+    storedThrough: date('stored_through', { mode: 'string' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.patentKey, t.annuityYear] }),
+    index('patent_forecast_rows_due_idx').on(t.dueDate, t.office, t.currency, t.origin, t.cabinetId, t.clientCode, t.annuityYear, t.officialMinor, t.unpaidKnown, t.firstDue, t.patentKey),
+    index('patent_forecast_rows_overdue_idx').on(t.firstDue).where(sql`${t.unpaidKnown}`),
+    index('patent_forecast_rows_record_idx').on(t.recordId),
+    index('patent_forecast_rows_through_idx').on(t.storedThrough),
+  ],
+);
+
+/**
+ * `patent_forecast_rows` summed per calendar month of the due date, office, currency, origin and annuity number (decision
+ * 201), kept by `refreshForecast` in the transaction that rewrites the rows: the whole portfolio's forecast (filtered by
+ * office, origin or the what-if) reads a few thousand sums instead of every row. `month` is year × 12 + month − 1.
+ */
+export const patentForecastSums = pgTable(
+  'patent_forecast_sums',
+  {
+    month: integer('month').notNull(),
+    office: text('office').notNull(),
+    currency: text('currency').notNull(),
+    origin: text('origin', { enum: FORECAST_ORIGINS }).notNull(),
+    annuityYear: integer('annuity_year').notNull(),
+    officialMinor: bigint('official_minor', { mode: 'number' }).notNull().default(0),
+    annuities: integer('annuities').notNull().default(0),
+    unpriced: integer('unpriced').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.office, t.currency, t.origin, t.annuityYear] })],
+);
+
+/** Patents whose forecast rows must be rebuilt (written by the trigger on `patent_records`, emptied by `refreshForecast`). */
+export const patentForecastDirty = pgTable('patent_forecast_dirty', {
+  patentKey: text('patent_key').primaryKey(),
+});

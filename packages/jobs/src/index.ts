@@ -40,3 +40,5 @@ export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type Ledger
 export { costOf, costsToWire, fromMinor, loadCostTables, type CostTables } from './costs/load.ts';
 export { GUIDELINE_LOOKUP_BATCH, guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex, toLedesDay } from './ledes/guidelines.ts';
 export { previewGuidelines, type GuidelinePreviewRun } from './ledes/preview.ts';
+export { FORECAST_REFRESH_BATCH, forecastHasDirty, refreshForecast } from './forecast/refresh.ts';
+export { liveParts, storedScheduleOf, storedThroughOf, type ForecastInput, type ForecastPart, type StoredAnnuity, type StoredSchedule } from './forecast/schedule.ts';

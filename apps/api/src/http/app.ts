@@ -13,6 +13,7 @@ import { authPolicy, authRoutes } from '../modules/auth/index.ts';
 import { contactPolicy, contactRoutes } from '../modules/contact/index.ts';
 import { costsPolicy, costsRoutes } from '../modules/costs/index.ts';
 import { guidelinesPolicy, guidelinesRoutes } from '../modules/guidelines/index.ts';
+import { forecastPolicy, forecastRoutes } from '../modules/forecast/index.ts';
 import { ledesPolicy, ledesRoutes } from '../modules/ledes/index.ts';
 import { mfaPolicy, mfaRoutes } from '../modules/mfa/index.ts';
 import { opsPolicy, opsRoutes } from '../modules/ops/index.ts';
@@ -41,6 +42,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: opsRoutes, policy: opsPolicy },
   { routes: receiptsRoutes, policy: receiptsPolicy },
   { routes: costsRoutes, policy: costsPolicy },
+  { routes: forecastRoutes, policy: forecastPolicy },
   docsModule,
 ];
 

@@ -70,6 +70,7 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
   // §7 Receipts.
   { calls: ['POST /recepisse', 'GET /recepisse', 'GET /recepisse/:id', 'GET /download/recepisse'], who: 'patents', spec: '§7 Receipts', departs: '§2 says connected; receipts are the patent users\' (decision 121)' },
   { calls: ['GET /recepisse/uploads', 'GET /brevet_eptane/:id/recepisse'], who: 'patents', spec: '§7 Receipts', added: 'issue 13', departs: 'the patent users\' (decision 121)' },
+  { calls: ['GET /forecast', 'GET /forecast/export'], who: 'patents', spec: '§2 menus (Patent annuities)', added: 'issue 30 §2 (decision 201: the renewal budget; an agent sees its own cabinets and codes)' },
   { calls: ['POST /receipts/:id/link'], who: 'admin', spec: '§6 admin', added: 'issue 29 (decision 192: staff link an unlinked receipt by hand)' },
   {
     calls: ['GET /cost_tables', 'POST /cost_tables/agent_fees', 'DELETE /cost_tables/agent_fees/:id', 'POST /cost_tables/service_fees', 'DELETE /cost_tables/service_fees/:id', 'POST /exchange_rates/ecb'],

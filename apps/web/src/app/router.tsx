@@ -45,6 +45,7 @@ const screens = {
   ledesGuidelines: () => Promise.all([import('../features/guidelines/GuidelinesPage.tsx'), loadNamespace('guidelines')]).then(([m]) => m.GuidelinesPage),
   receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
   costTables: () => Promise.all([import('../features/costs/CostTablesPage.tsx'), loadNamespace('costs')]).then(([m]) => m.CostTablesPage),
+  forecast: () => Promise.all([import('../features/forecast/ForecastPage.tsx'), loadNamespace('forecast')]).then(([m]) => m.ForecastPage),
 } satisfies Record<string, Screen>;
 
 interface PortalRoute {
@@ -139,6 +140,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuities/list-receipt', access: 'patents', screen: screens.receiptList },
   // Issue 30 §1 (decision 199): ECB rate files, agents' and service fees, the official tables; admins only.
   { path: '/annuites/costs', access: 'admin', screen: screens.costTables },
+  // Issue 30 §2 (decision 201): the renewal budget; an agent sees its own cabinets and codes (the API's scope).
+  { path: '/annuites/forecast', access: 'patents', screen: screens.forecast },
 ];
 
 /** The screen's module with the texts it needs (fetched in parallel). */

@@ -129,6 +129,7 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
     const items: MenuItem[] = [
       { labelKey: 'nav.patents', to: '/patent-annuities' },
       { labelKey: 'nav.receipts', to: '/annuities/list-receipt' },
+      { labelKey: 'nav.forecast', to: '/annuites/forecast' },
     ];
     if (admin) items.push({ labelKey: 'nav.patentsMissingInfo', to: '/annuites/patent' });
     if (admin || adminTest) items.push({ labelKey: 'nav.patentsToValidate', to: '/annuites/patent/instruction' });

@@ -1,0 +1,280 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { addDays, computeSchedule, formatIsoDate, OFFICES, parseIsoDate, surchargeOn, UNITARY_STATES, type Office } from '@portal/annuities/core';
+import { FORECAST_EXPORT_COLUMNS, type ForecastResponse } from '@portal/contracts';
+import { patentLedger, patentRecords, userCabinets, users } from '@portal/db';
+import { originOf } from '@portal/jobs';
+import { startPatentWorld, type PatentWorld, type Seed } from './support/patents.ts';
+import { databaseKinds, type TestClient } from './support/portal.ts';
+
+/*
+ * Issue 30 §2, done-when 2 (decision 201): on a 1,000-patent fixture, GET /api/forecast equals the sum of the engine's
+ * per-patent schedules, computed here from the records with `computeSchedule` and `surchargeOn` alone (not through the
+ * forecast's stored rows), with the ledger's and the instructions' drop-outs, the filters, the what-if and an agent's scope.
+ */
+
+const TODAY = '2027-03-01';
+const YEARS = [2027, 2028, 2029, 2030, 2031];
+
+/** A deterministic generator (mulberry32), so a failure replays. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Fixture {
+  records: Seed[];
+  /** Ledger years to write: abandoned/lapsed end the patent's budget there, paid leaves that year out. */
+  ledger: Array<{ patentKey: string; annuityYear: number; state: 'abandoned' | 'lapsed' | 'paid' | 'confirmed' }>;
+}
+
+function fixture(cabinetA: string, cabinetB: string): Fixture {
+  const rnd = random(30_2);
+  const pick = <T,>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
+  const today = parseIsoDate(TODAY)!;
+  const records: Seed[] = [];
+  const ledger: Fixture['ledger'] = [];
+  for (let i = 0; i < 1_000; i++) {
+    const pays: Office = pick(OFFICES);
+    const origine = pays === 'EP' ? 'ep_application' : pays === 'UP' ? 'unitary' : pick(['national', 'national', 'ep_validated', UNITARY_STATES.has(pays) ? 'unitary' : 'national']);
+    const filing = addDays(today, -Math.floor(rnd() * 19.5 * 365) - 30);
+    const dateDepot = formatIsoDate(filing);
+    // The record names the annuity due around a day from 14 months ago to 7 months ahead: overdue (in grace or past it) or to come.
+    const around = addDays(today, Math.floor(rnd() * 640) - 430);
+    const s = computeSchedule({ office: pays, origin: originOf(pays, origine), filing }, around);
+    const quantieme = rnd() < 0.2 || !s.ok || s.value.next === null ? null : s.value.next.number;
+    const idbrevet = `FC-${i}`;
+    const base: Seed = {
+      idagenda: `FC-${i}-${quantieme ?? 'x'}`,
+      idbrevet: i % 50 === 7 ? null : idbrevet,
+      cabinetId: i % 3 === 0 ? cabinetB : cabinetA,
+      clientCode: `CODE-${i % 7}`,
+      pays,
+      origine,
+      dateDepot,
+      quantieme,
+    };
+    // Every 40th patent: do not pay this year (instruction 2) — it and every later year drop out.
+    if (i % 40 === 5 && quantieme !== null) base.instructionId = 2;
+    records.push(base);
+    // Every 25th: an older record of the same patent (the newer names a higher annuity and is the one read).
+    if (i % 25 === 3 && quantieme !== null && quantieme > 3 && base.idbrevet) records.push({ ...base, idagenda: `FC-${i}-old`, quantieme: quantieme - 1, instructionId: null });
+    if (base.idbrevet && quantieme !== null) {
+      if (i % 33 === 1) ledger.push({ patentKey: idbrevet, annuityYear: quantieme + 2, state: 'abandoned' });
+      if (i % 37 === 2) ledger.push({ patentKey: idbrevet, annuityYear: quantieme + 1, state: 'paid' });
+      if (i % 41 === 4) ledger.push({ patentKey: idbrevet, annuityYear: quantieme + 3, state: 'lapsed' });
+    }
+  }
+  return { records, ledger };
+}
+
+/** Per year (and per month), office and currency, the official fee and the surcharge in minor units, and the annuities. */
+type Sums = Map<string, { official: number; surcharge: number; annuities: number }>;
+
+interface Filter {
+  cabinetId?: string;
+  clientCode?: string;
+  office?: string;
+  origin?: string;
+  whatIf?: number;
+  scope?: { cabinetIds: string[]; codes: string[] };
+}
+
+/** The expected figures, straight from the engine: each patent's newest record, its unpaid annuities as of today. */
+function expected(f: Fixture, filter: Filter, period: (payDay: string) => string | null): Sums {
+  const today = parseIsoDate(TODAY)!;
+  const heads = new Map<string, Seed & { key: string }>();
+  for (const r of f.records) {
+    const key = r.idbrevet ?? `record:${r.idagenda}`;
+    const held = heads.get(key);
+    if (!held || (r.quantieme ?? -1) > (held.quantieme ?? -1)) heads.set(key, { ...r, key });
+  }
+  const dropFrom = new Map<string, number>();
+  const paid = new Set<string>();
+  for (const l of f.ledger) {
+    if (l.state === 'paid' || l.state === 'confirmed') paid.add(`${l.patentKey}|${l.annuityYear}`);
+    else dropFrom.set(l.patentKey, Math.min(dropFrom.get(l.patentKey) ?? Infinity, l.annuityYear));
+  }
+  for (const r of f.records) {
+    if (r.instructionId === 2) {
+      const key = r.idbrevet ?? `record:${r.idagenda}`;
+      dropFrom.set(key, Math.min(dropFrom.get(key) ?? Infinity, r.quantieme ?? 0));
+    }
+  }
+  const sums: Sums = new Map();
+  for (const h of heads.values()) {
+    if (filter.cabinetId && h.cabinetId !== filter.cabinetId) continue;
+    if (filter.clientCode && h.clientCode !== filter.clientCode) continue;
+    if (filter.scope && !filter.scope.cabinetIds.includes(h.cabinetId!) && !filter.scope.codes.includes(h.clientCode!)) continue;
+    const office = h.pays as Office;
+    const lastPaid = h.quantieme != null && h.quantieme >= 1 ? h.quantieme - 1 : null;
+    const s = computeSchedule({ office, origin: originOf(office, h.origine ?? null), filing: parseIsoDate(h.dateDepot!)!, lastPaid }, today);
+    if (!s.ok || s.value.lapsed || s.value.next === null) continue;
+    if (filter.origin && s.value.origin !== filter.origin) continue;
+    for (const a of s.value.annuities) {
+      if (a.number < s.value.next.number) continue;
+      if (a.number >= (dropFrom.get(h.key) ?? Infinity) || paid.has(`${h.key}|${a.number}`)) continue;
+      if (filter.whatIf !== undefined && a.number > filter.whatIf) continue;
+      if (filter.office && a.office !== filter.office) continue;
+      const key = period(formatIsoDate(a.paymentDay));
+      if (key === null) continue;
+      const id = `${key}|${a.office}|${a.currency}`;
+      const sum = sums.get(id) ?? { official: 0, surcharge: 0, annuities: 0 };
+      sum.official += a.feeMinor ?? 0;
+      sum.surcharge += surchargeOn(a, a.paymentDay) ?? 0;
+      sum.annuities += 1;
+      sums.set(id, sum);
+    }
+  }
+  return sums;
+}
+
+const byYear = (payDay: string) => (YEARS.includes(Number(payDay.slice(0, 4))) ? payDay.slice(0, 4) : null);
+const MONTHS = Array.from({ length: 12 }, (_, i) => `${2027 + Math.floor((2 + i) / 12)}-${String(((2 + i) % 12) + 1).padStart(2, '0')}`);
+const byMonth = (payDay: string) => (MONTHS.includes(payDay.slice(0, 7)) ? payDay.slice(0, 7) : null);
+
+/** The response's figures in the same shape (major units back to minor, exactly). */
+function actual(periods: ForecastResponse['years']): Sums {
+  const sums: Sums = new Map();
+  for (const p of periods) {
+    for (const o of p.offices) {
+      expect(Math.round(o.total * 100)).toBe(Math.round(o.parts.official * 100) + Math.round(o.parts.surcharge * 100));
+      sums.set(`${p.period}|${o.office}|${o.currency}`, { official: Math.round(o.parts.official * 100), surcharge: Math.round(o.parts.surcharge * 100), annuities: o.annuities });
+    }
+  }
+  return sums;
+}
+
+const sorted = (sums: Sums) => [...sums.entries()].sort(([a], [b]) => a.localeCompare(b));
+
+describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
+  let world: PatentWorld;
+  let admin: TestClient;
+  let agent: { client: TestClient; id: string };
+  let data: Fixture;
+
+  beforeAll(async () => {
+    world = await startPatentWorld(kind, TODAY, 'Forecast');
+    data = fixture(world.cabinetA, world.cabinetB);
+    for (let i = 0; i < data.records.length; i += 250) await world.seed(data.records.slice(i, i + 250));
+    // Records without idbrevet are keyed by their id: the fixture's keys follow.
+    for (const l of data.ledger) await world.t.portal.ctx.db.insert(patentLedger).values({ patentKey: l.patentKey, annuityYear: l.annuityYear, state: l.state });
+    for (const r of data.records) if (!r.idbrevet) r.idagenda = world.ids[r.idagenda]!;
+    admin = (await world.t.loginAs('admin')).client;
+    agent = await world.t.loginAs('user_agent_annuites');
+    await world.t.portal.ctx.db.insert(userCabinets).values({ userId: agent.id, cabinetId: world.cabinetB });
+    await world.t.portal.ctx.db.update(users).set({ code: ['CODE-2'] }).where(eq(users.id, agent.id));
+  }, 240_000);
+  afterAll(async () => world?.t.close());
+
+  const forecast = async (client: TestClient, query = '') => {
+    const res = await client.get(`/api/forecast${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as ForecastResponse;
+  };
+
+  it('every year and every month of the next 12 equal the sum of the engine’s per-patent schedules', async () => {
+    const body = await forecast(admin);
+    expect(body.today).toBe(TODAY);
+    expect(body.years.map((y) => y.period)).toEqual(YEARS.map(String));
+    expect(body.years[0]!.from).toBe(TODAY);
+    expect(body.months.map((m) => m.period)).toEqual(MONTHS);
+    const years = expected(data, {}, byYear);
+    expect(sorted(actual(body.years))).toEqual(sorted(years));
+    expect(sorted(actual(body.months))).toEqual(sorted(expected(data, {}, byMonth)));
+    // The fixture reaches what it means to: offices in three currencies, surcharges in grace, drop-outs.
+    expect(new Set(body.totals.map((t) => t.currency))).toEqual(new Set(['EUR', 'GBP', 'SEK']));
+    expect([...years.values()].some((s) => s.surcharge > 0)).toBe(true);
+    expect([...years.values()].reduce((n, s) => n + s.annuities, 0)).toBeGreaterThan(3_000);
+    // Totals per currency are the sums of the years'.
+    for (const t of body.totals) {
+      const official = body.years.flatMap((y) => y.offices).filter((o) => o.currency === t.currency).reduce((n, o) => n + Math.round(o.parts.official * 100), 0);
+      expect(Math.round(t.parts.official * 100)).toBe(official);
+    }
+  });
+
+  it('the filters, the what-if and an agent’s scope give the engine’s sums of the patents they keep', async () => {
+    const cases: Array<[string, Filter]> = [
+      [`?cabinet=${world.cabinetB}`, { cabinetId: world.cabinetB }],
+      ['?client_code=CODE-3', { clientCode: 'CODE-3' }],
+      ['?office=FR', { office: 'FR' }],
+      ['?origin=ep_validated', { origin: 'ep_validated' }],
+      ['?origin=unitary&years=2', { origin: 'unitary' }],
+      ['?abandon_older_than=10', { whatIf: 10 }],
+    ];
+    for (const [query, filter] of cases) {
+      const body = await forecast(admin, query);
+      const years = query.includes('years=2') ? (d: string) => (['2027', '2028'].includes(d.slice(0, 4)) ? d.slice(0, 4) : null) : byYear;
+      expect(sorted(actual(body.years)), query).toEqual(sorted(expected(data, filter, years)));
+    }
+    const all = await forecast(admin);
+    const whatIf = await forecast(admin, '?abandon_older_than=10');
+    expect(whatIf.abandon_older_than).toBe(10);
+    expect(whatIf.totals.find((t) => t.currency === 'EUR')!.total).toBeLessThan(all.totals.find((t) => t.currency === 'EUR')!.total);
+    const mine = await forecast(agent.client);
+    expect(sorted(actual(mine.years))).toEqual(sorted(expected(data, { scope: { cabinetIds: [world.cabinetB], codes: ['CODE-2'] } }, byYear)));
+  });
+
+  it('a change of a patent shows at once: a "do not pay", a new annuity number, a deleted record', async () => {
+    const db = world.t.portal.ctx.db;
+    const target = data.records.find((r) => r.idbrevet && r.quantieme != null && r.instructionId == null && r.pays === 'FR' && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
+    await db.update(patentRecords).set({ instructionId: 2 }).where(eq(patentRecords.idagenda, target.idagenda));
+    target.instructionId = 2;
+    expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
+    const other = data.records.find((r) => r.idbrevet && r.quantieme != null && r.quantieme < 15 && r.instructionId == null && r.pays === 'DE' && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
+    await db.update(patentRecords).set({ quantieme: other.quantieme! + 1 }).where(eq(patentRecords.idagenda, other.idagenda));
+    other.quantieme = other.quantieme! + 1;
+    const gone = data.records.find((r) => r.idbrevet && r.pays === 'SE' && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
+    await db.delete(patentRecords).where(eq(patentRecords.idagenda, gone.idagenda));
+    data.records = data.records.filter((r) => r !== gone);
+    expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
+  });
+
+  it('the exports, CSV and xlsx, hold every figure of the answer with its parts', async () => {
+    const body = await forecast(admin, '?office=GB');
+    const expectedLines = [
+      ...body.years.flatMap((y) => [...y.offices.map((o) => ['year', y.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total]), ...y.totals.map((t) => ['year', y.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total])]),
+      ...body.months.flatMap((m) => [...m.offices.map((o) => ['month', m.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total]), ...m.totals.map((t) => ['month', m.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total])]),
+      ...body.totals.map((t) => ['all', 'all', 'total', t.currency, t.parts.official, t.parts.surcharge, t.total]),
+    ];
+    expect(expectedLines.some((l) => Number(l[5]) > 0)).toBe(true);
+    const csv = await admin.get('/api/forecast/export?office=GB&format=csv');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="forecast-${TODAY}.csv"`);
+    const [header, ...lines] = csv.text.trim().split('\r\n').map((l) => l.split(';'));
+    expect(header).toEqual([...FORECAST_EXPORT_COLUMNS]);
+    expect(lines.map((l) => [l[0], l[1], l[4], l[5], Number(l[6]), Number(l[7]), Number(l[8])])).toEqual(expectedLines);
+    const res = await fetch(`${(admin as unknown as { baseUrl: string }).baseUrl}/api/forecast/export?office=GB`, {
+      headers: { cookie: admin.cookieHeader(), 'x-api-key': (admin as unknown as { options: { apiKey: string } }).options.apiKey },
+    });
+    expect(res.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0]!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual([...FORECAST_EXPORT_COLUMNS]);
+    const rows: unknown[][] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) {
+        const v = (row.values as unknown[]).slice(1);
+        rows.push([v[0], v[1], v[4], v[5], v[6], v[7], v[8]]);
+      }
+    });
+    expect(rows).toEqual(expectedLines);
+  });
+
+  it('bad input is a translated 400; a user without the annuities roles is refused', async () => {
+    for (const query of ['?years=0', '?years=6', '?office=XX', '?origin=up', '?cabinet=nope', '?abandon_older_than=0', '?foo=1', '/export?format=pdf']) {
+      const res = await admin.get(`/api/forecast${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.success).toBe(false);
+    }
+    const ledes = await world.t.loginAs('user_agent_ledes');
+    expect((await ledes.client.get('/api/forecast')).status).toBe(403);
+  });
+});

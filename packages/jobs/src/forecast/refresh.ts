@@ -1,0 +1,150 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { formatIsoDate, parseIsoDate, type Day } from '@portal/annuities/core';
+import type { Database, Executor } from '@portal/db';
+import { patentKeyOf } from '../ledger/write.ts';
+import { rowsOf } from '../patents/rows.ts';
+import { storedScheduleOf, storedThroughOf } from './schedule.ts';
+
+/*
+ * Keeps `patent_forecast_rows` (decision 201): the patents the trigger on `patent_records` named in
+ * `patent_forecast_dirty` get their rows rebuilt from the engine, a batch per transaction. Idempotent, safe to run
+ * concurrently (a batch takes its names with SKIP LOCKED) and after a crash (a name leaves the queue in the
+ * transaction that writes its rows).
+ */
+
+export const FORECAST_REFRESH_BATCH = 2_000;
+/** Rows per INSERT statement (15 parameters each: under PostgreSQL's 65,535). */
+const INSERT_ROWS = 4_000;
+
+interface RecordRow {
+  id: string;
+  idbrevet: string | null;
+  cabinet_id: string;
+  client_code: string;
+  pays: string;
+  origine: string | null;
+  date_depot: string | null;
+  quantieme: number | null;
+}
+
+/** The record a patent's schedule is read from: the one naming the highest annuity (a record without one last), then the newest id. */
+function headOf(records: readonly RecordRow[]): RecordRow {
+  return records.reduce((best, r) => {
+    const a = r.quantieme ?? -1;
+    const b = best.quantieme ?? -1;
+    return a > b || (a === b && r.id > best.id) ? r : best;
+  });
+}
+
+/** Adds (sign 1) or takes away (−1) the rows of `source` to the month sums. */
+function sumsUpsert(source: SQL, sign: 1 | -1): SQL {
+  return sql`
+    insert into patent_forecast_sums as s (month, office, currency, origin, annuity_year, official_minor, annuities, unpriced)
+    select (extract(year from due_date)::int * 12 + extract(month from due_date)::int - 1), office, currency, origin, annuity_year,
+      ${sql.raw(String(sign))} * coalesce(sum(official_minor), 0), ${sql.raw(String(sign))} * count(*), ${sql.raw(String(sign))} * (count(*) - count(official_minor))
+    from ${source} group by 1, 2, 3, 4, 5
+    on conflict (month, office, currency, origin, annuity_year) do update
+      set official_minor = s.official_minor + excluded.official_minor, annuities = s.annuities + excluded.annuities, unpriced = s.unpriced + excluded.unpriced`;
+}
+
+/** Rebuilds one batch of named patents; the number of patents taken (0: nothing was named). */
+async function refreshBatch(db: Database, today: Day, batch: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const keys = rowsOf<{ patent_key: string }>(
+      await tx.execute(sql`
+        delete from patent_forecast_dirty
+        where patent_key in (select patent_key from patent_forecast_dirty limit ${batch} for update skip locked)
+        returning patent_key`),
+    ).map((r) => r.patent_key);
+    if (keys.length === 0) return 0;
+    const ids = keys.filter((k) => k.startsWith('record:')).map((k) => k.slice('record:'.length));
+    const brevets = keys.filter((k) => !k.startsWith('record:'));
+    const records = rowsOf<RecordRow>(
+      await tx.execute(sql`
+        select id, idbrevet, cabinet_id, client_code, pays, origine, date_depot::text as date_depot, quantieme
+        from patent_records where idbrevet = any(${sql.param(brevets)}::text[])
+        union all
+        select id, idbrevet, cabinet_id, client_code, pays, origine, date_depot::text as date_depot, quantieme
+        from patent_records where id = any(${sql.param(ids)}::uuid[]) and coalesce(idbrevet, '') = ''`),
+    );
+    const wanted = new Set(keys);
+    const byKey = new Map<string, RecordRow[]>();
+    for (const r of records) {
+      const key = patentKeyOf(r);
+      if (!wanted.has(key)) continue;
+      const list = byKey.get(key);
+      if (list) list.push(r);
+      else byKey.set(key, [r]);
+    }
+    // The rows leave the month sums, then the new ones join them (decision 201: the sums are the rows', always).
+    await tx.execute(sql`
+      with gone as (delete from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]) returning due_date, office, currency, origin, annuity_year, official_minor)
+      ${sumsUpsert(sql`gone`, -1)}`);
+    const from = formatIsoDate(today);
+    const through = formatIsoDate(storedThroughOf(today));
+    let values: ReturnType<typeof sql>[] = [];
+    const flush = async () => {
+      if (values.length === 0) return;
+      await tx.execute(sql`
+        insert into patent_forecast_rows (patent_key, annuity_year, record_id, cabinet_id, client_code, office, origin, currency,
+          due_date, no_surcharge_end, grace_end, official_minor, unpaid_known, first_due, stored_through)
+        values ${sql.join(values, sql`, `)}`);
+      values = [];
+    };
+    for (const [key, list] of byKey) {
+      const head = headOf(list);
+      const schedule = storedScheduleOf({ pays: head.pays, origine: head.origine, dateDepot: head.date_depot, quantieme: head.quantieme });
+      if (schedule === null) continue;
+      for (const a of schedule.annuities) {
+        // Annuities whose last day passed before the refresh day are never read again from the rows (a known unpaid one
+        // is read live from the record; the engine counts an unknown one paid). Later than `through`, a later refresh writes them.
+        if (a.graceEnd < from || a.due > through) continue;
+        values.push(
+          sql`(${key}, ${a.number}, ${head.id}, ${head.cabinet_id}, ${head.client_code}, ${schedule.office}, ${schedule.origin}, ${a.currency}, ${a.due}, ${a.noSurchargeEnd}, ${a.graceEnd}, ${a.officialMinor}, ${schedule.unpaidKnown}, ${schedule.firstDue}, ${through})`,
+        );
+        if (values.length >= INSERT_ROWS) await flush();
+      }
+      // A patent whose first unpaid annuity is already due keeps one row (read live by the request) even with none to store.
+      if (schedule.unpaidKnown && schedule.firstDue < from && !schedule.annuities.some((a) => a.graceEnd >= from && a.due <= through)) {
+        const a = schedule.annuities[0]!;
+        values.push(
+          sql`(${key}, ${a.number}, ${head.id}, ${head.cabinet_id}, ${head.client_code}, ${schedule.office}, ${schedule.origin}, ${a.currency}, ${a.due}, ${a.noSurchargeEnd}, ${a.graceEnd}, ${a.officialMinor}, ${schedule.unpaidKnown}, ${schedule.firstDue}, ${through})`,
+        );
+      }
+    }
+    await flush();
+    await tx.execute(sql`
+      with added as (select due_date, office, currency, origin, annuity_year, official_minor from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]))
+      ${sumsUpsert(sql`added`, 1)}`);
+    return keys.length;
+  });
+}
+
+/**
+ * Rebuilds the forecast rows of every named patent, and first names those stored through a day before `needThrough`
+ * (the end of the forecast's window). Returns how many patents were rebuilt.
+ */
+export async function refreshForecast(db: Database, today: string, options: { needThrough?: string; batch?: number } = {}): Promise<number> {
+  const day = parseIsoDate(today);
+  if (day === null) throw new Error(`refreshForecast: invalid day ${today}`);
+  if (options.needThrough !== undefined) await nameStale(db, options.needThrough);
+  let total = 0;
+  for (;;) {
+    const taken = await refreshBatch(db, day, options.batch ?? FORECAST_REFRESH_BATCH);
+    if (taken === 0) return total;
+    total += taken;
+  }
+}
+
+/** Names the patents whose rows end before `needThrough` (none, but once a year). */
+async function nameStale(db: Executor, needThrough: string): Promise<void> {
+  await db.execute(sql`
+    insert into patent_forecast_dirty (patent_key)
+    select distinct patent_key from patent_forecast_rows where stored_through < ${needThrough}::date
+    on conflict do nothing`);
+}
+
+/** Whether any patent waits for its rows to be rebuilt (a cheap probe before `refreshForecast`). */
+export async function forecastHasDirty(db: Executor): Promise<boolean> {
+  return rowsOf(await db.execute(sql`select 1 from patent_forecast_dirty limit 1`)).length > 0;
+}
