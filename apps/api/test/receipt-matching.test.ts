@@ -74,6 +74,24 @@ describe.each(databaseKinds())('receipts matched and linked (%s)', (kind) => {
     expect(queue.status).toBe(200);
     expect(queue.body.recepisse.map((r: { _id: string; match_confidence: string }) => [r._id, r.match_confidence])).toContainEqual([receipt.id, 'ambiguous']);
     expect(queue.body.recepisse.every((r: { patent: unknown }) => r.patent === null)).toBe(true);
+    // What the matcher read (decision 198): both patents the reference names and the evidence; the year is each record's own
+    // (two patents: a year printed on another line than the mention is not taken), no amount on the mention's line.
+    const queued = queue.body.recepisse.find((r: { _id: string }) => r._id === receipt.id);
+    const candidate = (idagenda: string) => ({
+      record_id: world.ids[idagenda],
+      idagenda,
+      reference_client: 'DUP-0001',
+      numero_depot: null,
+      numero_publication: null,
+      pays: 'FR',
+      year: 4,
+      year_printed: false,
+      amount: null,
+      currency: null,
+      evidence: ['client_reference'],
+      confidence: 'ambiguous',
+    });
+    expect(queued.match_candidates).toEqual([candidate('D-1'), candidate('D-2')]);
     expect((await agent.client.post(`/api/receipts/${receipt.id}/link`, { patent_id: world.ids['D-2'] })).status).toBe(403);
     const res = await admin.client.post(`/api/receipts/${receipt.id}/link`, { patent_id: world.ids['D-2'] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
