@@ -6,6 +6,7 @@ import type {
   PatentListResponse,
   PatentProposalResponse,
   PatentRecordDto,
+  PatentLedgerYearDto,
   PatentScheduleResponse,
   PatentSort,
   PatentSubmissionDto,
@@ -106,6 +107,14 @@ export function patentScheduleQuery(id: string) {
 }
 
 /** GET /brevet_eptane/{id}/events: the instruction's audit trail, newest first. */
+/** The years of the patent's payment ledger (decision 191), oldest first: what GET /brevet_eptane/{id} says beside the record. */
+export function patentLedgerQuery(id: string) {
+  return queryOptions({
+    queryKey: queryKeys.patents.ledger(id),
+    queryFn: ({ signal }) => api<{ success: true; ledger?: PatentLedgerYearDto[] }>(apiPath`/brevet_eptane/${id}`, { signal }).then((r) => r.ledger ?? []),
+  });
+}
+
 export function patentEventsQuery(id: string) {
   return queryOptions({
     queryKey: queryKeys.patents.events(id),

@@ -10,7 +10,7 @@ import { patentDetailQuery } from '../api.ts';
 import { DeadlineNote } from './DeadlineNote.tsx';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 import { patentRef } from './InstructionChoice.tsx';
-import { PatentHistory, PatentReceipts, PatentSchedule } from './PatentExtras.tsx';
+import { PatentHistory, PatentLedger, PatentReceipts, PatentSchedule } from './PatentExtras.tsx';
 import { ScheduleMismatchNotice } from './ScheduleMismatch.tsx';
 import classes from '../patents.module.css';
 
@@ -139,6 +139,7 @@ export function PatentDetailModal({ patent, labels, onClose }: { patent: PatentR
               ]}
             />
           </Section>
+          <PatentLedger id={p._id} />
           <PatentSchedule id={p._id} />
           <PatentHistory id={p._id} labels={labels} />
           <PatentReceipts id={p._id} />
