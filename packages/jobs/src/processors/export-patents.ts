@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { parseIsoDate } from '@portal/annuities/core';
-import { cabinets, patentExportBatches, patentRecords, paymentInstructions, type Database } from '@portal/db';
+import { cabinets, patentExportBatches, patentLedger, patentRecords, paymentInstructions, receipts, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import type { Storage } from '@portal/storage';
@@ -39,6 +39,11 @@ export const PATENT_EXPORT_COLUMNS = [
   'instruction_fr',
   'instruction_en',
   'traitement_instruction',
+  // The payment ledger of the row's year (decision 198): its state, the day paid and the receipt proving it.
+  'ledger_state',
+  'paid_on',
+  'receipt_id',
+  'receipt_file',
 ] as const;
 
 /** `2026-11-26_081502`: the batch's time (UTC) in its file names. */
@@ -65,11 +70,16 @@ type ExportRow = {
   titleFr: string | null;
   titleEn: string | null;
   status: string;
+  ledgerState: string | null;
+  paidOn: string | null;
+  receiptId: string | null;
+  receiptFile: string | null;
 };
 
 function cellsOf(row: ExportRow): OutCell[] {
   const t = (value: string | null) => (value === null ? null : neutralise(value));
   const due = row.dateEcheance === null ? null : parseIsoDate(row.dateEcheance);
+  const paid = row.paidOn === null ? null : parseIsoDate(row.paidOn);
   return [
     t(row.idagenda),
     t(row.idbrevet),
@@ -87,6 +97,10 @@ function cellsOf(row: ExportRow): OutCell[] {
     t(row.titleFr),
     t(row.titleEn),
     row.status,
+    row.ledgerState,
+    paid === null ? null : { day: paid },
+    row.receiptId,
+    t(row.receiptFile),
   ];
 }
 
@@ -97,8 +111,8 @@ async function writeXlsx(storage: Storage, key: string, rows: readonly ExportRow
     const writer = new XlsxStreamWriter(out, ['FFFFFFFF']);
     await writer.startSheet('export', { widths: PATENT_EXPORT_COLUMNS.map(() => 18) });
     await writer.row([...PATENT_EXPORT_COLUMNS], XlsxStreamWriter.HEADER_STYLE);
-    const dateColumn = PATENT_EXPORT_COLUMNS.indexOf('DateEcheance');
-    const styles = PATENT_EXPORT_COLUMNS.map((_c, i) => (i === dateColumn ? XlsxStreamWriter.styleOf(0, true) : 0));
+    const dateColumns = new Set<number>([PATENT_EXPORT_COLUMNS.indexOf('DateEcheance'), PATENT_EXPORT_COLUMNS.indexOf('paid_on')]);
+    const styles = PATENT_EXPORT_COLUMNS.map((_c, i) => (dateColumns.has(i) ? XlsxStreamWriter.styleOf(0, true) : 0));
     for (const row of rows) await writer.row(cellsOf(row), styles);
     await writer.finish();
     out.end();
@@ -114,7 +128,7 @@ function csvOf(rows: readonly ExportRow[]): Buffer {
   const lines = [csvLine([...PATENT_EXPORT_COLUMNS])];
   for (const r of rows) {
     lines.push(
-      csvLine([r.idagenda, r.idbrevet, r.clientCode, r.cabinet, r.referenceClient, r.referenceCabinet, r.numeroDepot, r.numeroPublication, r.pays, r.dateEcheance, r.quantieme, r.cost, r.instructionId, r.titleFr, r.titleEn, r.status]),
+      csvLine([r.idagenda, r.idbrevet, r.clientCode, r.cabinet, r.referenceClient, r.referenceCabinet, r.numeroDepot, r.numeroPublication, r.pays, r.dateEcheance, r.quantieme, r.cost, r.instructionId, r.titleFr, r.titleEn, r.status, r.ledgerState, r.paidOn, r.receiptId, r.receiptFile]),
     );
   }
   // A BOM, so a spreadsheet opens the UTF-8 titles right.
@@ -159,10 +173,17 @@ export async function exportOneBatch(deps: ExportPatentsDeps, limit = PATENT_EXP
         titleFr: paymentInstructions.titleFr,
         titleEn: paymentInstructions.titleEn,
         status: patentRecords.instructionStatus,
+        ledgerState: patentRecords.ledgerState,
+        paidOn: patentLedger.paidOn,
+        receiptId: patentLedger.receiptId,
+        receiptFile: receipts.fileName,
       })
       .from(patentRecords)
       .innerJoin(cabinets, eq(cabinets.id, patentRecords.cabinetId))
       .leftJoin(paymentInstructions, eq(paymentInstructions.id, patentRecords.instructionId))
+      // The row's year on the ledger (decision 191's patent key), and the receipt that proves its payment.
+      .leftJoin(patentLedger, and(eq(patentLedger.patentKey, sql`coalesce(nullif(${patentRecords.idbrevet}, ''), 'record:' || ${patentRecords.id}::text)`), eq(patentLedger.annuityYear, patentRecords.quantieme)))
+      .leftJoin(receipts, eq(receipts.id, patentLedger.receiptId))
       .where(inArray(patentRecords.id, ids))
       .orderBy(asc(patentRecords.dateEcheance), asc(patentRecords.id));
     const batchId = randomUUID();
