@@ -93,12 +93,12 @@ describe.each(['en', 'fr'] as const)('unlinked receipts (%s)', (lang) => {
       await screenshot(page, 'receipts-unlinked-1440', lang);
 
       // The patents search finds both; one is chosen, its year proposed.
-      await row.getByTestId('unlinked-search').locator('input').or(row.getByTestId('unlinked-search')).first().fill(reference(lang));
-      await expect.poll(() => row.getByTestId('unlinked-result').count(), { timeout: 10_000 }).toBe(2);
-      await row.getByTestId('unlinked-result').first().locator('input').check();
-      const chosen = (await row.getByTestId('unlinked-chosen').textContent()) ?? '';
-      const idagenda = chosen.split(/[:：]\s*/).pop()!.trim();
-      expect(idagenda.length).toBeGreaterThan(0);
+      await row.getByTestId('unlinked-search').fill(reference(lang));
+      await expect.poll(() => row.getByTestId('unlinked-results').getByRole('radio').count(), { timeout: 10_000 }).toBe(2);
+      await row.getByTestId('unlinked-results').getByRole('radio').first().check();
+      const idagenda = (await row.getByTestId('unlinked-chosen').getAttribute('data-idagenda')) ?? '';
+      expect(idagenda).toMatch(/^WEB-/);
+      expect(await row.getByTestId('unlinked-chosen').textContent()).toContain(idagenda);
       expect(await row.getByTestId('unlinked-year').inputValue()).toBe('9');
 
       await page.setViewportSize({ width: 360, height: 800 });

@@ -76,7 +76,7 @@ export function LinkForm({ receipt, choice, onChoose }: { receipt: ReceiptDto; c
         </Text>
       )}
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <Text size="sm" fw={600} data-testid="unlinked-chosen">
+        <Text size="sm" fw={600} data-testid="unlinked-chosen" data-idagenda={choice?.idagenda}>
           {choice ? t('unlinked.chosen', { patent: choice.idagenda }) : t('unlinked.noChoice')}
         </Text>
         <NumberInput label={t('unlinked.year')} min={1} max={100} w={120} value={shownYear} onChange={setYear} allowDecimal={false} data-testid="unlinked-year" />

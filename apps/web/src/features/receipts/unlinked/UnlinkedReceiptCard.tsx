@@ -8,7 +8,7 @@ import { LinkForm, type Choice } from './LinkForm.tsx';
 
 const CONFIDENCE_COLOR = { sure: 'green', ambiguous: 'orange', none: 'gray' } as const;
 
-function Candidates({ candidates, onChoose }: { candidates: ReceiptMatchCandidateDto[]; onChoose: (c: Choice) => void }) {
+function Candidates({ candidates, chosen, onChoose }: { candidates: ReceiptMatchCandidateDto[]; chosen: string | null; onChoose: (c: Choice) => void }) {
   const { t } = useTranslation('receipts');
   if (candidates.length === 0) return <Text size="sm" c="dark.4">{t('unlinked.noCandidate')}</Text>;
   return (
@@ -38,7 +38,7 @@ function Candidates({ candidates, onChoose }: { candidates: ReceiptMatchCandidat
               <Table.Td>{c.amount ? `${c.amount} ${c.currency ?? ''}`.trim() : '—'}</Table.Td>
               <Table.Td>{c.evidence.map((e) => t(`unlinked.evidence.${e}`, { defaultValue: e })).join(', ')}</Table.Td>
               <Table.Td>
-                <Button size="compact-sm" variant="light" onClick={() => onChoose({ patentId: c.record_id, idagenda: c.idagenda ?? c.record_id, year: c.year })} data-testid="unlinked-choose">
+                <Button size="compact-sm" variant={chosen === c.record_id ? 'filled' : 'light'} aria-pressed={chosen === c.record_id} onClick={() => onChoose({ patentId: c.record_id, idagenda: c.idagenda ?? c.record_id, year: c.year })} data-testid="unlinked-choose">
                   {t('unlinked.choose')}
                 </Button>
               </Table.Td>
@@ -73,7 +73,7 @@ export function UnlinkedReceiptCard({ receipt: r }: { receipt: ReceiptDto }) {
           <CardLine label={t('list.columns.date_ordre_paiement')} value={formatDay(r.date_ordre_paiement)} />
         </Stack>
         <Text size="sm" fw={600}>{t('unlinked.candidates')}</Text>
-        <Candidates candidates={r.match_candidates ?? []} onChoose={setChoice} />
+        <Candidates candidates={r.match_candidates ?? []} chosen={choice?.patentId ?? null} onChoose={setChoice} />
         <Divider />
         <LinkForm receipt={r} choice={choice} onChoose={setChoice} />
       </Stack>
