@@ -98,6 +98,10 @@ describe.each(databaseKinds())('receipts matched and linked (%s)', (kind) => {
     expect(res.body.recepisse).toMatchObject({ _id: receipt.id, patent: { _id: world.ids['D-2'], idagenda: 'D-2' }, match_confidence: 'ambiguous' });
     expect(await year('PD-2', 4)).toMatchObject({ state: 'paid', source: 'staff', receiptId: receipt.id });
     expect(await trail('PD-2')).toEqual([{ from: 'due', to: 'paid', source: 'staff', userId: admin.id, receiptId: receipt.id }]);
+    // The agents' list reads it (the kept column): D-2 paid, D-1 untouched.
+    const listed = await admin.client.get('/api/brevet_eptane?search=DUP-0001');
+    expect(listed.status).toBe(200);
+    expect(Object.fromEntries(listed.body.brevet_eptane.map((p: { idagenda: string; ledger_state: string | null }) => [p.idagenda, p.ledger_state ?? null]))).toEqual({ 'D-1': null, 'D-2': 'paid' });
     const [stored] = await db().select().from(receipts).where(eq(receipts.id, receipt.id));
     expect(stored).toMatchObject({ linkedBy: admin.id, cabinetId: world.cabinetA, clientCode: 'CODE-A' });
     expect((await admin.client.get('/api/recepisse?unlinked=1')).body.recepisse.map((r: { _id: string }) => r._id)).not.toContain(receipt.id);
