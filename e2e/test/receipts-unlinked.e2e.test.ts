@@ -80,7 +80,7 @@ describe.each(['en', 'fr'] as const)('unlinked receipts (%s)', (lang) => {
       await page.waitForURL('**/annuities/list-receipt/unlinked');
       await expect.poll(() => page.locator('main h1').textContent()).toBe(t.unlinked.title);
       const row = page.getByTestId('unlinked-row').filter({ hasText: fileName(lang) });
-      await expect.poll(async () => row.count(), { timeout: 30_000, intervals: [500, 1000, 2000] }).toBe(1);
+      await expect.poll(async () => row.count(), { timeout: 30_000, interval: 1000 }).toBe(1);
       expect(await row.getByTestId('unlinked-confidence').textContent()).toBe(t.unlinked.confidence.ambiguous);
       // What the matcher read: both patents, found by the client reference, year 9.
       await expect.poll(() => row.getByTestId('unlinked-candidate').count()).toBe(2);
