@@ -64,6 +64,7 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/annuites/costs': 'src/features/costs/CostTablesPage.tsx',
   '/ledes/guidelines': 'src/features/guidelines/GuidelinesPage.tsx',
   '/annuites/forecast': 'src/features/forecast/ForecastPage.tsx',
+  '/annuities/list-receipt/unlinked': 'src/features/receipts/UnlinkedReceiptsPage.tsx',
 };
 export const LOCALE_MODULES = { en: 'src/lib/locales/en.ts', fr: 'src/lib/locales/fr.ts' } as const;
 

@@ -102,6 +102,7 @@ export const ADMIN_SCREENS: readonly Screen[] = [
     after: escape,
   },
   { name: 'add-patents-admin', path: '/add/patents', ready: async (page) => page.locator('main h1').first().waitFor() },
+  { name: 'receipts-unlinked', path: '/annuities/list-receipt/unlinked', ready: async (page) => page.getByTestId('unlinked-count').or(page.getByTestId('unlinked-empty')).waitFor() },
   { name: 'account-notifications', path: '/account/notifications', ready: async (page) => page.getByTestId('notify-ledes_digest').waitFor() },
   { name: 'cost-tables', path: '/annuites/costs', ready: async (page) => page.getByTestId('official-tables').waitFor() },
   {

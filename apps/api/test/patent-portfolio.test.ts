@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
-import { cabinets, currencyRates, mails, patentExportBatches, patentInstructionEvents, patentRecords, patentReminders, userCabinets } from '@portal/db';
-import { exportOneBatch, runPatentReminders } from '@portal/jobs';
+import { cabinets, currencyRates, mails, patentExportBatches, patentInstructionEvents, patentRecords, patentReminders, receiptUploads, receipts, userCabinets } from '@portal/db';
+import { exportOneBatch, runPatentReminders, writeLedger } from '@portal/jobs';
 import { xlsxBuffer } from '../../../packages/annuities/test/support/workbooks.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
@@ -225,6 +225,12 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     await db.update(patentRecords).set({ instructionId: 1, instructionStatus: 'validated' }).where(inArray(patentRecords.idagenda, ['A-1', 'A-3']));
     // A formula stored before the import refused them (issue 25 §3) is still neutralised on the way out.
     await db.update(patentRecords).set({ referenceClient: '=HYPERLINK("x")' }).where(eq(patentRecords.idagenda, 'A-3'));
+    // A-1's year is paid by a receipt (decision 198): the export carries the ledger's state, the day and the receipt.
+    const a1 = (await row('A-1'))!;
+    const [up] = await db.insert(receiptUploads).values({ ownerId: admin.id, originalName: 'r.pdf', storageKey: 'receipts/uploads/export-test.pdf', size: 1, sha256: 'x' }).returning();
+    const [paidBy] = await db.insert(receipts).values({ uploadId: up!.id, entryIndex: 0, fileName: 'R-0001.pdf', storageKey: 'receipts/export-test-0.pdf', size: 1, source: 'none' }).returning();
+    await db.transaction((tx) => writeLedger(tx, [{ recordId: a1.id, event: { kind: 'receipt', source: 'staff', receiptId: paidBy!.id, paidOn: '2027-02-12', amount: null, currency: null } }], { at: new Date() }));
+    expect((await row('A-1'))!.ledgerState).toBe('paid');
     const res = await admin.client.post('/api/patent_exports', {});
     expect(res.status).toBe(200);
     await t.drainQueue();
@@ -241,6 +247,11 @@ describe.each(databaseKinds())('patent portfolio back-office loop (%s)', (kind) 
     expect(csvFile.status).toBe(200);
     expect(csvFile.headers.get('content-disposition')).toContain(`${batch.name}.csv`);
     expect(csvFile.text).toContain('A-1;B-1;C1;Cabinet Un;REF-1 changed');
+    const csvRows = csvFile.text.replace(/^\ufeff/, '').split('\r\n');
+    expect(csvRows[0]!.endsWith(';traitement_instruction;ledger_state;paid_on;receipt_id;receipt_file')).toBe(true);
+    // Hand-written: A-1 validated (ordered on the ledger), then the receipt's payment; A-3 has no ledger row (set by hand above).
+    expect(csvRows.find((r) => r.startsWith('A-1;'))!.endsWith(`;validated;paid;2027-02-12;${paidBy!.id};R-0001.pdf`)).toBe(true);
+    expect(csvRows.find((r) => r.startsWith('A-3;'))!.endsWith(';validated;;;;')).toBe(true);
     // Formula injection neutralised as the xlsx writer's callers do.
     expect(csvFile.text).toContain(`"'=HYPERLINK(""x"")"`);
     const xlsxFile = await fetch(`${t.url}/api/patent_exports/${batch._id}/download`, { headers: { cookie: admin.client.cookieHeader(), 'x-api-key': t.config.security.apiKey } });

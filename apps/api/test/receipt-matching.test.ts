@@ -74,12 +74,34 @@ describe.each(databaseKinds())('receipts matched and linked (%s)', (kind) => {
     expect(queue.status).toBe(200);
     expect(queue.body.recepisse.map((r: { _id: string; match_confidence: string }) => [r._id, r.match_confidence])).toContainEqual([receipt.id, 'ambiguous']);
     expect(queue.body.recepisse.every((r: { patent: unknown }) => r.patent === null)).toBe(true);
+    // What the matcher read (decision 198): both patents the reference names and the evidence; the year is each record's own
+    // (two patents: a year printed on another line than the mention is not taken), no amount on the mention's line.
+    const queued = queue.body.recepisse.find((r: { _id: string }) => r._id === receipt.id);
+    const candidate = (idagenda: string) => ({
+      record_id: world.ids[idagenda],
+      idagenda,
+      reference_client: 'DUP-0001',
+      numero_depot: null,
+      numero_publication: null,
+      pays: 'FR',
+      year: 4,
+      year_printed: false,
+      amount: null,
+      currency: null,
+      evidence: ['client_reference'],
+      confidence: 'ambiguous',
+    });
+    expect(queued.match_candidates).toEqual([candidate('D-1'), candidate('D-2')]);
     expect((await agent.client.post(`/api/receipts/${receipt.id}/link`, { patent_id: world.ids['D-2'] })).status).toBe(403);
     const res = await admin.client.post(`/api/receipts/${receipt.id}/link`, { patent_id: world.ids['D-2'] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.recepisse).toMatchObject({ _id: receipt.id, patent: { _id: world.ids['D-2'], idagenda: 'D-2' }, match_confidence: 'ambiguous' });
     expect(await year('PD-2', 4)).toMatchObject({ state: 'paid', source: 'staff', receiptId: receipt.id });
     expect(await trail('PD-2')).toEqual([{ from: 'due', to: 'paid', source: 'staff', userId: admin.id, receiptId: receipt.id }]);
+    // The agents' list reads it (the kept column): D-2 paid, D-1 untouched.
+    const listed = await admin.client.get('/api/brevet_eptane?search=DUP-0001');
+    expect(listed.status).toBe(200);
+    expect(Object.fromEntries(listed.body.brevet_eptane.map((p: { idagenda: string; ledger_state: string | null }) => [p.idagenda, p.ledger_state ?? null]))).toEqual({ 'D-1': null, 'D-2': 'paid' });
     const [stored] = await db().select().from(receipts).where(eq(receipts.id, receipt.id));
     expect(stored).toMatchObject({ linkedBy: admin.id, cabinetId: world.cabinetA, clientCode: 'CODE-A' });
     expect((await admin.client.get('/api/recepisse?unlinked=1')).body.recepisse.map((r: { _id: string }) => r._id)).not.toContain(receipt.id);

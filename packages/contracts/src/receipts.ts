@@ -45,6 +45,23 @@ export const receiptUploadSchema = z.strictObject({
 });
 export type ReceiptUploadDto = z.infer<typeof receiptUploadSchema>;
 
+/** One patent a receipt names, as the matcher read it (decision 198). */
+export const receiptMatchCandidateSchema = z.strictObject({
+  record_id: z.uuid(),
+  idagenda: z.string().nullable(),
+  reference_client: z.string().nullable(),
+  numero_depot: z.string().nullable(),
+  numero_publication: z.string().nullable(),
+  pays: z.string(),
+  year: z.number().int().nullable(),
+  year_printed: z.boolean(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  evidence: z.array(z.string()),
+  confidence: z.enum(['sure', 'ambiguous']),
+});
+export type ReceiptMatchCandidateDto = z.infer<typeof receiptMatchCandidateSchema>;
+
 /** Spec §3 "Receipt": reference_client, reference_inpi, the provider's reference, date_ordre_paiement, path. */
 export const receiptSchema = z.strictObject({
   _id: z.uuid(),
@@ -66,6 +83,8 @@ export const receiptSchema = z.strictObject({
   created: z.iso.datetime(),
   /** The matcher's verdict (decision 192): sure (linked), ambiguous or none (unlinked, for staff); null for a receipt read before it. */
   match_confidence: z.enum(['sure', 'ambiguous', 'none']).nullable().optional(),
+  /** What the matcher read (decision 198): each patent the receipt names, its year, amount, currency and evidence; absent before it. */
+  match_candidates: z.array(receiptMatchCandidateSchema).optional(),
 });
 export type ReceiptDto = z.infer<typeof receiptSchema>;
 

@@ -935,6 +935,25 @@ export const RECEIPT_SOURCES = ['manifest', 'pdf_text', 'none'] as const;
  * cabinet and client code decide who may see it: the matched patent record's, else the uploader's
  * cabinet. `(upload_id, entry_index)` is unique, so a second run of the same job finds it done.
  */
+/** One patent a receipt names, as the matcher read it (decision 198): a snapshot of the record's references beside the year, amount and evidence. */
+export interface ReceiptMatchCandidate {
+  record_id: string;
+  idagenda: string | null;
+  reference_client: string | null;
+  numero_depot: string | null;
+  numero_publication: string | null;
+  pays: string;
+  year: number | null;
+  year_printed: boolean;
+  amount: string | null;
+  currency: string | null;
+  evidence: string[];
+  confidence: 'sure' | 'ambiguous';
+}
+export interface ReceiptMatchDetail {
+  candidates: ReceiptMatchCandidate[];
+}
+
 export const receipts = pgTable(
   'receipts',
   {
@@ -960,6 +979,8 @@ export const receipts = pgTable(
     clientCode: text('client_code'),
     /** The matcher's verdict (decision 192): sure (linked), ambiguous or none (unlinked, for staff); null before migration 0023. */
     matchConfidence: text('match_confidence', { enum: RECEIPT_MATCH_CONFIDENCES }),
+    /** What the matcher read (decision 198): each patent the receipt names, with the year, amount, currency and evidence; null before it. */
+    matchDetail: jsonb('match_detail').$type<ReceiptMatchDetail>(),
     /** Who linked it by hand (staff), when it was. */
     linkedBy: uuid('linked_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),

@@ -46,6 +46,7 @@ const screens = {
   receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
   costTables: () => Promise.all([import('../features/costs/CostTablesPage.tsx'), loadNamespace('costs')]).then(([m]) => m.CostTablesPage),
   forecast: () => Promise.all([import('../features/forecast/ForecastPage.tsx'), loadNamespace('forecast')]).then(([m]) => m.ForecastPage),
+  receiptsUnlinked: () => Promise.all([import('../features/receipts/UnlinkedReceiptsPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.UnlinkedReceiptsPage),
 } satisfies Record<string, Screen>;
 
 interface PortalRoute {
@@ -142,6 +143,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuites/costs', access: 'admin', screen: screens.costTables },
   // Issue 30 §2 (decision 201): the renewal budget; an agent sees its own cabinets and codes (the API's scope).
   { path: '/annuites/forecast', access: 'patents', screen: screens.forecast },
+  // Staff's unlinked receipts (decision 198): linking is the admins' (POST /receipts/{id}/link).
+  { path: '/annuities/list-receipt/unlinked', access: 'admin', screen: screens.receiptsUnlinked },
 ];
 
 /** The screen's module with the texts it needs (fetched in parallel). */

@@ -131,6 +131,7 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
       { labelKey: 'nav.receipts', to: '/annuities/list-receipt' },
       { labelKey: 'nav.forecast', to: '/annuites/forecast' },
     ];
+    if (admin) items.push({ labelKey: 'nav.receiptsUnlinked', to: '/annuities/list-receipt/unlinked' });
     if (admin) items.push({ labelKey: 'nav.patentsMissingInfo', to: '/annuites/patent' });
     if (admin || adminTest) items.push({ labelKey: 'nav.patentsToValidate', to: '/annuites/patent/instruction' });
     // Not in the spec's menus (issue 11): the back office's imports, the batches sent back, the reminders.

@@ -59,6 +59,9 @@ export const queryKeys = {
     uploadPages: () => ['receipts', 'uploads'] as const,
     uploads: (params: PageParams) => ['receipts', 'uploads', params] as const,
     ofPatent: (patentId: string) => ['receipts', 'patent', patentId] as const,
+    /** Staff's queue of receipts linked to no patent (decision 198); under `list` so an upload's end reads it again. */
+    unlinked: (params: PageParams) => ['receipts', 'list', 'unlinked', params] as const,
+    patentSearch: (search: string) => ['receipts', 'patent-search', search] as const,
   },
   portfolio: {
     /** Prefix of every page of the portfolio imports (a socket event patches or invalidates them). */

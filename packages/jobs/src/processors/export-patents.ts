@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { annuityFromDue, formatIsoDate, officeOfCountry, parseIsoDate, type CostPartKind, type Day } from '@portal/annuities/core';
-import { cabinets, patentExportBatches, patentRecords, paymentInstructions, type Database } from '@portal/db';
+import { cabinets, patentExportBatches, patentLedger, patentRecords, paymentInstructions, receipts, type Database } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import type { Storage } from '@portal/storage';
@@ -54,6 +54,11 @@ export const PATENT_EXPORT_COLUMNS = [
   'ecb_rate',
   'ecb_rate_date',
   'total_eur',
+  // The payment ledger of the row's year (decision 198): its state, the day paid and the receipt proving it.
+  'ledger_state',
+  'paid_on',
+  'receipt_id',
+  'receipt_file',
 ] as const;
 
 /** `2026-11-26_081502`: the batch's time (UTC) in its file names. */
@@ -81,6 +86,10 @@ type ExportRow = {
   titleFr: string | null;
   titleEn: string | null;
   status: string;
+  ledgerState: string | null;
+  paidOn: string | null;
+  receiptId: string | null;
+  receiptFile: string | null;
 };
 
 /** The cost columns of a row, in PATENT_EXPORT_COLUMNS' order from `payment_date`; all null when the annuity cannot be priced. */
@@ -119,6 +128,7 @@ function costCells(tables: CostTables, row: ExportRow, today: Day): CostCells {
 function cellsOf(row: ExportRow, cost: CostCells): OutCell[] {
   const t = (value: string | null) => (value === null ? null : neutralise(value));
   const due = row.dateEcheance === null ? null : parseIsoDate(row.dateEcheance);
+  const paid = row.paidOn === null ? null : parseIsoDate(row.paidOn);
   return [
     t(row.idagenda),
     t(row.idbrevet),
@@ -142,6 +152,10 @@ function cellsOf(row: ExportRow, cost: CostCells): OutCell[] {
     cost[9] === null ? null : Number(cost[9]),
     cost[10] === null ? null : { day: parseIsoDate(cost[10])! },
     cost[11],
+    row.ledgerState,
+    paid === null ? null : { day: paid },
+    row.receiptId,
+    t(row.receiptFile),
   ] as OutCell[];
 }
 
@@ -152,7 +166,7 @@ async function writeXlsx(storage: Storage, key: string, rows: readonly ExportRow
     const writer = new XlsxStreamWriter(out, ['FFFFFFFF']);
     await writer.startSheet('export', { widths: PATENT_EXPORT_COLUMNS.map(() => 18) });
     await writer.row([...PATENT_EXPORT_COLUMNS], XlsxStreamWriter.HEADER_STYLE);
-    const dateColumns = new Set<string>(['DateEcheance', 'payment_date', 'ecb_rate_date']);
+    const dateColumns = new Set<string>(['DateEcheance', 'payment_date', 'ecb_rate_date', 'paid_on']);
     const styles = PATENT_EXPORT_COLUMNS.map((c) => (dateColumns.has(c) ? XlsxStreamWriter.styleOf(0, true) : 0));
     for (let i = 0; i < rows.length; i++) await writer.row(cellsOf(rows[i]!, costs[i]!), styles);
     await writer.finish();
@@ -169,7 +183,7 @@ function csvOf(rows: readonly ExportRow[], costs: readonly CostCells[]): Buffer 
   const lines = [csvLine([...PATENT_EXPORT_COLUMNS])];
   rows.forEach((r, i) => {
     lines.push(
-      csvLine([r.idagenda, r.idbrevet, r.clientCode, r.cabinet, r.referenceClient, r.referenceCabinet, r.numeroDepot, r.numeroPublication, r.pays, r.dateEcheance, r.quantieme, r.cost, r.instructionId, r.titleFr, r.titleEn, r.status, ...costs[i]!]),
+      csvLine([r.idagenda, r.idbrevet, r.clientCode, r.cabinet, r.referenceClient, r.referenceCabinet, r.numeroDepot, r.numeroPublication, r.pays, r.dateEcheance, r.quantieme, r.cost, r.instructionId, r.titleFr, r.titleEn, r.status, ...costs[i]!, r.ledgerState, r.paidOn, r.receiptId, r.receiptFile]),
     );
   });
   // A BOM, so a spreadsheet opens the UTF-8 titles right.
@@ -215,10 +229,17 @@ export async function exportOneBatch(deps: ExportPatentsDeps, limit = PATENT_EXP
         titleFr: paymentInstructions.titleFr,
         titleEn: paymentInstructions.titleEn,
         status: patentRecords.instructionStatus,
+        ledgerState: patentRecords.ledgerState,
+        paidOn: patentLedger.paidOn,
+        receiptId: patentLedger.receiptId,
+        receiptFile: receipts.fileName,
       })
       .from(patentRecords)
       .innerJoin(cabinets, eq(cabinets.id, patentRecords.cabinetId))
       .leftJoin(paymentInstructions, eq(paymentInstructions.id, patentRecords.instructionId))
+      // The row's year on the ledger (decision 191's patent key), and the receipt that proves its payment.
+      .leftJoin(patentLedger, and(eq(patentLedger.patentKey, sql`coalesce(nullif(${patentRecords.idbrevet}, ''), 'record:' || ${patentRecords.id}::text)`), eq(patentLedger.annuityYear, patentRecords.quantieme)))
+      .leftJoin(receipts, eq(receipts.id, patentLedger.receiptId))
       .where(inArray(patentRecords.id, ids))
       .orderBy(asc(patentRecords.dateEcheance), asc(patentRecords.id));
     const batchId = randomUUID();

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { RECEIPT_KEPT_REFUSALS, RECEIPT_UPLOAD_MAX_BYTES } from '@portal/contracts';
-import { afterBulkWrite, patentRecords, receiptUploads, receipts, roles, userCabinets, userRoles, users, type Database } from '@portal/db';
+import { afterBulkWrite, patentRecords, receiptUploads, receipts, roles, userCabinets, userRoles, users, type Database, type ReceiptMatchDetail } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
@@ -9,7 +9,7 @@ import type { RealtimePublisher } from '@portal/realtime';
 import type { Storage } from '@portal/storage';
 import { receiptUploadKind } from '../receipts/kind.ts';
 import { isComplete, type ReceiptReferences } from '../receipts/references.ts';
-import { lookupKeys, matchReceipt, type ReceiptMatch } from '../receipts/matcher.ts';
+import { lookupKeys, matchReceipt, type MatchCandidate, type ReceiptMatch } from '../receipts/matcher.ts';
 import { PATENT_KEY_SQL, writeLedger } from '../ledger/write.ts';
 import { readUploadInThread, type ReceiptVisitor } from '../receipts/thread.ts';
 import { loadReceiptUpload } from '../receipts/uploads.ts';
@@ -146,6 +146,7 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
         .select({
           id: patentRecords.id,
           patentKey: sql<string>`${PATENT_KEY_SQL}`,
+          idagenda: patentRecords.idagenda,
           referenceClient: patentRecords.referenceClient,
           referenceCabinet: patentRecords.referenceCabinet,
           numeroDepot: patentRecords.numeroDepot,
@@ -208,6 +209,7 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
               cabinetId: patent?.cabinetId ?? scope.cabinetIds[0] ?? null,
               clientCode: patent?.clientCode ?? null,
               matchConfidence: match.confidence,
+              matchDetail: matchDetail(match, candidates),
               createdAt: day,
             })
             .onConflictDoNothing({ target: [receipts.uploadId, receipts.entryIndex] })
@@ -258,5 +260,29 @@ export function createReadReceiptsProcessor(deps: ReadReceiptsDeps): Processor<'
     deps.logger.info({ event: 'receipt_upload_done', uploadId, receipts: receiptsCreated, refused: refusedCount, ms: Math.round(performance.now() - begun) }, 'receipt upload done');
     publishReceiptUpload(deps.realtime, finished);
     await afterBulkWrite(deps.db, { receipts: receiptsCreated }, deps.logger);
+  };
+}
+
+/** What the matcher read, kept on the receipt for staff's unlinked queue (decision 198): each patent named, with a snapshot of its references. */
+export function matchDetail(match: ReceiptMatch, candidates: readonly (MatchCandidate & { idagenda: string | null })[]): ReceiptMatchDetail {
+  const byId = new Map(candidates.map((c) => [c.id, c]));
+  return {
+    candidates: match.matches.slice(0, 20).map((m) => {
+      const c = byId.get(m.recordId);
+      return {
+        record_id: m.recordId,
+        idagenda: c?.idagenda ?? null,
+        reference_client: c?.referenceClient ?? null,
+        numero_depot: c?.numeroDepot ?? null,
+        numero_publication: c?.numeroPublication ?? null,
+        pays: c?.pays ?? '',
+        year: m.year,
+        year_printed: m.yearPrinted,
+        amount: m.amount,
+        currency: m.currency,
+        evidence: [...m.evidence],
+        confidence: m.confidence,
+      };
+    }),
   };
 }

@@ -91,6 +91,7 @@ export function toReceiptDto(row: ReceiptRow, patent: PatentLink | null): Receip
     upload_id: row.uploadId,
     created: row.createdAt.toISOString(),
     match_confidence: row.matchConfidence,
+    ...(row.matchDetail ? { match_candidates: row.matchDetail.candidates } : {}),
   };
 }
 

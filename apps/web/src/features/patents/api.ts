@@ -7,6 +7,7 @@ import type {
   PatentProposalResponse,
   PatentCostsDto,
   PatentRecordDto,
+  PatentLedgerYearDto,
   PatentScheduleResponse,
   PatentSort,
   PatentSubmissionDto,
@@ -78,14 +79,18 @@ export function patentListQuery({ cursor, ...params }: PatentListParams) {
 
 /** GET /brevet_eptane/{id}: the patent as it is now (the modal opens on the row and refreshes). */
 /** GET /brevet_eptane/{id}: the record and the next annuity's cost parts (null until loaded or when none). */
-export type PatentDetail = PatentRecordDto & { costs?: PatentCostsDto | null };
+export type PatentDetail = PatentRecordDto & { costs?: PatentCostsDto | null; ledger?: PatentLedgerYearDto[] };
 
 export function patentDetailQuery(id: string, initial?: PatentRecordDto) {
   return queryOptions({
     queryKey: queryKeys.patents.detail(id),
-    // The detail also carries the next annuity's cost part by part (issue 30 §1), kept beside the record.
+    // The detail also carries the next annuity's cost part by part (issue 30 §1) and the ledger's years (decision 198), kept beside the record.
     queryFn: ({ signal }): Promise<PatentDetail> =>
-      api<{ success: true; brevet_eptane: PatentRecordDto; costs?: PatentCostsDto | null }>(apiPath`/brevet_eptane/${id}`, { signal }).then((r) => ({ ...r.brevet_eptane, costs: r.costs ?? null })),
+      api<{ success: true; brevet_eptane: PatentRecordDto; costs?: PatentCostsDto | null; ledger?: PatentLedgerYearDto[] }>(apiPath`/brevet_eptane/${id}`, { signal }).then((r) => ({
+        ...r.brevet_eptane,
+        costs: r.costs ?? null,
+        ledger: r.ledger ?? [],
+      })),
     ...(initial ? { placeholderData: initial } : {}),
   });
 }
@@ -112,6 +117,7 @@ export function patentScheduleQuery(id: string) {
 }
 
 /** GET /brevet_eptane/{id}/events: the instruction's audit trail, newest first. */
+/** The years of the patent's payment ledger (decision 191), oldest first: what GET /brevet_eptane/{id} says beside the record. */
 export function patentEventsQuery(id: string) {
   return queryOptions({
     queryKey: queryKeys.patents.events(id),

@@ -135,6 +135,8 @@ export function isTreated(row: PatentRecordDto): boolean {
  */
 export function rowTone(row: PatentRecordDto): RowTone {
   if (isTreated(row)) return 'treated';
+  // A year the ledger knows paid (a receipt, the back office) or the office confirmed is not due nor late (decision 198).
+  if (row.ledger_state === 'paid' || row.ledger_state === 'confirmed') return 'treated';
   if (row.deadline?.state === 'grace') return 'grace';
   if (row.locked === 'patent_locked_limit_date' || row.deadline?.state === 'past_grace') return 'pastLimit';
   return 'none';

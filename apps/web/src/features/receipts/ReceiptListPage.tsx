@@ -1,11 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Badge, Button, Checkbox, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconDownload, IconReceipt, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconLinkOff, IconReceipt, IconUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { RECEIPT_SORTS, type ReceiptDto, type ReceiptSort } from '@portal/contracts';
+import { isAdmin, LOGGED_OUT } from '../../lib/access.ts';
+import { sessionQuery } from '../../lib/auth.ts';
 import { msg } from '../../lib/message.tsx';
 import { formatDay } from '../../lib/format.ts';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
@@ -93,6 +95,7 @@ export function ReceiptListPage() {
   const limit = state.limit as ReceiptPageSize;
   const [toComplete, setToComplete] = useState(false);
   const list = useQuery(receiptListQuery({ page, limit, search: debounced, sort, order, toComplete }));
+  const admin = isAdmin(useQuery(sessionQuery).data ?? { ...LOGGED_OUT, user: null });
 
   const columns = useMemo(
     () => [
@@ -138,9 +141,16 @@ export function ReceiptListPage() {
         title={t('list.title')}
         description={t('list.description')}
         actions={
-          <Button component={Link} to="/annuities/upload/receipt" leftSection={<IconUpload size={16} aria-hidden="true" />} data-testid="receipts-new-upload">
-            {t('list.newUpload')}
-          </Button>
+          <Group gap="sm">
+            {admin && (
+              <Button component={Link} to="/annuities/list-receipt/unlinked" variant="default" leftSection={<IconLinkOff size={16} aria-hidden="true" />} data-testid="receipts-unlinked">
+                {t('unlinked.open')}
+              </Button>
+            )}
+            <Button component={Link} to="/annuities/upload/receipt" leftSection={<IconUpload size={16} aria-hidden="true" />} data-testid="receipts-new-upload">
+              {t('list.newUpload')}
+            </Button>
+          </Group>
         }
       />
       <Paper withBorder shadow="xs" p="md">

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { keepPreviousData, queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { PaginationMeta, ReceiptDto, ReceiptSort, ReceiptUploadDto } from '@portal/contracts';
+import type { PaginationMeta, PatentListResponse, PatentRecordDto, ReceiptDto, ReceiptSort, ReceiptUploadDto } from '@portal/contracts';
 import { api, apiPath, apiUpload, type UploadProgress } from '../../lib/api.ts';
 import { downloadStoredFile } from '../../lib/download.ts';
 import { onRealtime, onRealtimeConnect, useRealtime } from '../../lib/realtime.ts';
@@ -54,6 +54,35 @@ export function receiptListQuery(params: ReceiptListParams) {
       }),
     placeholderData: keepPreviousData,
   });
+}
+
+/** Staff's queue (decision 198): the receipts linked to no patent, newest first, with what the matcher read. */
+export function unlinkedReceiptsQuery(page: number, limit: number) {
+  return queryOptions({
+    queryKey: queryKeys.receipts.unlinked({ page, limit }),
+    queryFn: ({ signal }) => api<ReceiptPage>('/recepisse', { query: { unlinked: '1', page, limit, sort: 'created', order: 'desc' }, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The patents search of the agents' list (GET /brevet_eptane, search), both tabs (with and without an instruction): the first 10 of each. */
+export function patentSearchQuery(search: string) {
+  return queryOptions({
+    queryKey: queryKeys.receipts.patentSearch(search),
+    queryFn: async ({ signal }): Promise<PatentRecordDto[]> => {
+      const tabs = await Promise.all(
+        (['unprocessed', 'unvalidated'] as const).map((tab) => api<PatentListResponse>('/brevet_eptane', { query: { tab, search, limit: 10, sort: 'DateEcheance', order: 'asc' }, signal })),
+      );
+      return tabs.flatMap((r) => r.brevet_eptane);
+    },
+    enabled: search.trim().length >= 2,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** POST /receipts/{id}/link (admins): the receipt pays this patent record's year (the record's own when omitted). */
+export function linkReceipt(id: string, body: { patent_id: string; year?: number }) {
+  return api<{ success: true; recepisse: ReceiptDto }>(apiPath`/receipts/${id}/link`, { method: 'POST', body });
 }
 
 export function receiptUploadsQuery(page: number, limit: number) {

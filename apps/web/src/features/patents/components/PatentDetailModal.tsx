@@ -11,7 +11,7 @@ import { DeadlineNote } from './DeadlineNote.tsx';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 import { patentRef } from './InstructionChoice.tsx';
 import { PatentCosts } from './PatentCosts.tsx';
-import { PatentHistory, PatentReceipts, PatentSchedule } from './PatentExtras.tsx';
+import { PatentHistory, PatentLedger, PatentReceipts, PatentSchedule } from './PatentExtras.tsx';
 import { ScheduleMismatchNotice } from './ScheduleMismatch.tsx';
 import classes from '../patents.module.css';
 
@@ -141,6 +141,7 @@ export function PatentDetailModal({ patent, labels, onClose }: { patent: PatentR
             />
           </Section>
           <PatentCosts costs={detail.data?.costs} />
+          <PatentLedger id={p._id} />
           <PatentSchedule id={p._id} />
           <PatentHistory id={p._id} labels={labels} />
           <PatentReceipts id={p._id} />

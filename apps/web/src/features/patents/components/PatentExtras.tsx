@@ -2,12 +2,13 @@ import { Badge, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import type { PaymentLedgerState } from '@portal/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format.ts';
 import { msg } from '../../../lib/message.tsx';
 import { DownloadButton } from '../../../components/DownloadButton.tsx';
 import { downloadReceipt, patentReceiptsQuery } from '../../receipts/receiptsApi.ts';
-import { patentEventsQuery, patentScheduleQuery } from '../api.ts';
+import { patentDetailQuery, patentEventsQuery, patentScheduleQuery } from '../api.ts';
 import { formatDay, formatEuros, type InstructionLabel } from '../model.ts';
 
 /** One section of the patent's detail: its heading, then nothing while loading, the load error, the empty text or the data. */
@@ -185,5 +186,45 @@ export function PatentReceipts({ id }: { id: string }) {
         </Stack>
       )}
     </DetailSection>
+  );
+}
+
+/** The patent's payment ledger (decision 191): each year's state; a paid year says when and which receipt proves it. */
+export function PatentLedger({ id }: { id: string }) {
+  const { t } = useTranslation('patents');
+  // The ledger's years come with the detail's answer (the modal's own query): one request, not two.
+  const ledger = useQuery({ ...patentDetailQuery(id), select: (detail) => detail.ledger ?? [] });
+  return (
+    <DetailSection title={t('detail.sections.ledger')} testId="patent-ledger" query={ledger} isEmpty={(data) => data.length === 0} loadError={t('detail.ledgerLoadError')} empty={t('detail.ledgerEmpty')}>
+      {(data) => (
+        <Stack gap={4} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+          {data.map((y) => (
+            <Group key={y.year} component="li" gap="xs" wrap="wrap" data-testid="patent-ledger-year">
+              <Text size="sm" fw={600}>
+                {t('ledger.year', { year: y.year })}
+              </Text>
+              <LedgerBadge state={y.state} />
+              {y.paid_on !== null || y.receipt !== null ? (
+                <Text size="sm" data-testid="patent-ledger-paid">
+                  {[y.paid_on ? t('ledger.paidOn', { date: formatDay(y.paid_on) }) : null, y.receipt ? t('ledger.receipt', { name: y.receipt.file_name }) : null].filter(Boolean).join(', ')}
+                </Text>
+              ) : null}
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </DetailSection>
+  );
+}
+
+const LEDGER_COLOR: Record<PaymentLedgerState, string> = { due: 'gray', instructed: 'blue', ordered: 'indigo', paid: 'green', confirmed: 'teal', abandoned: 'dark', lapsed: 'red' };
+
+/** A ledger state as a small badge (the list's row and the modal). */
+export function LedgerBadge({ state }: { state: PaymentLedgerState }) {
+  const { t } = useTranslation('patents');
+  return (
+    <Badge variant="light" color={LEDGER_COLOR[state]} c={`${LEDGER_COLOR[state]}.9`} size="sm" radius="sm" tt="none" data-testid="ledger-state">
+      {t(`ledger.states.${state}`)}
+    </Badge>
   );
 }

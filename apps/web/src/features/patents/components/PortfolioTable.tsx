@@ -6,6 +6,10 @@ import { useTranslation } from 'react-i18next';
 import type { PatentRecordDto } from '@portal/contracts';
 import { formatDay, formatEuros, rowTone, type InstructionLabel, type RowTone, type Selection } from '../model.ts';
 import { DeadlineNote } from './DeadlineNote.tsx';
+import { LedgerBadge } from './PatentExtras.tsx';
+
+/** The ledger states the row names beside its due date (the others the instruction already says). */
+const SHOWN_LEDGER_STATES: ReadonlySet<string> = new Set(['paid', 'confirmed', 'lapsed', 'abandoned']);
 import { InstructionChoice, patentRef } from './InstructionChoice.tsx';
 import { ScheduleMismatchFlag } from './ScheduleMismatch.tsx';
 import classes from '../patents.module.css';
@@ -61,6 +65,7 @@ function DueCell({ row }: { row: PatentRecordDto }) {
         </Text>
       )}
       <DeadlineNote row={row} />
+      {row.ledger_state && SHOWN_LEDGER_STATES.has(row.ledger_state) && <LedgerBadge state={row.ledger_state} />}
     </Stack>
   );
 }
