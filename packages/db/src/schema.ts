@@ -334,7 +334,37 @@ export const ledesSpend = pgTable(
     /** Σ of the guideline findings' total over the cap on these lines (the seam of decision 206). */
     overGuidelines: numeric('over_guidelines', { precision: 20, scale: 4 }).notNull().default('0'),
   },
-  (t) => [index('ledes_spend_run_idx').on(t.runId), index('ledes_spend_month_idx').on(t.month)],
+  (t) => [
+    index('ledes_spend_run_idx').on(t.runId),
+    // A filtered answer reads the rows of the value it names (decision 206), by month.
+    index('ledes_spend_firm_idx').on(t.lawFirmId, t.month),
+    index('ledes_spend_client_idx').on(t.clientId, t.month),
+    index('ledes_spend_matter_idx').on(t.matterId, t.month),
+    index('ledes_spend_timekeeper_idx').on(t.timekeeperId, t.month),
+    index('ledes_spend_task_idx').on(t.taskCode, t.month),
+  ],
+);
+
+/**
+ * The same rollup per dimension alone (decision 206): a run's rows of `ledes_spend` summed per (dimension, value,
+ * month), written with them. The analytics with no filter but a period read these, a few per value and month,
+ * whatever the combinations of firm × matter × timekeeper × task the lines had.
+ */
+export const ledesSpendByDimension = pgTable(
+  'ledes_spend_by_dimension',
+  {
+    runId: uuid('run_id').notNull().references(() => ledesRuns.id, { onDelete: 'cascade' }),
+    accepted: boolean('accepted').notNull(),
+    dimension: text('dimension', { enum: ['law_firm', 'client', 'matter', 'timekeeper', 'task', 'month'] }).notNull(),
+    key: text('key').notNull(),
+    /** The timekeeper's name (the first seen in the run); null for the other dimensions. */
+    label: text('label'),
+    month: text('month').notNull(),
+    lines: integer('lines').notNull(),
+    amount: numeric('amount', { precision: 20, scale: 4 }).notNull(),
+    overGuidelines: numeric('over_guidelines', { precision: 20, scale: 4 }).notNull().default('0'),
+  },
+  (t) => [index('ledes_spend_by_dimension_run_idx').on(t.runId), index('ledes_spend_by_dimension_month_idx').on(t.month, t.dimension)],
 );
 
 /**

@@ -146,9 +146,35 @@ const decimal = (v: bigint): string => {
   return `${negative ? '-' : ''}${abs / 10000n}.${(abs % 10000n).toString().padStart(4, '0')}`;
 };
 
+/** A run's rollup per dimension alone: (dimension, value, month) → sums, the rows of `ledes_spend_by_dimension`. */
+export function byDimension(rows: readonly SpendRow[]): { dimension: string; key: string; label: string | null; month: string; lines: number; amount: bigint; overGuidelines: bigint }[] {
+  const out = new Map<string, { dimension: string; key: string; label: string | null; month: string; lines: number; amount: bigint; overGuidelines: bigint }>();
+  for (const r of rows) {
+    const keys: [string, string, string | null][] = [
+      ['law_firm', r.lawFirmId, null],
+      ['client', r.clientId, null],
+      ['matter', r.matterId, null],
+      ['timekeeper', r.timekeeperId, r.timekeeperName || null],
+      ['task', r.taskCode, null],
+      ['month', r.month, null],
+    ];
+    for (const [dimension, key, label] of keys) {
+      const id = `${dimension}\u0000${key}\u0000${r.month}`;
+      const acc = out.get(id) ?? { dimension, key, label, month: r.month, lines: 0, amount: 0n, overGuidelines: 0n };
+      if (!out.has(id)) out.set(id, acc);
+      acc.label ??= label;
+      acc.lines += r.lines;
+      acc.amount += r.amount;
+      acc.overGuidelines += r.overGuidelines;
+    }
+  }
+  return [...out.values()];
+}
+
 /**
- * Stores a finished run's spend rows, in the transaction that moves it to Done (so the analytics never count a
- * run twice nor a run not finished). `accepted` splits spend (accepted files) from the amounts refused.
+ * Stores a finished run's spend rows, and the same per dimension alone, in the transaction that moves it to Done
+ * (so the analytics never count a run twice nor a run not finished). `accepted` splits spend (accepted files) from
+ * the amounts refused.
  */
 export async function storeSpend(tx: Executor, runId: string, accepted: boolean, rows: readonly SpendRow[] | undefined): Promise<void> {
   if (!rows || rows.length === 0) return;
@@ -161,5 +187,15 @@ export async function storeSpend(tx: Executor, runId: string, accepted: boolean,
         ${col((r) => r.month)}::text[], ${col((r) => r.lawFirmId)}::text[], ${col((r) => r.clientId)}::text[], ${col((r) => r.matterId)}::text[],
         ${col((r) => r.timekeeperId)}::text[], ${col((r) => r.timekeeperName)}::text[], ${col((r) => r.taskCode)}::text[], ${col((r) => r.lineType)}::text[],
         ${col((r) => r.lines)}::integer[], ${col((r) => decimal(r.amount))}::numeric[], ${col((r) => decimal(r.units))}::numeric[], ${col((r) => decimal(r.overGuidelines))}::numeric[]) as u`);
+  }
+  const dims = byDimension(rows);
+  for (let start = 0; start < dims.length; start += SPEND_INSERT_BATCH) {
+    const batch = dims.slice(start, start + SPEND_INSERT_BATCH);
+    const col = <T>(f: (r: (typeof batch)[number]) => T) => sql.param(batch.map(f));
+    await tx.execute(sql`
+      insert into ledes_spend_by_dimension (run_id, accepted, dimension, key, label, month, lines, amount, over_guidelines)
+      select ${runId}::uuid, ${accepted}, u.* from unnest(
+        ${col((r) => r.dimension)}::text[], ${col((r) => r.key)}::text[], ${col((r) => r.label)}::text[], ${col((r) => r.month)}::text[],
+        ${col((r) => r.lines)}::integer[], ${col((r) => decimal(r.amount))}::numeric[], ${col((r) => decimal(r.overGuidelines))}::numeric[]) as u`);
   }
 }

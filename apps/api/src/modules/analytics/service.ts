@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { SPEND_DIMENSIONS, SPEND_TOP, type SpendAnalyticsQuery, type SpendAnalyticsResponse, type SpendDimension, type SpendFigures, type SpendGroup } from '@portal/contracts';
-import { ledesSpend, type Database } from '@portal/db';
+import { ledesSpend, ledesSpendByDimension, type Database } from '@portal/db';
 import { rowsOf } from '@portal/jobs';
 
 /** The rollup column of each dimension (decision 206). */
@@ -45,28 +45,52 @@ function filters(q: SpendAnalyticsQuery): SQL {
   return sql.join(where, sql` and `);
 }
 
-/**
- * The spend analytics: one scan of the rollup rows the filters keep, grouped by every dimension at once
- * (grouping sets), so the answer's cost is the rollup's size, not the lines'. Months ascending; every other
- * dimension by spend, then refused, largest first, the first SPEND_TOP groups and the sum of the rest.
- */
-export async function spendAnalytics(db: Database, q: SpendAnalyticsQuery): Promise<Omit<SpendAnalyticsResponse, 'success'>> {
+const FIGURES = (amount: SQL, over: SQL, lines: SQL, accepted: SQL) => sql`
+        coalesce(sum(${amount}) filter (where ${accepted}), 0)::numeric(24, 4)::text as spend,
+        coalesce(sum(${amount}) filter (where not ${accepted}), 0)::numeric(24, 4)::text as refused,
+        coalesce(sum(${over}), 0)::numeric(24, 4)::text as over_guidelines,
+        coalesce(sum(${lines}) filter (where ${accepted}), 0)::bigint as lines`;
+
+/** With no dimension named, a period at most: the rollup per dimension alone, a few rows per value and month. */
+function byDimensionQuery(q: SpendAnalyticsQuery): SQL {
+  const s = ledesSpendByDimension;
+  const where: SQL[] = [sql`true`];
+  if (q.from) where.push(sql`${s.month} >= ${q.from}`);
+  if (q.to) where.push(sql`${s.month} <= ${q.to}`);
+  if (q.from === undefined && q.to) where.push(sql`${s.month} <> ''`);
+  const w = sql.join(where, sql` and `);
+  // Every line is in exactly one month row: the totals are those rows' sums.
+  return sql`select ${s.dimension} as dim, ${s.key} as key, max(${s.label}) as label, ${FIGURES(sql`${s.amount}`, sql`${s.overGuidelines}`, sql`${s.lines}`, sql`${s.accepted}`)}
+      from ${s} where ${w} group by ${s.dimension}, ${s.key}
+    union all
+    select 'total', null, null, ${FIGURES(sql`${s.amount}`, sql`${s.overGuidelines}`, sql`${s.lines}`, sql`${s.accepted}`)}
+      from ${s} where ${w} and ${s.dimension} = 'month'`;
+}
+
+/** A dimension named: the full rollup's rows of that value (its index), grouped by every dimension at once. */
+function groupingSetsQuery(q: SpendAnalyticsQuery): SQL {
   const s = ledesSpend;
-  const rows = rowsOf<Row>(
-    await db.execute(sql`select
+  return sql`select
         case when grouping(${s.lawFirmId}) = 0 then 'law_firm' when grouping(${s.clientId}) = 0 then 'client'
              when grouping(${s.matterId}) = 0 then 'matter' when grouping(${s.timekeeperId}) = 0 then 'timekeeper'
              when grouping(${s.taskCode}) = 0 then 'task' when grouping(${s.month}) = 0 then 'month' else 'total' end as dim,
         coalesce(${s.lawFirmId}, ${s.clientId}, ${s.matterId}, ${s.timekeeperId}, ${s.taskCode}, ${s.month}) as key,
-        case when grouping(${s.timekeeperId}) = 0 then max(${s.timekeeperName}) end as label,
-        coalesce(sum(${s.amount}) filter (where ${s.accepted}), 0)::numeric(24, 4)::text as spend,
-        coalesce(sum(${s.amount}) filter (where not ${s.accepted}), 0)::numeric(24, 4)::text as refused,
-        coalesce(sum(${s.overGuidelines}), 0)::numeric(24, 4)::text as over_guidelines,
-        coalesce(sum(${s.lines}) filter (where ${s.accepted}), 0)::bigint as lines
+        case when grouping(${s.timekeeperId}) = 0 then max(nullif(${s.timekeeperName}, '')) end as label,
+        ${FIGURES(sql`${s.amount}`, sql`${s.overGuidelines}`, sql`${s.lines}`, sql`${s.accepted}`)}
       from ${s}
       where ${filters(q)}
-      group by grouping sets ((${s.lawFirmId}), (${s.clientId}), (${s.matterId}), (${s.timekeeperId}), (${s.taskCode}), (${s.month}), ())`),
-  );
+      group by grouping sets ((${s.lawFirmId}), (${s.clientId}), (${s.matterId}), (${s.timekeeperId}), (${s.taskCode}), (${s.month}), ())`;
+}
+
+/**
+ * The spend analytics (decision 206). With no dimension named, the rollup per dimension alone answers (its size
+ * grows with the values and months, not with their combinations); with one named, the full rollup's rows of that
+ * value, grouped by every dimension at once (grouping sets). Months ascending; every other dimension by spend,
+ * then refused, largest first, the first SPEND_TOP groups and the sum of the rest.
+ */
+export async function spendAnalytics(db: Database, q: SpendAnalyticsQuery): Promise<Omit<SpendAnalyticsResponse, 'success'>> {
+  const named = q.law_firm !== undefined || q.client !== undefined || q.matter !== undefined || q.timekeeper !== undefined || q.task !== undefined;
+  const rows = rowsOf<Row>(await db.execute(named ? groupingSetsQuery(q) : byDimensionQuery(q)));
   const byDim = new Map<string, Row[]>();
   let totals = ZERO;
   for (const r of rows) {
