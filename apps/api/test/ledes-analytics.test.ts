@@ -164,6 +164,26 @@ describe.each(databaseKinds())('LEDES spend analytics (%s)', (kind) => {
     expect((await t.client().get('/api/ledes/analytics')).status).toBe(401);
   });
 
+  it('exports: CSV in the reader\'s language and decimal separator, xlsx a workbook', async () => {
+    const base = (admin.client as unknown as { baseUrl: string }).baseUrl;
+    const headers = (lang: string) => ({ cookie: admin.client.cookieHeader(), 'x-api-key': (admin.client as any).options.apiKey, 'accept-language': lang });
+    const fr = await fetch(`${base}/api/ledes/analytics/export?format=csv&from=1999-02`, { headers: headers('fr') });
+    expect(fr.status).toBe(200);
+    expect(fr.headers.get('content-type')).toMatch(/^text\/csv/);
+    const text = (await fr.text()).replace(/^\ufeff/, '');
+    const lines = text.trim().split('\r\n');
+    expect(lines[0]).toBe('Dimension;Valeur;Nom;Dépenses (acceptées);Refusé;Au-delà des règles;Lignes');
+    expect(lines[1]).toBe('Total;;;2934,4500;0,0000;0,0000;6');
+    expect(lines).toContain('Cabinet;98-7654321;;2934,4500;0,0000;0,0000;6');
+    const en = await fetch(`${base}/api/ledes/analytics/export?format=csv`, { headers: headers('en') });
+    expect((await en.text()).split('\r\n')[1]).toBe('Total;;;5868.9000;2944.4500;0.0000;12');
+    const xlsx = await fetch(`${base}/api/ledes/analytics/export`, { headers: headers('en') });
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers.get('content-type')).toContain('spreadsheetml');
+    expect(Buffer.from(await xlsx.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    expect((await fetch(`${base}/api/ledes/analytics/export?format=pdf`, { headers: headers('en') })).status).toBe(400);
+  });
+
   it('a deleted run takes its figures with it', async () => {
     const { sql } = await import('drizzle-orm');
     await t.portal.ctx.db.execute(sql`delete from ledes_runs where original_name = 'c.txt'`);

@@ -55,3 +55,17 @@ export const spendAnalyticsResponse = z.strictObject({
   }),
 });
 export type SpendAnalyticsResponse = z.infer<typeof spendAnalyticsResponse>;
+
+/** GET /api/ledes/analytics/export: the same filters, and the file's format. */
+export const spendExportQuery = z
+  .strictObject({
+    from: month.optional(),
+    to: month.optional(),
+    law_firm: code.optional(),
+    client: code.optional(),
+    matter: code.optional(),
+    timekeeper: code.optional(),
+    task: code.optional(),
+    format: z.enum(['xlsx', 'csv']).default('xlsx'),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { error: 'analytics_bad_period', path: ['to'] });

@@ -75,7 +75,7 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
   { calls: ['POST /patent_imports', 'GET /patent_imports', 'GET /patent_imports/:id', 'POST /patent_exports', 'GET /patent_exports', 'GET /patent_exports/:id/download', 'POST /patent_reminders'], who: 'admin', spec: '§6 admin', added: 'issue 11 (decisions 105, 109, 110)' },
   { calls: ['PUT /brevet_eptane/sync'], who: 'anyone', spec: '—', added: 'decision 107', departs: 'no session: the back office\'s own key, checked in the handler (decision 107)' },
   // LEDES spend analytics (issue 31 §2): the admins.
-  { calls: ['GET /ledes/analytics'], who: 'admin', spec: '§6 admin', added: 'issue 31 §2 (decision 206)' },
+  { calls: ['GET /ledes/analytics', 'GET /ledes/analytics/export'], who: 'admin', spec: '§6 admin', added: 'issue 31 §2 (decision 206)' },
   // The API's own description, operations and the second factor: not in the spec.
   { calls: ['GET /openapi.json', 'GET /docs'], who: 'anyone', spec: '—', added: 'decision 23: no data, the shapes the web bundle ships' },
   { calls: ['GET /admin/queues'], who: 'admin', spec: '§6 admin', added: 'decision 129' },
