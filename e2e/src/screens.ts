@@ -166,6 +166,7 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['user-list', '/admin/user'],
   ['ledes-upload-admin', '/ledes/upload'],
   ['ledes-admin-history', '/ledes/history/admin'],
+  ['ledes-analytics', '/ledes/analytics'],
   ['account-notifications', '/account/notifications'],
 ];
 

@@ -30,6 +30,7 @@ const screens = {
   ledesUpload: () => import('../features/ledes/UploadPage.tsx').then((m) => m.UploadPage),
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
+  ledesAnalytics: () => Promise.all([import('../features/analytics/AnalyticsPage.tsx'), loadNamespace('analytics')]).then(([m]) => m.AnalyticsPage),
   ledesResult: () => import('../features/ledes/ResultPage.tsx').then((m) => m.ResultPage),
   annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
   annuitiesListFiles: () => import('../features/annuities/FileListPage.tsx').then((m) => m.FileListPage),
@@ -117,6 +118,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/ledes/upload', access: 'ledes', screen: screens.ledesUpload },
   { path: '/ledes/history', access: 'ledes', screen: screens.ledesHistory },
   { path: '/ledes/history/admin', access: 'admin', screen: screens.ledesAdminHistory },
+  // Issue 31 §2: the spend analytics, admins only.
+  { path: '/ledes/analytics', access: 'admin', screen: screens.ledesAnalytics },
   { path: '/result-ledes', access: 'ledes', screen: screens.ledesResult },
   { path: '/annuites/verify', access: 'connected', screen: screens.annuitiesVerify },
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },
