@@ -155,10 +155,10 @@ describe.each(databaseKinds())('LEDES spend analytics (%s)', (kind) => {
   it('bad input is a translated 400; only admins see the figures', async () => {
     const month = await admin.client.get('/api/ledes/analytics?from=1999-13');
     expect(month.status).toBe(400);
-    expect(month.body).toMatchObject({ success: false });
+    expect(month.body).toMatchObject({ success: false, code: 'analytics_bad_month', message: 'A month is written YYYY-MM (for example 2026-03).' });
     const period = await admin.client.get('/api/ledes/analytics?from=1999-03&to=1999-01');
     expect(period.status).toBe(400);
-    expect(period.body.success).toBe(false);
+    expect(period.body).toMatchObject({ success: false, code: 'analytics_bad_period', message: 'The period ends before it starts.' });
     expect((await admin.client.get('/api/ledes/analytics?other=1')).status).toBe(400);
     expect((await agent.client.get('/api/ledes/analytics')).status).toBe(403);
     expect((await t.client().get('/api/ledes/analytics')).status).toBe(401);
