@@ -44,14 +44,14 @@ export function BarChart({ id, title, groups, labelOf }: { id: string; title: st
 export function DataTable({ groups, labelOf, keyHeader }: { groups: readonly SpendGroup[]; labelOf: (g: SpendGroup) => string; keyHeader: string }) {
   const { t } = useTranslation('analytics');
   return (
-    <Table.ScrollContainer minWidth={320}>
+    <Table.ScrollContainer minWidth={360}>
       <Table striped withTableBorder fz="sm">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{keyHeader}</Table.Th>
-            <Table.Th ta="right">{t('columns.spend')}</Table.Th>
-            <Table.Th ta="right">{t('columns.refused')}</Table.Th>
-            <Table.Th ta="right">{t('columns.over')}</Table.Th>
+            <Table.Th ta="right" style={{ whiteSpace: 'nowrap' }}>{t('columns.spend')}</Table.Th>
+            <Table.Th ta="right" style={{ whiteSpace: 'nowrap' }}>{t('columns.refused')}</Table.Th>
+            <Table.Th ta="right" style={{ whiteSpace: 'nowrap' }}>{t('columns.over')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
