@@ -28,7 +28,7 @@ afterAll(async () => {
 
 const TEXT = {
   en: { title: 'LEDES spend analytics', decimal: /^\d{1,3}(,\d{3})*\.\d{2}$/, bar: /: spend [\d,]+\.\d{2}, refused [\d,]+\.\d{2}$/, month: /^Jan 1999$/, badMonth: 'A month is written YYYY-MM' },
-  fr: { title: 'Analyse des dépenses LEDES', decimal: /^\d{1,3}([\u202f\u00a0]\d{3})*,\d{2}$/, bar: / : dépenses [\d\u202f\u00a0]+,\d{2}, refusé [\d\u202f\u00a0]+,\d{2}$/, month: /^janv\. 1999$/, badMonth: 'Un mois s’écrit AAAA-MM' },
+  fr: { title: 'Analyse des dépenses LEDES', decimal: /^\d{1,3}([\u202f\u00a0]\d{3})*,\d{2}$/, bar: /\u00a0: dépenses [\d\u202f\u00a0]+,\d{2}, refusé [\d\u202f\u00a0]+,\d{2}$/, month: /^janv\. 1999$/, badMonth: 'Un mois s’écrit AAAA-MM' },
 } as const;
 
 async function open(page: Page, lang: 'en' | 'fr') {

@@ -25,7 +25,7 @@ export function BarChart({ id, title, groups, labelOf }: { id: string; title: st
     <ul aria-label={title} data-testid={`chart-${id}`} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
       {groups.map((g) => {
         const label = labelOf(g);
-        const name = t('bar', { label, spend: money(g.spend), refused: money(g.refused) });
+        const name = t('bar', { label, spend: money(g.spend), refusedAmount: money(g.refused) });
         return (
           <li key={g.key} tabIndex={0} aria-label={name} className="analytics-bar" style={{ marginBottom: 8, outlineOffset: 2 }}>
             <Text size="xs" truncate="end" aria-hidden="true">
