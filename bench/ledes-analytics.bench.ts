@@ -102,10 +102,10 @@ async function measure(kind: string, config: DatabaseConfig, data: ReturnType<ty
     const storeMs = performance.now() - started;
     await handle.db.execute(sql`analyze ledes_spend`);
     await handle.db.execute(sql`analyze ledes_spend_by_dimension`);
-    const [{ n, d }] = rowsOf<{ n: number; d: number }>(
+    const [counts] = rowsOf<{ n: number; d: number }>(
       await handle.db.execute(sql`select (select count(*) from ledes_spend)::integer as n, (select count(*) from ledes_spend_by_dimension)::integer as d`),
     );
-    console.log(`| ${kind} | store ${FILES.toLocaleString('en')} runs' rollups (${Number(n).toLocaleString('en')} + ${Number(d).toLocaleString('en')} per dimension rows) | ${(storeMs / FILES).toFixed(1)} ms per run | |`);
+    console.log(`| ${kind} | store ${FILES.toLocaleString('en')} runs' rollups (${Number(counts?.n).toLocaleString('en')} + ${Number(counts?.d).toLocaleString('en')} per dimension rows) | ${(storeMs / FILES).toFixed(1)} ms per run | |`);
     for (const [name, query] of Object.entries(QUERIES)) {
       await spendAnalytics(handle.db, query);
       const times: number[] = [];
