@@ -169,6 +169,7 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['ledes-upload-admin', '/ledes/upload'],
   ['ledes-admin-history', '/ledes/history/admin'],
   ['ledes-guidelines', '/ledes/guidelines'],
+  ['ledes-analytics', '/ledes/analytics'],
   ['account-notifications', '/account/notifications'],
   ['cost-tables', '/annuites/costs'],
   // Issue 30 §2: the renewal budget (the admin's whole portfolio; decision 201).

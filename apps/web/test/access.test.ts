@@ -92,7 +92,7 @@ describe('menusFor', () => {
   it('gives everything to the admin', () => {
     const s = user(['admin'], true);
     expect(ids(s)).toEqual(['ledes', 'annuities', 'patentAnnuities']);
-    expect(items(s, 'ledes')).toEqual(['/ledes/upload', '/ledes/history', '/ledes/history/admin', '/ledes/guidelines']);
+    expect(items(s, 'ledes')).toEqual(['/ledes/upload', '/ledes/history', '/ledes/history/admin', '/ledes/guidelines', '/ledes/analytics']);
     expect(items(s, 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast', '/annuities/list-receipt/unlinked', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/portfolio', '/annuites/patent/submissions', '/annuites/costs']);
     expect(showsUserList(s)).toBe(true);
   });

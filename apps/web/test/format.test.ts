@@ -22,7 +22,7 @@ describe('numbers in the page’s language', () => {
 
   it('every number interpolated into a web text goes through the same format', async () => {
     await i18nReady;
-    await Promise.all([loadAppTexts(), ...(['patents', 'portfolio', 'mfa', 'receipts'] as const).map((ns) => loadNamespace(ns))]);
+    await Promise.all([loadAppTexts(), ...(['patents', 'portfolio', 'mfa', 'receipts', 'analytics'] as const).map((ns) => loadNamespace(ns))]);
     await switchLanguage('fr');
     const fr = (key: string, values: Record<string, unknown>) => i18next.t(key, values);
     expect(fr('annuities:list.counts', { ok: 40000, nok: 1200, orange: 3, noDate: 0 })).toContain(`OK${NBSP}: 40${NNBSP}000`);

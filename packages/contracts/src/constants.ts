@@ -167,6 +167,8 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   wrong_extension: 415,
   too_many_files: 400,
+  analytics_bad_month: 400,
+  analytics_bad_period: 400,
   too_many_attempts: 429,
   rate_limited: 429,
   internal_error: 500,

@@ -7,6 +7,7 @@ export * from './contact.ts';
 export * from './pagination.ts';
 export * from './jobs.ts';
 export * from './ledes.ts';
+export * from './analytics.ts';
 export * from './annuities.ts';
 export * from './patents.ts';
 export * from './patent-input.ts';

@@ -351,6 +351,65 @@ export const ledesInvoices = pgTable(
 );
 
 /**
+ * Spend analytics (issue 31 §2, decision 206): a finished run's lines rolled up per month, law firm, client,
+ * matter, timekeeper, UTBMS task and line type, written in the transaction that moves the run to Done.
+ * `accepted` false: the amounts refused. Amounts are exact decimals (LEDES has at most 4 decimals). The analytics
+ * aggregate these rows (a few per invoice), never the lines; a deleted run takes its rows with it.
+ */
+export const ledesSpend = pgTable(
+  'ledes_spend',
+  {
+    runId: uuid('run_id').notNull().references(() => ledesRuns.id, { onDelete: 'cascade' }),
+    accepted: boolean('accepted').notNull(),
+    /** YYYY-MM of LINE_ITEM_DATE (BILLING_END_DATE when the line's date is not a date; '' when neither is). */
+    month: text('month').notNull(),
+    lawFirmId: text('law_firm_id').notNull(),
+    clientId: text('client_id').notNull(),
+    matterId: text('matter_id').notNull(),
+    timekeeperId: text('timekeeper_id').notNull(),
+    timekeeperName: text('timekeeper_name').notNull(),
+    taskCode: text('task_code').notNull(),
+    lineType: text('line_type').notNull(),
+    lines: integer('lines').notNull(),
+    amount: numeric('amount', { precision: 20, scale: 4 }).notNull(),
+    units: numeric('units', { precision: 20, scale: 4 }).notNull(),
+    /** Σ of the guideline findings' total over the cap on these lines (the seam of decision 206). */
+    overGuidelines: numeric('over_guidelines', { precision: 20, scale: 4 }).notNull().default('0'),
+  },
+  (t) => [
+    index('ledes_spend_run_idx').on(t.runId),
+    // A filtered answer reads the rows of the value it names (decision 206), by month.
+    index('ledes_spend_firm_idx').on(t.lawFirmId, t.month),
+    index('ledes_spend_client_idx').on(t.clientId, t.month),
+    index('ledes_spend_matter_idx').on(t.matterId, t.month),
+    index('ledes_spend_timekeeper_idx').on(t.timekeeperId, t.month),
+    index('ledes_spend_task_idx').on(t.taskCode, t.month),
+  ],
+);
+
+/**
+ * The same rollup per dimension alone (decision 206): a run's rows of `ledes_spend` summed per (dimension, value,
+ * month), written with them. The analytics with no filter but a period read these, a few per value and month,
+ * whatever the combinations of firm × matter × timekeeper × task the lines had.
+ */
+export const ledesSpendByDimension = pgTable(
+  'ledes_spend_by_dimension',
+  {
+    runId: uuid('run_id').notNull().references(() => ledesRuns.id, { onDelete: 'cascade' }),
+    accepted: boolean('accepted').notNull(),
+    dimension: text('dimension', { enum: ['law_firm', 'client', 'matter', 'timekeeper', 'task', 'month'] }).notNull(),
+    key: text('key').notNull(),
+    /** The timekeeper's name (the first seen in the run); null for the other dimensions. */
+    label: text('label'),
+    month: text('month').notNull(),
+    lines: integer('lines').notNull(),
+    amount: numeric('amount', { precision: 20, scale: 4 }).notNull(),
+    overGuidelines: numeric('over_guidelines', { precision: 20, scale: 4 }).notNull().default('0'),
+  },
+  (t) => [index('ledes_spend_by_dimension_run_idx').on(t.runId), index('ledes_spend_by_dimension_month_idx').on(t.month, t.dimension)],
+);
+
+/**
  * How many runs each user has, all of them and those shared to the history (`send_history`): the
  * total of a history page without counting the user's runs on every request. Kept by triggers on
  * `ledes_runs` (migration 0004) in the same transaction as the run's insert, update or delete, so it

@@ -8,6 +8,7 @@ import { pinoHttp } from 'pino-http';
 import { inRequestLane } from '@portal/db';
 import { redactUrl, serializeError } from '@portal/logger';
 import type { AppContext } from '../context.ts';
+import { analyticsPolicy, analyticsRoutes } from '../modules/analytics/index.ts';
 import { annuitiesPolicy, annuitiesRoutes } from '../modules/annuities/index.ts';
 import { authPolicy, authRoutes } from '../modules/auth/index.ts';
 import { contactPolicy, contactRoutes } from '../modules/contact/index.ts';
@@ -36,6 +37,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: contactRoutes, policy: contactPolicy },
   { routes: ledesRoutes, policy: ledesPolicy },
   { routes: guidelinesRoutes, policy: guidelinesPolicy },
+  { routes: analyticsRoutes, policy: analyticsPolicy },
   { routes: annuitiesRoutes, policy: annuitiesPolicy },
   { routes: patentsRoutes, policy: patentsPolicy },
   { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },

@@ -83,6 +83,8 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
   { calls: ['PUT /brevet_eptane/sync'], who: 'anyone', spec: '—', added: 'decision 107', departs: 'no session: the back office\'s own key, checked in the handler (decision 107)' },
   // Clients' billing guidelines (issue 31 §1): the admins keep them.
   { calls: ['GET /ledes/guidelines', 'GET /ledes/guidelines/:id_client', 'POST /ledes/guidelines/:id_client', 'POST /ledes/guidelines/:id_client/preview'], who: 'admin', spec: '§6 admin', added: 'issue 31 §1 (decision 204)' },
+  // LEDES spend analytics (issue 31 §2): the admins.
+  { calls: ['GET /ledes/analytics', 'GET /ledes/analytics/export'], who: 'admin', spec: '§6 admin', added: 'issue 31 §2 (decision 206)' },
   // The API's own description, operations and the second factor: not in the spec.
   { calls: ['GET /openapi.json', 'GET /docs'], who: 'anyone', spec: '—', added: 'decision 23: no data, the shapes the web bundle ships' },
   { calls: ['GET /admin/queues'], who: 'admin', spec: '§6 admin', added: 'decision 129' },

@@ -30,6 +30,7 @@ const screens = {
   ledesUpload: () => import('../features/ledes/UploadPage.tsx').then((m) => m.UploadPage),
   ledesHistory: () => import('../features/ledes/HistoryPage.tsx').then((m) => m.HistoryPage),
   ledesAdminHistory: () => import('../features/ledes/AdminHistoryPage.tsx').then((m) => m.AdminHistoryPage),
+  ledesAnalytics: () => Promise.all([import('../features/analytics/AnalyticsPage.tsx'), loadNamespace('analytics')]).then(([m]) => m.AnalyticsPage),
   // The guideline findings' extra values (issue 31 §1) are worded in the lazy `guidelines` texts.
   ledesResult: () => Promise.all([import('../features/ledes/ResultPage.tsx'), loadNamespace('guidelines')]).then(([m]) => m.ResultPage),
   annuitiesVerify: () => import('../features/annuities/VerifyPage.tsx').then((m) => m.VerifyPage),
@@ -124,6 +125,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/ledes/history/admin', access: 'admin', screen: screens.ledesAdminHistory },
   // Issue 31 §1: each client's billing guidelines, kept by the admins.
   { path: '/ledes/guidelines', access: 'admin', screen: screens.ledesGuidelines },
+  // Issue 31 §2: the spend analytics, admins only.
+  { path: '/ledes/analytics', access: 'admin', screen: screens.ledesAnalytics },
   { path: '/result-ledes', access: 'ledes', screen: screens.ledesResult },
   { path: '/annuites/verify', access: 'connected', screen: screens.annuitiesVerify },
   { path: '/annuities/list-files', access: 'connected', screen: screens.annuitiesListFiles },

@@ -110,6 +110,7 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
       { labelKey: 'nav.ledesHistory', to: '/ledes/history' },
     ];
     if (admin) items.push({ labelKey: 'nav.ledesAdminHistory', to: '/ledes/history/admin' }, { labelKey: 'nav.ledesGuidelines', to: '/ledes/guidelines' });
+    if (admin) items.push({ labelKey: 'nav.ledesAnalytics', to: '/ledes/analytics' });
     menus.push({ id: 'ledes', labelKey: 'nav.ledes', items });
   }
 

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { checkLedes, type CheckOptions, type LedesSummary, type LineSink, type ResolvedFinding } from '@portal/ledes';
 import { createTreatedWorkbook, type Lang } from '@portal/ledes/report';
+import { SpendAccumulator, type SpendSummary } from './spend.ts';
 
 /** What a LEDES check needs besides its input bytes; everything but the callbacks crosses a thread as is. */
 export interface EngineOptions extends Pick<CheckOptions, 'filename' | 'profile' | 'acceptedInvoices' | 'maxLineBytes' | 'onProgress' | 'progressIntervalMs' | 'guidelines'> {
@@ -54,7 +55,9 @@ export interface RowSink extends LineSink {
 }
 
 /** The engine alone, its lines given to `rows` and its findings to `options.onFindings`, in the engine's order. */
-export async function runChecks(source: AsyncIterable<Uint8Array>, options: Omit<EngineOptions, 'workbook'>, rows: RowSink): Promise<{ summary: LedesSummary }> {
+export async function runChecks(source: AsyncIterable<Uint8Array>, options: Omit<EngineOptions, 'workbook'>, rows: RowSink): Promise<{ summary: SpendSummary }> {
+  // The spend analytics' rollup of the lines (decision 206), attached to the summary: it crosses threads with it.
+  const spend = new SpendAccumulator();
   const { summary } = await checkLedes(source, {
     filename: options.filename,
     profile: options.profile,
@@ -66,8 +69,12 @@ export async function runChecks(source: AsyncIterable<Uint8Array>, options: Omit
     ...(options.guidelines ? { guidelines: options.guidelines } : {}),
     collect: false,
     sink: {
-      onStart: (info) => rows.onStart?.(info),
+      onStart: (info) => {
+        spend.onStart(info.fieldNames);
+        rows.onStart?.(info);
+      },
       onLine: (line, fields, findings, body) => {
+        spend.onLine(fields, findings);
         if (findings.length > 0) options.onFindings(findings);
         rows.onLine(line, fields, findings, body);
       },
@@ -78,7 +85,7 @@ export async function runChecks(source: AsyncIterable<Uint8Array>, options: Omit
       drained: () => rows.drained(),
     },
   });
-  return { summary };
+  return { summary: { ...summary, spend: spend.result() } };
 }
 
 export const runEngineInThread: LedesEngine = async (source, options) => {

@@ -13,6 +13,7 @@ import { nextTask } from '../next-task.ts';
 import { lineToDb, loadRun, toRunDto, type LedesRunRow } from '../ledes/runs.ts';
 import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
+import { storeSpend, type SpendSummary } from '../ledes/spend.ts';
 import { recordLedesNotice } from '../ledes/notifications.ts';
 import { guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex } from '../ledes/guidelines.ts';
 import { enqueueCommittedMails } from '../mails.ts';
@@ -202,6 +203,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
         await storeGuidelineIndex(tx, run.id, summary.guidelineIndex);
       }
       await storeFindingsSummary(tx, run.id, summary.linesChecked);
+      await storeSpend(tx, run.id, summary.accepted, (summary as SpendSummary).spend);
       // The refused notice with the transition (once per run), after the summary it counts the lines of.
       notices = summary.accepted ? [] : await recordLedesNotice(tx, run.id, 'refused', deps);
       return updated;

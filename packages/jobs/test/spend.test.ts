@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvedFinding } from '@portal/ledes';
+import { byDimension, overGuidelinesOf, SpendAccumulator, toTenThousandths } from '../src/ledes/spend.ts';
+
+/** Decision 206: the rollup of the engine's lines, with hand-computed values. */
+const HEADER = ['LINE_ITEM_DATE', 'BILLING_END_DATE', 'EXP/FEE/INV_ADJ_TYPE', 'LAW_FIRM_ID', 'CLIENT_ID', 'LAW_FIRM_MATTER_ID', 'TIMEKEEPER_ID', 'TIMEKEEPER_NAME', 'LINE_ITEM_TASK_CODE', 'LINE_ITEM_TOTAL', 'LINE_ITEM_NUMBER_OF_UNITS'];
+const line = (date: string, tk: string, task: string, total: string, units = '1') => [date, '20260331', 'F', 'FIRM', 'CL', 'M1', tk, `Name ${tk}`, task, total, units];
+const gdl = (over: string): ResolvedFinding => ({ code: 'GDL-101', champ: 'LINE_ITEM_UNIT_COST', severity: 'error', over }) as unknown as ResolvedFinding;
+
+describe('spend rollup', () => {
+  it('decimals exactly, in 1/10,000', () => {
+    expect(toTenThousandths('1234.5')).toBe(12345000n);
+    expect(toTenThousandths('-0.25')).toBe(-2500n);
+    expect(toTenThousandths('.5')).toBe(5000n);
+    expect(toTenThousandths('1250.')).toBe(12500000n);
+    expect(toTenThousandths('12.34567')).toBe(123456n);
+    expect(toTenThousandths('abc')).toBeNull();
+    expect(toTenThousandths('')).toBeNull();
+  });
+
+  it('lines of the same key summed; another month, timekeeper or task is another row; a bad date falls back to the period end', () => {
+    const acc = new SpendAccumulator();
+    acc.onStart(HEADER);
+    acc.onLine(line('20260305', 'T1', 'l110', '100.10', '0.5'), []);
+    acc.onLine(line('20260320', 'T1', 'L110', '0.0100', '1.5'), []);
+    acc.onLine(line('20260401', 'T1', 'L110', '7'), []);
+    acc.onLine(line('2026XX01', 'T2', 'L120', '3.33'), []);
+    acc.onLine(null, []);
+    const rows = acc.result();
+    expect(rows).toHaveLength(3);
+    // 100.10 + 0.01 = 100.11; units 0.5 + 1.5 = 2; task upper-cased.
+    expect(rows[0]).toMatchObject({ month: '2026-03', timekeeperId: 'T1', taskCode: 'L110', lines: 2, amount: 1001100n, units: 20000n, overGuidelines: 0n });
+    expect(rows[1]).toMatchObject({ month: '2026-04', lines: 1, amount: 70000n });
+    expect(rows[2]).toMatchObject({ month: '2026-03', timekeeperId: 'T2', amount: 33300n });
+    // Per dimension: March holds 100.11 + 3.33 = 103.44, the firm all three months' rows.
+    const dims = byDimension(rows);
+    expect(dims.filter((d) => d.dimension === 'month').map((d) => [d.key, d.amount])).toEqual([
+      ['2026-03', 1034400n],
+      ['2026-04', 70000n],
+    ]);
+    expect(dims.filter((d) => d.dimension === 'law_firm').reduce((t, d) => t + d.amount, 0n)).toBe(1104400n);
+    expect(dims.find((d) => d.dimension === 'timekeeper' && d.key === 'T2')!.label).toBe('Name T2');
+  });
+
+  it('the guidelines seam: GDL- findings with `over` count, others do not', () => {
+    expect(overGuidelinesOf([gdl('12.50'), gdl('0.25'), { code: 'CON-001', champ: 'X', severity: 'error', over: '99' } as unknown as ResolvedFinding])).toBe(127500n);
+    const acc = new SpendAccumulator();
+    acc.onStart(HEADER);
+    acc.onLine(line('20260305', 'T1', 'L110', '500'), [gdl('50')]);
+    expect(acc.result()[0]!.overGuidelines).toBe(500000n);
+  });
+
+  it('a file without the columns (XML, an unknown header) adds nothing', () => {
+    const acc = new SpendAccumulator();
+    acc.onStart(['INVOICE_NUMBER']);
+    acc.onLine(['1'], []);
+    expect(acc.result()).toEqual([]);
+  });
+});
