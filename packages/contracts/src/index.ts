@@ -14,4 +14,5 @@ export * from './patent-portfolio.ts';
 export * from './ops.ts';
 export * from './mfa.ts';
 export * from './receipts.ts';
+export * from './registers.ts';
 export * from './realtime-events.ts';

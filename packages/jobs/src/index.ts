@@ -37,3 +37,17 @@ export { patentImportRunKind, publishImport } from './kinds/patent-import.ts';
 export { receiptRunKind, publishReceiptUpload } from './kinds/receipts.ts';
 export { DO_NOT_PAY, INSTRUCTION_SOURCES, LEDGER_STATES, instructedState, recordState, sourceOf, transition, type InstructionLedgerSource, type LedgerEvent, type LedgerSource, type LedgerState, type Transition } from './ledger/states.ts';
 export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type LedgerChange, type LedgerOutcome, type LedgerWriteOptions } from './ledger/write.ts';
+export { registerSyncJob, registerSyncRunKind, REGISTER_SYNC_CRON, REGISTER_SYNC_EVERY_MS } from './definitions/register-sync.ts';
+export {
+  createRegisterSyncProcessor,
+  numberOfPatent,
+  openScheduledRun,
+  reconcile,
+  requestRegisterSync,
+  toRegisterSyncDto,
+  PAUSED_HOLDER,
+  REGISTER_SYNC_BATCH,
+  REGISTER_SYNC_DISABLED,
+  type RegisterSyncDeps,
+  type RegisterSyncRow,
+} from './registers/sync.ts';
