@@ -61,6 +61,7 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/annuites/patent/portfolio': 'src/features/portfolio/PortfolioPage.tsx',
   '/annuities/upload/receipt': 'src/features/receipts/ReceiptUploadPage.tsx',
   '/annuities/list-receipt': 'src/features/receipts/ReceiptListPage.tsx',
+  '/annuites/register': 'src/features/register/RegisterPage.tsx',
 };
 export const LOCALE_MODULES = { en: 'src/lib/locales/en.ts', fr: 'src/lib/locales/fr.ts' } as const;
 

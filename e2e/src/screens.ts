@@ -167,6 +167,9 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['ledes-upload-admin', '/ledes/upload'],
   ['ledes-admin-history', '/ledes/history/admin'],
   ['account-notifications', '/account/notifications'],
+  // Issue 29 §3: the register sync and its discrepancies (empty on the shared portal: no OPS credentials; the
+  // register e2e pictures it with discrepancies).
+  ['register-discrepancies', '/annuites/register'],
 ];
 
 /** Every key of the locale files (both languages), and their first segments: a text equal to one is a raw key. */

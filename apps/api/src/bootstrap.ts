@@ -119,8 +119,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               ...(config.database.driver === 'pglite' ? { findingsPerStatement: EMBEDDED_FINDINGS_PER_STATEMENT } : {}),
               // The links of the opted-in LEDES mails (issue 31 §3).
               publicUrl: config.http.publicUrl,
-              // The register sync's source (issue 29 §3): null without OPS credentials, and each run says so.
-              registerSource: createRegisterSource(config.registers),
+              // The register sync's source (issue 29 §3): null without OPS credentials, and each run says so. On the
+              // portal's clock, which the sync paces itself by.
+              registerSource: createRegisterSource(config.registers, { now: () => clock.now().getTime() }),
               // The reminders' and notices' mails go to the queue once committed (the queue exists by the time a job runs).
               enqueueMail: async (mailId: string) => {
                 await ctxRef.current?.queue.enqueue('mail', { mailId });

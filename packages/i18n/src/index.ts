@@ -12,6 +12,7 @@ import enPortfolio from '../locales/en/portfolio.json' with { type: 'json' };
 import enPatents from '../locales/en/patents.json' with { type: 'json' };
 import enMfa from '../locales/en/mfa.json' with { type: 'json' };
 import enReceipts from '../locales/en/receipts.json' with { type: 'json' };
+import enRegister from '../locales/en/register.json' with { type: 'json' };
 import frCommon from '../locales/fr/common.json' with { type: 'json' };
 import frAuth from '../locales/fr/auth.json' with { type: 'json' };
 import frUsers from '../locales/fr/users.json' with { type: 'json' };
@@ -25,14 +26,15 @@ import frPortfolio from '../locales/fr/portfolio.json' with { type: 'json' };
 import frPatents from '../locales/fr/patents.json' with { type: 'json' };
 import frMfa from '../locales/fr/mfa.json' with { type: 'json' };
 import frReceipts from '../locales/fr/receipts.json' with { type: 'json' };
+import frRegister from '../locales/fr/register.json' with { type: 'json' };
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** One JSON file per namespace and locale; add a namespace here and in both locale folders. */
 export const resources = {
-  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents, mfa: enMfa, receipts: enReceipts },
-  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents, mfa: frMfa, receipts: frReceipts },
+  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents, mfa: enMfa, receipts: enReceipts, register: enRegister },
+  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents, mfa: frMfa, receipts: frReceipts, register: frRegister },
 } as const;
 export type Namespace = keyof (typeof resources)['en'];
 export const NAMESPACES = Object.keys(resources.en) as Namespace[];

@@ -71,6 +71,12 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
   { calls: ['POST /recepisse', 'GET /recepisse', 'GET /recepisse/:id', 'GET /download/recepisse'], who: 'patents', spec: '§7 Receipts', departs: '§2 says connected; receipts are the patent users\' (decision 121)' },
   { calls: ['GET /recepisse/uploads', 'GET /brevet_eptane/:id/recepisse'], who: 'patents', spec: '§7 Receipts', added: 'issue 13', departs: 'the patent users\' (decision 121)' },
   { calls: ['POST /receipts/:id/link'], who: 'admin', spec: '§6 admin', added: 'issue 29 (decision 192: staff link an unlinked receipt by hand)' },
+  {
+    calls: ['GET /registers/sync', 'POST /registers/sync', 'GET /registers/discrepancies', 'POST /registers/discrepancies/:id/accept', 'POST /registers/discrepancies/:id/keep'],
+    who: 'admin',
+    spec: '§6 admin',
+    added: 'issue 29 §3 (decisions 196, 197: the register sync runs and the discrepancies are staff\'s)',
+  },
   // The back office's loop (issue 11): not in the spec.
   { calls: ['POST /patent_imports', 'GET /patent_imports', 'GET /patent_imports/:id', 'POST /patent_exports', 'GET /patent_exports', 'GET /patent_exports/:id/download', 'POST /patent_reminders'], who: 'admin', spec: '§6 admin', added: 'issue 11 (decisions 105, 109, 110)' },
   { calls: ['PUT /brevet_eptane/sync'], who: 'anyone', spec: '—', added: 'decision 107', departs: 'no session: the back office\'s own key, checked in the handler (decision 107)' },

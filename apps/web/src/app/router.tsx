@@ -42,6 +42,7 @@ const screens = {
   patentsPortfolio: () => Promise.all([import('../features/portfolio/PortfolioPage.tsx'), loadNamespace('portfolio')]).then(([m]) => m.PortfolioPage),
   receiptUpload: () => Promise.all([import('../features/receipts/ReceiptUploadPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptUploadPage),
   receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
+  registerDiscrepancies: () => Promise.all([import('../features/register/RegisterPage.tsx'), loadNamespace('register')]).then(([m]) => m.RegisterPage),
 } satisfies Record<string, Screen>;
 
 interface PortalRoute {
@@ -132,6 +133,8 @@ const portalRoutes: PortalRoute[] = [
   // "connected" in the spec; the receipts are the patent users' (the API refuses the others), decision 121.
   { path: '/annuities/upload/receipt', access: 'patents', screen: screens.receiptUpload },
   { path: '/annuities/list-receipt', access: 'patents', screen: screens.receiptList },
+  // Issue 29 §3 (decisions 196, 197): the register sync and its discrepancies are staff's.
+  { path: '/annuites/register', access: 'admin', screen: screens.registerDiscrepancies },
 ];
 
 /** The screen's module with the texts it needs (fetched in parallel). */

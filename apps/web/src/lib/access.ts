@@ -135,6 +135,7 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
     // Not in the spec's menus (issue 11): the back office's imports, the batches sent back, the reminders.
     if (admin) items.push({ labelKey: 'nav.patentsPortfolio', to: '/annuites/patent/portfolio' });
     if (admin) items.push({ labelKey: 'nav.patentSubmissions', to: '/annuites/patent/submissions' });
+    if (admin) items.push({ labelKey: 'nav.registerDiscrepancies', to: '/annuites/register' });
     menus.push({ id: 'patentAnnuities', labelKey: 'nav.patentAnnuities', items });
   }
   return menus;
