@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Pagination, Paper, SegmentedControl, SimpleGrid, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { IconCheck, IconExternalLink, IconNote, IconScale } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { RegisterDiscrepancyDto } from '@portal/contracts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { PHONE_QUERY } from '../../components/list/ServerList.tsx';
 import { formatDay, formatNumber } from '../../lib/format.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -126,6 +128,8 @@ export function RegisterPage() {
   const [kind, setKind] = useState<DiscrepancyKind | null>(null);
   const [page, setPage] = useState(1);
   const [keeping, setKeeping] = useState<RegisterDiscrepancyDto | null>(null);
+  // On a phone the four filters stack: four columns of wrapped words would be unreadable.
+  const phone = useMediaQuery(PHONE_QUERY);
   const list = useQuery(discrepanciesQuery({ page, kind }));
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / DISCREPANCY_PAGE_SIZE));
   return (
@@ -141,7 +145,7 @@ export function RegisterPage() {
           }}
           data={[{ value: 'all', label: t('filters.all') }, ...KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))]}
           aria-label={t('filters.label')}
-          orientation="horizontal"
+          orientation={phone ? 'vertical' : 'horizontal'}
           fullWidth
           styles={{ label: { whiteSpace: 'normal' } }}
           data-testid="register-filter"
