@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCleanText } from './text.ts';
 
 /*
  * The register sync (issue 29 §3, decision 196): its runs, with their progress, and the discrepancies between the
@@ -77,7 +78,7 @@ export const registerDiscrepancyPageSchema = z.strictObject({
 export type RegisterDiscrepancyPage = z.infer<typeof registerDiscrepancyPageSchema>;
 
 /** Keep the portal's state: a note is required (the audit says why). */
-export const registerKeepBodySchema = z.strictObject({ note: z.string().trim().min(1).max(1000) });
+export const registerKeepBodySchema = z.strictObject({ note: z.string().trim().min(1).max(1000).refine(isCleanText, { error: 'validation_failed', abort: true }) });
 
 export const registerSyncListResponse = z.strictObject({ success: z.literal(true), configured: z.boolean(), runs: z.array(registerSyncRunSchema) });
 export const registerSyncStartResponse = z.strictObject({ success: z.literal(true), created: z.boolean(), run: registerSyncRunSchema });
