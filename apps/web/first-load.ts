@@ -66,6 +66,7 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/annuites/forecast': 'src/features/forecast/ForecastPage.tsx',
   '/annuities/list-receipt/unlinked': 'src/features/receipts/UnlinkedReceiptsPage.tsx',
   '/ledes/analytics': 'src/features/analytics/AnalyticsPage.tsx',
+  '/annuites/register': 'src/features/register/RegisterPage.tsx',
 };
 export const LOCALE_MODULES = { en: 'src/lib/locales/en.ts', fr: 'src/lib/locales/fr.ts' } as const;
 

@@ -174,6 +174,9 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['cost-tables', '/annuites/costs'],
   // Issue 30 §2: the renewal budget (the admin's whole portfolio; decision 201).
   ['forecast', '/annuites/forecast'],
+  // Issue 29 §3: the register sync and its discrepancies (empty on the shared portal: no OPS credentials; the
+  // register e2e pictures it with discrepancies).
+  ['register-discrepancies', '/annuites/register'],
 ];
 
 /** Every key of the locale files (both languages), and their first segments: a text equal to one is a raw key. */

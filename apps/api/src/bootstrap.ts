@@ -16,6 +16,7 @@ import { readSessionToken, resolveSession } from './http/session.ts';
 import { scheduleStorageCleanup } from './jobs/storage-cleanup.ts';
 import { RequestGate, scheduleDatabaseMaintenance } from './jobs/database-maintenance.ts';
 import { schedulePatentJobs } from './jobs/patent-schedules.ts';
+import { createRegisterSource } from '@portal/registers';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './security/counters.ts';
 import { DeferredWork } from './security/deferred.ts';
@@ -118,6 +119,9 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
               ...(config.database.driver === 'pglite' ? { findingsPerStatement: EMBEDDED_FINDINGS_PER_STATEMENT } : {}),
               // The links of the opted-in LEDES mails (issue 31 §3).
               publicUrl: config.http.publicUrl,
+              // The register sync's source (issue 29 §3): null without OPS credentials, and each run says so. On the
+              // portal's clock, which the sync paces itself by.
+              registerSource: createRegisterSource(config.registers, { now: () => clock.now().getTime() }),
               // The reminders' and notices' mails go to the queue once committed (the queue exists by the time a job runs).
               enqueueMail: async (mailId: string) => {
                 await ctxRef.current?.queue.enqueue('mail', { mailId });

@@ -215,6 +215,8 @@ export const ERROR_CODES = {
   receipt_already_linked: 409,
   receipt_year_required: 400,
   receipt_link_refused: 409,
+  // Register discrepancies (decision 197).
+  discrepancy_resolved: 409,
   submission_reviewed: 409,
   reason_required: 400,
   country_required: 400,

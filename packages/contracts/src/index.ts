@@ -15,6 +15,7 @@ export * from './patent-portfolio.ts';
 export * from './ops.ts';
 export * from './mfa.ts';
 export * from './receipts.ts';
+export * from './registers.ts';
 export * from './realtime-events.ts';
 export * from './costs.ts';
 export * from './guidelines.ts';

@@ -18,6 +18,8 @@ export const JOB_PAYLOADS = {
   'ledes-digest': z.strictObject({ day: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.literal('yesterday')]) }),
   /** One receipt upload (`receipt_uploads`): a PDF or a zip of PDFs made into receipts. */
   receipts: z.strictObject({ uploadId: z.string().uuid() }),
+  /** One register sync run (`register_sync_runs`), or the schedule's tick ('scheduled': start the day's run or resume the current one). */
+  'register-sync': z.strictObject({ runId: z.union([z.string().uuid(), z.literal('scheduled')]) }),
 } as const;
 export type QueueName = keyof typeof JOB_PAYLOADS;
 export const QUEUE_NAMES = Object.keys(JOB_PAYLOADS) as QueueName[];

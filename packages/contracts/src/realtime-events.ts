@@ -3,6 +3,7 @@ import type { LedesRunDto } from './ledes.ts';
 import type { PatentsChangedEvent } from './patents.ts';
 import type { PatentImportDto } from './patent-portfolio.ts';
 import type { ReceiptUploadDto } from './receipts.ts';
+import type { RegisterSyncRunDto } from './registers.ts';
 
 
 /** Server → client events; each carries the full new state so clients upsert idempotently. */
@@ -16,4 +17,6 @@ export interface ServerToClientEvents {
   'patents:import:updated': (patentImport: PatentImportDto) => void;
   /** A receipt upload's progress (entries_done / entries_total) and result (receipts made, entries refused) to its uploader and the admins. */
   'receipts:upload:updated': (upload: ReceiptUploadDto) => void;
+  /** A register sync run's progress (done / total, paused until) to the admins. */
+  'registers:sync:updated': (run: RegisterSyncRunDto) => void;
 }

@@ -1260,3 +1260,99 @@ export const patentForecastSums = pgTable(
 export const patentForecastDirty = pgTable('patent_forecast_dirty', {
   patentKey: text('patent_key').primaryKey(),
 });
+
+/**
+ * The register sync (issue 29 §3, decision 196): one run reads the EP register for every EP/UP patent of the
+ * portfolio, in patent-key order. `cursor` is the last patent committed, so a run taken over after a kill resumes
+ * at the next one. A throttled answer pauses the run (`paused_until`, the lease held until then, the job ended);
+ * `disabled` says why a run did nothing (no OPS credentials).
+ */
+export const REGISTER_SYNC_TRIGGERS = ['schedule', 'admin'] as const;
+export const registerSyncRuns = pgTable(
+  'register_sync_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    trigger: text('trigger', { enum: REGISTER_SYNC_TRIGGERS }).notNull(),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The UTC day the run syncs for (a patent is read at most once a day). */
+    day: date('day', { mode: 'string' }).notNull(),
+    total: integer('total'),
+    done: integer('done').notNull().default(0),
+    /** Patents the register answered about, did not know, or could not be read (skipped for the day). */
+    found: integer('found').notNull().default(0),
+    notFound: integer('not_found').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    /** Discrepancies the run found open. */
+    discrepancies: integer('discrepancies').notNull().default(0),
+    cursor: text('cursor'),
+    pausedUntil: timestamp('paused_until', { withTimezone: true }),
+    pauseReason: text('pause_reason'),
+    disabled: text('disabled'),
+    ...runColumns(),
+  },
+  (t) => [index('register_sync_runs_state_idx').on(t.state, t.updatedAt), index('register_sync_runs_created_idx').on(t.createdAt, t.id)],
+);
+
+/** At most one register read per patent and day: the key is taken in the transaction that stores what was read. */
+export const registerSyncs = pgTable(
+  'register_syncs',
+  {
+    patentKey: text('patent_key').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    runId: uuid('run_id').references(() => registerSyncRuns.id, { onDelete: 'set null' }),
+    outcome: text('outcome', { enum: ['found', 'not_found', 'no_number', 'failed'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.patentKey, t.day] })],
+);
+
+export const REGISTER_OBSERVATION_KINDS = ['paid', 'lapsed', 'unitary'] as const;
+/**
+ * What the register says about a patent, as last read: a fee paid (year, date; `EP` for a renewal fee paid to the
+ * EPO, else the national office of a PGFP/PLFP event), a lapse (in a state, or `EP` for the whole file), the unitary
+ * effect (year 0). One row per (patent, kind, country, year), rewritten by each read.
+ */
+export const registerObservations = pgTable(
+  'register_observations',
+  {
+    patentKey: text('patent_key').notNull(),
+    kind: text('kind', { enum: REGISTER_OBSERVATION_KINDS }).notNull(),
+    country: text('country').notNull(),
+    annuityYear: integer('annuity_year').notNull().default(0),
+    on: date('on_date', { mode: 'string' }),
+    code: text('code').notNull(),
+    detail: text('detail'),
+    url: text('url').notNull(),
+    observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.patentKey, t.kind, t.country, t.annuityYear] })],
+);
+
+export const REGISTER_DISCREPANCY_KINDS = ['register_paid', 'register_lapsed', 'instruction_on_lapsed'] as const;
+export const REGISTER_DISCREPANCY_STATUSES = ['open', 'accepted', 'kept'] as const;
+/**
+ * Where the portal and the register disagree (issue 29 §3): one row per patent, year and kind. `fingerprint` is what
+ * the register said; a row kept with a note stays hidden until the register says something else.
+ */
+export const registerDiscrepancies = pgTable(
+  'register_discrepancies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patentKey: text('patent_key').notNull(),
+    annuityYear: integer('annuity_year').notNull(),
+    kind: text('kind', { enum: REGISTER_DISCREPANCY_KINDS }).notNull(),
+    recordId: uuid('record_id').references(() => patentRecords.id, { onDelete: 'cascade' }),
+    portalState: text('portal_state', { enum: LEDGER_STATES }).notNull(),
+    registerOn: date('register_on', { mode: 'string' }),
+    registerCode: text('register_code').notNull(),
+    registerUrl: text('register_url').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    status: text('status', { enum: REGISTER_DISCREPANCY_STATUSES }).notNull().default('open'),
+    note: text('note'),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('register_discrepancies_key').on(t.patentKey, t.annuityYear, t.kind), index('register_discrepancies_status_idx').on(t.status, t.createdAt, t.id)],
+);

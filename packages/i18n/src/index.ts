@@ -16,6 +16,7 @@ import enCosts from '../locales/en/costs.json' with { type: 'json' };
 import enGuidelines from '../locales/en/guidelines.json' with { type: 'json' };
 import enForecast from '../locales/en/forecast.json' with { type: 'json' };
 import enAnalytics from '../locales/en/analytics.json' with { type: 'json' };
+import enRegister from '../locales/en/register.json' with { type: 'json' };
 import frCommon from '../locales/fr/common.json' with { type: 'json' };
 import frAuth from '../locales/fr/auth.json' with { type: 'json' };
 import frUsers from '../locales/fr/users.json' with { type: 'json' };
@@ -33,14 +34,15 @@ import frCosts from '../locales/fr/costs.json' with { type: 'json' };
 import frGuidelines from '../locales/fr/guidelines.json' with { type: 'json' };
 import frForecast from '../locales/fr/forecast.json' with { type: 'json' };
 import frAnalytics from '../locales/fr/analytics.json' with { type: 'json' };
+import frRegister from '../locales/fr/register.json' with { type: 'json' };
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** One JSON file per namespace and locale; add a namespace here and in both locale folders. */
 export const resources = {
-  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents, mfa: enMfa, receipts: enReceipts, costs: enCosts, guidelines: enGuidelines, forecast: enForecast, analytics: enAnalytics },
-  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents, mfa: frMfa, receipts: frReceipts, costs: frCosts, guidelines: frGuidelines, forecast: frForecast, analytics: frAnalytics },
+  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents, mfa: enMfa, receipts: enReceipts, costs: enCosts, guidelines: enGuidelines, forecast: enForecast, analytics: enAnalytics, register: enRegister },
+  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents, mfa: frMfa, receipts: frReceipts, costs: frCosts, guidelines: frGuidelines, forecast: frForecast, analytics: frAnalytics, register: frRegister },
 } as const;
 export type Namespace = keyof (typeof resources)['en'];
 export const NAMESPACES = Object.keys(resources.en) as Namespace[];

@@ -42,3 +42,17 @@ export { GUIDELINE_LOOKUP_BATCH, guidelineHistoryLookup, loadGuidelineVersions, 
 export { previewGuidelines, type GuidelinePreviewRun } from './ledes/preview.ts';
 export { FORECAST_REFRESH_BATCH, forecastHasDirty, refreshForecast } from './forecast/refresh.ts';
 export { liveParts, storedScheduleOf, storedThroughOf, type ForecastInput, type ForecastPart, type StoredAnnuity, type StoredSchedule } from './forecast/schedule.ts';
+export { registerSyncJob, registerSyncRunKind, REGISTER_SYNC_CRON, REGISTER_SYNC_EVERY_MS } from './definitions/register-sync.ts';
+export {
+  createRegisterSyncProcessor,
+  numberOfPatent,
+  openScheduledRun,
+  reconcile,
+  requestRegisterSync,
+  toRegisterSyncDto,
+  PAUSED_HOLDER,
+  REGISTER_SYNC_BATCH,
+  REGISTER_SYNC_DISABLED,
+  type RegisterSyncDeps,
+  type RegisterSyncRow,
+} from './registers/sync.ts';

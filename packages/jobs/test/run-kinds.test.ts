@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { annuityFiles, ledesRuns, patentImports, receiptUploads, users, type Database, type DatabaseHandle } from '@portal/db';
+import { annuityFiles, ledesRuns, patentImports, receiptUploads, registerSyncRuns, users, type Database, type DatabaseHandle } from '@portal/db';
 import { openTestDatabase, testDatabaseKinds } from '@portal/db/testing';
 import { createLogger } from '@portal/logger';
 import { createMetrics } from '@portal/ops';
@@ -32,6 +32,10 @@ const SEEDS: Record<string, (db: Database, ownerId: string) => Promise<string>> 
   },
   receipts: async (db, ownerId) => {
     const [row] = await db.insert(receiptUploads).values({ ownerId, originalName: 'r.pdf', storageKey: `receipts/upload/${randomUUID()}.pdf`, size: 1, sha256: 'x' }).returning();
+    return row!.id;
+  },
+  'register-sync': async (db, ownerId) => {
+    const [row] = await db.insert(registerSyncRuns).values({ trigger: 'admin', requestedBy: ownerId, day: '2026-11-28' }).returning();
     return row!.id;
   },
 };

@@ -21,6 +21,7 @@ import { opsPolicy, opsRoutes } from '../modules/ops/index.ts';
 import { patentPortfolioPolicy, patentPortfolioRoutes } from '../modules/patent-portfolio/index.ts';
 import { patentsPolicy, patentsRoutes } from '../modules/patents/index.ts';
 import { receiptsPolicy, receiptsRoutes } from '../modules/receipts/index.ts';
+import { registersPolicy, registersRoutes } from '../modules/registers/index.ts';
 import { usersPolicy, usersRoutes } from '../modules/users/index.ts';
 import { AppError, errorMiddleware } from './errors.ts';
 import { cors, requireApiKey, requireJsonBody, requireTrustedOrigin } from './guards.ts';
@@ -45,6 +46,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: receiptsRoutes, policy: receiptsPolicy },
   { routes: costsRoutes, policy: costsPolicy },
   { routes: forecastRoutes, policy: forecastPolicy },
+  { routes: registersRoutes, policy: registersPolicy },
   docsModule,
 ];
 

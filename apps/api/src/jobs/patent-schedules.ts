@@ -1,4 +1,4 @@
-import { enqueueCommitted, LEDES_DIGEST_EVERY_MS, PATENT_EXPORT_EVERY_MS, PATENT_REMINDERS_EVERY_MS } from '@portal/jobs';
+import { enqueueCommitted, LEDES_DIGEST_EVERY_MS, PATENT_EXPORT_EVERY_MS, PATENT_REMINDERS_EVERY_MS, REGISTER_SYNC_EVERY_MS } from '@portal/jobs';
 import type { AppContext } from '../context.ts';
 
 /**
@@ -21,7 +21,16 @@ export function schedulePatentJobs(ctx: AppContext): () => void {
   const digestRun = () => {
     enqueueCommitted(ctx, 'ledes-digest', [{ day: 'yesterday' }]).catch(() => {});
   };
-  const timers = [setInterval(exportRun, PATENT_EXPORT_EVERY_MS), setInterval(reminderRun, PATENT_REMINDERS_EVERY_MS), setInterval(digestRun, LEDES_DIGEST_EVERY_MS)];
+  // The register sync (issue 29 §3): the tick opens the day's run once and takes a paused or interrupted one again.
+  const registerRun = () => {
+    enqueueCommitted(ctx, 'register-sync', [{ runId: 'scheduled' }]).catch(() => {});
+  };
+  const timers = [
+    setInterval(exportRun, PATENT_EXPORT_EVERY_MS),
+    setInterval(reminderRun, PATENT_REMINDERS_EVERY_MS),
+    setInterval(digestRun, LEDES_DIGEST_EVERY_MS),
+    setInterval(registerRun, REGISTER_SYNC_EVERY_MS),
+  ];
   for (const timer of timers) timer.unref();
   return () => {
     for (const timer of timers) clearInterval(timer);

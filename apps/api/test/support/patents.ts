@@ -23,8 +23,8 @@ export interface PatentWorld {
  * The patent tests' common ground: a portal whose clock reads `today` at noon (limit dates are judged
  * against it) and two cabinets named `<name> A` / `<name> B`; users, links and rows are each test's own.
  */
-export async function startPatentWorld(kind: DatabaseKind, today: string, name: string): Promise<PatentWorld> {
-  const t = await startTestPortal(kind);
+export async function startPatentWorld(kind: DatabaseKind, today: string, name: string, env: Record<string, string> = {}): Promise<PatentWorld> {
+  const t = await startTestPortal(kind, env);
   t.clock.advance(Date.parse(`${today}T12:00:00Z`) - t.clock.now().getTime());
   const db = t.portal.ctx.db;
   const [cabinetA, cabinetB] = (await db.insert(cabinets).values([{ name: `${name} A ${kind}` }, { name: `${name} B ${kind}` }]).returning()).map((c) => c.id) as [string, string];

@@ -78,6 +78,12 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
     spec: '§6 admin (reference data)',
     added: 'issue 30 §1 (decision 199: agents\' and service fees, ECB rate files)',
   },
+  {
+    calls: ['GET /registers/sync', 'POST /registers/sync', 'GET /registers/discrepancies', 'POST /registers/discrepancies/:id/accept', 'POST /registers/discrepancies/:id/keep'],
+    who: 'admin',
+    spec: '§6 admin',
+    added: 'issue 29 §3 (decisions 196, 197: the register sync runs and the discrepancies are staff\'s)',
+  },
   // The back office's loop (issue 11): not in the spec.
   { calls: ['POST /patent_imports', 'GET /patent_imports', 'GET /patent_imports/:id', 'POST /patent_exports', 'GET /patent_exports', 'GET /patent_exports/:id/download', 'POST /patent_reminders'], who: 'admin', spec: '§6 admin', added: 'issue 11 (decisions 105, 109, 110)' },
   { calls: ['PUT /brevet_eptane/sync'], who: 'anyone', spec: '—', added: 'decision 107', departs: 'no session: the back office\'s own key, checked in the handler (decision 107)' },

@@ -48,6 +48,7 @@ const screens = {
   costTables: () => Promise.all([import('../features/costs/CostTablesPage.tsx'), loadNamespace('costs')]).then(([m]) => m.CostTablesPage),
   forecast: () => Promise.all([import('../features/forecast/ForecastPage.tsx'), loadNamespace('forecast')]).then(([m]) => m.ForecastPage),
   receiptsUnlinked: () => Promise.all([import('../features/receipts/UnlinkedReceiptsPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.UnlinkedReceiptsPage),
+  registerDiscrepancies: () => Promise.all([import('../features/register/RegisterPage.tsx'), loadNamespace('register')]).then(([m]) => m.RegisterPage),
 } satisfies Record<string, Screen>;
 
 interface PortalRoute {
@@ -148,6 +149,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuites/forecast', access: 'patents', screen: screens.forecast },
   // Staff's unlinked receipts (decision 198): linking is the admins' (POST /receipts/{id}/link).
   { path: '/annuities/list-receipt/unlinked', access: 'admin', screen: screens.receiptsUnlinked },
+  // Issue 29 §3 (decisions 196, 197): the register sync and its discrepancies are staff's.
+  { path: '/annuites/register', access: 'admin', screen: screens.registerDiscrepancies },
 ];
 
 /** The screen's module with the texts it needs (fetched in parallel). */

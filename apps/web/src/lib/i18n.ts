@@ -16,7 +16,7 @@ import { LANGUAGE_STORAGE_KEY, asLanguage, chooseInitialLanguage } from './langu
  */
 export const CORE_NAMESPACES = ['common', 'auth'] as const;
 export const APP_NAMESPACES = ['users', 'contact', 'ledes', 'annuities'] as const;
-export const LAZY_NAMESPACES = ['patents', 'portfolio', 'mfa', 'receipts', 'costs', 'guidelines', 'forecast', 'analytics'] as const;
+export const LAZY_NAMESPACES = ['patents', 'portfolio', 'mfa', 'receipts', 'costs', 'guidelines', 'forecast', 'analytics', 'register'] as const;
 export const WEB_NAMESPACES = [...CORE_NAMESPACES, ...APP_NAMESPACES, ...LAZY_NAMESPACES] as const;
 export type WebNamespace = (typeof WEB_NAMESPACES)[number];
 export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
@@ -34,6 +34,7 @@ const LAZY_BUNDLES: Record<LazyNamespace, Record<Language, JsonChunk>> = {
   guidelines: { en: () => import('@portal/i18n/locales/en/guidelines.json'), fr: () => import('@portal/i18n/locales/fr/guidelines.json') },
   forecast: { en: () => import('@portal/i18n/locales/en/forecast.json'), fr: () => import('@portal/i18n/locales/fr/forecast.json') },
   analytics: { en: () => import('@portal/i18n/locales/en/analytics.json'), fr: () => import('@portal/i18n/locales/fr/analytics.json') },
+  register: { en: () => import('@portal/i18n/locales/en/register.json'), fr: () => import('@portal/i18n/locales/fr/register.json') },
 };
 const isLazy = (namespace: string): namespace is LazyNamespace => (LAZY_NAMESPACES as readonly string[]).includes(namespace);
 const isApp = (namespace: string): namespace is AppNamespace => (APP_NAMESPACES as readonly string[]).includes(namespace);
