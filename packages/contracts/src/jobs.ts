@@ -18,6 +18,8 @@ export const JOB_PAYLOADS = {
   'ledes-digest': z.strictObject({ day: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.literal('yesterday')]) }),
   /** One receipt upload (`receipt_uploads`): a PDF or a zip of PDFs made into receipts. */
   receipts: z.strictObject({ uploadId: z.string().uuid() }),
+  /** The renewal calls of a day (YYYY-MM-DD), or of the day the job runs ('today', the schedule's). */
+  'renewal-calls': z.strictObject({ day: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.literal('today')]) }),
 } as const;
 export type QueueName = keyof typeof JOB_PAYLOADS;
 export const QUEUE_NAMES = Object.keys(JOB_PAYLOADS) as QueueName[];

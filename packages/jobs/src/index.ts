@@ -37,3 +37,8 @@ export { patentImportRunKind, publishImport } from './kinds/patent-import.ts';
 export { receiptRunKind, publishReceiptUpload } from './kinds/receipts.ts';
 export { DO_NOT_PAY, INSTRUCTION_SOURCES, LEDGER_STATES, instructedState, recordState, sourceOf, transition, type InstructionLedgerSource, type LedgerEvent, type LedgerSource, type LedgerState, type Transition } from './ledger/states.ts';
 export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type LedgerChange, type LedgerOutcome, type LedgerWriteOptions } from './ledger/write.ts';
+export { renewalCallsJob, RENEWAL_CALLS_CRON, RENEWAL_CALLS_EVERY_MS } from './definitions/renewal-calls.ts';
+export { createRenewalCallsProcessor } from './processors/renewal-calls.ts';
+export { callLines, callSettingsOf, closeCallItems, gatherCalls, openItemsOf, runRenewalCalls, sendCallStep, sentStepsOf, PDF_TYPE as CALL_PDF_TYPE, XLSX_TYPE as CALL_XLSX_TYPE, type RenewalCallsDeps, type RenewalCallsResult, type SendOutcome } from './calls/run.ts';
+export { DEFAULT_CALL_SETTINGS, instructBefore, nextStep, partOf, priceItem, stepOn, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep, type CostPart, type CostPartSource, type PricedItem } from './calls/costs.ts';
+export { callPdf, callXlsx, formatAmount, type CallDocument, type CallLine } from './calls/documents.ts';
