@@ -119,10 +119,15 @@ export function stepOn(today: string, items: readonly { dueDate: string; instruc
 
 const ORDER: Readonly<Record<CallStep, number>> = { first_call: 0, reminder: 1, last_call: 2 };
 
-/** The step to send on `today`, if any: the current one, unless it or a later one was already sent (a call never goes back). */
+/**
+ * The step to send on `today`, if any: the current one, unless it or a later one was already sent (a call never
+ * goes back). A call opened late starts with its first call rather than a reminder of a call never sent; a call
+ * already in grace goes straight to its last call.
+ */
 export function stepToSend(current: CallStep | null, sent: readonly CallStep[]): CallStep | null {
   if (current === null) return null;
   if (sent.some((s) => ORDER[s] >= ORDER[current])) return null;
+  if (current === 'reminder' && sent.length === 0) return 'first_call';
   return current;
 }
 
