@@ -80,6 +80,8 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /brevet_eptane/sync': { brevet_eptane: [{ idagenda: 'FUZZ-1', code_client: 'C1', cabinet: 'Cabinet Fuzz', Pays: 'FR', DateEcheance: '2027-01-01', Quantieme: 5, cost: 10 }] },
   'POST /patent_exports': {},
   'POST /patent_reminders': {},
+  'POST /renewal_calls/:id/send': {},
+  'POST /renewal_calls/:id/hold': { held: true },
 };
 const GOOD_FIELDS: Record<string, string> = { type: 'patent', office: 'EP', user_id: UUID };
 

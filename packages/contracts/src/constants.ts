@@ -213,6 +213,8 @@ export const ERROR_CODES = {
   receipt_already_linked: 409,
   receipt_year_required: 400,
   receipt_link_refused: 409,
+  // Renewal calls (issue 30 §3).
+  renewal_call_nothing_to_send: 409,
   submission_reviewed: 409,
   reason_required: 400,
   country_required: 400,

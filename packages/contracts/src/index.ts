@@ -15,3 +15,4 @@ export * from './ops.ts';
 export * from './mfa.ts';
 export * from './receipts.ts';
 export * from './realtime-events.ts';
+export * from './renewal-calls.ts';

@@ -17,6 +17,7 @@ import { opsPolicy, opsRoutes } from '../modules/ops/index.ts';
 import { patentPortfolioPolicy, patentPortfolioRoutes } from '../modules/patent-portfolio/index.ts';
 import { patentsPolicy, patentsRoutes } from '../modules/patents/index.ts';
 import { receiptsPolicy, receiptsRoutes } from '../modules/receipts/index.ts';
+import { renewalCallsPolicy, renewalCallsRoutes } from '../modules/renewal-calls/index.ts';
 import { usersPolicy, usersRoutes } from '../modules/users/index.ts';
 import { AppError, errorMiddleware } from './errors.ts';
 import { cors, requireApiKey, requireJsonBody, requireTrustedOrigin } from './guards.ts';
@@ -37,6 +38,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: patentPortfolioRoutes, policy: patentPortfolioPolicy },
   { routes: opsRoutes, policy: opsPolicy },
   { routes: receiptsRoutes, policy: receiptsPolicy },
+  { routes: renewalCallsRoutes, policy: renewalCallsPolicy },
   docsModule,
 ];
 
