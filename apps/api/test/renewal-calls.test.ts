@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { cabinets, patentRecords, renewalCallItems, renewalCalls, renewalCallSettings, renewalCallSteps, users } from '@portal/db';
-import { runRenewalCalls, type RenewalCallsDeps } from '@portal/jobs';
+import { gatherCalls, runRenewalCalls, type RenewalCallsDeps } from '@portal/jobs';
 import type { Storage } from '@portal/storage';
 import { databaseKinds, startTestPortal, type TestPortal } from './support/portal.ts';
 
@@ -209,5 +209,45 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     expect(await pdfText(en.attachments[0]!.content)).toMatch(/136\.00 EUR 68\.00 EUR 204\.00 EUR/);
     expect((await xlsxRows(en.attachments[1]!.content))[1]!.slice(7)).toEqual(['EUR', 136, 68, 204]);
     expect(await runRenewalCalls(deps(), '2027-05-04')).toMatchObject({ steps: 0, mails: 0 });
+  });
+
+  it('staff’s desk: list, preview with each part, hold stops the job, send now sends the next step once; agents are refused', async () => {
+    t.clock.advance(Date.parse('2027-05-05T08:00:00Z') - t.clock.now().getTime());
+    const admin = await t.loginAs('admin');
+    const list = await admin.client.get('/api/renewal_calls');
+    expect(list.status).toBe(200);
+    const c1 = list.body.calls.find((c: { client_code: string }) => c.client_code === 'C1');
+    expect(c1).toMatchObject({ step: 'last_call', next_step: null, next_step_on: null, open_items: 2, items: 3, held: false, instruct_before: '2027-03-31' });
+    // C1-a in grace (136 + 68) and C1-far (FR annuity 4 = 38, due 2027-07-31): 242.00 EUR.
+    expect(c1.totals).toEqual([{ currency: 'EUR', amount: '242.00' }]);
+    const preview = await admin.client.get(`/api/renewal_calls/${c1._id}`);
+    expect(preview.status).toBe(200);
+    expect(preview.body.lines[0]).toMatchObject({ reference_client: 'REF-C1A', in_grace: true, total: '204.00', parts: [{ part: 'official_fee', currency: 'EUR', amount: '136.00' }, { part: 'surcharge', currency: 'EUR', amount: '68.00' }] });
+    expect(preview.body.steps.map((x: { step: string }) => x.step)).toEqual(['first_call', 'reminder', 'last_call']);
+    expect((await admin.client.post(`/api/renewal_calls/${c1._id}/send`, {})).body).toMatchObject({ success: false, code: 'renewal_call_nothing_to_send' });
+
+    // A new client's call, held: the job sends nothing; send now sends its first call, once.
+    await t.portal.ctx.db.insert(patentRecords).values({ idagenda: 'C4-a', cabinetId: cabinetA, clientCode: 'C4', pays: 'FR', quantieme: 5, dateEcheance: '2027-07-31', referenceClient: 'REF-C4A' });
+    const user = await t.createUser('user_agent_annuites', { langue: 'fr' });
+    await t.portal.ctx.db.update(users).set({ code: ['C4'] }).where(eq(users.id, user.id));
+    // Gathered (as the run's first part does), then held before any step went.
+    expect(await gatherCalls(t.portal.ctx.db, '2027-05-05')).toBe(1);
+    const c4 = (await callOf('C4'))!;
+    const held = await admin.client.post(`/api/renewal_calls/${c4.id}/hold`, { held: true });
+    expect(held.status).toBe(200);
+    expect(held.body.call).toMatchObject({ held: true, step: null, next_step: 'first_call', next_step_on: '2027-05-05' });
+    expect(await runRenewalCalls(deps(), '2027-05-05')).toMatchObject({ steps: 0, mails: 0 });
+    const sent = await admin.client.post(`/api/renewal_calls/${c4.id}/send`, {});
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ step: 'first_call', mails: 1, call: { step: 'first_call', held: true } });
+    const mails = await newMails();
+    expect(mails.map((m) => (m.to as { text: string }).text)).toEqual([user.email]);
+    expect(mails[0]!.subject).toMatch(/^Premier appel/);
+    const trail = await admin.client.get(`/api/renewal_calls/${c4.id}`);
+    expect(trail.body.steps).toEqual([{ step: 'first_call', sent_on: '2027-05-05', items: 1, mails: 1, by_staff: true }]);
+    const agent = await t.loginAs('user_agent_annuites');
+    expect((await agent.client.get('/api/renewal_calls')).status).toBe(403);
+    expect((await admin.client.post(`/api/renewal_calls/${c4.id}/hold`, { held: 'yes' })).status).toBe(400);
+    expect((await admin.client.get('/api/renewal_calls/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
