@@ -4,7 +4,7 @@ import { formatMinor } from '@portal/annuities/core';
 import { renewalCalls, type Executor } from '@portal/db';
 import { callLines, callSettingsOf, nextStep, openItemsOf, rowsOf, sendCallStep, sentStepsOf, type CallStep } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../domain/errors.ts';
 
 const ORDER: Record<CallStep, number> = { first_call: 0, reminder: 1, last_call: 2 };
 
