@@ -245,6 +245,13 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     expect(mails[0]!.subject).toMatch(/^Premier appel/);
     const trail = await admin.client.get(`/api/renewal_calls/${c4.id}`);
     expect(trail.body.steps).toEqual([{ step: 'first_call', sent_on: '2027-05-05', items: 1, mails: 1, by_staff: true }]);
+    // The agents' list shows the call an annuity belongs to and its "instruct before".
+    const agentC4 = t.client();
+    expect((await agentC4.post('/api/auth/login', { email: user.email, password: user.password })).status).toBe(200);
+    const listed = await agentC4.get('/api/brevet_eptane');
+    expect(listed.status).toBe(200);
+    const row = listed.body.brevet_eptane.find((p: { idagenda: string }) => p.idagenda === 'C4-a');
+    expect(row.renewal_call).toEqual({ _id: c4.id, instruct_before: '2027-07-01' });
     const agent = await t.loginAs('user_agent_annuites');
     expect((await agent.client.get('/api/renewal_calls')).status).toBe(403);
     expect((await admin.client.post(`/api/renewal_calls/${c4.id}/hold`, { held: 'yes' })).status).toBe(400);
