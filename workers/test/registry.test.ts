@@ -33,7 +33,7 @@ describe('job registry: every queue has a consumer in each mode', () => {
 
   it('embedded: the boot refuses handlers missing a registered queue', () => {
     const ports = {} as JobPorts;
-    expect(() => consumedQueues({ mail: bindJob(JOB_REGISTRY.mail, ports) })).toThrow('no consumer for queue(s) ledes, annuities, patent-import, patent-export, patent-reminders, receipts, ledes-digest, register-sync');
+    expect(() => consumedQueues({ mail: bindJob(JOB_REGISTRY.mail, ports) })).toThrow('no consumer for queue(s) ledes, annuities, patent-import, patent-export, patent-reminders, receipts, ledes-digest, register-sync, renewal-calls');
   });
 
   it('SIGTERM: jobs are handed back before the grace ends, and compose waits longer than the grace', () => {

@@ -94,6 +94,8 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   'POST /patent_reminders': {},
   'POST /ledes/guidelines/:id_client': { effective_from: '2025-01-01', rules: [{ kind: 'max_rate', ref: '§1', severity: 'error', classification: 'PARTNR', max: '300' }] },
   'POST /ledes/guidelines/:id_client/preview': { rules: [{ kind: 'duplicate_line', ref: '§1', severity: 'warning' }], last: 1 },
+  'POST /renewal_calls/:id/send': {},
+  'POST /renewal_calls/:id/hold': { held: true },
 };
 const GOOD_FIELDS: Record<string, string> = { type: 'patent', office: 'EP', user_id: UUID };
 

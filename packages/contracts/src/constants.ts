@@ -217,6 +217,8 @@ export const ERROR_CODES = {
   receipt_link_refused: 409,
   // Register discrepancies (decision 197).
   discrepancy_resolved: 409,
+  // Renewal calls (issue 30 §3).
+  renewal_call_nothing_to_send: 409,
   submission_reviewed: 409,
   reason_required: 400,
   country_required: 400,

@@ -20,3 +20,4 @@ export * from './realtime-events.ts';
 export * from './costs.ts';
 export * from './guidelines.ts';
 export * from './forecast.ts';
+export * from './renewal-calls.ts';

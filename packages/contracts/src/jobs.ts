@@ -20,6 +20,8 @@ export const JOB_PAYLOADS = {
   receipts: z.strictObject({ uploadId: z.string().uuid() }),
   /** One register sync run (`register_sync_runs`), or the schedule's tick ('scheduled': start the day's run or resume the current one). */
   'register-sync': z.strictObject({ runId: z.union([z.string().uuid(), z.literal('scheduled')]) }),
+  /** The renewal calls of a day (YYYY-MM-DD), or of the day the job runs ('today', the schedule's). */
+  'renewal-calls': z.strictObject({ day: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.literal('today')]) }),
 } as const;
 export type QueueName = keyof typeof JOB_PAYLOADS;
 export const QUEUE_NAMES = Object.keys(JOB_PAYLOADS) as QueueName[];

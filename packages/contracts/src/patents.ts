@@ -124,6 +124,8 @@ export const patentRecordSchema = z.strictObject({
   updated: z.iso.datetime(),
   /** The payment ledger's state of this record's annuity year (decision 191); null when the ledger has no row for it yet. */
   ledger_state: z.enum(PAYMENT_LEDGER_STATES).nullable().optional(),
+  /** The open renewal call this annuity belongs to (issue 30 §3) and its "instruct before" date, computed by the server; null when in none. Lists only. */
+  renewal_call: z.strictObject({ _id: z.uuid(), instruct_before: isoDay }).nullable().optional(),
 });
 export type PatentRecordDto = z.infer<typeof patentRecordSchema>;
 

@@ -130,6 +130,7 @@ export const MAIL_TEMPLATE_VALUES = [
   'ledes_refused',
   'ledes_delivered',
   'ledes_digest',
+  'renewal_call',
 ] as const;
 
 /**
@@ -1355,4 +1356,103 @@ export const registerDiscrepancies = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('register_discrepancies_key').on(t.patentKey, t.annuityYear, t.kind), index('register_discrepancies_status_idx').on(t.status, t.createdAt, t.id)],
+);
+
+/** The steps of a renewal call (issue 30 §3, decision 202), in the order they are sent. */
+export const RENEWAL_CALL_STEPS = ['first_call', 'reminder', 'last_call'] as const;
+/** Why an item of a call was closed: the agent instructed in the portal, the payment was recorded, or the right lapsed. */
+export const RENEWAL_CALL_CLOSINGS = ['instructed', 'paid', 'lapsed'] as const;
+
+/**
+ * A cabinet's renewal-call settings (issue 30 §3): the window of due dates a call gathers (days ahead of
+ * the day), the margin before the due date that makes "instruct before", and how many days before
+ * "instruct before" the reminder goes. A cabinet without a row has the defaults.
+ */
+export const renewalCallSettings = pgTable(
+  'renewal_call_settings',
+  {
+    cabinetId: uuid('cabinet_id')
+      .primaryKey()
+      .references(() => cabinets.id, { onDelete: 'cascade' }),
+    windowDays: integer('window_days').notNull().default(90),
+    marginDays: integer('margin_days').notNull().default(30),
+    reminderDays: integer('reminder_days').notNull().default(14),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('renewal_call_settings_window_check', sql`${t.windowDays} between 7 and 366`),
+    check('renewal_call_settings_margin_check', sql`${t.marginDays} between 0 and 180`),
+    check('renewal_call_settings_reminder_check', sql`${t.reminderDays} between 0 and 180`),
+  ],
+);
+
+/**
+ * A renewal call: the annuities of one client code of one cabinet falling due in the cabinet's window,
+ * gathered by the `renewal-calls` job (decision 202). At most one open call per cabinet and client code;
+ * `held` stops its steps until staff release it; `closed_on` once every item is closed.
+ */
+export const renewalCalls = pgTable(
+  'renewal_calls',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    cabinetId: uuid('cabinet_id')
+      .notNull()
+      .references(() => cabinets.id, { onDelete: 'cascade' }),
+    clientCode: text('client_code').notNull(),
+    openedOn: date('opened_on', { mode: 'string' }).notNull(),
+    held: boolean('held').notNull().default(false),
+    closedOn: date('closed_on', { mode: 'string' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('renewal_calls_open_unique').on(t.cabinetId, t.clientCode).where(sql`${t.closedOn} is null`),
+    index('renewal_calls_client_idx').on(t.clientCode, t.openedOn),
+  ],
+);
+
+/**
+ * An annuity of a call: one annuity record belongs to one call at most (the primary key), with its due date
+ * and "instruct before" (due date − the cabinet's margin) as the server computed them when it joined.
+ * Closed item by item: instructed, paid, lapsed. The agents' list reads it by the record's key.
+ */
+export const renewalCallItems = pgTable(
+  'renewal_call_items',
+  {
+    recordId: uuid('record_id')
+      .primaryKey()
+      .references(() => patentRecords.id, { onDelete: 'cascade' }),
+    callId: uuid('call_id')
+      .notNull()
+      .references(() => renewalCalls.id, { onDelete: 'cascade' }),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    instructBefore: date('instruct_before', { mode: 'string' }).notNull(),
+    closedReason: text('closed_reason', { enum: RENEWAL_CALL_CLOSINGS }),
+    closedOn: date('closed_on', { mode: 'string' }),
+  },
+  (t) => [
+    index('renewal_call_items_call_idx').on(t.callId, t.dueDate),
+    check('renewal_call_items_closed_check', sql`${t.closedReason} is null or ${t.closedReason} in ('instructed', 'paid', 'lapsed')`),
+  ],
+);
+
+/**
+ * The steps of a call sent: one row per (call, step), the unique key that keeps a step from being sent twice,
+ * written in the transaction that records its mails. The call's audit trail: when, by the schedule or by whom
+ * ("send now"), how many open items, which mails.
+ */
+export const renewalCallSteps = pgTable(
+  'renewal_call_steps',
+  {
+    callId: uuid('call_id')
+      .notNull()
+      .references(() => renewalCalls.id, { onDelete: 'cascade' }),
+    step: text('step', { enum: RENEWAL_CALL_STEPS }).notNull(),
+    sentOn: date('sent_on', { mode: 'string' }).notNull(),
+    items: integer('items').notNull(),
+    mails: integer('mails').notNull(),
+    /** Staff who pressed "send now"; null for the daily schedule. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.callId, t.step] }), check('renewal_call_steps_step_check', sql`${t.step} in ('first_call', 'reminder', 'last_call')`)],
 );

@@ -9,6 +9,7 @@ import { patentRemindersJob } from './definitions/patent-reminders.ts';
 import { ledesDigestJob } from './definitions/ledes-digest.ts';
 import { receiptRunKind, receiptsJob } from './definitions/receipts.ts';
 import { registerSyncJob, registerSyncRunKind } from './definitions/register-sync.ts';
+import { renewalCallsJob } from './definitions/renewal-calls.ts';
 import type { RunKind } from './run-kind.ts';
 import type { CheckAnnuitiesDeps } from './processors/check-annuities.ts';
 import type { CheckLedesDeps } from './processors/check-ledes.ts';
@@ -19,6 +20,7 @@ import type { PatentRemindersDeps } from './processors/patent-reminders.ts';
 import type { LedesDigestDeps } from './processors/ledes-digest.ts';
 import type { ReadReceiptsDeps } from './processors/read-receipts.ts';
 import type { RegisterSyncDeps } from './registers/sync.ts';
+import type { RenewalCallsDeps } from './processors/renewal-calls.ts';
 
 /**
  * Every active queue, named once: its definition. The inline driver, the BullMQ workers, the
@@ -26,7 +28,7 @@ import type { RegisterSyncDeps } from './registers/sync.ts';
  * adding its definition here (and a worker entrypoint): nothing may enqueue to a queue nobody
  * consumes (docs/decisions.md).
  */
-const DEFINITIONS = [mailJob, ledesJob, annuitiesJob, patentImportJob, patentExportJob, patentRemindersJob, receiptsJob, ledesDigestJob, registerSyncJob] as const;
+const DEFINITIONS = [mailJob, ledesJob, annuitiesJob, patentImportJob, patentExportJob, patentRemindersJob, receiptsJob, ledesDigestJob, registerSyncJob, renewalCallsJob] as const;
 
 type Definition = (typeof DEFINITIONS)[number];
 export type RegisteredQueue = Definition['queue'];
@@ -44,7 +46,7 @@ export const RUN_KINDS: readonly RunKind[] = [ledesRunKind, annuityRunKind, pate
 /** `kind` label → run table, for the `portal_runs` gauge of `@portal/ops`. */
 export const RUN_TABLES: Readonly<Record<string, string>> = Object.fromEntries(RUN_KINDS.map((kind) => [kind.kind, kind.tableName]));
 
-export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps & ReadReceiptsDeps & LedesDigestDeps & RegisterSyncDeps;
+export type JobPorts = SendMailDeps & CheckLedesDeps & CheckAnnuitiesDeps & ImportPatentsDeps & ExportPatentsDeps & PatentRemindersDeps & ReadReceiptsDeps & LedesDigestDeps & RegisterSyncDeps & RenewalCallsDeps;
 
 export function isRegisteredQueue(queue: QueueName): queue is RegisteredQueue {
   return queue in JOB_REGISTRY;

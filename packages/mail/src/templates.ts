@@ -12,7 +12,8 @@ export type MailTemplate =
   | 'patent_submission_rejected'
   | 'ledes_refused'
   | 'ledes_delivered'
-  | 'ledes_digest';
+  | 'ledes_digest'
+  | 'renewal_call';
 export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'reset_password',
   'first_connection',
@@ -24,6 +25,7 @@ export const MAIL_TEMPLATES: readonly MailTemplate[] = [
   'ledes_refused',
   'ledes_delivered',
   'ledes_digest',
+  'renewal_call',
 ];
 
 export interface RenderedMail {
@@ -61,6 +63,8 @@ const SPECS: Record<MailTemplate, TemplateSpec> = {
   ledes_refused: { required: ['filename', 'errors', 'link', 'settings'], defaults: {}, links: ['link', 'settings'], multiline: [], toEndUser: true },
   ledes_delivered: { required: ['filename', 'link', 'settings'], defaults: {}, links: ['link', 'settings'], multiline: [], toEndUser: true },
   ledes_digest: { required: ['day', 'runs', 'accepted', 'refused', 'failed', 'findings', 'link', 'settings'], defaults: {}, links: ['link', 'settings'], multiline: ['findings'], toEndUser: true },
+  // A renewal call's step (issue 30 §3): the client code, the step, one line per annuity, the totals per currency; the call as PDF and xlsx attached.
+  renewal_call: { required: ['step', 'client', 'count', 'rows', 'totals', 'before'], defaults: {}, links: [], multiline: ['rows', 'totals'], toEndUser: true },
 };
 
 // Placeholders are first rendered as private-use markers, then replaced in a single pass with the

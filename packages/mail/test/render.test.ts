@@ -47,6 +47,8 @@ describe('renderMail', () => {
       ...{ filename: 'f.pdf', count: '2', instructions: '- a\n- b', reference: 'R', reason: 'r', step: 's', rows: '- a', total: '1 €' },
       // The LEDES notifications' parameters.
       ...{ errors: '3', settings: LINK, day: '2026-11-27', runs: '4', accepted: '2', refused: '1', failed: '1', findings: '- MTH-001 (3)' },
+      // The renewal calls' parameters.
+      ...{ client: 'C1', totals: '136.00 EUR', before: '2027-03-31' },
     };
     for (const template of MAIL_TEMPLATES) {
       for (const locale of ['en', 'fr'] as const) {

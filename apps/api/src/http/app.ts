@@ -22,6 +22,7 @@ import { patentPortfolioPolicy, patentPortfolioRoutes } from '../modules/patent-
 import { patentsPolicy, patentsRoutes } from '../modules/patents/index.ts';
 import { receiptsPolicy, receiptsRoutes } from '../modules/receipts/index.ts';
 import { registersPolicy, registersRoutes } from '../modules/registers/index.ts';
+import { renewalCallsPolicy, renewalCallsRoutes } from '../modules/renewal-calls/index.ts';
 import { usersPolicy, usersRoutes } from '../modules/users/index.ts';
 import { AppError, errorMiddleware } from './errors.ts';
 import { cors, requireApiKey, requireJsonBody, requireTrustedOrigin } from './guards.ts';
@@ -47,6 +48,7 @@ export const API_MODULES: ApiModule[] = [
   { routes: costsRoutes, policy: costsPolicy },
   { routes: forecastRoutes, policy: forecastPolicy },
   { routes: registersRoutes, policy: registersPolicy },
+  { routes: renewalCallsRoutes, policy: renewalCallsPolicy },
   docsModule,
 ];
 

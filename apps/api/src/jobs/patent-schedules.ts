@@ -1,4 +1,4 @@
-import { enqueueCommitted, LEDES_DIGEST_EVERY_MS, PATENT_EXPORT_EVERY_MS, PATENT_REMINDERS_EVERY_MS, REGISTER_SYNC_EVERY_MS } from '@portal/jobs';
+import { enqueueCommitted, LEDES_DIGEST_EVERY_MS, PATENT_EXPORT_EVERY_MS, PATENT_REMINDERS_EVERY_MS, REGISTER_SYNC_EVERY_MS, RENEWAL_CALLS_EVERY_MS } from '@portal/jobs';
 import type { AppContext } from '../context.ts';
 
 /**
@@ -25,11 +25,16 @@ export function schedulePatentJobs(ctx: AppContext): () => void {
   const registerRun = () => {
     enqueueCommitted(ctx, 'register-sync', [{ runId: 'scheduled' }]).catch(() => {});
   };
+  // The renewal calls of the day (issue 30 §3): a step already sent has its row, so the hourly run sends each step once.
+  const callsRun = () => {
+    enqueueCommitted(ctx, 'renewal-calls', [{ day: 'today' }]).catch(() => {});
+  };
   const timers = [
     setInterval(exportRun, PATENT_EXPORT_EVERY_MS),
     setInterval(reminderRun, PATENT_REMINDERS_EVERY_MS),
     setInterval(digestRun, LEDES_DIGEST_EVERY_MS),
     setInterval(registerRun, REGISTER_SYNC_EVERY_MS),
+    setInterval(callsRun, RENEWAL_CALLS_EVERY_MS),
   ];
   for (const timer of timers) timer.unref();
   return () => {

@@ -151,6 +151,7 @@ const NOT_RUN_KINDS: Record<string, string> = {
   'patent-export': 'a scheduled batch, its rows are export batches written whole',
   'patent-reminders': 'the day’s reminders, no run row',
   'ledes-digest': 'the admins’ digest of a day, one sent-log row per admin and day, no run row',
+  'renewal-calls': 'the day’s renewal calls, one renewal_call_steps row per call and step, no run row',
 };
 
 /** The run kinds of `@portal/jobs`'s registry (decision 159), by queue. */

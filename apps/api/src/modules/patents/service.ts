@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, ilike, inArray, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, inArray, isNotNull, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   PATENT_LIMIT_DAYS,
   paginationMeta,
@@ -14,7 +14,7 @@ import {
 } from '@portal/contracts';
 import { formatIsoDate, officeOfCountry, parseIsoDate, recordDeadline } from '@portal/annuities/core';
 import { originOf, writeLedger } from '@portal/jobs';
-import { cabinets, keepPreparedPlan, patentInstructionEvents, patentRecords, patentTabCounts, paymentInstructions, userCabinets, users, type Database, type Executor } from '@portal/db';
+import { cabinets, keepPreparedPlan, patentInstructionEvents, patentRecords, patentTabCounts, paymentInstructions, renewalCallItems, userCabinets, users, type Database, type Executor } from '@portal/db';
 import type { AppContext } from '../../context.ts';
 import { AppError, type RefusedRow } from '../../domain/errors.ts';
 import type { AuthState } from '../../domain/auth.ts';
@@ -320,12 +320,23 @@ export function pageRequest(request: ListRequest): PageRequest {
 }
 
 /** A page of a patent_records list and its meta, in one statement (list-page.ts). */
+/** The open renewal call of each record of a page (issue 30 §3): one primary-key lookup per row of the page. */
+async function renewalCallsOf(db: Executor, ids: string[]): Promise<Map<string, { _id: string; instruct_before: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ recordId: renewalCallItems.recordId, callId: renewalCallItems.callId, instructBefore: renewalCallItems.instructBefore })
+    .from(renewalCallItems)
+    .where(and(inArray(renewalCallItems.recordId, ids), isNull(renewalCallItems.closedReason)));
+  return new Map(rows.map((r) => [r.recordId, { _id: r.callId, instruct_before: r.instructBefore }]));
+}
+
 export async function listResponse(ctx: AppContext, request: ListRequest) {
   const result = await listPage(ctx.db, pageRequest(request));
   const more = request.total === undefined && result.total > PATENT_COUNT_CAP;
   const day = today(ctx);
+  const calls = await renewalCallsOf(ctx.db, result.rows.map((r) => r.patent.id));
   return {
-    brevet_eptane: result.rows.map((r) => toPatentDto(r.patent, r.cabinetName, day)),
+    brevet_eptane: result.rows.map((r) => ({ ...toPatentDto(r.patent, r.cabinetName, day), renewal_call: calls.get(r.patent.id) ?? null })),
     meta: {
       ...paginationMeta(request.page, request.limit, more ? PATENT_COUNT_CAP + 1 : result.total),
       ...(more ? { total: PATENT_COUNT_CAP, total_more: true } : {}),

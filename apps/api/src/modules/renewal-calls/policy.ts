@@ -1,0 +1,9 @@
+import type { PolicyTable } from '../../http/access.ts';
+
+/** Renewal calls (issue 30 §3): staff's desk. Admins read, preview, send now and hold the calls. */
+export const renewalCallsPolicy = {
+  'GET /renewal_calls': ['admin'],
+  'GET /renewal_calls/:id': ['admin'],
+  'POST /renewal_calls/:id/send': ['admin'],
+  'POST /renewal_calls/:id/hold': ['admin'],
+} satisfies PolicyTable;

@@ -1,0 +1,137 @@
+import { PassThrough } from 'node:stream';
+import PDFDocument from 'pdfkit';
+import { formatMinor, parseIsoDate } from '@portal/annuities/core';
+import { serverT, type Locale } from '@portal/i18n';
+import { neutralise, XlsxStreamWriter } from '@portal/xlsx';
+import { formatMailDay } from '../mails.ts';
+import { partOf, type CallStep, type PricedItem } from './costs.ts';
+
+/** One line of a call as its documents show it. */
+export interface CallLine {
+  reference: string | null;
+  pays: string;
+  numeroDepot: string | null;
+  quantieme: number | null;
+  dueDate: string;
+  instructBefore: string;
+  priced: PricedItem;
+}
+
+export interface CallDocument {
+  clientCode: string;
+  step: CallStep;
+  day: string;
+  locale: Locale;
+  lines: readonly CallLine[];
+  totals: readonly { currency: string; totalMinor: number }[];
+}
+
+/** An amount in minor units as its reader writes it: 1 234,50 EUR in French, 1,234.50 EUR in English. */
+export function formatAmount(minor: number, currency: string, locale: Locale): string {
+  const [units, cents] = formatMinor(minor).split('.') as [string, string];
+  const grouped = new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { useGrouping: true }).format(Number(units));
+  return `${grouped}${locale === 'fr' ? ',' : '.'}${cents} ${currency}`;
+}
+
+const tx = (locale: Locale) => {
+  const t = serverT(locale);
+  return (key: string) => t(`renewal_call.doc.${key}`, { ns: 'emails' });
+};
+
+/** The amount columns of a line: official fee, surcharge, total (text, '—' when unknown). */
+export function amountsOf(line: CallLine, locale: Locale): { fee: string; surcharge: string; total: string } {
+  const p = line.priced;
+  if (p.currency === null || p.totalMinor === null) return { fee: '—', surcharge: '—', total: '—' };
+  return { fee: formatAmount(partOf(p, 'official_fee'), p.currency, locale), surcharge: formatAmount(partOf(p, 'surcharge'), p.currency, locale), total: formatAmount(p.totalMinor, p.currency, locale) };
+}
+
+/** The call as a PDF (pdfkit, standard Helvetica: WinAnsi covers French). */
+export async function callPdf(doc: CallDocument): Promise<Buffer> {
+  const t = tx(doc.locale);
+  const step = serverT(doc.locale)(`renewal_call.steps.${doc.step}`, { ns: 'emails' });
+  const pdf = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 36, info: { Title: `${t('title')} ${doc.clientCode}` } });
+  const chunks: Buffer[] = [];
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+  pdf.font('Helvetica-Bold').fontSize(16).text(`${t('title')} — ${step}`);
+  pdf.font('Helvetica').fontSize(10).moveDown(0.5);
+  pdf.text(`${t('client')}: ${doc.clientCode}`);
+  pdf.text(`${t('date')}: ${formatMailDay(doc.day, doc.locale)}`);
+  pdf.moveDown();
+  const columns: [string, number][] = [
+    [t('reference'), 90], [t('country'), 40], [t('application'), 90], [t('year'), 45], [t('due'), 70], [t('before'), 80], [t('fee'), 90], [t('surcharge'), 80], [t('total'), 90],
+  ];
+  const row = (cells: string[], bold = false) => {
+    const y = pdf.y;
+    let x = pdf.page.margins.left;
+    pdf.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8);
+    let height = 0;
+    cells.forEach((cell, i) => {
+      const width = columns[i]![1];
+      pdf.text(cell, x, y, { width: width - 4 });
+      height = Math.max(height, pdf.y - y);
+      x += width;
+    });
+    pdf.x = pdf.page.margins.left;
+    pdf.y = y + height + 4;
+    if (pdf.y > pdf.page.height - pdf.page.margins.bottom - 30) pdf.addPage();
+  };
+  row(columns.map(([label]) => label), true);
+  for (const line of doc.lines) {
+    const a = amountsOf(line, doc.locale);
+    row([line.reference ?? '—', line.pays, line.numeroDepot ?? '—', line.quantieme === null ? '—' : String(line.quantieme), formatMailDay(line.dueDate, doc.locale), formatMailDay(line.instructBefore, doc.locale), a.fee, a.surcharge, a.total]);
+  }
+  pdf.moveDown();
+  pdf.font('Helvetica-Bold').fontSize(10).text(t('totals'), pdf.page.margins.left);
+  pdf.font('Helvetica');
+  for (const total of doc.totals) pdf.text(formatAmount(total.totalMinor, total.currency, doc.locale));
+  pdf.end();
+  return done;
+}
+
+/** The call as a workbook (`@portal/xlsx`): one line per annuity, each part a column; amounts as numbers in the currency's units. */
+export async function callXlsx(doc: CallDocument): Promise<Buffer> {
+  const t = tx(doc.locale);
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    out.on('end', resolve);
+    out.on('error', reject);
+  });
+  const writer = new XlsxStreamWriter(out, ['FFFFFFFF']);
+  const header = ['client', 'reference', 'country', 'application', 'year', 'due', 'before', 'currency', 'fee', 'surcharge', 'total'].map(t);
+  await writer.startSheet(doc.clientCode.slice(0, 31) || 'call', { widths: header.map(() => 16) });
+  await writer.row(header, XlsxStreamWriter.HEADER_STYLE);
+  const dateStyle = XlsxStreamWriter.styleOf(0, true);
+  const styles = header.map((_h, i) => (i === 5 || i === 6 ? dateStyle : 0));
+  const asDay = (iso: string) => ({ day: parseIsoDate(iso) ?? 0 });
+  const units = (minor: number | null) => (minor === null ? null : Number(formatMinor(minor)));
+  for (const line of doc.lines) {
+    const p = line.priced;
+    const known = p.currency !== null && p.totalMinor !== null;
+    await writer.row(
+      [
+        neutralise(doc.clientCode),
+        line.reference === null ? null : neutralise(line.reference),
+        line.pays,
+        line.numeroDepot === null ? null : neutralise(line.numeroDepot),
+        line.quantieme,
+        asDay(line.dueDate),
+        asDay(line.instructBefore),
+        p.currency,
+        known ? units(partOf(p, 'official_fee')) : null,
+        known ? units(partOf(p, 'surcharge')) : null,
+        units(p.totalMinor),
+      ],
+      styles,
+    );
+  }
+  await writer.finish();
+  out.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
