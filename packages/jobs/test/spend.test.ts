@@ -5,7 +5,8 @@ import { byDimension, overGuidelinesOf, SpendAccumulator, toTenThousandths } fro
 /** Decision 206: the rollup of the engine's lines, with hand-computed values. */
 const HEADER = ['LINE_ITEM_DATE', 'BILLING_END_DATE', 'EXP/FEE/INV_ADJ_TYPE', 'LAW_FIRM_ID', 'CLIENT_ID', 'LAW_FIRM_MATTER_ID', 'TIMEKEEPER_ID', 'TIMEKEEPER_NAME', 'LINE_ITEM_TASK_CODE', 'LINE_ITEM_TOTAL', 'LINE_ITEM_NUMBER_OF_UNITS'];
 const line = (date: string, tk: string, task: string, total: string, units = '1') => [date, '20260331', 'F', 'FIRM', 'CL', 'M1', tk, `Name ${tk}`, task, total, units];
-const gdl = (over: string): ResolvedFinding => ({ code: 'GDL-101', champ: 'LINE_ITEM_UNIT_COST', severity: 'error', over }) as unknown as ResolvedFinding;
+// The shape the engine gives a guideline finding (packages/ledes: `values.over`, decision 204).
+const gdl = (over: string): ResolvedFinding => ({ line: 0, code: 'GDL-101', champ: 'LINE_ITEM_UNIT_COST', severity: 'error', values: { found: '350', expected: '300', difference: '50', over } });
 
 describe('spend rollup', () => {
   it('decimals exactly, in 1/10,000', () => {
@@ -43,7 +44,7 @@ describe('spend rollup', () => {
   });
 
   it('the guidelines seam: GDL- findings with `over` count, others do not', () => {
-    expect(overGuidelinesOf([gdl('12.50'), gdl('0.25'), { code: 'CON-001', champ: 'X', severity: 'error', over: '99' } as unknown as ResolvedFinding])).toBe(127500n);
+    expect(overGuidelinesOf([gdl('12.50'), gdl('0.25'), { line: 0, code: 'CON-001', champ: 'X', severity: 'error', values: { over: '99' } }])).toBe(127500n);
     const acc = new SpendAccumulator();
     acc.onStart(HEADER);
     acc.onLine(line('20260305', 'T1', 'L110', '500'), [gdl('50')]);

@@ -36,7 +36,7 @@ export interface SpendSummary extends LedesSummary {
 
 /**
  * THE SEAM for "amount over guidelines": a finding counts when its code is a client-guideline code
- * (`GDL-` prefix, issue 31 §1) and it carries `over`, the total over the cap (a decimal string). The sum per
+ * (`GDL-` prefix, issue 31 §1) and its values carry `over`, the total over the cap (a decimal string). The sum per
  * line of these values is the line's amount over guidelines. Without guidelines no finding has these, and the
  * figure is 0.
  */
@@ -45,8 +45,8 @@ export function overGuidelinesOf(findings: readonly ResolvedFinding[]): bigint {
   let total = 0n;
   for (const f of findings) {
     if (!f.code.startsWith(GUIDELINE_CODE_PREFIX)) continue;
-    const over = (f as { readonly over?: unknown }).over;
-    if (typeof over === 'string') total += toTenThousandths(over) ?? 0n;
+    const over = f.values?.over;
+    if (over !== undefined) total += toTenThousandths(over) ?? 0n;
   }
   return total;
 }
