@@ -2,9 +2,11 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { addDays, computeSchedule, formatIsoDate, OFFICES, parseIsoDate, surchargeOn, UNITARY_STATES, type Office } from '@portal/annuities/core';
-import { FORECAST_EXPORT_COLUMNS, type ForecastResponse } from '@portal/contracts';
+import { FORECAST_EXPORT_COLUMNS, forecastQuery, type ForecastResponse } from '@portal/contracts';
 import { patentLedger, patentRecords, userCabinets, users } from '@portal/db';
-import { originOf } from '@portal/jobs';
+import { forecastHasDirty, originOf } from '@portal/jobs';
+import { sql } from 'drizzle-orm';
+import { computeForecast, forecastRefreshSettled, refreshInBackground } from '../src/modules/forecast/service.ts';
 import { startPatentWorld, type PatentWorld, type Seed } from './support/patents.ts';
 import { databaseKinds, type TestClient } from './support/portal.ts';
 
@@ -234,6 +236,24 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     await db.delete(patentRecords).where(eq(patentRecords.idagenda, gone.idagenda));
     data.records = data.records.filter((r) => r !== gone);
     expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
+  });
+
+  it('a bulk change is rebuilt within the request’s budget, the rest in the background: the answer says updating meanwhile', async () => {
+    const db = world.t.portal.ctx.db;
+    const before = await forecast(admin);
+    expect(before.updating).toBe(false);
+    // What an import of the whole portfolio leaves: every patent named for a rebuild.
+    await db.execute(sql`insert into patent_forecast_dirty (patent_key) select distinct coalesce(nullif(idbrevet, ''), 'record:' || id::text) from patent_records on conflict do nothing`);
+    // A request past its budget after one batch of 50 answers at once, from the rows stored, and says so.
+    const partial = await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), TODAY, { deadline: 0, batch: 50 });
+    expect(partial.updating).toBe(true);
+    expect(await forecastHasDirty(db)).toBe(true);
+    refreshInBackground(db, TODAY, world.t.portal.ctx.logger);
+    await forecastRefreshSettled();
+    expect(await forecastHasDirty(db)).toBe(false);
+    const after = await forecast(admin);
+    expect(after.updating).toBe(false);
+    expect(sorted(actual(after.years))).toEqual(sorted(expected(data, {}, byYear)));
   });
 
   it('the exports, CSV and xlsx, hold every figure of the answer with its parts', async () => {

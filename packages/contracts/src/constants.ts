@@ -219,6 +219,8 @@ export const ERROR_CODES = {
   discrepancy_resolved: 409,
   // Renewal calls (issue 30 §3).
   renewal_call_nothing_to_send: 409,
+  // The renewal budget's rows are being rebuilt after a bulk change (decision 201): an export would mix old and new figures.
+  forecast_updating: 409,
   submission_reviewed: 409,
   reason_required: 400,
   country_required: 400,

@@ -67,6 +67,11 @@ export const forecastResponse = z.strictObject({
   /** Annuities counted without an official fee (no table gives one): in `annuities`, not in the amounts. */
   unpriced: z.number().int(),
   abandon_older_than: z.number().int().nullable(),
+  /**
+   * True while the rows of patents changed in bulk (an import) are still being rebuilt in the background: the figures
+   * of those patents are the ones from before the change. The screen says so and asks again.
+   */
+  updating: z.boolean(),
 });
 export type ForecastResponse = z.output<typeof forecastResponse>;
 

@@ -1,7 +1,7 @@
 export * as schema from './schema.ts';
 export * from './schema.ts';
 export { openDatabase, isUniqueViolation, driverOf, type Database, type Transaction, type Executor, type DatabaseConfig, type DatabaseHandle, type OpenOptions } from './client.ts';
-export { currentLane, inRequestLane, type DatabaseLane } from './lanes.ts';
+export { currentLane, inBackgroundLane, inRequestLane, type DatabaseLane } from './lanes.ts';
 export { DatabaseInUseError } from './embedded-lock.ts';
 export { executeKeepingPlan, keepPreparedPlan } from './plan-cache.ts';
 export { STORAGE_KEY_COLUMNS, referencedStorageKeys } from './storage-references.ts';

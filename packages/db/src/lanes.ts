@@ -17,6 +17,11 @@ export function inRequestLane<T>(fn: () => T): T {
   return lane.run('request', fn);
 }
 
+/** Runs `fn` and its continuations in the background lane, even when started while serving a request (work it leaves running). */
+export function inBackgroundLane<T>(fn: () => T): T {
+  return lane.run('background', fn);
+}
+
 /** The lane of the current asynchronous context: 'background' outside `inRequestLane`. */
 export function currentLane(): DatabaseLane {
   return lane.getStore() ?? 'background';

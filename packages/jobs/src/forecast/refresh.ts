@@ -122,9 +122,10 @@ async function refreshBatch(db: Database, today: Day, batch: number): Promise<nu
 
 /**
  * Rebuilds the forecast rows of every named patent, and first names those stored through a day before `needThrough`
- * (the end of the forecast's window). Returns how many patents were rebuilt.
+ * (the end of the forecast's window). Returns how many patents were rebuilt. With `deadline` (epoch ms) it stops
+ * after the batch that reaches it: `forecastHasDirty` then says whether patents are left.
  */
-export async function refreshForecast(db: Database, today: string, options: { needThrough?: string; batch?: number } = {}): Promise<number> {
+export async function refreshForecast(db: Database, today: string, options: { needThrough?: string; batch?: number; deadline?: number } = {}): Promise<number> {
   const day = parseIsoDate(today);
   if (day === null) throw new Error(`refreshForecast: invalid day ${today}`);
   if (options.needThrough !== undefined) await nameStale(db, options.needThrough);
@@ -133,6 +134,8 @@ export async function refreshForecast(db: Database, today: string, options: { ne
     const taken = await refreshBatch(db, day, options.batch ?? FORECAST_REFRESH_BATCH);
     if (taken === 0) return total;
     total += taken;
+    // A caller with a deadline (a request) stops after the batch that reaches it; the patents left stay named.
+    if (options.deadline !== undefined && Date.now() >= options.deadline) return total;
   }
 }
 

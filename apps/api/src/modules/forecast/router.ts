@@ -1,9 +1,10 @@
 import { forecastExportQuery, forecastQuery, forecastResponse } from '@portal/contracts';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../domain/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { readScope, today } from '../patents/index.ts';
 import { exportLines, forecastCsv, forecastXlsx } from './export.ts';
-import { computeForecast } from './service.ts';
+import { computeForecast, refreshInBackground } from './service.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -18,7 +19,10 @@ export function forecastRoutes(ctx: AppContext): Route[] {
       response: forecastResponse,
       async handler({ query }, http) {
         const scope = await readScope(ctx, http.actor());
-        return { success: true as const, ...(await computeForecast(ctx.db, scope, query, today(ctx))) };
+        const day = today(ctx);
+        const forecast = await computeForecast(ctx.db, scope, query, day);
+        if (forecast.updating) refreshInBackground(ctx.db, day, ctx.logger);
+        return { success: true as const, ...forecast };
       },
     }),
     defineRoute({
@@ -30,7 +34,12 @@ export function forecastRoutes(ctx: AppContext): Route[] {
       async handler({ query }, http) {
         const scope = await readScope(ctx, http.actor());
         const day = today(ctx);
-        const lines = exportLines(await computeForecast(ctx.db, scope, query, day));
+        const forecast = await computeForecast(ctx.db, scope, query, day);
+        if (forecast.updating) {
+          refreshInBackground(ctx.db, day, ctx.logger);
+          throw new AppError('forecast_updating');
+        }
+        const lines = exportLines(forecast);
         const name = `forecast-${day}.${query.format}`;
         http.res.set('Content-Disposition', `attachment; filename="${name}"`);
         if (query.format === 'csv') {

@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { dayFromYmd, formatIsoDate, monthEnd, parseIsoDate, ymdFromDay } from '@portal/annuities/core';
 import { FORECAST_OFFICES, type ForecastFigure, type ForecastOfficeFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
-import type { Database } from '@portal/db';
-import { liveParts, refreshForecast, rowsOf } from '@portal/jobs';
+import { inBackgroundLane, type Database } from '@portal/db';
+import { forecastHasDirty, liveParts, refreshForecast, rowsOf } from '@portal/jobs';
+import type { Logger } from '@portal/logger';
 import type { PatentScope } from '../patents/index.ts';
 
 /*
@@ -83,7 +84,42 @@ function dropsCte(keys: readonly string[]): SQL {
     )`;
 }
 
-export async function computeForecast(db: Database, scope: PatentScope, query: ForecastQuery, todayIso: string): Promise<Omit<ForecastResponse, 'success'>> {
+/**
+ * The longest a request spends rebuilding the rows of changed patents before it answers. A few changes (an edit, an
+ * instruction) take one batch; a bulk change (an import, the demo seed: 100,000 patents, two minutes) goes on in the
+ * background (`refreshInBackground`) while the answer says `updating`.
+ */
+export const FORECAST_REQUEST_REFRESH_MS = 1_500;
+
+export interface ForecastRefresh {
+  /** Epoch ms past which the request stops rebuilding (default: now + FORECAST_REQUEST_REFRESH_MS). */
+  deadline?: number;
+  batch?: number;
+}
+
+let background: Promise<void> | null = null;
+
+/**
+ * Rebuilds every changed patent's rows after the request that found too many has answered: one at a time in this
+ * process, in the database's background lane (decision 185), so requests go first. Other API replicas may run
+ * theirs at once: the batches take their patents with SKIP LOCKED.
+ */
+export function refreshInBackground(db: Database, todayIso: string, logger: Logger): void {
+  if (background) return;
+  background = inBackgroundLane(() => refreshForecast(db, todayIso))
+    .then((rebuilt) => logger.info({ event: 'forecast_refreshed', rebuilt }, 'forecast rows rebuilt in the background'))
+    .catch((err: unknown) => logger.error({ err, event: 'forecast_refresh_failed' }, 'forecast refresh failed; the next request tries again'))
+    .finally(() => {
+      background = null;
+    });
+}
+
+/** Settles when the background refresh under way (if any) has ended (tests, shutdown). */
+export function forecastRefreshSettled(): Promise<void> {
+  return background ?? Promise.resolve();
+}
+
+export async function computeForecast(db: Database, scope: PatentScope, query: ForecastQuery, todayIso: string, refresh: ForecastRefresh = {}): Promise<Omit<ForecastResponse, 'success'>> {
   const today = parseIsoDate(todayIso);
   if (today === null) throw new Error(`computeForecast: invalid day ${todayIso}`);
   const year = ymdFromDay(today).year;
@@ -94,8 +130,11 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
   const end = yearsEnd > monthsEnd ? yearsEnd : monthsEnd;
   const whatIf = query.abandon_older_than ?? null;
 
-  // Patents changed since their rows were written are rebuilt first (usually none): the figures are never stale.
-  await refreshForecast(db, todayIso, { needThrough: end });
+  // Patents changed since their rows were written are rebuilt first (usually none or a few). A bulk change is rebuilt
+  // within the request's budget, the rest in the background: the answer then says `updating` (its figures are those
+  // stored before the change for the patents not rebuilt yet).
+  await refreshForecast(db, todayIso, { needThrough: end, deadline: refresh.deadline ?? Date.now() + FORECAST_REQUEST_REFRESH_MS, ...(refresh.batch ? { batch: refresh.batch } : {}) });
+  const updating = await forecastHasDirty(db);
 
   const buckets = new Map<string, Bucket>();
   let unpriced = 0;
@@ -217,7 +256,7 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
     const months: ForecastPeriod[] = [];
     for (let m = firstMonth; m < firstMonth + 12; m++) months.push(period(monthLabel(m), m === firstMonth ? todayIso : monthFirst(m), monthLast(m), (k) => k === m));
     const offices = [...new Set(years.flatMap((y) => y.offices.map((o) => o.office)))];
-    return { today: todayIso, years, months, totals: totalsOf(years.flatMap((y) => y.totals)), offices, unpriced, abandon_older_than: whatIf };
+    return { today: todayIso, years, months, totals: totalsOf(years.flatMap((y) => y.totals)), offices, unpriced, abandon_older_than: whatIf, updating };
   }
 }
 

@@ -111,6 +111,11 @@ export function ForecastPage() {
           <Text fw={600} data-testid="forecast-totals">
             {t('totals', { totals: data.totals.length === 0 ? '–' : data.totals.map((x) => money(x.total, x.currency, lang)).join(' · ') })}
           </Text>
+          {data.updating && (
+            <Alert color="blue" variant="light" c="dark.7" role="status" data-testid="forecast-updating">
+              {t('updating')}
+            </Alert>
+          )}
           {data.unpriced > 0 && (
             <Alert color="orange" variant="light" c="dark.7" data-testid="forecast-unpriced">
               {t('unpriced', { count: data.unpriced })}

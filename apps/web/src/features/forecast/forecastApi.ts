@@ -28,7 +28,12 @@ export const forecastQuery = (f: ForecastFilters) =>
     queryKey: ['forecast', forecastParams(f)],
     queryFn: ({ signal }) => api<ForecastResponse>('/forecast', { query: forecastParams(f), signal }),
     placeholderData: keepPreviousData,
+    // While the server rebuilds after a bulk change (`updating`), ask again until the figures are whole.
+    refetchInterval: (query) => (query.state.data?.updating ? FORECAST_UPDATING_POLL_MS : false),
   });
+
+/** How often the screen asks again while the server says the figures are being updated. */
+export const FORECAST_UPDATING_POLL_MS = 5_000;
 
 export function downloadForecast(f: ForecastFilters, format: 'xlsx' | 'csv'): Promise<string> {
   return downloadStoredFile({ path: '/forecast/export', method: 'GET', query: { ...forecastParams(f), format } }, `forecast.${format}`);
