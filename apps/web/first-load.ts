@@ -62,6 +62,7 @@ export const ROUTE_MODULES: Record<string, string> = {
   '/annuities/upload/receipt': 'src/features/receipts/ReceiptUploadPage.tsx',
   '/annuities/list-receipt': 'src/features/receipts/ReceiptListPage.tsx',
   '/annuites/costs': 'src/features/costs/CostTablesPage.tsx',
+  '/annuites/calls': 'src/features/calls/RenewalCallsPage.tsx',
   '/ledes/guidelines': 'src/features/guidelines/GuidelinesPage.tsx',
   '/annuites/forecast': 'src/features/forecast/ForecastPage.tsx',
   '/annuities/list-receipt/unlinked': 'src/features/receipts/UnlinkedReceiptsPage.tsx',

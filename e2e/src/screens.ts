@@ -105,6 +105,7 @@ export const ADMIN_SCREENS: readonly Screen[] = [
   { name: 'receipts-unlinked', path: '/annuities/list-receipt/unlinked', ready: async (page) => page.getByTestId('unlinked-count').or(page.getByTestId('unlinked-empty')).waitFor() },
   { name: 'account-notifications', path: '/account/notifications', ready: async (page) => page.getByTestId('notify-ledes_digest').waitFor() },
   { name: 'cost-tables', path: '/annuites/costs', ready: async (page) => page.getByTestId('official-tables').waitFor() },
+  { name: 'renewal-calls', path: '/annuites/calls', ready: async (page) => page.getByTestId('calls-table').waitFor() },
   {
     name: 'add-user',
     path: '/add/user',
@@ -172,6 +173,8 @@ export const WIDTH_ADMIN_SCREENS: ReadonlyArray<readonly [name: string, path: st
   ['ledes-analytics', '/ledes/analytics'],
   ['account-notifications', '/account/notifications'],
   ['cost-tables', '/annuites/costs'],
+  // Issue 30 §3: the renewal calls per client (decision 202).
+  ['renewal-calls', '/annuites/calls'],
   // Issue 30 §2: the renewal budget (the admin's whole portfolio; decision 201).
   ['forecast', '/annuites/forecast'],
   // Issue 29 §3: the register sync and its discrepancies (empty on the shared portal: no OPS credentials; the

@@ -93,7 +93,7 @@ describe('menusFor', () => {
     const s = user(['admin'], true);
     expect(ids(s)).toEqual(['ledes', 'annuities', 'patentAnnuities']);
     expect(items(s, 'ledes')).toEqual(['/ledes/upload', '/ledes/history', '/ledes/history/admin', '/ledes/guidelines', '/ledes/analytics']);
-    expect(items(s, 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast', '/annuities/list-receipt/unlinked', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/portfolio', '/annuites/patent/submissions', '/annuites/costs', '/annuites/register']);
+    expect(items(s, 'patentAnnuities')).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast', '/annuities/list-receipt/unlinked', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/portfolio', '/annuites/patent/submissions', '/annuites/costs', '/annuites/calls', '/annuites/register']);
     expect(showsUserList(s)).toBe(true);
   });
   it('merges menus of several roles', () => {

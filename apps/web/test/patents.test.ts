@@ -181,7 +181,7 @@ describe('patent screens by role (spec §6)', () => {
     const items = (roles: string[], admin = false) => menusFor(session(roles, admin)).find((m) => m.id === 'patentAnnuities')?.items.map((i) => i.to);
     expect(items(['user_agent_annuites'])).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast']);
     expect(items(['admin_test'])).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast', '/annuites/patent/instruction']);
-    expect(items(['admin'], true)).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast', '/annuities/list-receipt/unlinked', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/portfolio', '/annuites/patent/submissions', '/annuites/costs', '/annuites/register']);
+    expect(items(['admin'], true)).toEqual(['/patent-annuities', '/annuities/list-receipt', '/annuites/forecast', '/annuities/list-receipt/unlinked', '/annuites/patent', '/annuites/patent/instruction', '/annuites/patent/portfolio', '/annuites/patent/submissions', '/annuites/costs', '/annuites/calls', '/annuites/register']);
     expect(items(['user_annuites'])).toBeUndefined();
   });
 });

@@ -13,6 +13,7 @@ import enPatents from '../locales/en/patents.json' with { type: 'json' };
 import enMfa from '../locales/en/mfa.json' with { type: 'json' };
 import enReceipts from '../locales/en/receipts.json' with { type: 'json' };
 import enCosts from '../locales/en/costs.json' with { type: 'json' };
+import enCalls from '../locales/en/calls.json' with { type: 'json' };
 import enGuidelines from '../locales/en/guidelines.json' with { type: 'json' };
 import enForecast from '../locales/en/forecast.json' with { type: 'json' };
 import enAnalytics from '../locales/en/analytics.json' with { type: 'json' };
@@ -31,6 +32,7 @@ import frPatents from '../locales/fr/patents.json' with { type: 'json' };
 import frMfa from '../locales/fr/mfa.json' with { type: 'json' };
 import frReceipts from '../locales/fr/receipts.json' with { type: 'json' };
 import frCosts from '../locales/fr/costs.json' with { type: 'json' };
+import frCalls from '../locales/fr/calls.json' with { type: 'json' };
 import frGuidelines from '../locales/fr/guidelines.json' with { type: 'json' };
 import frForecast from '../locales/fr/forecast.json' with { type: 'json' };
 import frAnalytics from '../locales/fr/analytics.json' with { type: 'json' };
@@ -41,8 +43,8 @@ export type Locale = (typeof LOCALES)[number];
 
 /** One JSON file per namespace and locale; add a namespace here and in both locale folders. */
 export const resources = {
-  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents, mfa: enMfa, receipts: enReceipts, costs: enCosts, guidelines: enGuidelines, forecast: enForecast, analytics: enAnalytics, register: enRegister },
-  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents, mfa: frMfa, receipts: frReceipts, costs: frCosts, guidelines: frGuidelines, forecast: frForecast, analytics: frAnalytics, register: frRegister },
+  en: { common: enCommon, auth: enAuth, users: enUsers, contact: enContact, errors: enErrors, emails: enEmails, api: enApi, ledes: enLedes, annuities: enAnnuities, portfolio: enPortfolio, patents: enPatents, mfa: enMfa, receipts: enReceipts, costs: enCosts, calls: enCalls, guidelines: enGuidelines, forecast: enForecast, analytics: enAnalytics, register: enRegister },
+  fr: { common: frCommon, auth: frAuth, users: frUsers, contact: frContact, errors: frErrors, emails: frEmails, api: frApi, ledes: frLedes, annuities: frAnnuities, portfolio: frPortfolio, patents: frPatents, mfa: frMfa, receipts: frReceipts, costs: frCosts, calls: frCalls, guidelines: frGuidelines, forecast: frForecast, analytics: frAnalytics, register: frRegister },
 } as const;
 export type Namespace = keyof (typeof resources)['en'];
 export const NAMESPACES = Object.keys(resources.en) as Namespace[];

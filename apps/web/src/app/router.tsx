@@ -45,6 +45,7 @@ const screens = {
   receiptUpload: () => Promise.all([import('../features/receipts/ReceiptUploadPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptUploadPage),
   ledesGuidelines: () => Promise.all([import('../features/guidelines/GuidelinesPage.tsx'), loadNamespace('guidelines')]).then(([m]) => m.GuidelinesPage),
   receiptList: () => Promise.all([import('../features/receipts/ReceiptListPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.ReceiptListPage),
+  renewalCalls: () => Promise.all([import('../features/calls/RenewalCallsPage.tsx'), loadNamespace('calls')]).then(([m]) => m.RenewalCallsPage),
   costTables: () => Promise.all([import('../features/costs/CostTablesPage.tsx'), loadNamespace('costs')]).then(([m]) => m.CostTablesPage),
   forecast: () => Promise.all([import('../features/forecast/ForecastPage.tsx'), loadNamespace('forecast')]).then(([m]) => m.ForecastPage),
   receiptsUnlinked: () => Promise.all([import('../features/receipts/UnlinkedReceiptsPage.tsx'), loadNamespace('receipts')]).then(([m]) => m.UnlinkedReceiptsPage),
@@ -145,6 +146,8 @@ const portalRoutes: PortalRoute[] = [
   { path: '/annuities/list-receipt', access: 'patents', screen: screens.receiptList },
   // Issue 30 §1 (decision 199): ECB rate files, agents' and service fees, the official tables; admins only.
   { path: '/annuites/costs', access: 'admin', screen: screens.costTables },
+  // Issue 30 §3 (decision 202): the renewal calls per client are staff's.
+  { path: '/annuites/calls', access: 'admin', screen: screens.renewalCalls },
   // Issue 30 §2 (decision 201): the renewal budget; an agent sees its own cabinets and codes (the API's scope).
   { path: '/annuites/forecast', access: 'patents', screen: screens.forecast },
   // Staff's unlinked receipts (decision 198): linking is the admins' (POST /receipts/{id}/link).

@@ -139,6 +139,7 @@ export function menusFor(session: SessionSnapshot): MenuGroup[] {
     if (admin) items.push({ labelKey: 'nav.patentsPortfolio', to: '/annuites/patent/portfolio' });
     if (admin) items.push({ labelKey: 'nav.patentSubmissions', to: '/annuites/patent/submissions' });
     if (admin) items.push({ labelKey: 'nav.costTables', to: '/annuites/costs' });
+    if (admin) items.push({ labelKey: 'nav.renewalCalls', to: '/annuites/calls' });
     if (admin) items.push({ labelKey: 'nav.registerDiscrepancies', to: '/annuites/register' });
     menus.push({ id: 'patentAnnuities', labelKey: 'nav.patentAnnuities', items });
   }

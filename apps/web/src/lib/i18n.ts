@@ -16,7 +16,7 @@ import { LANGUAGE_STORAGE_KEY, asLanguage, chooseInitialLanguage } from './langu
  */
 export const CORE_NAMESPACES = ['common', 'auth'] as const;
 export const APP_NAMESPACES = ['users', 'contact', 'ledes', 'annuities'] as const;
-export const LAZY_NAMESPACES = ['patents', 'portfolio', 'mfa', 'receipts', 'costs', 'guidelines', 'forecast', 'analytics', 'register'] as const;
+export const LAZY_NAMESPACES = ['patents', 'portfolio', 'mfa', 'receipts', 'costs', 'guidelines', 'forecast', 'analytics', 'register', 'calls'] as const;
 export const WEB_NAMESPACES = [...CORE_NAMESPACES, ...APP_NAMESPACES, ...LAZY_NAMESPACES] as const;
 export type WebNamespace = (typeof WEB_NAMESPACES)[number];
 export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
@@ -31,6 +31,7 @@ const LAZY_BUNDLES: Record<LazyNamespace, Record<Language, JsonChunk>> = {
   mfa: { en: () => import('@portal/i18n/locales/en/mfa.json'), fr: () => import('@portal/i18n/locales/fr/mfa.json') },
   receipts: { en: () => import('@portal/i18n/locales/en/receipts.json'), fr: () => import('@portal/i18n/locales/fr/receipts.json') },
   costs: { en: () => import('@portal/i18n/locales/en/costs.json'), fr: () => import('@portal/i18n/locales/fr/costs.json') },
+  calls: { en: () => import('@portal/i18n/locales/en/calls.json'), fr: () => import('@portal/i18n/locales/fr/calls.json') },
   guidelines: { en: () => import('@portal/i18n/locales/en/guidelines.json'), fr: () => import('@portal/i18n/locales/fr/guidelines.json') },
   forecast: { en: () => import('@portal/i18n/locales/en/forecast.json'), fr: () => import('@portal/i18n/locales/fr/forecast.json') },
   analytics: { en: () => import('@portal/i18n/locales/en/analytics.json'), fr: () => import('@portal/i18n/locales/fr/analytics.json') },

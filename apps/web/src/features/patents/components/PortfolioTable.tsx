@@ -65,6 +65,12 @@ function DueCell({ row }: { row: PatentRecordDto }) {
         </Text>
       )}
       <DeadlineNote row={row} />
+      {row.renewal_call && (
+        // Issue 30 §3 (decision 202): the renewal call this annuity belongs to, and its "instruct before" day from the server.
+        <Text size="xs" c="dark.4" data-testid="renewal-call-note">
+          {t('renewalCall.instructBefore')} <span className={classes.nowrap}>{formatDay(row.renewal_call.instruct_before)}</span>
+        </Text>
+      )}
       {row.ledger_state && SHOWN_LEDGER_STATES.has(row.ledger_state) && <LedgerBadge state={row.ledger_state} />}
     </Stack>
   );

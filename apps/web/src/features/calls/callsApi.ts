@@ -1,0 +1,32 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { PaginationMeta, RenewalCallDto, RenewalCallLineDto } from '@portal/contracts';
+import { api, apiPath } from '../../lib/api.ts';
+
+export type CallState = 'open' | 'closed' | 'all';
+export interface CallsPage {
+  success: true;
+  calls: RenewalCallDto[];
+  meta: PaginationMeta;
+}
+export interface CallPreview {
+  success: true;
+  call: RenewalCallDto;
+  lines: RenewalCallLineDto[];
+  steps: { step: string; sent_on: string; items: number; mails: number; by_staff: boolean }[];
+}
+
+export const callsKey = ['renewal-calls'] as const;
+
+export function callsQuery(state: CallState, page: number) {
+  return queryOptions({
+    queryKey: [...callsKey, 'list', state, page],
+    queryFn: ({ signal }) => api<CallsPage>('/renewal_calls', { signal, query: { state, page, limit: 20 } }),
+  });
+}
+
+export function callQuery(id: string) {
+  return queryOptions({ queryKey: [...callsKey, 'one', id], queryFn: ({ signal }) => api<CallPreview>(apiPath`/renewal_calls/${id}`, { signal }) });
+}
+
+export const sendCall = (id: string) => api<{ success: true; step: string; mails: number; call: RenewalCallDto }>(apiPath`/renewal_calls/${id}/send`, { method: 'POST', body: {} });
+export const holdCall = (id: string, held: boolean) => api<{ success: true; call: RenewalCallDto }>(apiPath`/renewal_calls/${id}/hold`, { method: 'POST', body: { held } });
