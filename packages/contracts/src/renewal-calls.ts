@@ -70,6 +70,7 @@ export const renewalCallsQuery = z.strictObject({
 });
 export type RenewalCallsQuery = z.output<typeof renewalCallsQuery>;
 export const renewalCallsResponse = z.strictObject({ success: z.literal(true), calls: z.array(renewalCallSchema), meta: paginationMetaSchema });
+export type RenewalCallsResponse = z.output<typeof renewalCallsResponse>;
 export const renewalCallIdParams = z.strictObject({ id: z.uuid() });
 /** The preview: the call, its open lines priced today, the totals and the steps sent (the audit trail). */
 export const renewalCallResponse = z.strictObject({
@@ -78,7 +79,10 @@ export const renewalCallResponse = z.strictObject({
   lines: z.array(renewalCallLineSchema),
   steps: z.array(renewalCallStepSchema),
 });
+export type RenewalCallResponse = z.output<typeof renewalCallResponse>;
 export const renewalCallSendBody = z.strictObject({});
 export const renewalCallSendResponse = z.strictObject({ success: z.literal(true), step: z.enum(RENEWAL_CALL_STEP_VALUES), mails: z.number().int(), call: renewalCallSchema });
+export type RenewalCallSendResponse = z.output<typeof renewalCallSendResponse>;
 export const renewalCallHoldBody = z.strictObject({ held: z.boolean() });
 export const renewalCallHoldResponse = z.strictObject({ success: z.literal(true), call: renewalCallSchema });
+export type RenewalCallHoldResponse = z.output<typeof renewalCallHoldResponse>;

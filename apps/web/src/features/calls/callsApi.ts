@@ -1,19 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { PaginationMeta, RenewalCallDto, RenewalCallLineDto } from '@portal/contracts';
+import type { RenewalCallHoldResponse, RenewalCallResponse, RenewalCallSendResponse, RenewalCallsResponse } from '@portal/contracts';
 import { api, apiPath } from '../../lib/api.ts';
 
 export type CallState = 'open' | 'closed' | 'all';
-export interface CallsPage {
-  success: true;
-  calls: RenewalCallDto[];
-  meta: PaginationMeta;
-}
-export interface CallPreview {
-  success: true;
-  call: RenewalCallDto;
-  lines: RenewalCallLineDto[];
-  steps: { step: string; sent_on: string; items: number; mails: number; by_staff: boolean }[];
-}
+export type CallsPage = RenewalCallsResponse;
+export type CallPreview = RenewalCallResponse;
 
 export const callsKey = ['renewal-calls'] as const;
 
@@ -28,5 +19,5 @@ export function callQuery(id: string) {
   return queryOptions({ queryKey: [...callsKey, 'one', id], queryFn: ({ signal }) => api<CallPreview>(apiPath`/renewal_calls/${id}`, { signal }) });
 }
 
-export const sendCall = (id: string) => api<{ success: true; step: string; mails: number; call: RenewalCallDto }>(apiPath`/renewal_calls/${id}/send`, { method: 'POST', body: {} });
-export const holdCall = (id: string, held: boolean) => api<{ success: true; call: RenewalCallDto }>(apiPath`/renewal_calls/${id}/hold`, { method: 'POST', body: { held } });
+export const sendCall = (id: string) => api<RenewalCallSendResponse>(apiPath`/renewal_calls/${id}/send`, { method: 'POST', body: {} });
+export const holdCall = (id: string, held: boolean) => api<RenewalCallHoldResponse>(apiPath`/renewal_calls/${id}/hold`, { method: 'POST', body: { held } });
