@@ -81,7 +81,12 @@ export function NavBar() {
   );
 
   return (
-    <header className={classes.header} onKeyDown={onMenuKeyDown} onBlur={isMobile ? onMenuBlur : undefined}>
+    <header
+      className={classes.header}
+      data-phone={isMobile || undefined}
+      onKeyDown={onMenuKeyDown}
+      onBlur={isMobile ? onMenuBlur : undefined}
+    >
       <nav className={classes.inner} aria-label={t('nav.mainAria')} data-has-links={(!isMobile && menus.length > 0) || undefined}>
         <Logo compactOnTablet />
         {!isMobile && (
@@ -123,7 +128,7 @@ export function NavBar() {
         </Group>
       </nav>
       {isMobile && (
-        <Collapse expanded={opened} id="mobile-menu">
+        <Collapse expanded={opened} id="mobile-menu" className={classes.collapse}>
           <Stack gap={2} className={classes.mobile}>
             {menus.map((m) => (
               <div key={m.id}>
