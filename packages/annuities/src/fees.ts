@@ -92,16 +92,18 @@ export const FEE_TABLES: readonly FeeTable[] = [
     note: 'The Rules relating to Fees, Art. 2(1) item 4, as in force from 1 April 2023 were not read; amounts from two firms that agree.',
   }),
   table({
-    office: 'EP', validFrom: '2024-04-01', currency: 'EUR', firstYear: 3,
+    office: 'EP', validFrom: '2024-04-01', validUntil: '2026-03-31', currency: 'EUR', firstYear: 3,
     major: [690, 845, 1000, 1155, 1310, 1465, 1620, 1775, 1775, 1775, 1775, 1775, 1775, 1775, 1775, 1775, 1775, 1775],
     verified: false,
     sources: [
       { title: 'Williams Powell, "European Patent Office Fees increase from 1 April 2024" (years 3-10 from 1 April 2024)', url: 'https://www.williamspowell.com/news/european-patent-office-fees-increase-from-1-april-2024', official: false },
       { title: 'Lewis Silkin, "EPO fee increases", 15 March 2024 (years 3-6)', url: 'https://www.lewissilkin.com/en/insights/epo-fee-increases', official: false },
+      { title: 'HGF (Mondaq, "EPO Annual Fee Increases", 21 February 2024: years 3-5 before and from 1 April 2024, 530/690, 660/845, 925/1,000)', url: 'https://www.mondaq.com/uk/patent/1426844/epo-annual-fee-increases', official: false },
       { title: 'Mewburn Ellis, "EPO announces fee increases from 1 April 2024" (the decision: CA/D 16/23 of 14 December 2023, OJ EPO January 2024)', url: 'https://www.mewburn.com/news-insights/epo-announces-fee-increases-from-1-april-2024', official: false },
+      { title: 'OJ EPO 2026, A1: report on the 185th meeting of the Administrative Council (10 and 11 December 2025): "The Office\'s proposal on the 5% biennial inflation-based adjustment of EPO fees was unanimously approved", filing, opposition and appeal fees excepted (the end of this table)', url: 'https://www.epo.org/en/legal/official-journal/2026/01/a1', official: true },
     ],
-    note: 'Decision CA/D 16/23 amending Art. 2(1) item 4 of the Rules relating to Fees was not read. Years 7-9 (1,310 / 1,465 / 1,620) are now those a firm lists for 1 April 2024, no longer interpolated; they equal the values interpolated before.',
-    checked: { on: CHECKED, note: 'No EPO schedule later than 1 April 2024 found; whether the renewal fees changed on 1 April 2026 is not established.' },
+    note: 'Decision CA/D 16/23 amending Art. 2(1) item 4 of the Rules relating to Fees was not read; years 3-10 are firms\' tables that agree (years 7-9, 1,310 / 1,465 / 1,620, from one firm only). The Council approved a 5 % adjustment of the EPO fees in December 2025 (OJ EPO 2026, A1, official): this table therefore has a successor whose amounts were not read. Its end, 31 March 2026, is inferred, not read: the EPO\'s fee decisions read on epo.org take effect on 1 April (1 April 2005, OJ EPO 2005, 10; 1 April 2019, OJ EPO 2019, A3) and so did CA/D 16/23 (1 April 2024, firms\' notes). Payments from 1 April 2026 are shown with these amounts, marked unverified; no 2026 amount is invented.',
+    checked: { on: CHECKED, note: 'Searched on 28 Nov 2026 for Art. 2(1) item 4 RFees as amended by CA/D 16/23 and for the December 2025 decision (epo.org legal texts and OJ 2024-2026, firms\' notes, public code): only the Council\'s report (OJ EPO 2026, A1) was found, approving a 5 % biennial adjustment; the decision\'s number, date of effect and renewal amounts were not found.' },
   }),
   table({
     office: 'UP', validFrom: '2023-06-01', currency: 'EUR', firstYear: 2,
@@ -112,7 +114,7 @@ export const FEE_TABLES: readonly FeeTable[] = [
       { title: 'Vinazzer, "Are the renewal fees for unitary patents affordable?" (years 2-20 from the Rules relating to Fees for Unitary Patent Protection, OJ EPO April 2022)', url: 'https://www.vinazzer.com/en-us/jahresgebuehren-fuer-einheitspatente/', official: false },
     ],
     note: 'Years 10-20 read on the EPO page; years 2-9 from a firm\'s transcription, whose sum with years 10-20 equals the EPO\'s 20-year total (35,555).',
-    checked: { on: CHECKED, note: 'No change to the UP renewal fees found since 1 June 2023.' },
+    checked: { on: CHECKED, note: 'No change to the UP renewal fees found since 1 June 2023. Whether the 5 % adjustment of the EPO fees approved in December 2025 (OJ EPO 2026, A1) covers the Rules relating to Fees for Unitary Patent Protection is not established (searched on 28 Nov 2026).' },
   }),
   table({
     office: 'DE', validFrom: '2022-07-01', currency: 'EUR', firstYear: 3,
@@ -170,7 +172,7 @@ export const FEE_TABLES: readonly FeeTable[] = [
     verified: false,
     sources: [DOMAIN('ES (the EPO\'s national-law table, 2024)')],
     note: 'The OEPM\'s fee list and the budget law setting the 2024 amounts were not read.',
-    checked: { on: CHECKED, note: 'The OEPM publishes its fees each year ("Tasas y precios públicos", set by the budget law or its extension); searched again on 28 Nov 2026, the 2025 and 2026 lists were not found (the OEPM\'s FAQ only says the amounts are updated yearly). Payments from 2025 are shown with the 2024 amounts, unverified.' },
+    checked: { on: CHECKED, note: 'The OEPM publishes its fees each year ("Tasas y precios públicos"; its FAQ: "Las cantidades ... se publican anualmente"); they are updated by a law of each year (the OJ EPO\'s "ES Spain - New fee rates" notices cite law 41/1994 of 30 Dec 1994, "law 12/1995" of 28 Dec 1995 and Ley 51/2007 of 26 Dec 2007, BOE 310 of 27 Dec 2007), so an extended budget does not by itself settle whether the amounts changed. Searched on 28 Nov 2026 (oepm.es, boe.es, the OJ EPO, firms\' notes): no OEPM list for 2024, 2025 or 2026, no budget law after Ley 31/2022 (budget for 2023, BOE 24 Dec 2022) and no official statement that its fees stay extended (prorrogados) were found; the 2024 amounts here equal those a firm (hasegawa-ip.com) copied from the EPO\'s "National law relating to the EPC" (2024), table VI.A. Payments from 2025 are shown with the 2024 amounts, unverified.' },
   }),
   table({
     office: 'GB', validFrom: '2018-04-06', validUntil: '2026-03-31', currency: 'GBP', firstYear: 5,
@@ -179,9 +181,10 @@ export const FEE_TABLES: readonly FeeTable[] = [
     sources: [
       { title: 'GOV.UK (Intellectual Property Office), "Renew a patent" (years 5-20, GBP 24 per late month)', url: 'https://www.gov.uk/renew-patent', official: true },
       { title: 'Wilson Gunn, "Changes to UK Patent Fees", 16 January 2018 (old and new renewal fees from 6 April 2018)', url: 'https://www.wilsongunn.com/who-we-are/news/2018/01/16/changes-to-uk-patent-fees/', official: false },
+      { title: 'The Patents and Patents (Fees) (Amendment) Rules 2017, SI 2017/1100, r. 1(1): "come into force on 6th April 2018" (the start of this table; the renewal amounts of its Schedule not read there)', url: 'https://www.legislation.gov.uk/uksi/2017/1100/made', official: true },
     ],
     note: 'In force for payments from 6 April 2018. An increase of about 25 % from 1 April 2026 is reported (webtms.com, "Fees increase at the IPO"), so the table is taken to end on 31 March 2026.',
-    checked: { on: CHECKED, note: 'Searched again on 28 Nov 2026 (the stored copies of legislation.gov.uk, gov.uk and firms\' notes): the 2026 amending Patents (Fees) Rules and the IPO\'s new renewal table were not found, only the report of an average 25 % increase (webtms.com). Payments from 1 April 2026 are shown with the 2018 amounts, marked unverified; no 2026 amount is invented.' },
+    checked: { on: CHECKED, note: 'Searched again on 28 Nov 2026 (legislation.gov.uk for a 2025 or 2026 amending Patents (Fees) Rules, gov.uk "Patent forms and fees" and "Renew a patent", firms\' notes, public code): no 2026 amending instrument and no IPO renewal table from 1 April 2026 were found; the stored gov.uk "Renew a patent" page still lists the 2018 amounts (its date unknown) and gov.uk "Patent forms and fees" was last updated on 22 January 2025 in the copy read. Only webtms.com reports an average 25 % increase of the IPO fees from 1 April 2026, without renewal amounts. Payments from 1 April 2026 are shown with the 2018 amounts, marked unverified; no 2026 amount is invented.' },
   }),
   table({
     office: 'SE', validFrom: '2018-01-01', validUntil: '2023-03-17', currency: 'SEK', firstYear: 3,
@@ -199,7 +202,7 @@ export const FEE_TABLES: readonly FeeTable[] = [
       { title: 'PRV, "Betala årsavgiften" (the 20 % increase within six months)', url: 'https://www.prv.se/sv/patent/stora-patentguiden/forvalta-ansokan-eller-patent/uppratthall-patenskyddet/betala-arsavgiften/', official: true },
     ],
     note: 'Read in PRV\'s announcement; the SFS amending the patentkungörelse\'s annex was not read.',
-    checked: { on: CHECKED, note: 'Patentlagen (2024:945) took effect on 1 July 2025 with patentförordningen (2024:1020); whether that ordinance changed the annual fees was not established (its fee annex was not read). No PRV announcement of new annual fees found.' },
+    checked: { on: CHECKED, note: 'Searched on 28 Nov 2026 whether patentlagen (2024:945) and patentförordningen (2024:1020) changed the annual fees: the ordinance\'s text was reached only in part (lagen.se, a copy of the SFS: issued 14 Nov 2024, amended up to SFS 2025:958; its fee provisions not in the part read); prop. 2023/24:150 (rkrattsbaser.gov.se) proposed the new act for 1 Jan 2025 and says nothing of the annual fees in the part read; PRV\'s pages ("Prislista för patent", "Betala årsavgiften": 20 % within six months) announce no new annual fees, and no PRV notice of new annual fees after 18 March 2023 was found. No change is known; the amounts stay those of 18 March 2023.' },
   }),
 ];
 

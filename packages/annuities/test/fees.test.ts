@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addMonths, dayFromDate, formatIsoDate, parseIsoDate, type Day } from '../src/calendar.ts';
 import { FEE_TABLES, feeOf, feeTablesOf, staleFeeOffices, type FeeTable } from '../src/fees.ts';
 import { scheduleToJson } from '../src/json.ts';
-import { computeSchedule, surchargeOn } from '../src/schedule.ts';
+import { annuityFromDue, computeSchedule, surchargeOn } from '../src/schedule.ts';
 import { OFFICES, type Office } from '../src/types.ts';
 
 /* Fee tables: dated, sourced, applied by payment day (issue 30 §1 "Fee tables"; docs/annuity-rules.md "Fee tables"). */
@@ -83,6 +83,23 @@ describe('the fee catalogue', () => {
   });
 });
 
+describe('offices whose newest table has ended (a successor is known, its amounts not read)', () => {
+  it('are declared: EP (OJ EPO 2026, A1) and GB (a 2026 increase reported), both priced with their last amounts today', () => {
+    const ended = OFFICES.filter((office) => {
+      const newest = newestOf(office);
+      return newest.validUntil !== null && newest.validUntil < today;
+    });
+    expect(ended).toEqual(['EP', 'GB']);
+    for (const office of ended) {
+      const newest = newestOf(office);
+      const first = newest.amounts.findIndex((a) => a !== null);
+      expect(feeOf(feeTablesOf(office), first, today), office).toMatchObject({ table: { id: newest.id }, verified: false });
+      // The successor is named in the newest table's note and its check, not left silent.
+      expect(newest.checked, office).not.toBeNull();
+    }
+  });
+});
+
 describe('the fee in force on the payment day (hand-computed from the official texts)', () => {
   it('SE: 12th year SEK 3,800 paid on 17 Mar 2023 (SFS 2017:1058), SEK 4,000 from 18 Mar 2023 (PRV)', () => {
     const se = feeTablesOf('SE');
@@ -143,6 +160,61 @@ describe('the fee in force on the payment day (hand-computed from the official t
     const gb = feeTablesOf('GB');
     expect(feeOf(gb, 5, day('2026-03-31'))).toMatchObject({ feeMinor: 7000, verified: true });
     expect(feeOf(gb, 5, day('2026-04-01'))).toMatchObject({ feeMinor: 7000, verified: false });
+  });
+
+  it('EP: a 5 % adjustment approved in Dec 2025 (OJ EPO 2026, A1) ends the 2024 table; later payments keep its amounts, past its known end', () => {
+    const ep = feeTablesOf('EP');
+    const t2024 = ep.at(-1)!;
+    expect(t2024.id).toBe('EP-2024-04-01');
+    expect(formatIsoDate(t2024.validUntil!)).toBe('2026-03-31');
+    expect(t2024.sources.some((s) => s.official && s.url.includes('official-journal/2026/01/a1'))).toBe(true);
+    // Filed 10 Feb 2021: the 6th-year fee falls due on 28 Feb 2026; the six months of Rule 51(2) run to 31 Aug 2026.
+    const s = computeSchedule({ office: 'EP', origin: 'ep_application', filing: day('2021-02-10'), lastPaid: 5 }, day('2026-03-31'));
+    if (!s.ok) throw new Error(s.reason);
+    const k6 = s.value.next!;
+    expect(formatIsoDate(k6.due)).toBe('2026-02-28');
+    // Paid on 31 Mar 2026, the last day of the table: EUR 1,155 + 50 % = 577.50 (firms' amounts: unverified).
+    expect(feeOf(ep, 6, day('2026-03-31'))).toMatchObject({ feeMinor: 115500, verified: false, table: { id: 'EP-2024-04-01' } });
+    expect(surchargeOn(k6, day('2026-03-31'))).toBe(57750);
+    // Paid on 1 Apr 2026: the successor's amounts were not read, so the last known ones stand, and the day is past the
+    // table's end (the cost part carries that end); no 2026 amount is invented.
+    const april = feeOf(ep, 6, day('2026-04-01'));
+    expect(april).toMatchObject({ feeMinor: 115500, verified: false, table: { id: 'EP-2024-04-01' } });
+    expect(day('2026-04-01')).toBeGreaterThan(april.table.validUntil!);
+    expect(surchargeOn(k6, day('2026-04-01'))).toBe(57750);
+  });
+
+  it('GB: the additional fee of Schedule 2 Part 2 counts months after the payment period, across 1 Apr 2026', () => {
+    // 5th year due 31 Jan 2026: February is the 1st month (no fee), March the 2nd (GBP 24), April the 3rd (GBP 48).
+    const k5 = annuityFromDue('GB', day('2026-01-31'), 5);
+    expect(surchargeOn(k5, day('2026-02-27'))).toBe(0);
+    expect(surchargeOn(k5, day('2026-03-31'))).toBe(2400);
+    expect(feeOf(feeTablesOf('GB'), 5, day('2026-03-31'))).toMatchObject({ feeMinor: 7000, verified: true });
+    expect(surchargeOn(k5, day('2026-04-15'))).toBe(4800);
+    expect(feeOf(feeTablesOf('GB'), 5, day('2026-04-15'))).toMatchObject({ feeMinor: 7000, verified: false, table: { id: 'GB-2018-04-06' } });
+  });
+
+  it('SE: the 18 Mar 2023 amounts stay in force across 1 Jul 2025 (no newer schedule read), 20 % in grace on them', () => {
+    // Filed 10 Jan 2014: the 12th-year fee falls due on 31 Jan 2025, payable with 20 % until 31 Jul 2025.
+    const s = computeSchedule({ office: 'SE', origin: 'national', filing: day('2014-01-10'), lastPaid: 11 }, day('2025-06-30'));
+    if (!s.ok) throw new Error(s.reason);
+    const k12 = s.value.next!;
+    expect(formatIsoDate(k12.due)).toBe('2025-01-31');
+    for (const paid of ['2025-06-30', '2025-07-01']) {
+      expect(feeOf(feeTablesOf('SE'), 12, day(paid)), paid).toMatchObject({ feeMinor: 400000, verified: true, table: { id: 'SE-2023-03-18' } });
+      expect(surchargeOn(k12, day(paid)), paid).toBe(80000); // 20 % of 4,000
+    }
+  });
+
+  it('ES: a payment in 2025 or 2026 is priced with the 2024 amounts, unverified; 25 % then 50 % of that base', () => {
+    const es = feeTablesOf('ES');
+    expect(feeOf(es, 10, day('2024-06-01'))).toMatchObject({ feeMinor: 22040, verified: false });
+    expect(feeOf(es, 10, day('2026-11-28'))).toMatchObject({ feeMinor: 22040, verified: false, table: { id: 'ES-2024-01-01' } });
+    // 10th year due 31 Jan 2025 (Ley 24/2015 art. 184): plain to 30 Apr, + 25 % to 31 Jul, + 50 % to 31 Oct 2025.
+    const k10 = annuityFromDue('ES', day('2025-01-31'), 10);
+    expect(surchargeOn(k10, day('2025-04-30'))).toBe(0);
+    expect(surchargeOn(k10, day('2025-06-15'))).toBe(5510); // 25 % of 220.40
+    expect(surchargeOn(k10, day('2025-09-15'))).toBe(11020); // 50 % of 220.40
   });
 
   it('a payment before the oldest known table gets the oldest amounts, marked unverified', () => {
