@@ -55,26 +55,35 @@ const DTO_COLUMNS = {
   edited: annuityPatents.edited,
 } satisfies Record<keyof AnnuityPatentDto, AnyPgColumn | null>;
 
-/** `json_build_object('_id', p.id, …)`, the range a null placeholder (so it keeps its place in the answer). Rendered once. */
-const DTO_OBJECT = `json_build_object(${Object.entries(DTO_COLUMNS)
-  .map(([key, column]) => `'${key}', ${column === null ? 'null' : `p."${column.name}"`}`)
-  .join(', ')})`;
+/**
+ * The select list `p.id as "_id", …` in the contract's order, the range a null placeholder (so it keeps its place in
+ * the answer). Rendered once. `json_agg` of such a row costs PGlite ~15 % less than a `json_build_object` of the pairs.
+ */
+const DTO_SELECT = Object.entries(DTO_COLUMNS)
+  .map(([key, column]) => `${column === null ? 'null::int' : `p."${column.name}"`} as "${key}"`)
+  .join(', ');
 
 /**
  * The statement: the rows of `rowIndexes` of the file, by the unique `(file_id, row_index)` key, as one JSON array
  * text in the order given (`with ordinality`). Null when no row matched.
  */
 export function patentsByKeysQuery(fileId: string, rowIndexes: readonly number[]): SQL {
-  return sql`select json_agg(${sql.raw(DTO_OBJECT)} order by k.n)::text as page
-    from unnest(${`{${rowIndexes.join(',')}}`}::int[]) with ordinality as k(row_index, n)
-    join ${annuityPatents} p on p.file_id = ${fileId} and p.row_index = k.row_index`;
+  return sql`select json_agg(d order by d.n)::text as page from (
+      select ${sql.raw(DTO_SELECT)}, k.n
+      from unnest(${`{${rowIndexes.join(',')}}`}::int[]) with ordinality as k(row_index, n)
+      join ${annuityPatents} p on p.file_id = ${fileId} and p.row_index = k.row_index
+    ) d`;
 }
 
 /** The DTOs of `rowIndexes` of the file in that order (a row index the file does not have is left out). */
 export async function patentsByKeys(db: Pick<Database, 'execute'>, fileId: string, rowIndexes: readonly number[]): Promise<AnnuityPatentDto[]> {
   if (rowIndexes.length === 0) return [];
   const [row] = rowsOf<{ page: string | null }>(await db.execute(patentsByKeysQuery(fileId, rowIndexes)));
-  const patents = JSON.parse(row?.page ?? '[]') as AnnuityPatentDto[];
-  for (const p of patents) p.quant_range = annuityRange(p.office !== null && isOffice(p.office) ? p.office : null, p.origin !== null && isOrigin(p.origin) ? p.origin : null);
+  const patents = JSON.parse(row?.page ?? '[]') as Array<AnnuityPatentDto & { n?: number }>;
+  for (const p of patents) {
+    // The ordinality the rows were aggregated by (last: V8 deletes a last property without a slower object shape).
+    delete p.n;
+    p.quant_range = annuityRange(p.office !== null && isOffice(p.office) ? p.office : null, p.origin !== null && isOrigin(p.origin) ? p.origin : null);
+  }
   return patents;
 }
