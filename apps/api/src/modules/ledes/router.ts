@@ -83,7 +83,9 @@ export function ledesRoutes(ctx: AppContext): Route[] {
         maxFiles: LEDES_MAX_FILES,
         allowedExtensions: LEDES_EXTENSIONS,
         // Embedded, the check runs in this process: its engine thread starts while the file is received (decision 211).
-        ...(ctx.queue.driver === 'inline' ? { onBegin: () => sharedThreadEngine().warm() } : {}),
+        onBegin: () => {
+          if (ctx.queue.driver === 'inline') sharedThreadEngine().warm();
+        },
       },
       response: ledesUploadResponse,
       async handler({ params, query, body, files }, http) {
