@@ -61,8 +61,9 @@ describe('a shared thread with idleMs (issue 28)', () => {
       shared.warm();
       const unused = shared.thread();
       expect(unused).not.toBe(warmed);
-      const [code] = (await once(unused, 'exit')) as [number];
-      expect(code).toBe(1); // terminated
+      // Stopped (a thread terminated while still loading may exit with 0 or 1).
+      await once(unused, 'exit');
+      expect(shared.thread()).not.toBe(unused);
     } finally {
       await shared.close();
     }
