@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { ANNUITY_PATENT_SORTS, type AnnuityPatentsResponse } from '@portal/contracts';
+import { ANNUITY_ALL_PAGE_SIZE, ANNUITY_PATENT_SORTS, type AnnuityPatentsResponse } from '@portal/contracts';
 import { openDatabase, type DatabaseConfig } from '@portal/db';
 import { createScratchDatabase } from '@portal/db/testing';
 import { startRedisServer } from '@portal/queue/test-support';
@@ -31,6 +31,10 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const TOPOLOGIES = (process.env.BENCH_TOPOLOGIES ?? 'production,embedded').split(',');
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+/** BENCH_QUERIES=part,part: only the queries whose name holds one of them (the hello-world references and the scroll always run). */
+const ONLY = process.env.BENCH_QUERIES?.split(',');
+/** BENCH_CPU_PROF=<dir>: the API (after the seed) runs under the CPU profiler (bench/profiled-entry.ts), its main thread's profile written there at exit. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 /** The sort indexes migration 0018 added (it also rebuilt four with row_index): dropped to time an insert without them. */
 const ADDED_INDEXES = ['filing_number', 'name', 'country', 'payer', 'filing_date', 'filing_month', 'previous_number', 'deadline'].map((n) => `annuity_patents_file_${n}_idx`);
 
@@ -46,6 +50,8 @@ interface Figures {
   errors: number;
   /** The serving process's CPU per request (ms), when it is known. */
   cpuMs?: number;
+  /** Its main thread's share (ms): the rest is the PGlite thread's (embedded) and V8's helpers. */
+  mainCpuMs?: number;
   /** The query's first answer, alone, before the warm-up (ms): a search's matches are read then (decision 188). */
   firstMs?: number;
 }
@@ -53,8 +59,9 @@ interface Figures {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 
 /** `clients` loops asking `url` one request after the other for `seconds`: throughput and latencies. */
-async function load(url: string, headers: Record<string, string>, clients = CLIENTS, seconds = SECONDS, pid?: number): Promise<Figures> {
+async function load(url: string | (() => string), headers: Record<string, string>, clients = CLIENTS, seconds = SECONDS, pid?: number): Promise<Figures> {
   const cpuBefore = pid ? cpuOf(pid) : 0;
+  const mainBefore = pid ? cpuOf(pid, String(pid)) : 0;
   const latencies: number[] = [];
   let bytes = 0;
   let errors = 0;
@@ -63,7 +70,7 @@ async function load(url: string, headers: Record<string, string>, clients = CLIE
     Array.from({ length: clients }, async () => {
       while (performance.now() < end) {
         const begun = performance.now();
-        const res = await fetch(url, { headers });
+        const res = await fetch(typeof url === 'string' ? url : url(), { headers });
         const body = await res.arrayBuffer();
         latencies.push(performance.now() - begun);
         bytes = Math.max(bytes, body.byteLength);
@@ -73,7 +80,11 @@ async function load(url: string, headers: Record<string, string>, clients = CLIE
   );
   latencies.sort((a, b) => a - b);
   const cpuMs = pid && latencies.length > 0 ? ((cpuOf(pid) - cpuBefore) * 1000) / latencies.length : undefined;
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? Number.NaN, bytes, errors, ...(cpuMs === undefined ? {} : { cpuMs }) };
+  const mainCpuMs = pid && latencies.length > 0 ? ((cpuOf(pid, String(pid)) - mainBefore) * 1000) / latencies.length : undefined;
+  return {
+    rps: latencies.length / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? Number.NaN, bytes, errors,
+    ...(cpuMs === undefined ? {} : { cpuMs }), ...(mainCpuMs === undefined ? {} : { mainCpuMs }),
+  };
 }
 
 async function timedFill(config: DatabaseConfig, ownerId: string, withoutAdded: boolean): Promise<{ fileId: string; ms: number } | null> {
@@ -114,7 +125,11 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
   const redis = topology === 'production' ? await startRedisServer() : undefined;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = benchProductionEnv({ port, dataDir, logLevel: 'warn', databaseUrl: scratch?.url, redisUrl: redis?.url });
+  const env = {
+    ...benchProductionEnv({ port, dataDir, logLevel: 'warn', databaseUrl: scratch?.url, redisUrl: redis?.url }),
+    // The database thread's measuring aids (decision 185): PGLITE_THREAD_TRACE=<file>, PGLITE_THREAD_LANES=off.
+    ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('PGLITE_THREAD_') && e[1] !== undefined)),
+  };
   const dbConfig: DatabaseConfig = scratch ? { driver: 'postgres', url: scratch.url } : { driver: 'pglite', dataDir: path.join(dataDir, 'db') };
   let api = startProcess('apps/api/src/main.ts', env);
   const notes: string[] = [];
@@ -138,7 +153,9 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
         ? `${topology}: insert of ${ROWS} rows (one INSERT … SELECT, then vacuum analyze): ${(measured.ms / 1000).toFixed(1)} s with the 0018 indexes, ${(without.ms / 1000).toFixed(1)} s without the eight it added`
         : `${topology}: insert of ${ROWS} rows (one INSERT … SELECT, then vacuum analyze), without the sort indexes (migration 0023): ${(measured.ms / 1000).toFixed(1)} s`,
     );
-    api = startProcess('apps/api/src/main.ts', env);
+    api = PROFILE_DIR
+      ? startProcess('bench/profiled-entry.ts', { ...env, PROFILED_ENTRY: 'apps/api/src/main.ts', CPU_PROF_DIR: path.resolve(PROFILE_DIR) })
+      : startProcess('apps/api/src/main.ts', env);
     await api.waitFor(/Portal ready on/, 180_000);
     await client.post('/api/auth/login', user);
     const headers = { cookie: client.cookieHeader(), origin: url, 'x-api-key': BENCH_API_KEY };
@@ -154,14 +171,20 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
       ['deep page 3000 of 30, sort payeur desc', 'sort=payeur&order=desc&page=3000'],
       ['"All" window 1', 'limit=all'],
       ['"All" window 400, sort date_prochaine_annuite desc', 'limit=all&page=400&sort=date_prochaine_annuite&order=desc'],
+      // Each request another window (a step of 37 through the file's windows): no answer asked twice in a row, as users scrolling do.
+      ['"All" windows, each request another, sort date_prochaine_annuite desc', 'limit=all&page=*&sort=date_prochaine_annuite&order=desc'],
     ];
+    let step = 0;
+    const pages = Math.ceil(ROWS / ANNUITY_ALL_PAGE_SIZE);
+    const urlOf = (query: string) => (query.includes('page=*') ? () => `${file}?${query.replace('page=*', `page=${1 + ((step++ * 37) % pages)}`)}` : `${file}?${query}`);
     const lines: Line[] = [{ topology, query: 'hello-world Express (reference)', figures: await load(helloUrl, {}) }];
-    for (const [name, query] of queries) {
+    for (const [name, query] of queries.filter(([name]) => !ONLY || ONLY.some((part) => name.includes(part)))) {
       const begun = performance.now();
-      await (await fetch(`${file}?${query}`, { headers })).arrayBuffer();
+      const url = urlOf(query);
+      await (await fetch(typeof url === 'string' ? url : url(), { headers })).arrayBuffer();
       const firstMs = performance.now() - begun;
-      if (WARMUP_SECONDS > 0) await load(`${file}?${query}`, headers, 2, WARMUP_SECONDS);
-      lines.push({ topology, query: name, figures: { ...(await load(`${file}?${query}`, headers, CLIENTS, SECONDS, api.child.pid)), firstMs } });
+      if (WARMUP_SECONDS > 0) await load(url, headers, 2, WARMUP_SECONDS);
+      lines.push({ topology, query: name, figures: { ...(await load(url, headers, CLIENTS, SECONDS, api.child.pid)), firstMs } });
       if (api.child.exitCode !== null) throw new Error(`the API exited:\n${api.output().slice(-3000)}`);
     }
     lines.push({ topology, query: 'hello-world Express (reference, again)', figures: await load(helloUrl, {}) });
@@ -220,11 +243,11 @@ console.log(`\nPatents-by-file list, a ${ROWS}-row file, ${CLIENTS} clients × $
 console.log(
   `Machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average during the run ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}\n`,
 );
-console.log('| topology | query | first answer ms | req/s | p50 ms | p95 ms | max ms | API CPU per request ms | bytes | errors |');
+console.log('| topology | query | first answer ms | req/s | p50 ms | p95 ms | max ms | API CPU per request ms (main thread) | bytes | errors |');
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const { topology, query, figures: f } of lines) {
   console.log(
-    `| ${topology} | ${query} | ${f.firstMs === undefined ? '' : f.firstMs.toFixed(0)} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p95.toFixed(1)} | ${f.max.toFixed(0)} | ${f.cpuMs === undefined ? '' : f.cpuMs.toFixed(2)} | ${f.bytes} | ${f.errors} |`,
+    `| ${topology} | ${query} | ${f.firstMs === undefined ? '' : f.firstMs.toFixed(0)} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p95.toFixed(1)} | ${f.max.toFixed(0)} | ${f.cpuMs === undefined ? '' : `${f.cpuMs.toFixed(2)} (${f.mainCpuMs?.toFixed(2)})`} | ${f.bytes} | ${f.errors} |`,
   );
 }
 console.log('');

@@ -4,7 +4,7 @@ import { ANNUITY_COLOURS, ANNUITY_FILE_SORTS, ANNUITY_PATENT_SORTS } from '@port
 import { annuityPatents, type DatabaseHandle } from '@portal/db';
 import { explainPlan, fullSorts, openTestDatabase, planNodes, testDatabaseKinds } from '@portal/db/testing';
 import { filesPageQuery, filesWhere, patentRunQuery, patentRuns, type PatentListQuery } from '../src/modules/annuities/service.ts';
-import { rowsByKeys } from '../src/modules/annuities/sort-orders.ts';
+import { patentsByKeysQuery } from '../src/modules/annuities/patent-rows.ts';
 import { fillAnnuityFile } from './support/annuity-scale.ts';
 
 const ROWS = 40_000;
@@ -38,7 +38,7 @@ describe.each(testDatabaseKinds())('patents-by-file plans (%s)', (kind) => {
       // A slice of the column's order, the first page and one deep in the file, in the order's (not the key's) order.
       for (const start of [0, Math.floor(ROWS * 0.75)]) {
         const keys = Array.from({ length: 250 }, (_, i) => (start + ((i * 7919) % 250)) % ROWS);
-        const plan = await explainPlan(handle.db, rowsByKeys(handle.db, fileId, keys).getSQL());
+        const plan = await explainPlan(handle.db, patentsByKeysQuery(fileId, keys));
         const what = `${sort} ${order} from ${start}: ${planNodes(plan).map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`).join(' > ')}`;
         expect(fullSorts(plan), what).toEqual([]);
         expect(planNodes(plan).some((n) => n['Index Name'] === 'annuity_patents_file_row_unique'), what).toBe(true);
@@ -52,7 +52,7 @@ describe.each(testDatabaseKinds())('patents-by-file plans (%s)', (kind) => {
       const kept = colour ? await handle.db.$count(annuityPatents, and(eq(annuityPatents.fileId, fileId), eq(annuityPatents.colour, colour))) : ROWS;
       for (const run of runs) {
         for (const offset of [0, Math.floor(kept * 0.75)]) {
-          const plan = await explainPlan(handle.db, patentRunQuery(handle, fileId, run, offset, 250).getSQL());
+          const plan = await explainPlan(handle.db, patentRunQuery(handle, run, offset, 250).getSQL());
           const where = `${sort ?? 'file order'} ${order} colour=${colour ?? '-'} offset ${offset} run ${runs.indexOf(run)}`;
           // A deep page of one colour may sort that colour's keys when the planner finds it cheaper than walking the
           // sort index (PostgreSQL did for the long names, 6,667 'nok' rows of 40,000): never more rows than the filter keeps.

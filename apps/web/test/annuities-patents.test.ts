@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { AnnuityFileDto, AnnuityPatentDto, AnnuityPatentsResponse, AnnuityResearchResponse } from '@portal/contracts';
+import { ANNUITY_ALL_PAGE_SIZE, type AnnuityFileDto, type AnnuityPatentDto, type AnnuityPatentsResponse, type AnnuityResearchResponse } from '@portal/contracts';
 import {
   chunk,
   commentPatentPage,
@@ -354,6 +354,12 @@ describe('"All": a virtualized table fed window by window (decision 178)', () =>
       expect(cachedWindowIds(client, FILE_ID, { ...params, colour: null })).toEqual([]);
     } finally {
       vi.unstubAllGlobals();
+    }
+  });
+
+  it('the rows in the DOM (about 34) and those ahead fit in two windows of the server\'s size, wherever they start', () => {
+    for (let first = 0; first < 3 * ANNUITY_ALL_PAGE_SIZE; first++) {
+      expect(windowsFor(first, first + 33, ANNUITY_ALL_PAGE_SIZE, 100_000).length, `rows ${first}..${first + 33}`).toBeLessThanOrEqual(2);
     }
   });
 

@@ -12,7 +12,7 @@ export const ANNUITY_PATENT_PAGE_SIZES = [30, 50, 100] as const;
  * What `limit=all` means on the wire (decision 178): a window of this many rows, `page` counting windows,
  * `meta.pageSize` saying the size. The "All" view fetches the windows it scrolls to; no answer holds the whole file.
  */
-export const ANNUITY_ALL_PAGE_SIZE = 250;
+export const ANNUITY_ALL_PAGE_SIZE = 100;
 export const ANNUITY_BULK_MAX_IDS = 2000;
 export const ANNUITY_COLOURS = ['ok', 'nok', 'orange', 'no_date'] as const;
 export type AnnuityColour = (typeof ANNUITY_COLOURS)[number];

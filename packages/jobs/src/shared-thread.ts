@@ -13,6 +13,12 @@ export interface SharedThread {
   thread(): Worker;
   /** The runs under way: each one's failure callback, added when it starts and removed when it settles. */
   readonly active: Set<(error: Error) => void>;
+  /**
+   * Starts the thread now if there is none, ahead of a run expected soon (a LEDES upload being received, decision
+   * 211): its start (tsx and the engine's modules, 0.4–2 s) then overlaps the upload instead of following it. With no
+   * run under way the idle delay starts at once, so a thread no run comes for stops as an idle one does.
+   */
+  warm(): void;
   /** Stops the thread; runs still in it fail. The next run starts a new one. */
   close(): Promise<void>;
 }
@@ -40,14 +46,19 @@ class ActiveRuns extends Set<(error: Error) => void> {
 
   override delete(fail: (error: Error) => void): boolean {
     const deleted = super.delete(fail);
-    if (deleted && this.size === 0 && this.idleMs !== undefined) {
-      this.idleTimer = setTimeout(() => {
-        this.idleTimer = null;
-        if (this.size === 0) this.onIdle();
-      }, this.idleMs);
-      this.idleTimer.unref();
-    }
+    if (deleted && this.size === 0) this.idle();
     return deleted;
+  }
+
+  /** No run under way: the idle delay starts again (its end stops the thread). */
+  idle(): void {
+    if (this.size > 0 || this.idleMs === undefined) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.size === 0) this.onIdle();
+    }, this.idleMs);
+    this.idleTimer.unref();
   }
 }
 
@@ -58,7 +69,7 @@ export function createSharedThread(url: URL, name: string, options: { resourceLi
    * between the stop and that exit, on a new thread; failing it for the old one's exit lost a run.
    */
   const retired = new WeakSet<Worker>();
-  const active: Set<(error: Error) => void> = new ActiveRuns(options.idleMs, () => {
+  const active = new ActiveRuns(options.idleMs, () => {
     const idle = worker;
     worker = null;
     if (!idle) return;
@@ -68,6 +79,10 @@ export function createSharedThread(url: URL, name: string, options: { resourceLi
   });
   return {
     active,
+    warm() {
+      this.thread();
+      active.idle();
+    },
     thread() {
       if (worker) return worker;
       const started = new Worker(url, { resourceLimits: options.resourceLimits });

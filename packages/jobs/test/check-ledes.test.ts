@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ledesFindings, ledesProfiles, ledesRuns } from '@portal/db';
 import type { LedesProfile } from '@portal/ledes';
@@ -71,6 +71,26 @@ describe('check-ledes lifecycle points', () => {
     } finally {
       world.storage.slowCopiesMs = 0;
     }
+    expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: expect.any(Date) });
+    expect(world.storage.copies.filter((key) => key.startsWith('outbound/step2/'))).toHaveLength(1);
+  });
+
+  it('embedded: the delivery copies the file outside any transaction, so a request is answered during the copy (decision 211)', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    // A transaction holds PGlite's one connection: a statement from elsewhere during the copy waited for its end.
+    let answered = false;
+    world.storage.duringCopy = async () => {
+      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a statement waited for the copy')), 3000));
+      await Promise.race([world.database.db.execute(sql`select 1`), timeout]);
+      answered = true;
+    };
+    try {
+      await run({ runId }, ctx(1));
+    } finally {
+      world.storage.duringCopy = null;
+    }
+    expect(answered).toBe(true);
     expect(await world.state(runId)).toMatchObject({ state: 'Done', deliveredAt: expect.any(Date) });
     expect(world.storage.copies.filter((key) => key.startsWith('outbound/step2/'))).toHaveLength(1);
   });

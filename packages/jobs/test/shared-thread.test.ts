@@ -42,4 +42,30 @@ describe('a shared thread with idleMs (issue 28)', () => {
       await shared.close();
     }
   });
+
+  it('warm() starts the thread ahead of a run: the run gets that thread; with no run it stops after idleMs (decision 211)', async () => {
+    const shared = createSharedThread(URL_OF_A_THREAD, 'test', { idleMs: 200 });
+    try {
+      shared.warm();
+      const warmed = shared.thread();
+      const run = () => {};
+      shared.active.add(run);
+      await new Promise((r) => setTimeout(r, 400));
+      // A run under way: warming again neither replaces the thread nor arms its stop.
+      shared.warm();
+      await new Promise((r) => setTimeout(r, 400));
+      expect(shared.thread()).toBe(warmed);
+      shared.active.delete(run);
+      await once(warmed, 'exit');
+      // Warmed and never used: stopped after idleMs like an idle thread.
+      shared.warm();
+      const unused = shared.thread();
+      expect(unused).not.toBe(warmed);
+      // Stopped (a thread terminated while still loading may exit with 0 or 1).
+      await once(unused, 'exit');
+      expect(shared.thread()).not.toBe(unused);
+    } finally {
+      await shared.close();
+    }
+  });
 });

@@ -30,6 +30,8 @@ export class FaultyStorage implements Storage {
   loseCopyAnswers = 0;
   /** Each copy waits this long before it starts (two executions then both get past their `stat` first). */
   slowCopiesMs = 0;
+  /** Awaited inside each copy, before it is made: what else can happen while a copy is under way. */
+  duringCopy: (() => Promise<void>) | null = null;
   readonly copies: string[] = [];
   private hanging: Array<{ resume: () => void; fail: (error: Error) => void }> = [];
   /** Gets waiting in `hangGets`. */
@@ -91,6 +93,7 @@ export class FaultyStorage implements Storage {
       throw Object.assign(new Error('storage unreachable during the delivery'), { code: 'ECONNRESET' });
     }
     if (this.slowCopiesMs > 0) await new Promise((resolve) => setTimeout(resolve, this.slowCopiesMs));
+    await this.duringCopy?.();
     await this.inner.copy(from, to);
     this.copies.push(to);
     if (this.loseCopyAnswers > 0) {

@@ -22,7 +22,10 @@ export interface RawResponse {
 }
 
 /** What a multipart route reads (file fields and limits, for the parser and the documentation); its text fields are the route's `body` schema. */
-export type MultipartSpec = Omit<MultipartOptions, 'storage' | 'rateLimit'>;
+export type MultipartSpec = Omit<MultipartOptions, 'storage' | 'rateLimit'> & {
+  /** Called once the route's access and parameters are checked, before the body is read: work to start beside the upload. */
+  onBegin?: () => void;
+};
 
 /** Returned by a handler of a route that declares `noContent`: the answer is a bodiless 204. */
 export const NO_CONTENT = Symbol('204 No Content');
@@ -175,7 +178,9 @@ async function readInput(ctx: AppContext, route: Route, req: Request): Promise<R
   if (!route.multipart) return { params, query, body: parse(route.body ?? NO_BODY, req.body), files: [] };
   // Every upload counts against its caller's budget (429 past it), before the body is read.
   const rateLimit = req.auth ? { limiter: ctx.limits.upload, key: req.auth.userId } : undefined;
-  const { fields, files } = await receiveMultipart(req, { ...route.multipart, storage: ctx.storage, rateLimit });
+  const { onBegin, ...multipart } = route.multipart;
+  onBegin?.();
+  const { fields, files } = await receiveMultipart(req, { ...multipart, storage: ctx.storage, rateLimit });
   try {
     return { params, query, body: parse(route.body!, fields), files };
   } catch (error) {

@@ -13,6 +13,8 @@ const INPUT_CHUNK_BYTES = 256 * 1024;
 const THREAD_IDLE_MS = 10_000;
 
 export interface ThreadEngine extends LedesEngine {
+  /** Starts the engine's thread ahead of a run expected soon (the upload of a file being received, decision 211). */
+  warm(): void;
   /** Stops the thread; runs still in it fail. The next run starts a new one. */
   close(): Promise<void>;
 }
@@ -228,6 +230,7 @@ export function createThreadEngine(options: { resourceLimits?: { engine?: Resour
     });
 
   return Object.assign(engine, {
+    warm: () => engineThread.warm(),
     close: async () => {
       await Promise.all([engineThread.close(), writerThread.close()]);
     },

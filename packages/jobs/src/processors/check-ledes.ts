@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 
-import { afterBulkWrite, ledesFindings, ledesGuidelineIndex, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
+import { afterBulkWrite, driverOf, ledesFindings, ledesGuidelineIndex, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
 import type { FindingValues, LedesProfile, ResolvedFinding, RuleCode } from '@portal/ledes';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
@@ -346,11 +346,56 @@ async function writeTreated(deps: CheckLedesDeps, run: LedesRunRow, treatedKey: 
  */
 async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<LedesRunRow | undefined> {
   if (run.state !== 'Done' || !run.deliveredKey || run.deliveredAt) return undefined;
+  if (driverOf(deps.db) === 'pglite') return underDeliveryLock(run.id, () => deliverEmbedded(deps, run));
   let notices: string[] = [];
   const recorded = await deps.db.transaction(async (tx) => {
     const [current] = await tx.select().from(ledesRuns).where(eq(ledesRuns.id, run.id)).for('update');
     if (!current || current.state !== 'Done' || !current.deliveredKey || current.deliveredAt) return undefined;
     if (!(await deps.storage.stat(current.deliveredKey))) await deps.storage.copy(current.originalKey, current.deliveredKey);
+    const at = deps.clock?.now() ?? new Date();
+    const [delivered] = await tx
+      .update(ledesRuns)
+      .set({ deliveredAt: at, updatedAt: at })
+      .where(and(eq(ledesRuns.id, run.id), isNull(ledesRuns.deliveredAt)))
+      .returning();
+    if (delivered) notices = await recordLedesNotice(tx, run.id, 'delivered', deps);
+    return delivered;
+  });
+  await enqueueCommittedMails(deps, notices, 'ledes notice');
+  return recorded;
+}
+
+/** Embedded: the deliveries under way in this process, by run (each waits for the one before it). */
+const deliveryLocks = new Map<string, Promise<void>>();
+
+/** Runs `work` once no other delivery of the run is under way in this process. */
+async function underDeliveryLock<T>(runId: string, work: () => Promise<T>): Promise<T> {
+  const before = deliveryLocks.get(runId) ?? Promise.resolve();
+  let release = () => {};
+  const mine = before.then(() => new Promise<void>((resolve) => (release = resolve)));
+  deliveryLocks.set(runId, mine);
+  await before;
+  try {
+    return await work();
+  } finally {
+    release();
+    if (deliveryLocks.get(runId) === mine) deliveryLocks.delete(runId);
+  }
+}
+
+/**
+ * The delivery on the embedded database (issue 28, decision 211): the copy of the file (27 MiB for 200,000 lines)
+ * is made outside any transaction, since a transaction holds PGlite's one connection and every request waited for
+ * the copy (1.7 s at load 50, the probe's worst wait). The database is this process's alone, so the row lock that
+ * makes one execution copy is a lock of this process, held across the copy; the transaction writes `delivered_at`
+ * and the notice only.
+ */
+async function deliverEmbedded(deps: CheckLedesDeps, run: LedesRunRow): Promise<LedesRunRow | undefined> {
+  const [current] = await deps.db.select().from(ledesRuns).where(eq(ledesRuns.id, run.id));
+  if (!current || current.state !== 'Done' || !current.deliveredKey || current.deliveredAt) return undefined;
+  if (!(await deps.storage.stat(current.deliveredKey))) await deps.storage.copy(current.originalKey, current.deliveredKey);
+  let notices: string[] = [];
+  const recorded = await deps.db.transaction(async (tx) => {
     const at = deps.clock?.now() ?? new Date();
     const [delivered] = await tx
       .update(ledesRuns)

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   addDays,
@@ -25,7 +25,8 @@ import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.t
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
 import { searchTextHolds, matchesCondition, searchMatches } from './search-matches.ts';
-import { COLOUR_CODES, pageOfOrder, rowsByKeys, sortOrder } from './sort-orders.ts';
+import { patentsByKeys } from './patent-rows.ts';
+import { COLOUR_CODES, pageOfOrder, sortOrder } from './sort-orders.ts';
 
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
@@ -196,26 +197,18 @@ const ordered = (direction: 'asc' | 'desc', ...columns: Array<AnyPgColumn | unde
   columns.filter((c) => c !== undefined).map((c) => (direction === 'asc' ? asc(c) : desc(c)));
 
 /**
- * The query of `limit` rows of one run from `offset`. A deep page skips the first rows on the index
- * keys alone (an index-only scan), then reads whole rows for the page only, in the keys' order (the
- * nested loop keeps it: no sort). OFFSET over whole rows read ~50,000 of them for page 500.
+ * The query of the row indexes of `limit` rows of one run from `offset`, in the run's order: the index keys alone
+ * (an index-only scan, first page or deep); the rows themselves are then read by their `(file_id, row_index)` key
+ * as one JSON text (`patentsByKeys`, decision 210). OFFSET over whole rows read ~50,000 of them for page 500.
  */
-export function patentRunQuery(ctx: Pick<AppContext, 'db'>, fileId: string, run: PatentRun, offset: number, limit: number) {
-  const order = ordered(run.direction, run.column, annuityPatents.rowIndex);
-  if (offset === 0) return ctx.db.select().from(annuityPatents).where(run.where).orderBy(...order).limit(limit);
-  const keys = ctx.db
-    .select({ rowIndex: sql<number>`${annuityPatents.rowIndex}`.as('key_row'), ...(run.column ? { value: sql`${run.column}`.as('key_value') } : {}) })
+export function patentRunQuery(ctx: Pick<AppContext, 'db'>, run: PatentRun, offset: number, limit: number) {
+  const query = ctx.db
+    .select({ rowIndex: annuityPatents.rowIndex })
     .from(annuityPatents)
     .where(run.where)
-    .orderBy(...order)
-    .limit(limit)
-    .offset(offset)
-    .as('page_keys');
-  return ctx.db
-    .select(getTableColumns(annuityPatents))
-    .from(keys)
-    .innerJoin(annuityPatents, and(eq(annuityPatents.fileId, fileId), eq(annuityPatents.rowIndex, keys.rowIndex)))
-    .orderBy(...[...(run.column ? ['key_value'] : []), 'key_row'].map((key) => sql.raw(`"page_keys"."${key}" ${run.direction}`)));
+    .orderBy(...ordered(run.direction, run.column, annuityPatents.rowIndex))
+    .limit(limit);
+  return offset === 0 ? query : query.offset(offset);
 }
 
 /**
@@ -249,21 +242,16 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
       keep = (rowIndex) => bitmap[rowIndex] === 1;
     } else if (code !== undefined) keep = (_rowIndex, colour) => colour === code;
     const rowIndexes = pageOfOrder(order, query.order, offset, limit, keep);
-    const byRow = new Map((rowIndexes.length > 0 ? await rowsByKeys(ctx.db, file.id, rowIndexes) : []).map((row) => [row.rowIndex, row]));
-    const patents = rowIndexes.flatMap((rowIndex) => {
-      const row = byRow.get(rowIndex);
-      return row ? [toPatentDto(row)] : [];
-    });
-    return { patents, meta: paginationMeta(page, limit, total) };
+    return { patents: await patentsByKeys(ctx.db, file.id, rowIndexes), meta: paginationMeta(page, limit, total) };
   }
   const [first, nulls] = patentRuns(file.id, query, matches && query.search ? matchesCondition(query.search, matches) : undefined);
-  const rows: AnnuityPatentRow[] = await patentRunQuery(ctx, file.id, first!, offset, limit);
-  if (nulls && rows.length < limit) {
+  const rowIndexes = (await patentRunQuery(ctx, first!, offset, limit)).map((r) => r.rowIndex);
+  if (nulls && rowIndexes.length < limit) {
     // The page reaches the rows without a value: how many rows have one decides where they start.
-    const before = rows.length > 0 || offset === 0 ? offset + rows.length : ((await ctx.db.select({ n: count() }).from(annuityPatents).where(first!.where))[0]?.n ?? 0);
-    rows.push(...(await patentRunQuery(ctx, file.id, nulls, Math.max(0, offset - before), limit - rows.length)));
+    const before = rowIndexes.length > 0 || offset === 0 ? offset + rowIndexes.length : ((await ctx.db.select({ n: count() }).from(annuityPatents).where(first!.where))[0]?.n ?? 0);
+    rowIndexes.push(...(await patentRunQuery(ctx, nulls, Math.max(0, offset - before), limit - rowIndexes.length)).map((r) => r.rowIndex));
   }
-  return { patents: rows.map(toPatentDto), meta: paginationMeta(page, limit, total) };
+  return { patents: await patentsByKeys(ctx.db, file.id, rowIndexes), meta: paginationMeta(page, limit, total) };
 }
 
 /** A patent of a Done file the caller may edit (their own, any for an admin), with its file; else 404. */

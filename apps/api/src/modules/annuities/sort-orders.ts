@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { annuityPatents, type Database } from '@portal/db';
 import { rowsOf, type AnnuityFileRow } from '@portal/jobs';
@@ -109,12 +109,4 @@ export function pageOfOrder(order: SortOrder, direction: 'asc' | 'desc', offset:
     else out.push(key >> 2);
   }
   return out;
-}
-
-/** The query of a page's rows by the file's (file_id, row_index) key; the caller puts them in the page's order. */
-export function rowsByKeys(db: Pick<Database, 'select'>, fileId: string, rowIndexes: number[]) {
-  return db
-    .select()
-    .from(annuityPatents)
-    .where(and(eq(annuityPatents.fileId, fileId), sql`${annuityPatents.rowIndex} = any(${`{${rowIndexes.join(',')}}`}::int[])`));
 }

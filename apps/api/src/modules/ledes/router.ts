@@ -23,7 +23,7 @@ import {
 import type { Locale } from '@portal/i18n';
 import { ledesOffices } from '@portal/db';
 import { isValidKey, StorageNotFoundError } from '@portal/storage';
-import { loadResult, loadRun, toRunDto } from '@portal/jobs';
+import { loadResult, loadRun, sharedThreadEngine, toRunDto } from '@portal/jobs';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
@@ -82,6 +82,10 @@ export function ledesRoutes(ctx: AppContext): Route[] {
         maxFileBytes: ctx.config.uploads.maxBytes,
         maxFiles: LEDES_MAX_FILES,
         allowedExtensions: LEDES_EXTENSIONS,
+        // Embedded, the check runs in this process: its engine thread starts while the file is received (decision 211).
+        onBegin: () => {
+          if (ctx.queue.driver === 'inline') sharedThreadEngine().warm();
+        },
       },
       response: ledesUploadResponse,
       async handler({ params, query, body, files }, http) {

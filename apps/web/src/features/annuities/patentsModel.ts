@@ -150,8 +150,12 @@ export function toggleExcept(except: ReadonlySet<string>, id: string): Set<strin
 /** How often at most the "All" view fetches the windows of the rows in view while they move (a drag of the scrollbar). */
 export const RANGE_THROTTLE_MS = 200;
 
-/** How many rows beyond the ones in view the "All" view fetches on either side (rows). */
-export const FETCH_AHEAD_ROWS = 60;
+/**
+ * How many rows beyond the ones in the DOM the "All" view fetches on either side (rows). The DOM holds about 34 rows
+ * (10 in view, 12 of overscan each side): with 30 ahead each side the rows to cover (≈ 94) fit in two windows of
+ * ANNUITY_ALL_PAGE_SIZE (100), so a move asks for two windows at most, as it did with 250-row windows and 60 ahead.
+ */
+export const FETCH_AHEAD_ROWS = 30;
 
 /**
  * The windows (1-based, `page` of `limit=all`) the "All" view needs to show rows `first`..`last`
