@@ -100,7 +100,7 @@ function RunNowButton() {
   const run = useMutation({
     mutationFn: runCalls,
     onSuccess: async (res) => {
-      notifySuccess(res.outcome === 'completed' ? t('run.done') : res.outcome === 'queued' ? t('run.queued') : t('run.failed'));
+      notifySuccess(res.outcome === 'completed' || res.outcome === 'unknown' ? t('run.done') : res.outcome === 'queued' ? t('run.queued') : t('run.failed'));
       await queryClient.invalidateQueries({ queryKey: callsKey });
     },
     onError: (e) => notifyError(t('run.error'), e instanceof ApiError && e.message ? e.message : t('errors.generic')),
