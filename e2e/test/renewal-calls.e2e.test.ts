@@ -21,9 +21,9 @@ import frPatents from '../../packages/i18n/locales/fr/patents.json' with { type:
 /**
  * Issue 30 §3, staff's renewal calls screen in both languages with real calls (decision 202). A portal of its own;
  * per language an annuities agent (in its language) whose client code has two patents due in the default 90-day
- * window (FR annuity 8 in 40 days, DE annuity 5 in 60 days). The admin presses "run now" (the day's job): the call's
- * first call goes, the screen shows it with its next step (the reminder: "instruct before" is 10 days away, inside
- * the 14-day reminder) and its day; a second press sends nothing more. The preview shows each line's parts and the
+ * window (FR annuity 8 in 70 days, DE annuity 5 in 85 days). The admin presses "run now" (the day's job): the call's
+ * first call goes, the screen shows it with its next step (the reminder, 14 days before the earliest "instruct
+ * before": in 26 days) and its day; a second press sends nothing more. The preview shows each line's parts and the
  * totals per currency; "send now" sends the reminder (the .eml in the outbox, its PDF and xlsx opened); "hold"
  * holds the call. The agent's list shows the call's "instruct before". axe at each state; pictures at 1440 and 360
  * px: artifacts/screenshots/w{1440,360}-renewal-calls[-preview]-<lang>.png.
@@ -38,6 +38,8 @@ const fill = (s: string, values: Record<string, string>) => s.replace(/\{\{(\w+)
 let server: PortalProcess;
 let browser: Browser;
 const findings: Finding[] = [];
+/** The call mails the agent received (its account mail aside): the ones carrying the call's PDF. */
+const callMails = (agent: PatentAgent) => readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email) && m.body.includes('%PDF'));
 const agents: Partial<Record<Lang, PatentAgent>> = {};
 
 beforeAll(async () => {
@@ -46,8 +48,8 @@ beforeAll(async () => {
     for (const lang of ['en', 'fr'] as const) {
       const agent = await createAgent(adminPage, { tag: `calls-${lang}`, langue: lang });
       await seedAgentPatents(browser, server.info, adminPage, agent, [
-        { reference: `RC-${STAMP}-${lang}-FR`, dueIn: 40, pays: 'FR', quantieme: 8 },
-        { reference: `RC-${STAMP}-${lang}-DE`, dueIn: 60, pays: 'DE', quantieme: 5 },
+        { reference: `RC-${STAMP}-${lang}-FR`, dueIn: 70, pays: 'FR', quantieme: 8 },
+        { reference: `RC-${STAMP}-${lang}-DE`, dueIn: 85, pays: 'DE', quantieme: 5 },
       ]);
       agents[lang] = agent;
     }
@@ -115,15 +117,18 @@ describe.each(['en', 'fr'] as const)('renewal calls screen (%s)', (lang) => {
       await row.waitFor();
       const listed = await read<{ calls: RenewalCallDto[] }>(page, `/api/renewal_calls?client_code=${encodeURIComponent(agent.code)}`);
       const call = listed.calls[0]!;
-      expect(call).toMatchObject({ step: 'first_call', next_step: 'reminder', open_items: 2, items: 2, instruct_before: day(10) });
+      expect(call).toMatchObject({ step: 'first_call', next_step: 'reminder', open_items: 2, items: 2, instruct_before: day(40) });
+      expect(call.next_step_on).toBe(day(26));
       expect(await row.getByTestId('call-step').textContent()).toBe(t.steps.first_call);
       expect(await row.getByTestId('call-next').textContent()).toBe(fill(t.nextOn, { step: t.steps.reminder, day: shownDay(call.next_step_on!, lang) }));
-      const mailsAfterRun = readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email));
-      expect(mailsAfterRun).toHaveLength(1);
+      // The mails go after the run's commit (the mail queue): one first call to the agent.
+      await expect.poll(() => callMails(agent).length, { timeout: 30_000 }).toBe(1);
       const again = page.waitForResponse((r) => r.url().endsWith('/api/renewal_calls/run') && r.ok());
       await page.getByTestId('calls-run-now').click();
-      await again;
-      expect(readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email))).toHaveLength(1);
+      expect(await (await again).json()).toMatchObject({ outcome: 'completed' });
+      await page.waitForTimeout(1500);
+      expect(callMails(agent)).toHaveLength(1);
+      expect((await read<{ calls: RenewalCallDto[] }>(page, `/api/renewal_calls?client_code=${encodeURIComponent(agent.code)}`)).calls[0]).toMatchObject({ step: 'first_call' });
       await capture(page, 'renewal-calls', lang);
 
       // On a phone the calls are cards, not a table scrolling sideways.
@@ -155,8 +160,8 @@ describe.each(['en', 'fr'] as const)('renewal calls screen (%s)', (lang) => {
       await dialog.getByTestId('call-send').click();
       expect((await sent).status()).toBe(200);
       await dialog.getByTestId('call-steps').getByText(t.steps.reminder, { exact: false }).waitFor();
-      let mails = readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email));
-      await expect.poll(() => (mails = readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email))).length, { timeout: 30_000 }).toBe(2);
+      let mails = callMails(agent);
+      await expect.poll(() => (mails = callMails(agent)).length, { timeout: 30_000 }).toBe(2);
       const parsed = await simpleParser(readFileSync(path.join(server.info.dataDir, 'outbox', mails[1]!.file)));
       const pdf = parsed.attachments.find((a) => a.contentType === 'application/pdf')!;
       const xlsx = parsed.attachments.find((a) => a.contentType === 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')!;
@@ -192,8 +197,8 @@ describe.each(['en', 'fr'] as const)('renewal calls screen (%s)', (lang) => {
       const note = patentRow(page, `RC-${STAMP}-${lang}-FR`).getByTestId('renewal-call-note');
       await note.waitFor();
       // Each annuity's own "instruct before": its due date minus the cabinet's 30-day margin.
-      expect(await note.textContent()).toBe(`${PATENTS[lang].renewalCall.instructBefore} ${shownDay(day(10), lang)}`);
-      expect(await patentRow(page, `RC-${STAMP}-${lang}-DE`).getByTestId('renewal-call-note').textContent()).toBe(`${PATENTS[lang].renewalCall.instructBefore} ${shownDay(day(30), lang)}`);
+      expect(await note.textContent()).toBe(`${PATENTS[lang].renewalCall.instructBefore} ${shownDay(day(40), lang)}`);
+      expect(await patentRow(page, `RC-${STAMP}-${lang}-DE`).getByTestId('renewal-call-note').textContent()).toBe(`${PATENTS[lang].renewalCall.instructBefore} ${shownDay(day(55), lang)}`);
       findings.push(...(await scan(page, `renewal-calls-agent-list-${lang}`)));
     } finally {
       await ctx.close();
