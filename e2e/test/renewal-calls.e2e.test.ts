@@ -38,8 +38,11 @@ const fill = (s: string, values: Record<string, string>) => s.replace(/\{\{(\w+)
 let server: PortalProcess;
 let browser: Browser;
 const findings: Finding[] = [];
-/** The call mails the agent received (its account mail aside): the ones carrying the call's PDF. */
-const callMails = (agent: PatentAgent) => readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email) && m.body.includes('%PDF'));
+/**
+ * The mails of the agent's own call (its account mail aside): the call's recipients are the agents holding its
+ * client code or its cabinet, and both agents share the portal's first cabinet, so each also gets the other's call.
+ */
+const callMails = (agent: PatentAgent) => readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email) && m.body.includes('%PDF') && m.subject.includes(agent.code));
 const agents: Partial<Record<Lang, PatentAgent>> = {};
 
 beforeAll(async () => {
