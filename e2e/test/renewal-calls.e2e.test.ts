@@ -40,9 +40,10 @@ let browser: Browser;
 const findings: Finding[] = [];
 /**
  * The mails of the agent's own call (its account mail aside): the call's recipients are the agents holding its
- * client code or its cabinet, and both agents share the portal's first cabinet, so each also gets the other's call.
+ * client code or its cabinet, and both agents share the portal's first cabinet, so each also gets the other's call (the subject, MIME-encoded in
+ * French, is not searched: the decoded text is).
  */
-const callMails = (agent: PatentAgent) => readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email) && m.body.includes('%PDF') && m.subject.includes(agent.code));
+const callMails = (agent: PatentAgent) => readOutbox(server.info.dataDir).filter((m) => m.to.includes(agent.email) && m.body.includes('%PDF') && m.body.includes(agent.code));
 const agents: Partial<Record<Lang, PatentAgent>> = {};
 
 beforeAll(async () => {
