@@ -25,7 +25,7 @@ import frPatents from '../../packages/i18n/locales/fr/patents.json' with { type:
  * first call goes, the screen shows it with its next step (the reminder, 14 days before the earliest "instruct
  * before": in 26 days) and its day; a second press sends nothing more. The preview shows each line's parts and the
  * totals per currency; "send now" sends the reminder (the .eml in the outbox, its PDF and xlsx opened); "hold"
- * holds the call. The agent's list shows the call's "instruct before". axe at each state; pictures at 1440 and 360
+ * holds the call; another firm's settings are refused then saved through their form. The agent's list shows the call's "instruct before". axe at each state; pictures at 1440 and 360
  * px: artifacts/screenshots/w{1440,360}-renewal-calls[-preview]-<lang>.png.
  */
 type Lang = 'en' | 'fr';
@@ -186,6 +186,27 @@ describe.each(['en', 'fr'] as const)('renewal calls screen (%s)', (lang) => {
       expect(await row.getByTestId('call-held').textContent()).toBe(t.held);
       expect((await read<{ calls: RenewalCallDto[] }>(page, `/api/renewal_calls?client_code=${encodeURIComponent(agent.code)}`)).calls[0]).toMatchObject({ held: true, step: 'reminder' });
       await capture(page, 'renewal-calls-held', lang);
+
+      // Another firm's settings, through its form: the margin not shorter than the window is refused on the screen
+      // (the API's schema), then saved; the form says who saved them, and the API reads them back.
+      const values = lang === 'en' ? { window: 120, margin: 20, reminder: 7 } : { window: 100, margin: 25, reminder: 10 };
+      const form = page.getByTestId('call-settings-cabinet').filter({ hasNotText: call.cabinet }).first();
+      const cabinet = (await form.getByRole('heading').textContent())!;
+      await form.getByTestId('call-settings-window_days').fill('30');
+      await form.getByTestId('call-settings-margin_days').fill('30');
+      await form.getByTestId('call-settings-save').click();
+      await form.getByText(t.settings.errors.margin).waitFor();
+      await form.getByTestId('call-settings-window_days').fill(String(values.window));
+      await form.getByTestId('call-settings-margin_days').fill(String(values.margin));
+      await form.getByTestId('call-settings-reminder_days').fill(String(values.reminder));
+      const saved = page.waitForResponse((r) => r.url().includes('/api/renewal_call_settings/') && r.request().method() === 'PUT');
+      await form.getByTestId('call-settings-save').click();
+      expect((await saved).status()).toBe(200);
+      const settingsForm = page.getByTestId('call-settings-cabinet').filter({ hasText: cabinet });
+      await expect.poll(() => settingsForm.getByTestId('call-settings-state').textContent()).toBe(fill(t.settings.savedBy, { day: shownDay(day(0), lang), who: server.info.adminEmail }));
+      const stored = await read<{ settings: Array<{ cabinet: string; window_days: number; margin_days: number; reminder_days: number; saved: boolean }> }>(page, '/api/renewal_call_settings');
+      expect(stored.settings.find((x) => x.cabinet === cabinet)).toMatchObject({ window_days: values.window, margin_days: values.margin, reminder_days: values.reminder, saved: true });
+      findings.push(...(await scan(page, `renewal-calls-settings-${lang}`)));
     } finally {
       await ctx.close();
     }
