@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newContext, screenshot } from '../src/browser.ts';
 import { describeFindings, scan, settle, splitKnown, switchLanguage, WIDTHS, writeReport, type Finding } from '../src/a11y.ts';
-import { apiHeaders, asAdmin } from '../src/users.ts';
-import { apiLogin, createPatentUser, seedPatents, type PatentAgent } from '../src/patents.ts';
+import { apiHeaders } from '../src/users.ts';
+import type { PatentAgent } from '../src/patents.ts';
+import { createAgent, seedAgentPatents, sharedPortal, withAdmin } from '../src/setup.ts';
 import en from '../../packages/i18n/locales/en/forecast.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/forecast.json' with { type: 'json' };
 import enCommon from '../../packages/i18n/locales/en/common.json' with { type: 'json' };
@@ -26,21 +27,13 @@ const agents: Partial<Record<Lang, PatentAgent>> = {};
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
-  await asAdmin(browser, async (adminPage) => {
+  await withAdmin(browser, sharedPortal(), async (adminPage) => {
     for (const lang of ['en', 'fr'] as const) {
-      const agent = await createPatentUser(adminPage, 'user_agent_annuites', `forecast-${lang}`, lang);
-      const context = await newContext(browser);
-      try {
-        const agentPage = await context.newPage();
-        await agentPage.goto('/');
-        await apiLogin(agentPage, agent);
-        await seedPatents(agentPage, adminPage, agent, [
-          { reference: `FC-${STAMP}-${lang}-FR`, dueIn: 120, pays: 'FR', quantieme: 10 },
-          { reference: `FC-${STAMP}-${lang}-DE`, dueIn: 120, pays: 'DE', quantieme: 10 },
-        ]);
-      } finally {
-        await context.close();
-      }
+      const agent = await createAgent(adminPage, { tag: `forecast-${lang}`, langue: lang });
+      await seedAgentPatents(browser, sharedPortal(), adminPage, agent, [
+        { reference: `FC-${STAMP}-${lang}-FR`, dueIn: 120, pays: 'FR', quantieme: 10 },
+        { reference: `FC-${STAMP}-${lang}-DE`, dueIn: 120, pays: 'DE', quantieme: 10 },
+      ]);
       agents[lang] = agent;
     }
   });

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, loginAsAdmin, newContext, screenshot } from '../src/browser.ts';
 import { describeFindings, scan, settle, splitKnown, switchLanguage, writeReport, type Finding } from '../src/a11y.ts';
-import { asAdmin } from '../src/users.ts';
-import { apiLogin, createPatentUser, seedPatents } from '../src/patents.ts';
+import { createAgent, seedAgentPatents, sharedPortal, withAdmin } from '../src/setup.ts';
 import { makePdf } from '../../apps/api/test/support/pdf.ts';
 import en from '../../packages/i18n/locales/en/receipts.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/receipts.json' with { type: 'json' };
@@ -29,22 +28,14 @@ const fileName = (lang: Lang) => `unlinked-${STAMP}-${lang}.pdf`;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
-  await asAdmin(browser, async (adminPage) => {
+  await withAdmin(browser, sharedPortal(), async (adminPage) => {
     for (const lang of ['en', 'fr'] as const) {
-      const agent = await createPatentUser(adminPage, 'user_agent_annuites', `unlinked-${lang}`, lang);
-      const context = await newContext(browser);
-      try {
-        const agentPage = await context.newPage();
-        await agentPage.goto('/');
-        await apiLogin(agentPage, agent);
-        // Two patents with one client reference: a receipt naming it is ambiguous.
-        await seedPatents(agentPage, adminPage, agent, [
-          { reference: reference(lang), dueIn: 60, pays: 'FR', quantieme: 9 },
-          { reference: reference(lang), dueIn: 90, pays: 'FR', quantieme: 9 },
-        ]);
-      } finally {
-        await context.close();
-      }
+      const agent = await createAgent(adminPage, { tag: `unlinked-${lang}`, langue: lang });
+      // Two patents with one client reference: a receipt naming it is ambiguous.
+      await seedAgentPatents(browser, sharedPortal(), adminPage, agent, [
+        { reference: reference(lang), dueIn: 60, pays: 'FR', quantieme: 9 },
+        { reference: reference(lang), dueIn: 90, pays: 'FR', quantieme: 9 },
+      ]);
     }
   });
 }, 180_000);

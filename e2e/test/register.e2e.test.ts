@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, TAKE_SCREENSHOTS } from '../src/browser.ts';
 import { ARTIFACTS, describeFindings, NARROW_PHONE, scan, settle, splitKnown, switchLanguage, writeReport, type Finding } from '../src/a11y.ts';
 import { startPortalProcess, type PortalProcess } from '../src/global-setup.ts';
+import { adminSession, createAgent, seedAgentPatents, withAdmin } from '../src/setup.ts';
 import { FakeOps, fixture, RECORDED_HEADERS } from '../../packages/registers/test/ops-server.ts';
 import en from '../../packages/i18n/locales/en/register.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/register.json' with { type: 'json' };
@@ -32,31 +33,8 @@ let server: PortalProcess;
 let browser: Browser;
 const findings: Finding[] = [];
 
-async function context(lang: Lang): Promise<BrowserContext> {
-  const { baseUrl } = server.info;
-  const ctx = await browser.newContext({ baseURL: baseUrl, locale: lang === 'fr' ? 'fr-FR' : 'en-US', viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
-  await ctx.addCookies([{ name: 'cookie-consent', value: 'accepted', url: baseUrl, sameSite: 'Lax' }]);
-  ctx.setDefaultTimeout(30_000);
-  ctx.setDefaultNavigationTimeout(30_000);
-  return ctx;
-}
-
-/** The headers of a same-site API call to this file's portal (the local API key, its origin, JSON). */
-const apiHeaders = () => ({ 'x-api-key': 'local-dev-api-key', origin: server.info.baseUrl, 'content-type': 'application/json' });
-
-async function post(page: Page, path: string, data: unknown, method: 'post' | 'put' = 'post') {
-  const r = await page.request[method](path, { headers: apiHeaders(), data });
-  if (r.status() !== 200) throw new Error(`${path}: ${r.status()} ${await r.text()}`);
-  return r.json() as Promise<Record<string, unknown>>;
-}
-
-async function adminPage(lang: Lang): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await context(lang);
-  const page = await ctx.newPage();
-  await page.goto('/');
-  await post(page, '/api/auth/login', { email: server.info.adminEmail, password: server.info.adminPassword });
-  return { ctx, page };
-}
+/** The admin of this file's portal, logged in through the API. */
+const adminPage = (lang: Lang) => adminSession(browser, server.info, { lang });
 
 beforeAll(async () => {
   ops = await new FakeOps().tokens().start();
@@ -68,39 +46,20 @@ beforeAll(async () => {
     .route('GET /3.2/rest-services/register/publication/epodoc/EP1000000/upp', xml(REVOKED_UPP))
     .route('GET /3.2/rest-services/legal/publication/epodoc/EP1000000', xml(fixture('legal-EP1000000.xml')));
   [server, browser] = await Promise.all([startPortalProcess({ OPS_CONSUMER_KEY: 'e2e-consumer-key', OPS_CONSUMER_SECRET: 'e2e-consumer-secret', OPS_BASE_URL: ops.url }), launchBrowser()]);
-  const { ctx, page } = await adminPage('en');
-  try {
-    const roles = (await (await page.request.get('/api/role', { headers: apiHeaders() })).json()) as { roles: { _id: string; slug: string }[] };
-    const cabinets = (await (await page.request.get('/api/cabinet', { headers: apiHeaders() })).json()) as { cabinet: { _id: string }[] };
-    const agent = { email: `register-agent-${Date.now()}@portal.test`, password: 'Agent-e2e-password-2026' };
-    await post(page, '/api/admin/user', {
-      company_agent: 'Cabinet Register',
-      email: agent.email,
-      password: agent.password,
-      roles: [roles.roles.find((r) => r.slug === 'user_agent_annuites')!._id],
-      id_client: [],
-      cabinets: [cabinets.cabinet[0]!._id],
-      code: ['CODE-REGISTER'],
-      langue: 'en',
-    });
-    const agentCtx = await context('en');
-    const agentPage = await agentCtx.newPage();
-    await agentPage.goto('/');
-    await post(agentPage, '/api/auth/login', agent);
-    const patents = [
-      { numero_depot: 'EP10167109', numero_publication: 'EP2400812', reference_client: 'ACME-BLUETOOTH', quantieme: 9, date_echeance_annuites: '2027-06-30', instruction_paiement: null },
-      { numero_depot: 'EP99203729', numero_publication: 'EP1000000', reference_client: 'BETA-15', quantieme: 15, date_echeance_annuites: '2027-05-31', instruction_paiement: 1 },
-      { numero_depot: 'EP99203729', numero_publication: 'EP1000000', reference_client: 'BETA-16', quantieme: 16, date_echeance_annuites: '2027-05-31', instruction_paiement: null },
-    ];
-    for (const p of patents) {
-      const created = await post(agentPage, '/api/brevet_eptane/create', { ...p, date_depot: '2010-06-24', reference_cabinet: `NS-${p.reference_client}`, pays: 'EP', origine: 'national', cout: 500 });
-      const submission = created.submission as { _id: string };
-      await post(page, `/api/patent_submissions/${submission._id}/accept`, { cabinet: cabinets.cabinet[0]!._id, code_client: 'CODE-REGISTER' }, 'put');
-    }
-    await agentCtx.close();
-  } finally {
-    await ctx.close();
-  }
+  await withAdmin(browser, server.info, async (page) => {
+    const agent = await createAgent(page, { tag: 'register-agent', langue: 'en', code: 'CODE-REGISTER', company: 'Cabinet Register' });
+    await seedAgentPatents(
+      browser,
+      server.info,
+      page,
+      agent,
+      [
+        { numero_depot: 'EP10167109', numero_publication: 'EP2400812', reference_client: 'ACME-BLUETOOTH', quantieme: 9, date_echeance_annuites: '2027-06-30', instruction_paiement: null },
+        { numero_depot: 'EP99203729', numero_publication: 'EP1000000', reference_client: 'BETA-15', quantieme: 15, date_echeance_annuites: '2027-05-31', instruction_paiement: 1 },
+        { numero_depot: 'EP99203729', numero_publication: 'EP1000000', reference_client: 'BETA-16', quantieme: 16, date_echeance_annuites: '2027-05-31', instruction_paiement: null },
+      ].map((p) => ({ ...p, date_depot: '2010-06-24', reference_cabinet: `NS-${p.reference_client}`, pays: 'EP', origine: 'national', cout: 500 })),
+    );
+  });
 }, 240_000);
 
 afterAll(async () => {

@@ -96,6 +96,8 @@ const GOOD_BODIES: Record<string, Record<string, unknown>> = {
   'POST /ledes/guidelines/:id_client/preview': { rules: [{ kind: 'duplicate_line', ref: '§1', severity: 'warning' }], last: 1 },
   'POST /renewal_calls/:id/send': {},
   'POST /renewal_calls/:id/hold': { held: true },
+  'POST /renewal_calls/run': {},
+  'PUT /renewal_call_settings/:cabinetId': { window_days: 90, margin_days: 30, reminder_days: 14 },
 };
 const GOOD_FIELDS: Record<string, string> = { type: 'patent', office: 'EP', user_id: UUID };
 

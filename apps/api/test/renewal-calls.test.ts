@@ -257,4 +257,69 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     expect((await admin.client.post(`/api/renewal_calls/${c4.id}/hold`, { held: 'yes' })).status).toBe(400);
     expect((await admin.client.get('/api/renewal_calls/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
+  it('"run now" runs the day’s job from the portal: a new call’s first call goes once, a second press sends nothing', async () => {
+    // 2027-05-05 (the desk test's day): cabinet B's 30-day window reaches 2027-06-04.
+    const db = t.portal.ctx.db;
+    await db.insert(patentRecords).values({ idagenda: 'C5-a', cabinetId: cabinetB, clientCode: 'C5', pays: 'FR', quantieme: 6, dateEcheance: '2027-05-25', referenceClient: 'REF-C5A' });
+    const user = await t.createUser('user_agent_annuites', { langue: 'en' });
+    await db.update(users).set({ code: ['C5'] }).where(eq(users.id, user.id));
+    await newMails();
+    const admin = await t.loginAs('admin');
+    const run = await admin.client.post('/api/renewal_calls/run', {});
+    expect(run.status).toBe(200);
+    expect(run.body).toEqual({ success: true, day: '2027-05-05', outcome: 'completed' });
+    expect(await stepsOf('C5')).toEqual(['first_call']);
+    const mails = await newMails();
+    expect(mails.map((m) => (m.to as { text: string }).text)).toEqual([user.email]);
+    expect(mails[0]!.attachments.map((a) => a.contentType).sort()).toEqual(['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
+    const again = await admin.client.post('/api/renewal_calls/run', {});
+    expect(again.body).toMatchObject({ outcome: 'completed' });
+    expect(await stepsOf('C5')).toEqual(['first_call']);
+    expect(await newMails()).toEqual([]);
+    const agent = await t.loginAs('user_agent_annuites');
+    expect((await agent.client.post('/api/renewal_calls/run', {})).status).toBe(403);
+  });
+
+  it('per-cabinet settings: defaults until saved, saved with who and when, validated, and the next run uses them', async () => {
+    const admin = await t.loginAs('admin');
+    const list = await admin.client.get('/api/renewal_call_settings');
+    expect(list.status).toBe(200);
+    const of = (body: { settings: Array<{ cabinet_id: string }> }, id: string) => body.settings.find((s) => s.cabinet_id === id);
+    expect(of(list.body, cabinetA)).toMatchObject({ cabinet: `Calls A ${kind}`, window_days: 90, margin_days: 30, reminder_days: 14, saved: false, updated_by: null });
+    expect(of(list.body, cabinetB)).toMatchObject({ window_days: 30, margin_days: 10, reminder_days: 5, saved: true });
+
+    const saved = await admin.client.put(`/api/renewal_call_settings/${cabinetB}`, { window_days: 120, margin_days: 20, reminder_days: 7 });
+    expect(saved.status).toBe(200);
+    expect(saved.body.settings).toMatchObject({ cabinet_id: cabinetB, window_days: 120, margin_days: 20, reminder_days: 7, saved: true, updated_by: admin.email });
+    expect(saved.body.settings.updated_at).toBe(t.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    const row = (await t.portal.ctx.db.select().from(renewalCallSettings).where(eq(renewalCallSettings.cabinetId, cabinetB)))[0]!;
+    expect(row).toMatchObject({ windowDays: 120, marginDays: 20, reminderDays: 7, updatedBy: admin.id });
+
+    // Refused: the margin not shorter than the window (translated), out of bounds, not whole, unknown fields, no cabinet.
+    const wide = await admin.client.put(`/api/renewal_call_settings/${cabinetB}`, { window_days: 30, margin_days: 30, reminder_days: 7 });
+    expect(wide.status).toBe(400);
+    expect(JSON.stringify(wide.body)).toContain('renewal_call_margin_outside_window');
+    for (const body of [
+      { window_days: 6, margin_days: 0, reminder_days: 0 },
+      { window_days: 367, margin_days: 30, reminder_days: 14 },
+      { window_days: 90, margin_days: -1, reminder_days: 14 },
+      { window_days: 90, margin_days: 30, reminder_days: 181 },
+      { window_days: 90.5, margin_days: 30, reminder_days: 14 },
+      { window_days: 90, margin_days: 30 },
+      { window_days: 90, margin_days: 30, reminder_days: 14, extra: 1 },
+    ])
+      expect((await admin.client.put(`/api/renewal_call_settings/${cabinetB}`, body)).status).toBe(400);
+    expect((await admin.client.put('/api/renewal_call_settings/00000000-0000-4000-8000-000000000000', { window_days: 90, margin_days: 30, reminder_days: 14 })).status).toBe(404);
+    const agent = await t.loginAs('user_agent_annuites');
+    expect((await agent.client.get('/api/renewal_call_settings')).status).toBe(403);
+    expect((await agent.client.put(`/api/renewal_call_settings/${cabinetB}`, { window_days: 90, margin_days: 30, reminder_days: 14 })).status).toBe(403);
+
+    // The wider window (120 days from 2027-05-05: to 2027-09-02) gathers B's record due 2027-08-20 at the next run.
+    await t.portal.ctx.db.insert(patentRecords).values({ idagenda: 'C6-a', cabinetId: cabinetB, clientCode: 'C6', pays: 'FR', quantieme: 6, dateEcheance: '2027-08-20', referenceClient: 'REF-C6A' });
+    expect((await admin.client.post('/api/renewal_calls/run', {})).body).toMatchObject({ outcome: 'completed' });
+    const c6 = await admin.client.get('/api/renewal_calls?client_code=C6');
+    expect(c6.body.calls).toHaveLength(1);
+    // "instruct before" = due − the saved 20-day margin.
+    expect(c6.body.calls[0]).toMatchObject({ instruct_before: '2027-07-31', step: 'first_call' });
+  });
 });

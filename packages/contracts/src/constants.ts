@@ -219,6 +219,7 @@ export const ERROR_CODES = {
   discrepancy_resolved: 409,
   // Renewal calls (issue 30 §3).
   renewal_call_nothing_to_send: 409,
+  renewal_call_margin_outside_window: 400,
   // The renewal budget's rows are being rebuilt after a bulk change (decision 201): an export would mix old and new figures.
   forecast_updating: 409,
   submission_reviewed: 409,

@@ -86,3 +86,38 @@ export type RenewalCallSendResponse = z.output<typeof renewalCallSendResponse>;
 export const renewalCallHoldBody = z.strictObject({ held: z.boolean() });
 export const renewalCallHoldResponse = z.strictObject({ success: z.literal(true), call: renewalCallSchema });
 export type RenewalCallHoldResponse = z.output<typeof renewalCallHoldResponse>;
+
+/** A cabinet's call settings (issue 30 §3): the window, the "instruct before" margin and the reminder, in days; the defaults until staff save them. */
+export const renewalCallSettingsSchema = z.strictObject({
+  cabinet_id: z.uuid(),
+  cabinet: z.string(),
+  window_days: z.number().int(),
+  margin_days: z.number().int(),
+  reminder_days: z.number().int(),
+  /** False while the cabinet uses the defaults (no row saved). */
+  saved: z.boolean(),
+  updated_at: z.string().nullable(),
+  /** The staff member who saved them last (email), when known. */
+  updated_by: z.string().nullable(),
+});
+export type RenewalCallSettingsDto = z.infer<typeof renewalCallSettingsSchema>;
+export const renewalCallSettingsResponse = z.strictObject({ success: z.literal(true), settings: z.array(renewalCallSettingsSchema) });
+export type RenewalCallSettingsResponse = z.output<typeof renewalCallSettingsResponse>;
+export const renewalCallSettingsParams = z.strictObject({ cabinetId: z.uuid() });
+/** The bounds the database checks too: a window of 7 to 366 days; a margin and a reminder of 0 to 180 days, the reminder inside the window. */
+export const RENEWAL_CALL_SETTINGS_BOUNDS = { window_days: [7, 366], margin_days: [0, 180], reminder_days: [0, 180] } as const;
+export const renewalCallSettingsBody = z
+  .strictObject({
+    window_days: z.number().int().min(7).max(366),
+    margin_days: z.number().int().min(0).max(180),
+    reminder_days: z.number().int().min(0).max(180),
+  })
+  .refine((s) => s.margin_days < s.window_days, { error: 'renewal_call_margin_outside_window', path: ['margin_days'] });
+export type RenewalCallSettingsBody = z.output<typeof renewalCallSettingsBody>;
+export const renewalCallSettingsSaveResponse = z.strictObject({ success: z.literal(true), settings: renewalCallSettingsSchema });
+export type RenewalCallSettingsSaveResponse = z.output<typeof renewalCallSettingsSaveResponse>;
+
+export const renewalCallRunBody = z.strictObject({});
+/** The day's run now: `outcome` is the job's (completed, or still running past the wait: `queued`). */
+export const renewalCallRunResponse = z.strictObject({ success: z.literal(true), day, outcome: z.enum(['completed', 'failed', 'timeout', 'unknown', 'queued']) });
+export type RenewalCallRunResponse = z.output<typeof renewalCallRunResponse>;

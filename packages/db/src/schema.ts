@@ -1378,6 +1378,8 @@ export const renewalCallSettings = pgTable(
     marginDays: integer('margin_days').notNull().default(30),
     reminderDays: integer('reminder_days').notNull().default(14),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The staff member who saved them last (the audit of a change: who and when; the log line has the values). */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('renewal_call_settings_window_check', sql`${t.windowDays} between 7 and 366`),

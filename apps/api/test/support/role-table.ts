@@ -87,6 +87,7 @@ export const SPEC_ROLE_TABLE: readonly SpecRow[] = [
   // The back office's loop (issue 11): not in the spec.
   { calls: ['POST /patent_imports', 'GET /patent_imports', 'GET /patent_imports/:id', 'POST /patent_exports', 'GET /patent_exports', 'GET /patent_exports/:id/download', 'POST /patent_reminders'], who: 'admin', spec: '§6 admin', added: 'issue 11 (decisions 105, 109, 110)' },
   { calls: ['GET /renewal_calls', 'GET /renewal_calls/:id', 'POST /renewal_calls/:id/send', 'POST /renewal_calls/:id/hold'], who: 'admin', spec: '—', added: 'issue 30 §3 (decision 202)' },
+  { calls: ['POST /renewal_calls/run', 'GET /renewal_call_settings', 'PUT /renewal_call_settings/:cabinetId'], who: 'admin', spec: '—', added: 'issue 30 §3 (staff run the day\'s calls now and keep each cabinet\'s window, margin and reminder)' },
   { calls: ['PUT /brevet_eptane/sync'], who: 'anyone', spec: '—', added: 'decision 107', departs: 'no session: the back office\'s own key, checked in the handler (decision 107)' },
   // Clients' billing guidelines (issue 31 §1): the admins keep them.
   { calls: ['GET /ledes/guidelines', 'GET /ledes/guidelines/:id_client', 'POST /ledes/guidelines/:id_client', 'POST /ledes/guidelines/:id_client/preview'], who: 'admin', spec: '§6 admin', added: 'issue 31 §1 (decision 204)' },

@@ -1,7 +1,23 @@
-import { renewalCallHoldBody, renewalCallHoldResponse, renewalCallIdParams, renewalCallResponse, renewalCallSendBody, renewalCallSendResponse, renewalCallsQuery, renewalCallsResponse } from '@portal/contracts';
+import {
+  renewalCallHoldBody,
+  renewalCallHoldResponse,
+  renewalCallIdParams,
+  renewalCallResponse,
+  renewalCallRunBody,
+  renewalCallRunResponse,
+  renewalCallSendBody,
+  renewalCallSendResponse,
+  renewalCallSettingsBody,
+  renewalCallSettingsParams,
+  renewalCallSettingsResponse,
+  renewalCallSettingsSaveResponse,
+  renewalCallsQuery,
+  renewalCallsResponse,
+} from '@portal/contracts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
-import { holdCall, listCalls, previewCall, sendNow } from './service.ts';
+import { holdCall, listCalls, previewCall, runNow, sendNow } from './service.ts';
+import { listCallSettings, saveCallSettings } from './settings.ts';
 
 /** Staff's renewal-call desk (issue 30 §3): the calls per client, a call's preview, "send now" and "hold". */
 export function renewalCallsRoutes(ctx: AppContext): Route[] {
@@ -50,6 +66,40 @@ export function renewalCallsRoutes(ctx: AppContext): Route[] {
         const call = await holdCall(ctx, params.id, body.held);
         http.log.info({ event: 'renewal_call_held', callId: params.id, held: body.held, by: http.actor().userId }, 'renewal call hold changed');
         return { success: true as const, call };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/renewal_calls/run',
+      summary: "Runs today's renewal calls now (the renewal-calls queue, also run daily): gathers the calls, closes their items, sends each call's due step; a step already sent is never sent again",
+      body: renewalCallRunBody,
+      response: renewalCallRunResponse,
+      async handler(_input, http) {
+        const result = await runNow(ctx);
+        http.log.info({ event: 'renewal_calls_run_now', ...result, by: http.actor().userId }, 'renewal calls run now');
+        return { success: true as const, ...result };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/renewal_call_settings',
+      summary: "Every cabinet's call settings: the window, the \"instruct before\" margin and the reminder in days (the defaults 90/30/14 where none were saved), who saved them and when",
+      response: renewalCallSettingsResponse,
+      async handler() {
+        return { success: true as const, settings: await listCallSettings(ctx) };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/renewal_call_settings/:cabinetId',
+      summary: "Saves a cabinet's call settings (window 7-366 days, margin and reminder 0-180 days, the margin shorter than the window); audited: who, when, the values",
+      params: renewalCallSettingsParams,
+      body: renewalCallSettingsBody,
+      response: renewalCallSettingsSaveResponse,
+      async handler({ params, body }, http) {
+        const settings = await saveCallSettings(ctx, params.cabinetId, body, http.actor().userId);
+        http.log.info({ event: 'renewal_call_settings_saved', cabinetId: params.cabinetId, ...body, by: http.actor().userId }, 'renewal call settings saved');
+        return { success: true as const, settings };
       },
     }),
   ];

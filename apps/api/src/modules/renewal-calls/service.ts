@@ -139,3 +139,18 @@ export async function holdCall(ctx: AppContext, id: string, held: boolean): Prom
   if (updated.length === 0) throw new AppError('not_found');
   return readCall(ctx, id);
 }
+
+/** How long "run now" waits for the job before answering `queued` (the job goes on; the list shows what it did). */
+export const RUN_NOW_WAIT_MS = 20_000;
+
+/**
+ * The day's run now (admins, e2e): the same `renewal-calls` job as the schedule's, enqueued with the day as its
+ * payload (its job id: a second press while it is pending is the same job). A step already sent is never sent again:
+ * the run writes each call's step row (call + step, its key) with its mails, and a step row already there sends nothing.
+ */
+export async function runNow(ctx: AppContext) {
+  const day = today(ctx);
+  await ctx.queue.enqueue('renewal-calls', { day });
+  const outcome = await ctx.queue.waitUntilFinished('renewal-calls', { day }, RUN_NOW_WAIT_MS);
+  return { day, outcome: outcome === 'timeout' ? ('queued' as const) : outcome };
+}

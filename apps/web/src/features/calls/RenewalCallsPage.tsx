@@ -1,246 +1,182 @@
-import { useState } from 'react';
-import { Badge, Button, Group, Modal, Pagination, SegmentedControl, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { IconPlayerPlay } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createColumnHelper } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import type { RenewalCallDto } from '@portal/contracts';
 import { ApiError } from '../../lib/api.ts';
 import { formatDay, formatNumber } from '../../lib/format.ts';
-import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { Loader } from '../../components/Loader.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { callQuery, callsKey, callsQuery, holdCall, sendCall, type CallState } from './callsApi.ts';
+import { CardLine } from '../../components/list/CardLine.tsx';
+import { ServerList } from '../../components/list/ServerList.tsx';
+import { useServerList } from '../../components/list/useServerList.ts';
+import { CallPreview } from './components/CallPreview.tsx';
+import { CallSettings } from './components/CallSettings.tsx';
+import { Totals } from './components/Totals.tsx';
+import { CALLS_PAGE_SIZE, callsKey, callsQuery, runCalls, type CallState } from './callsApi.ts';
 
-const SCROLL = { overflowX: 'auto', minWidth: 0, maxWidth: '100%', position: 'relative' } as const;
+const col = createColumnHelper<RenewalCallDto>();
+/** The server orders the calls (open first, by client code): no header sorts them. */
+const SORT = { id: 'client_code', desc: false } as const;
+
+function StepCell({ call: c }: { call: RenewalCallDto }) {
+  const { t } = useTranslation('calls');
+  return (
+    <Group gap={4}>
+      <span data-testid="call-step">{c.step ? t(`steps.${c.step}`) : t('steps.none')}</span>
+      {c.held && (
+        <Badge color="orange" variant="light" data-testid="call-held">
+          {t('held')}
+        </Badge>
+      )}
+      {c.closed_on && <Badge variant="light">{t('closedOn', { day: formatDay(c.closed_on) })}</Badge>}
+    </Group>
+  );
+}
+
+function ClientCell({ call: c }: { call: RenewalCallDto }) {
+  return (
+    <Stack gap={0} miw={0}>
+      <Text fw={600} size="sm" className="portal-break" data-testid="call-client">
+        {c.client_code}
+      </Text>
+      <Text size="xs" c="dark.4" className="portal-break">
+        {c.cabinet}
+      </Text>
+    </Stack>
+  );
+}
+
+function PreviewButton({ call: c, onPreview }: { call: RenewalCallDto; onPreview: (id: string) => void }) {
+  const { t } = useTranslation('calls');
+  return (
+    <Button size="xs" variant="light" onClick={() => onPreview(c._id)} aria-label={t('previewOf', { client: c.client_code })} data-testid="call-preview">
+      {t('preview')}
+    </Button>
+  );
+}
+
+const nextText = (c: RenewalCallDto, t: (k: string, o?: Record<string, unknown>) => string) => (c.next_step ? t('nextOn', { step: t(`steps.${c.next_step}`), day: formatDay(c.next_step_on) }) : '—');
+
+/** On a phone, one card per call (seven columns would scroll sideways). */
+function CallCard({ call: c, onPreview }: { call: RenewalCallDto; onPreview: (id: string) => void }) {
+  const { t } = useTranslation('calls');
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        <ClientCell call={c} />
+        <Totals call={c} />
+      </Group>
+      <Group gap={4}>
+        <Text span c="dark.4" size="xs">
+          {t('columns.step')}
+        </Text>
+        <Text span size="xs">
+          <StepCell call={c} />
+        </Text>
+      </Group>
+      <Text size="xs">
+        <Text span c="dark.4" size="xs">
+          {t('columns.next')}
+        </Text>{' '}
+        <span data-testid="call-next">{nextText(c, t)}</span>
+      </Text>
+      <CardLine label={t('columns.instructBefore')} value={c.instruct_before ? formatDay(c.instruct_before) : null} />
+      <CardLine label={t('columns.items')} value={t('itemsCount', { open: formatNumber(c.open_items), items: formatNumber(c.items) })} />
+      <Group justify="flex-end">
+        <PreviewButton call={c} onPreview={onPreview} />
+      </Group>
+    </Stack>
+  );
+}
+
+/** "Run now": the day's job (also run every day); it waits for the run and says what it did. */
+function RunNowButton() {
+  const { t } = useTranslation('calls');
+  const queryClient = useQueryClient();
+  const run = useMutation({
+    mutationFn: runCalls,
+    onSuccess: async (res) => {
+      notifySuccess(res.outcome === 'completed' || res.outcome === 'unknown' ? t('run.done') : res.outcome === 'queued' ? t('run.queued') : t('run.failed'));
+      await queryClient.invalidateQueries({ queryKey: callsKey });
+    },
+    onError: (e) => notifyError(t('run.error'), e instanceof ApiError && e.message ? e.message : t('errors.generic')),
+  });
+  return (
+    <Button leftSection={<IconPlayerPlay size={16} aria-hidden="true" />} loading={run.isPending} onClick={() => run.mutate()} data-testid="calls-run-now">
+      {t('run.now')}
+    </Button>
+  );
+}
 
 /**
  * Staff's renewal calls per client (issue 30 §3, decision 202): each call's last step, the next step and its
- * day, the totals per currency; a preview of its lines with each cost part; "send now" and "hold". Every
- * date and amount comes from the server.
+ * day, the totals per currency (a card per call on a phone); a preview of its lines with each cost part; "send
+ * now" and "hold"; "run now" for the day's job; each firm's settings. Every date and amount comes from the server.
  */
 export function RenewalCallsPage() {
   const { t } = useTranslation('calls');
   const [state, setState] = useState<CallState>('open');
-  const [page, setPage] = useState(1);
+  const list = useServerList<'client_code'>({ defaultSort: SORT, sorts: ['client_code'], defaultLimit: CALLS_PAGE_SIZE });
   const [previewId, setPreviewId] = useState<string | null>(null);
-  const calls = useQuery(callsQuery(state, page));
+  const calls = useQuery(callsQuery(state, list.page));
+  const columns = useMemo(
+    () => [
+      col.display({ id: 'client', header: () => t('columns.client'), enableSorting: false, cell: (c) => <ClientCell call={c.row.original} /> }),
+      col.display({ id: 'step', header: () => t('columns.step'), enableSorting: false, cell: (c) => <StepCell call={c.row.original} /> }),
+      col.display({ id: 'next', header: () => t('columns.next'), enableSorting: false, cell: (c) => <span data-testid="call-next">{nextText(c.row.original, t)}</span> }),
+      col.display({ id: 'instruct_before', header: () => t('columns.instructBefore'), enableSorting: false, cell: (c) => (c.row.original.instruct_before ? formatDay(c.row.original.instruct_before) : '—') }),
+      col.display({ id: 'items', header: () => t('columns.items'), enableSorting: false, cell: (c) => t('itemsCount', { open: formatNumber(c.row.original.open_items), items: formatNumber(c.row.original.items) }) }),
+      col.display({ id: 'totals', header: () => t('columns.totals'), enableSorting: false, cell: (c) => <Totals call={c.row.original} /> }),
+      col.display({ id: 'actions', header: () => <VisuallyHidden>{t('columns.actions')}</VisuallyHidden>, enableSorting: false, cell: (c) => <PreviewButton call={c.row.original} onPreview={setPreviewId} /> }),
+    ],
+    [t],
+  );
+  const data = calls.data?.calls ?? [];
   return (
     <Stack gap="xl" maw={1100} mx="auto" w="100%">
-      <PageHeader title={t('title')} description={t('description')} />
-      <SegmentedControl
-        aria-label={t('state.label')}
-        value={state}
-        onChange={(v) => {
-          setState(v);
-          setPage(1);
-        }}
-        data={(['open', 'closed', 'all'] as const).map((s) => ({ value: s, label: t(`state.${s}`) }))}
-        data-testid="calls-state"
-        style={{ alignSelf: 'flex-start' }}
-      />
-      {calls.isPending && <Loader loading />}
-      {calls.isError && <LoadError message={t('loadError')} retryLabel={t('retry')} onRetry={() => void calls.refetch().catch(() => undefined)} testId="calls-load-error" />}
-      {calls.data && (
-        <>
-          <div tabIndex={0} role="region" aria-label={t('title')} style={SCROLL}>
-            <Table verticalSpacing={6} fz="sm" data-testid="calls-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('columns.client')}</Table.Th>
-                  <Table.Th>{t('columns.step')}</Table.Th>
-                  <Table.Th>{t('columns.next')}</Table.Th>
-                  <Table.Th>{t('columns.instructBefore')}</Table.Th>
-                  <Table.Th ta="right">{t('columns.items')}</Table.Th>
-                  <Table.Th ta="right">{t('columns.totals')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('columns.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {calls.data.calls.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={7} data-testid="calls-empty">
-                      {t('none')}
-                    </Table.Td>
-                  </Table.Tr>
-                )}
-                {calls.data.calls.map((c) => (
-                  <Table.Tr key={c._id} data-testid={`call-${c.client_code}`}>
-                    <Table.Td>
-                      <Text fw={600} size="sm">
-                        {c.client_code}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {c.cabinet}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        <span data-testid="call-step">{c.step ? t(`steps.${c.step}`) : t('steps.none')}</span>
-                        {c.held && (
-                          <Badge color="orange" variant="light" data-testid="call-held">
-                            {t('held')}
-                          </Badge>
-                        )}
-                        {c.closed_on && <Badge variant="light">{t('closedOn', { day: formatDay(c.closed_on) })}</Badge>}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td data-testid="call-next">{c.next_step ? t('nextOn', { step: t(`steps.${c.next_step}`), day: formatDay(c.next_step_on) }) : '—'}</Table.Td>
-                    <Table.Td>{c.instruct_before ? formatDay(c.instruct_before) : '—'}</Table.Td>
-                    <Table.Td ta="right">{t('itemsCount', { open: formatNumber(c.open_items), items: formatNumber(c.items) })}</Table.Td>
-                    <Table.Td ta="right">
-                      <Totals call={c} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Button size="xs" variant="light" onClick={() => setPreviewId(c._id)} aria-label={t('previewOf', { client: c.client_code })} data-testid="call-preview">
-                        {t('preview')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </div>
-          {calls.data.meta.totalPages > 1 && <Pagination total={calls.data.meta.totalPages} value={page} onChange={setPage} />}
-        </>
-      )}
-      <Modal opened={previewId !== null} onClose={() => setPreviewId(null)} title={t('previewTitle')} size="xl">
-        {previewId && <Preview id={previewId} />}
-      </Modal>
-    </Stack>
-  );
-}
-
-function Totals({ call }: { call: RenewalCallDto }) {
-  if (call.totals.length === 0) return <>—</>;
-  return (
-    <Stack gap={0}>
-      {call.totals.map((x) => (
-        <span key={x.currency} style={{ whiteSpace: 'nowrap' }}>
-          {formatNumber(Number(x.amount))} {x.currency}
-        </span>
-      ))}
-    </Stack>
-  );
-}
-
-function errorText(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.message ? error.message : fallback;
-}
-
-function Preview({ id }: { id: string }) {
-  const { t } = useTranslation('calls');
-  const queryClient = useQueryClient();
-  const preview = useQuery(callQuery(id));
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: callsKey }).catch(() => undefined);
-  const send = useMutation({
-    mutationFn: () => sendCall(id),
-    onSuccess: (res) => {
-      refresh();
-      notifySuccess(t('sent', { step: t(`steps.${res.step}`), count: res.mails }));
-    },
-    onError: (e) => notifyError(t('errors.send'), errorText(e, t('errors.generic'))),
-  });
-  const hold = useMutation({
-    mutationFn: (held: boolean) => holdCall(id, held),
-    onSuccess: (res) => {
-      refresh();
-      notifySuccess(msg(res.call.held ? 'calls:heldDone' : 'calls:resumedDone'));
-    },
-    onError: (e) => notifyError(t('errors.hold'), errorText(e, t('errors.generic'))),
-  });
-  if (preview.isPending) return <Loader loading />;
-  if (preview.isError) return <LoadError message={t('loadError')} retryLabel={t('retry')} onRetry={() => void preview.refetch().catch(() => undefined)} testId="call-load-error" />;
-  const { call, lines, steps } = preview.data;
-  return (
-    <Stack gap="md" data-testid="call-preview-body">
-      <Text size="sm">
-        {t('previewIntro', { client: call.client_code, cabinet: call.cabinet, day: formatDay(call.opened_on) })}
-      </Text>
-      <div tabIndex={0} role="region" aria-label={t('linesTitle')} style={SCROLL}>
-        <Table verticalSpacing={4} fz="sm" captionSide="top" data-testid="call-lines">
-          <Table.Caption>{t('linesTitle')}</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('lines.patent')}</Table.Th>
-              <Table.Th>{t('lines.due')}</Table.Th>
-              <Table.Th>{t('lines.instructBefore')}</Table.Th>
-              <Table.Th>{t('lines.parts')}</Table.Th>
-              <Table.Th ta="right">{t('lines.total')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {lines.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={5}>{t('noLines')}</Table.Td>
-              </Table.Tr>
-            )}
-            {lines.map((l) => (
-              <Table.Tr key={`${l.patent_id}-${l.due_date}`}>
-                <Table.Td>
-                  <Text size="sm" fw={600}>
-                    {l.reference_client ?? l.numero_depot ?? '—'}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {l.pays}
-                    {l.numero_depot ? ` · ${l.numero_depot}` : ''}
-                    {l.quantieme !== null ? ` · ${t('lines.year', { n: l.quantieme })}` : ''}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  {formatDay(l.due_date)}
-                  {l.in_grace && (
-                    <Badge ml={4} size="xs" color="red" variant="light">
-                      {t('lines.grace')}
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>{formatDay(l.instruct_before)}</Table.Td>
-                <Table.Td>
-                  <Stack gap={0}>
-                    {l.parts.map((p) => (
-                      <span key={p.part} style={{ whiteSpace: 'nowrap' }}>
-                        {t('lines.partAmount', { part: t(`parts.${p.part}`, { defaultValue: p.part }), amount: `${formatNumber(Number(p.amount))} ${p.currency}` })}
-                      </span>
-                    ))}
-                  </Stack>
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {l.total !== null ? `${formatNumber(Number(l.total))} ${l.currency ?? ''}` : t('lines.noPrice')}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </div>
-      <Group gap="xs">
-        <Text size="sm" fw={600}>
-          {t('totalsLabel')}
-        </Text>
-        <Totals call={call} />
-      </Group>
-      {steps.length > 0 && (
-        <Stack gap={2} data-testid="call-steps">
-          <Title order={3} size="h5">
-            {t('stepsTitle')}
-          </Title>
-          {steps.map((s) => (
-            <Text size="sm" key={`${s.step}-${s.sent_on}`}>
-              {t('stepSent', { step: t(`steps.${s.step}`), day: formatDay(s.sent_on), count: s.mails })}
+      <PageHeader title={t('title')} description={t('description')} actions={<RunNowButton />} />
+      <Paper withBorder shadow="xs" p="md">
+        <ServerList
+          query={calls}
+          state={list}
+          rows={data}
+          totalPages={calls.data?.meta.totalPages}
+          columns={columns}
+          card={(c) => <CallCard call={c} onPreview={setPreviewId} />}
+          getRowId={(c) => c._id}
+          testId="calls-table"
+          rowTestId="call-row"
+          rowProps={(c) => ({ 'data-client': c.client_code })}
+          empty={
+            <Text py="md" data-testid="calls-empty">
+              {t('none')}
             </Text>
-          ))}
-        </Stack>
-      )}
-      <Group justify="flex-end">
-        <Button variant="default" loading={hold.isPending} onClick={() => hold.mutate(!call.held)} data-testid="call-hold">
-          {call.held ? t('resume') : t('hold')}
-        </Button>
-        <Button loading={send.isPending} onClick={() => send.mutate()} data-testid="call-send">
-          {t('send')}
-        </Button>
-      </Group>
+          }
+          error={<LoadError message={t('loadError')} retryLabel={t('retry')} onRetry={() => void calls.refetch().catch(() => undefined)} testId="calls-load-error" />}
+          filters={
+            <SegmentedControl
+              aria-label={t('state.label')}
+              value={state}
+              onChange={(v) => {
+                setState(v);
+                list.firstPage();
+              }}
+              data={(['open', 'closed', 'all'] as const).map((s) => ({ value: s, label: t(`state.${s}`) }))}
+              data-testid="calls-state"
+            />
+          }
+          minWidth={860}
+          pagination={{ siblings: 1, testId: 'calls-pagination' }}
+        />
+      </Paper>
+      <CallSettings />
+      <Modal opened={previewId !== null} onClose={() => setPreviewId(null)} title={t('previewTitle')} size="xl">
+        {previewId && <CallPreview id={previewId} />}
+      </Modal>
     </Stack>
   );
 }

@@ -1,16 +1,16 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { CostTablesResponse } from '@portal/contracts';
-import { ApiError, type UploadProgress } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { formatBytes } from '../../lib/files.ts';
 import { formatDate, formatNumber } from '../../lib/format.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifySuccess } from '../../lib/notify.ts';
-import { FileUpload } from '../../components/FileUpload.tsx';
+import { UploadForm, useFileUpload } from '../../components/UploadForm.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -50,69 +50,31 @@ function errorText(error: unknown, fallback: string): string {
 function EcbSection({ data }: { data: CostTablesResponse | undefined }) {
   const { t } = useTranslation('costs');
   const queryClient = useQueryClient();
-  const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
-  const transfer = useRef<AbortController | null>(null);
-  const upload = useMutation({
-    mutationFn: (file: File) => {
-      transfer.current = new AbortController();
-      return uploadEcbFile(file, { signal: transfer.current.signal, onProgress: setProgress });
-    },
+  const upload = useFileUpload(uploadEcbFile, {
     onSuccess: (res) => {
-      setFiles([]);
       void queryClient.invalidateQueries({ queryKey: costTablesKey }).catch(() => undefined);
       notifySuccess(msg('costs:ecb.imported', { count: res.ecb_import.days, written: res.ecb_import.written }));
     },
-    onError: (e) => {
-      if (e instanceof DOMException && e.name === 'AbortError') return;
-      setError(errorText(e, t('errors.generic')));
-    },
-    onSettled: () => {
-      transfer.current = null;
-      setProgress(null);
-    },
+    onError: (e) => setError(errorText(e, t('errors.generic'))),
   });
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (upload.isPending) return;
-    const file = files[0];
-    if (!file) return setError(t('ecb.chooseFile'));
-    setError(null);
-    upload.mutate(file);
-  };
   return (
     <Stack gap="md" component="section" aria-labelledby="costs-ecb-title">
       <Title order={2} size="h3" id="costs-ecb-title">
         {t('ecb.title')}
       </Title>
       <Text size="sm">{t('ecb.help')}</Text>
-      <Paper withBorder shadow="xs" p={{ base: 'md', sm: 'lg' }} component="form" onSubmit={submit} noValidate data-testid="ecb-form">
-        <Stack gap="md">
-          <FileUpload
-            label={t('ecb.file')}
-            hint={t('ecb.hint', { size: formatBytes(RATE_FILE_RULES.maxBytes) })}
-            rules={RATE_FILE_RULES}
-            files={files}
-            onFilesChange={(next) => {
-              setFiles(next);
-              if (next.length) setError(null);
-            }}
-            error={error ?? undefined}
-            disabled={upload.isPending}
-            progress={progress}
-            onCancel={() => transfer.current?.abort()}
-            dataPath="file"
-            inputTestId="ecb-file-input"
-            errorTestId="error-ecb-file"
-          />
-          <Group justify="flex-end">
-            <Button type="submit" leftSection={<IconUpload size={18} aria-hidden="true" />} loading={upload.isPending} data-testid="ecb-submit">
-              {t('ecb.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+      <UploadForm
+        upload={upload}
+        label={t('ecb.file')}
+        hint={t('ecb.hint', { size: formatBytes(RATE_FILE_RULES.maxBytes) })}
+        rules={RATE_FILE_RULES}
+        fileError={error}
+        onChosen={() => setError(null)}
+        onSubmit={() => setError(upload.start() === 'no-file' ? t('ecb.chooseFile') : null)}
+        submitLabel={t('ecb.submit')}
+        testIds={{ form: 'ecb-form', input: 'ecb-file-input', error: 'error-ecb-file', submit: 'ecb-submit' }}
+      />
       {data && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
           <div tabIndex={0} role="region" aria-label={t('ecb.latestTitle')} style={{ overflowX: 'auto', minWidth: 0, maxWidth: '100%', position: 'relative' }}>

@@ -1,18 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconBellRinging, IconFileSpreadsheet, IconFileTypeCsv, IconSend, IconUpload } from '@tabler/icons-react';
+import { IconBellRinging, IconFileSpreadsheet, IconFileTypeCsv, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PatentImportDto } from '@portal/contracts';
-import { ApiError, type UploadProgress } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { formatBytes, type FileRules } from '../../lib/files.ts';
 import { formatDate, formatNumber } from '../../lib/format.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { DownloadButton } from '../../components/DownloadButton.tsx';
-import { FileUpload } from '../../components/FileUpload.tsx';
+import { UploadForm, useFileUpload } from '../../components/UploadForm.tsx';
 import { LiveNotice } from '../../components/LiveNotice.tsx';
 import { Loader } from '../../components/Loader.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
@@ -57,25 +57,14 @@ export function PortfolioPage() {
 function ImportSection() {
   const { t } = useTranslation('portfolio');
   const queryClient = useQueryClient();
-  const [files, setFiles] = useState<File[]>([]);
   const [fileError, setFileError] = useState<string | null>(null);
   const [general, setGeneral] = useState<string | null>(null);
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
-  const transfer = useRef<AbortController | null>(null);
-
-  const upload = useMutation({
-    mutationFn: (file: File) => {
-      transfer.current = new AbortController();
-      setProgress({ loaded: 0, total: file.size });
-      return uploadPortfolio(file, { signal: transfer.current.signal, onProgress: setProgress });
-    },
+  const upload = useFileUpload(uploadPortfolio, {
     onSuccess: () => {
-      setFiles([]);
-      queryClient.invalidateQueries({ queryKey: queryKeys.portfolio.importPages() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.portfolio.importPages() }).catch(() => undefined);
       notifySuccess(msg('portfolio:import.sent'));
     },
     onError: (error) => {
-      if (error instanceof DOMException && error.name === 'AbortError') return;
       if (!(error instanceof ApiError)) return setGeneral(t('import.errors.generic'));
       if (error.code === 'wrong_extension' || error.code === 'wrong_type' || error.code === 'wrong_import_type') return setFileError(t('import.errors.wrongType'));
       if (error.code === 'payload_too_large') return setFileError(t('import.errors.tooLarge', { size: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) }));
@@ -83,58 +72,33 @@ function ImportSection() {
       if (error.code === 'network_error' || error.code === 'timeout') return setGeneral(t('import.errors.network'));
       setGeneral(error.message || t('import.errors.generic'));
     },
-    onSettled: () => {
-      transfer.current = null;
-      setProgress(null);
-    },
   });
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (upload.isPending) return;
-    setGeneral(null);
-    const file = files[0];
-    if (!file) return setFileError(t('import.errors.chooseFile'));
-    setFileError(null);
-    upload.mutate(file);
-  };
 
   return (
     <Stack gap="md" component="section" aria-labelledby="portfolio-import-title">
       <Title order={2} size="h3" id="portfolio-import-title">
         {t('import.title')}
       </Title>
-      <Paper withBorder shadow="xs" p={{ base: 'md', sm: 'lg' }} component="form" onSubmit={submit} noValidate data-testid="portfolio-import-form">
-        <Stack gap="md">
-          <FileUpload
-            label={t('import.file.label')}
-            hint={t('import.file.hint', { size: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) })}
-            rules={PORTFOLIO_FILE_RULES}
-            files={files}
-            onFilesChange={(next) => {
-              setFiles(next);
-              if (next.length) setFileError(null);
-            }}
-            error={fileError ?? undefined}
-            disabled={upload.isPending}
-            progress={progress}
-            onCancel={() => transfer.current?.abort()}
-            dataPath="file"
-            inputTestId="portfolio-file-input"
-            errorTestId="error-portfolio-file"
-          />
-          {general && (
-            <Alert color="red" role="alert" data-testid="portfolio-import-error">
-              {general}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button type="submit" leftSection={<IconUpload size={18} aria-hidden="true" />} loading={upload.isPending} data-testid="portfolio-import-submit">
-              {t('import.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+      <UploadForm
+        upload={upload}
+        label={t('import.file.label')}
+        hint={t('import.file.hint', { size: formatBytes(PORTFOLIO_FILE_RULES.maxBytes) })}
+        rules={PORTFOLIO_FILE_RULES}
+        fileError={fileError}
+        onChosen={() => setFileError(null)}
+        onSubmit={() => {
+          setGeneral(null);
+          setFileError(upload.start() === 'no-file' ? t('import.errors.chooseFile') : null);
+        }}
+        submitLabel={t('import.submit')}
+        testIds={{ form: 'portfolio-import-form', input: 'portfolio-file-input', error: 'error-portfolio-file', submit: 'portfolio-import-submit' }}
+      >
+        {general && (
+          <Alert color="red" role="alert" data-testid="portfolio-import-error">
+            {general}
+          </Alert>
+        )}
+      </UploadForm>
       <ImportList />
     </Stack>
   );

@@ -1,0 +1,2 @@
+ALTER TABLE "renewal_call_settings" ADD COLUMN "updated_by" uuid;--> statement-breakpoint
+ALTER TABLE "renewal_call_settings" ADD CONSTRAINT "renewal_call_settings_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
