@@ -12,7 +12,7 @@ import { checkFieldSyntax, checkFieldValues } from './rules/fields.ts';
 import { checkAnnuity } from './rules/annuities.ts';
 import { checkNarrative } from './rules/guidelines.ts';
 import { GuidelineChecker } from './rules/client-guidelines.ts';
-import type { GuidelineIndex, GuidelineOptions, GuidelineVersion } from './guidelines.ts';
+import type { GuidelineIndex, GuidelineOptions, GuidelineProbes, GuidelineVersion } from './guidelines.ts';
 import { checkInvoiceMath, checkLineMath } from './rules/math.ts';
 import { checkCharacters, NOT_PRINTABLE_ASCII } from './rules/structure.ts';
 import { checkTimekeeper, classifications } from './rules/timekeeper.ts';
@@ -50,6 +50,8 @@ export interface LedesSummary {
   readonly guidelineVersions?: readonly Pick<GuidelineVersion, 'id' | 'version' | 'effective_from'>[];
   /** What the file adds to its firms' history, for the cross-invoice guidelines (with guidelines only). */
   readonly guidelineIndex?: GuidelineIndex;
+  /** What the cross-invoice guidelines asked of the history and were told, for the re-check at commit (decision 220). */
+  readonly guidelineProbes?: GuidelineProbes;
 }
 
 export interface CheckOptions {
@@ -594,6 +596,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
       ? {
           guidelineVersions: [...(guidelines?.applied.values() ?? [])].map((v) => ({ id: v.id, version: v.version, effective_from: v.effective_from })),
           guidelineIndex: guidelines?.index() ?? { units: [], lines: [] },
+          ...(guidelines?.probes ? { guidelineProbes: guidelines.probes } : {}),
         }
       : {}),
   };

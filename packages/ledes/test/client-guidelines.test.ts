@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lineKey, unitsKey, type GuidelineOptions, type GuidelineRule, type GuidelineVersion } from '../src/index.ts';
-import { countTasks, daysBetween } from '../src/rules/client-guidelines.ts';
+import { countTasks, daysBetween, recheckHistory } from '../src/rules/client-guidelines.ts';
 import { baseRecords, fileText, run, type Rec } from './helpers.ts';
 
 // The base file (helpers.ts): one invoice INV-1 of firm 12-3456789, billing period 20250101–20250131,
@@ -217,5 +217,34 @@ describe('client guidelines on a LEDES XML 2.1 file (issue 31: XML items read as
     const outcome = await run(xml, { filename: 'g.xml' });
     expect(outcome.flat).toEqual([]);
     expect(outcome.summary.guidelineIndex).toBeUndefined();
+  });
+});
+
+describe('re-check at commit (decision 220): what the check missed of runs committed since', () => {
+  it('probes carry the check\'s answer; the re-check gives GDL-102 and GDL-111 only for what changed', async () => {
+    const rules: GuidelineRule[] = [
+      { kind: 'max_units_per_day', ref: '§3', severity: 'error', max: '3' },
+      { kind: 'duplicate_line', ref: '§4', severity: 'warning' },
+    ];
+    const history = { lookup: () => ({ units: [], lines: [] }) };
+    const { summary, items } = await check({ versions: [version(rules)], history });
+    expect(items).toEqual([]);
+    const day = unitsKey(FIRM, 'TK1', '20250115');
+    const line = lineKey(FIRM, 'TK1', '20250115', '2', 'Research prior art');
+    expect(summary.guidelineProbes).toEqual({
+      firms: [FIRM],
+      units: [{ key: day, units: '2', max: '3', prior: '0', line: 0, severity: 'error', ref: '§3' }],
+      lines: [{ key: line, seen: false, line: 0, severity: 'warning', ref: '§4' }],
+    });
+    const probes = summary.guidelineProbes!;
+    // Another run committed 2 units of TK1 that day and the same line since: 2 + 2 = 4, one over 3.
+    expect(recheckHistory(probes, { units: [[day, '2']], lines: [line] })).toEqual([
+      { line: 0, code: 'GDL-102', champ: 'LINE_ITEM_NUMBER_OF_UNITS', severity: 'error', values: { found: '4', expected: '3', difference: '1', reference: '§3' } },
+      { line: 0, code: 'GDL-111', champ: 'LINE_ITEM_DESCRIPTION', severity: 'warning', values: { reference: '§4' } },
+    ]);
+    // 2 + 1 = 3: at the cap; nothing new.
+    expect(recheckHistory(probes, { units: [[day, '1']], lines: [] })).toEqual([]);
+    // Already said at the check (prior 2, seen): not said twice.
+    expect(recheckHistory({ ...probes, units: [{ ...probes.units[0]!, prior: '2' }], lines: [{ ...probes.lines[0]!, seen: true }] }, { units: [[day, '3']], lines: [line] })).toEqual([]);
   });
 });
