@@ -31,9 +31,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const parts: Buffer[] = [];
 for await (const chunk of generateLedes(LINES)) parts.push(chunk);
 const file = Buffer.concat(parts);
-/** The API's rule shape: dates as YYYY-MM-DD. */
 const iso = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
-const apiRules = THIRTY_RULES.map((r) => (r.kind === 'max_rate' ? { ...r, ...(r.from ? { from: iso(r.from) } : {}), ...(r.to ? { to: iso(r.to) } : {}) } : r));
+/** The API's rule shape: dates as YYYY-MM-DD, an upload delay of at most 3,660 days (the generated file's periods are recent). */
+const apiRules = THIRTY_RULES.map((r) =>
+  r.kind === 'max_rate' ? { ...r, ...(r.from ? { from: iso(r.from) } : {}), ...(r.to ? { to: iso(r.to) } : {}) } : r.kind === 'max_upload_delay' ? { ...r, max_days: Math.min(r.max_days, 3660) } : r,
+);
 
 interface Sample { wall: number; cpu: number }
 
