@@ -11,29 +11,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { checkLedes, defaultProfile, type GuidelineOptions, type GuidelineRule } from '../packages/ledes/src/index.ts';
+import { checkLedes, defaultProfile, type GuidelineOptions } from '../packages/ledes/src/index.ts';
 import { generateLedes } from '../packages/ledes/test/generate.ts';
+import { THIRTY_RULES } from './thirty-rules.ts';
 
 const LINES = Number(process.env.BENCH_LEDES_GUIDELINES_LINES ?? 500_000);
 const profile = defaultProfile('PAR', 'patent')!;
 const clock = () => new Date('2025-06-01T00:00:00Z');
 
-const W = 'warning' as const;
-const E = 'error' as const;
-export const THIRTY_RULES: GuidelineRule[] = [
-  ...['PARTNR', 'ASSOC', 'OFCNSL', 'PARLGL', 'LEGAST', 'PARTNR2', 'SRPART', 'JRPART', 'SRASSOC', 'JRASSOC', 'TRAINEE', 'LITSUP'].map(
-    (classification, i): GuidelineRule => ({ kind: 'max_rate', ref: `§2.${i + 1}`, severity: E, classification, max: String(400 + i), from: '20240101', to: '20251231' }),
-  ),
-  { kind: 'max_units_per_day', ref: '§3', severity: E, max: '999999999' },
-  { kind: 'block_billing', ref: '§4', severity: W, min_tasks: 3, min_units: '1' },
-  ...['A110', 'A111', 'L999', 'E199', 'E198', 'E197', 'L998', 'A109'].map((code, i): GuidelineRule => ({ kind: 'code', ref: `§5.${i + 1}`, severity: E, code })),
-  ...['E101', 'E102', 'E103', 'E104'].map((code, i): GuidelineRule => ({ kind: 'expense_cap', ref: `§6.${i + 1}`, severity: E, code, max_unit_cost: '1' })),
-  { kind: 'receipt', ref: '§7.1', severity: W, code: 'E101', above: '1000' },
-  { kind: 'receipt', ref: '§7.2', severity: W, code: 'E110', above: '25' },
-  { kind: 'max_billing_period', ref: '§8', severity: E, max_days: 31 },
-  { kind: 'max_upload_delay', ref: '§9', severity: E, max_days: 10_000 },
-];
-if (THIRTY_RULES.length !== 30) throw new Error(`${THIRTY_RULES.length} rules, 30 expected`);
 
 const guidelines: GuidelineOptions = {
   versions: [{ id: 'bench', version: 1, effective_from: '20240101', rules: THIRTY_RULES }],

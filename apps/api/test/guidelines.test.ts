@@ -140,6 +140,8 @@ describe.each(databaseKinds())('client billing guidelines (%s)', (kind) => {
     expect(res.status, t.logs.filter((l) => l.includes('"level":50')).join('\n')).toBe(200);
     const byName = Object.fromEntries(res.body.runs.map((r: { filename: string }) => [r.filename, r]));
     expect(res.body.runs.map((r: { filename: string }) => r.filename)).toEqual(['other.txt', 'b3.txt', 'b2.txt', 'b1.txt']);
+    // Small files: all checked within the preview's time budget.
+    expect(res.body).toMatchObject({ unchecked: 0, budget_seconds: 10 });
     // Every file bills PARTNR at 350: refused by the new cap (b3 bills 1 unit: 50 over; the others 2: 100).
     expect(byName['b1.txt']).toMatchObject({ accepted_then: true, refused_by_guidelines: true, errors: 1, warnings: 0 });
     expect(byName['b1.txt'].findings).toEqual([

@@ -78,6 +78,10 @@ export const guidelinePreviewFindingSchema = z.strictObject({
 });
 export const guidelinePreviewResponse = z.strictObject({
   success: z.literal(true),
+  /** The oldest of the files asked for, left unchecked when the preview's time budget ran out (0: all checked). */
+  unchecked: z.number().int().min(0),
+  /** The preview's time budget, in seconds. */
+  budget_seconds: z.number().positive(),
   runs: z.array(
     z.strictObject({
       run_id: z.uuid(),

@@ -39,7 +39,7 @@ export { DO_NOT_PAY, INSTRUCTION_SOURCES, LEDGER_STATES, instructedState, record
 export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type LedgerChange, type LedgerOutcome, type LedgerWriteOptions } from './ledger/write.ts';
 export { costOf, costsToWire, fromMinor, loadCostTables, type CostTables } from './costs/load.ts';
 export { GUIDELINE_LOOKUP_BATCH, guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex, toLedesDay } from './ledes/guidelines.ts';
-export { previewGuidelines, type GuidelinePreviewRun } from './ledes/preview.ts';
+export { GUIDELINE_PREVIEW_BUDGET_MS, previewGuidelines, type GuidelinePreview, type GuidelinePreviewRun } from './ledes/preview.ts';
 export { FORECAST_REFRESH_BATCH, forecastHasDirty, refreshForecast } from './forecast/refresh.ts';
 export { liveParts, storedScheduleOf, storedThroughOf, type ForecastInput, type ForecastPart, type StoredAnnuity, type StoredSchedule } from './forecast/schedule.ts';
 export { registerSyncJob, registerSyncRunKind, REGISTER_SYNC_CRON, REGISTER_SYNC_EVERY_MS } from './definitions/register-sync.ts';

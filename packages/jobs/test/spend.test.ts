@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ResolvedFinding } from '@portal/ledes';
+import { defaultProfile, type GuidelineRule, type ResolvedFinding } from '@portal/ledes';
+import { NO_ROWS, runChecks } from '../src/ledes/engine.ts';
 import { byDimension, overGuidelinesOf, SpendAccumulator, toTenThousandths } from '../src/ledes/spend.ts';
 
 /** Decision 206: the rollup of the engine's lines, with hand-computed values. */
@@ -56,5 +58,34 @@ describe('spend rollup', () => {
     acc.onStart(['INVOICE_NUMBER']);
     acc.onLine(['1'], []);
     expect(acc.result()).toEqual([]);
+  });
+});
+
+describe('spend rollup of a LEDES XML file (issue 31: its items as the engine\'s 98B records)', () => {
+  it('the XML items are rolled up like 98B lines, with the guideline amounts over the caps', async () => {
+    const xml = readFileSync(new URL('../../ledes/test/fixtures/xml/guidelines-2.1.xml', import.meta.url));
+    const rules: GuidelineRule[] = [
+      { kind: 'max_rate', ref: '§2.1', severity: 'error', classification: 'PARTNR', max: '320' },
+      { kind: 'expense_cap', ref: '§6', severity: 'warning', code: 'E101', max_unit_cost: '0.10' },
+    ];
+    async function* source() {
+      yield new Uint8Array(xml);
+    }
+    const { summary } = await runChecks(
+      source(),
+      { filename: 'g.xml', profile: defaultProfile('PAR', 'patent')!, now: new Date('2025-06-01T00:00:00Z'), onFindings: () => {}, guidelines: { versions: [{ id: 'v1', version: 1, effective_from: '20240101', rules }] } },
+      NO_ROWS,
+    );
+    const rows = [...(summary.spend ?? [])].sort((a, b) => a.taskCode.localeCompare(b.taskCode));
+    const base = { month: '2025-01', lawFirmId: '12-3456789', clientId: 'C1', matterId: 'M-100' };
+    expect(rows).toEqual([
+      // The expense: 10 × 0.50 = 5; 0.40 over the cap × 10 = 4.
+      { ...base, timekeeperId: '', timekeeperName: '', taskCode: '', lineType: 'E', lines: 1, amount: 50000n, units: 100000n, overGuidelines: 40000n },
+      // 2 × 350 = 700; 30 over the cap × 2 = 60.
+      { ...base, timekeeperId: 'TK1', timekeeperName: 'Smith, Anna', taskCode: 'L120', lineType: 'F', lines: 1, amount: 7000000n, units: 20000n, overGuidelines: 600000n },
+      { ...base, timekeeperId: 'TK1', timekeeperName: 'Smith, Anna', taskCode: 'L130', lineType: 'F', lines: 1, amount: 22500000n, units: 75000n, overGuidelines: 0n },
+    ]);
+    // 700 + 2250 + 5 = 2955, the invoice's net due.
+    expect(rows.reduce((t, r) => t + r.amount, 0n)).toBe(29550000n);
   });
 });

@@ -1,18 +1,18 @@
 import { quoted, resolveSeverity, type Finding, type ResolvedFinding } from './findings.ts';
 import { formatFromFieldCount, formatFromHeader, formatFromToken, type FormatId, type PipeFormat } from './formats/pipe.ts';
-import { checkXml } from './formats/xml.ts';
-import { toString, type Decimal } from './money.ts';
+import { checkXml, XML_ITEM_FORMAT, type XmlItem } from './formats/xml.ts';
+import { parseDecimal, toString, type Decimal } from './money.ts';
 import type { LedesProfile } from './profiles.ts';
 import { ResultBuilder, type LedesFileResult } from './result.ts';
 import { allowedCodes, checkCodes, type AllowedCodes } from './rules/codes.ts';
 import { checkDuplicateInvoices, checkLineDates, trackInvoice, type AcceptedInvoiceLookup } from './rules/consistency.ts';
-import { ColumnFlags, type FileState, type RecordContext } from './rules/context.ts';
+import { ColumnFlags, type FileState, type InvoiceState, type RecordContext } from './rules/context.ts';
 import { yyyymmdd } from './rules/dates.ts';
 import { checkFieldSyntax, checkFieldValues } from './rules/fields.ts';
 import { checkAnnuity } from './rules/annuities.ts';
 import { checkNarrative } from './rules/guidelines.ts';
 import { GuidelineChecker } from './rules/client-guidelines.ts';
-import type { GuidelineIndex, GuidelineOptions, GuidelineVersion } from './guidelines.ts';
+import type { GuidelineIndex, GuidelineOptions, GuidelineProbes, GuidelineVersion } from './guidelines.ts';
 import { checkInvoiceMath, checkLineMath } from './rules/math.ts';
 import { checkCharacters, NOT_PRINTABLE_ASCII } from './rules/structure.ts';
 import { checkTimekeeper, classifications } from './rules/timekeeper.ts';
@@ -21,13 +21,14 @@ import { sniff, splitLines, type ByteSource, type Encoding, type LineStats, type
 /** Receives every data line as it is checked, e.g. to write the treated workbook. */
 export interface LineSink {
   /** Called once, before the first line, when the format (and so the column names) is known. */
-  onStart?(info: { readonly format: FormatId | null; readonly fieldNames: readonly string[] }): void;
+  onStart?(info: { readonly format: FormatId | null; readonly fieldNames: readonly string[]; readonly itemFieldNames?: readonly string[] }): void;
   /**
    * `fields` is null when the line could not be split (too long, blank, an XML item); otherwise
    * `body` is the line they come from, `[]` terminator left out: `fields` is `body.split('|')`
    * (a sink that sends lines elsewhere can send `body` instead of joining the fields again).
+   * `item`: an XML item's values read as a 98B record, in the columns `onStart` named `itemFieldNames`.
    */
-  onLine(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[], body?: string): void;
+  onLine(line: number, fields: readonly string[] | null, findings: readonly ResolvedFinding[], body?: string, item?: readonly string[]): void;
   /** File-level findings and those known only at the end (invoice totals, duplicates). */
   onEnd(late: readonly ResolvedFinding[], summary: LedesSummary): void | Promise<void>;
   /**
@@ -49,6 +50,8 @@ export interface LedesSummary {
   readonly guidelineVersions?: readonly Pick<GuidelineVersion, 'id' | 'version' | 'effective_from'>[];
   /** What the file adds to its firms' history, for the cross-invoice guidelines (with guidelines only). */
   readonly guidelineIndex?: GuidelineIndex;
+  /** What the cross-invoice guidelines asked of the history and were told, for the re-check at commit (decision 220). */
+  readonly guidelineProbes?: GuidelineProbes;
 }
 
 export interface CheckOptions {
@@ -85,6 +88,8 @@ class Run {
   errors = 0;
   format: FormatId | null = null;
   fieldNames: readonly string[] = [];
+  /** An XML file's items as 98B records: their column names (none for a pipe file). */
+  itemFieldNames: readonly string[] | undefined;
   private started = false;
   private lastProgress = Date.now();
 
@@ -97,7 +102,7 @@ class Run {
     return r;
   }
 
-  line(line: number, fields: readonly string[] | null, findings: readonly Finding[], body?: string): void {
+  line(line: number, fields: readonly string[] | null, findings: readonly Finding[], body?: string, item?: readonly string[]): void {
     let resolved: readonly ResolvedFinding[] = NO_FINDINGS;
     if (findings.length > 0) {
       const list: ResolvedFinding[] = [];
@@ -109,13 +114,13 @@ class Run {
     const sink = this.options.sink;
     if (!sink) return;
     this.start();
-    sink.onLine(line, fields, resolved, body);
+    sink.onLine(line, fields, resolved, body, item);
   }
 
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.options.sink?.onStart?.({ format: this.format, fieldNames: this.fieldNames });
+    this.options.sink?.onStart?.({ format: this.format, fieldNames: this.fieldNames, ...(this.itemFieldNames ? { itemFieldNames: this.itemFieldNames } : {}) });
   }
 
   fileFinding(f: Finding): void {
@@ -413,6 +418,73 @@ class PipeChecker {
   }
 }
 
+/** The numeric 98B columns the guidelines read on an XML item. */
+const XML_NUMBER_COLUMNS: readonly number[] = [XML_ITEM_FORMAT.cols.units, XML_ITEM_FORMAT.cols.unitCost, XML_ITEM_FORMAT.cols.total];
+const XML_DATE_COLUMNS: readonly number[] = [XML_ITEM_FORMAT.cols.date, XML_ITEM_FORMAT.cols.billingStart, XML_ITEM_FORMAT.cols.billingEnd, XML_ITEM_FORMAT.cols.invoiceDate];
+const YYYYMMDD = /^\d{8}$/;
+
+/** The client guidelines over an XML file's items, each read as a 98B record (`XML_ITEM_FORMAT`). */
+class XmlGuidelines {
+  readonly checker: GuidelineChecker;
+  private readonly ctx: RecordContext;
+  private readonly invalid = new ColumnFlags();
+  private readonly numbers: (Decimal | undefined)[] = [];
+  /** One stand-in per XML invoice segment: the checker keys its version in force by the invoice's identity. */
+  private readonly invoices = new WeakMap<object, InvoiceState>();
+
+  constructor(options: GuidelineOptions, profile: LedesProfile, now: Date) {
+    const today = yyyymmdd(now);
+    const format = XML_ITEM_FORMAT;
+    this.checker = new GuidelineChecker(options, today, format.index.get('LAW_FIRM_ID')!);
+    this.ctx = {
+      line: 0,
+      fields: [],
+      format,
+      profile,
+      today,
+      file: { invoices: new Map(), lastInvoice: undefined, blockInvoice: undefined, blockLineNumbers: new Set(), timekeeperRates: new Map() },
+      numbers: this.numbers,
+      invalid: this.invalid,
+      previous: { values: [], numbers: [], dates: [] },
+      lineType: undefined,
+      invoice: undefined,
+      out: [],
+    };
+  }
+
+  record(line: number, item: XmlItem, out: Finding[]): void {
+    const ctx = this.ctx as { -readonly [K in keyof RecordContext]: RecordContext[K] };
+    const fields = item.fields;
+    this.invalid.reset(fields.length);
+    this.numbers.length = fields.length;
+    this.numbers.fill(undefined);
+    for (const c of XML_NUMBER_COLUMNS) {
+      const v = fields[c]!;
+      if (v === '') continue;
+      const n = parseDecimal(v);
+      if (n.ok) this.numbers[c] = n.value;
+      else this.invalid.add(c);
+    }
+    for (const c of XML_DATE_COLUMNS) if (fields[c] !== '' && !YYYYMMDD.test(fields[c]!)) this.invalid.add(c);
+    ctx.line = line;
+    ctx.fields = fields;
+    ctx.lineType = item.lineType;
+    ctx.invoice = item.invoice ? this.invoiceOf(item.invoice, fields, line) : undefined;
+    ctx.out = out;
+    this.checker.line(ctx);
+  }
+
+  private invoiceOf(segment: object, fields: readonly string[], line: number): InvoiceState {
+    let inv = this.invoices.get(segment);
+    if (!inv) {
+      // Only its identity is read (the version in force is chosen once per invoice).
+      inv = { number: fields[XML_ITEM_FORMAT.index.get('INVOICE_NUMBER')!]!, clientId: fields[XML_ITEM_FORMAT.index.get('CLIENT_ID')!]!, firstLine: line } as InvoiceState;
+      this.invoices.set(segment, inv);
+    }
+    return inv;
+  }
+}
+
 /**
  * After a first line that names no format, how many lines are read for a `|` before the file is called not LEDES
  * (FMT-015). A LEDES file with a damaged first line or header still shows its fields by then.
@@ -456,17 +528,27 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
     run.fileFinding({ line: 'file', code: sniffed.encoding === 'binary' ? 'FMT-010' : 'FMT-009', champ: '(file)' });
   } else if (sniffed.looksXml) {
     stats.encoding = sniffed.bom ? 'utf-8-bom' : 'utf-8';
+    run.itemFieldNames = XML_ITEM_FORMAT.names;
+    // The client guidelines read each XML item as a 98B record, in the same pass (issue 31 §1).
+    const xmlGuidelines = options.guidelines ? new XmlGuidelines(options.guidelines, options.profile, now) : undefined;
+    guidelines = xmlGuidelines?.checker;
     const xml = await checkXml(paced(sniffed.chunks, options.sink), {
       maxTextBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       profile: options.profile,
-      onItem: (line, findings) => {
-        run.line(line, null, findings);
+      ...(xmlGuidelines ? { onRecord: (line: number, item: XmlItem, out: Finding[]) => xmlGuidelines.record(line, item, out) } : {}),
+      onItem: (line, findings, item) => {
+        run.line(line, null, findings, undefined, item.fields);
         run.progress();
       },
     });
     format = xml.format;
     run.format = format;
     for (const f of xml.late) run.fileFinding(f);
+    if (xmlGuidelines) {
+      const late: Finding[] = [];
+      await xmlGuidelines.checker.finish(late);
+      for (const f of late) run.fileFinding(f);
+    }
     invoices = xml.invoices;
     if (xml.items === 0 && !run.late.some((f) => f.severity === 'error')) {
       run.fileFinding({ line: 'file', code: 'FMT-008', champ: '(file)' });
@@ -514,6 +596,7 @@ export async function checkLedes(source: ByteSource, options: CheckOptions): Pro
       ? {
           guidelineVersions: [...(guidelines?.applied.values() ?? [])].map((v) => ({ id: v.id, version: v.version, effective_from: v.effective_from })),
           guidelineIndex: guidelines?.index() ?? { units: [], lines: [] },
+          ...(guidelines?.probes ? { guidelineProbes: guidelines.probes } : {}),
         }
       : {}),
   };

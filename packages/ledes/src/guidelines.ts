@@ -117,6 +117,20 @@ export interface GuidelineIndex {
   readonly lines: readonly string[];
 }
 
+/**
+ * What a check asked of its firms' history and what it was told, kept for a re-check when the run commits: two
+ * uploads of one firm checked at the same moment do not see each other's lines, so the commit (serialised per
+ * firm) asks again and `recheckHistory` gives the findings the first answer missed (decision 220).
+ */
+export interface GuidelineProbes {
+  /** The LAW_FIRM_IDs of the file's keys, sorted: the commit locks each firm's history. */
+  readonly firms: readonly string[];
+  /** Days under a daily cap: the file's own units, the cap, the units already billed at the check. */
+  readonly units: readonly { readonly key: string; readonly units: string; readonly max: string; readonly prior: string; readonly line: number; readonly severity: Severity; readonly ref: string }[];
+  /** Fee lines under a duplicate rule, and whether the check found them billed already. */
+  readonly lines: readonly { readonly key: string; readonly seen: boolean; readonly line: number; readonly severity: Severity; readonly ref: string }[];
+}
+
 export function unitsKey(firm: string, timekeeper: string, date: string): string {
   return `${firm}\u001f${timekeeper}\u001f${date}`;
 }

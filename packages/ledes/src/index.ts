@@ -20,8 +20,9 @@ export type {
   GuidelineHistoryLookup,
   GuidelineIndex,
   GuidelineOptions,
+  GuidelineProbes,
   GuidelineRule,
   GuidelineRuleKind,
   GuidelineVersion,
 } from './guidelines.ts';
-export { countTasks, daysBetween } from './rules/client-guidelines.ts';
+export { countTasks, daysBetween, recheckHistory } from './rules/client-guidelines.ts';

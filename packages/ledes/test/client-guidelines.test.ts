@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lineKey, unitsKey, type GuidelineOptions, type GuidelineRule, type GuidelineVersion } from '../src/index.ts';
-import { countTasks, daysBetween } from '../src/rules/client-guidelines.ts';
+import { countTasks, daysBetween, recheckHistory } from '../src/rules/client-guidelines.ts';
 import { baseRecords, fileText, run, type Rec } from './helpers.ts';
 
 // The base file (helpers.ts): one invoice INV-1 of firm 12-3456789, billing period 20250101–20250131,
@@ -161,5 +162,89 @@ describe('client guidelines (GDL-101…GDL-111), hand-computed values', () => {
     const outcome = await run(fileText(baseRecords()));
     expect(outcome.summary.guidelineVersions).toBeUndefined();
     expect([...outcome.codes].filter((c) => c.startsWith('GDL-1'))).toEqual([]);
+  });
+});
+
+describe('client guidelines on a LEDES XML 2.1 file (issue 31: XML items read as 98B records, in the same pass)', () => {
+  // fixtures/xml/guidelines-2.1.xml: item 0 fee TK1 PARTNR 2 × 350 on 2025-01-15 "Research prior art"; item 1 fee
+  // TK1 PARTNR 7.5 × 300 the same day, three tasks; item 2 expense E101 10 × 0.50; period 2025-01-01…01-31.
+  const xml = readFileSync(new URL('./fixtures/xml/guidelines-2.1.xml', import.meta.url));
+  const rules: GuidelineRule[] = [
+    { kind: 'max_rate', ref: '§2.1', severity: 'error', classification: 'PARTNR', max: '320' },
+    { kind: 'max_units_per_day', ref: '§3', severity: 'warning', max: '8' },
+    { kind: 'block_billing', ref: '§5', severity: 'warning', min_tasks: 3, min_units: '1.5' },
+    { kind: 'expense_cap', ref: '§6', severity: 'warning', code: 'E101', max_unit_cost: '0.10' },
+    { kind: 'max_billing_period', ref: '§7', severity: 'warning', max_days: 30 },
+    { kind: 'duplicate_line', ref: '§8', severity: 'error' },
+  ];
+
+  it('every rule that applies gives its finding with the values that decide', async () => {
+    const outcome = await run(xml, { filename: 'g.xml', guidelines: { versions: [version(rules)] } });
+    const items = [...outcome.result.errors, ...outcome.result.warnings]
+      .flatMap((l) => l.items.filter((i) => i.code_ledes.startsWith('GDL-')).map((i) => pick({ line: l.line, severity: outcome.result.errors.includes(l) ? 'error' : 'warning', ...i })))
+      .sort((a, b) => String(a.line).localeCompare(String(b.line)) || String(a.code_ledes).localeCompare(String(b.code_ledes)));
+    expect(items).toEqual([
+      // 350 − 320 = 30 per unit, × 2 units = 60 over the cap.
+      { line: 0, code_ledes: 'GDL-101', champ: 'LINE_ITEM_UNIT_COST', severity: 'error', found: '350', expected: '320', difference: '30', over: '60', reference: '§2.1' },
+      // 2 + 7.5 = 9.5 units on 2025-01-15, 1.5 over 8, on the day's first item.
+      { line: 0, code_ledes: 'GDL-102', champ: 'LINE_ITEM_NUMBER_OF_UNITS', severity: 'warning', found: '9.5', expected: '8', difference: '1.5', reference: '§3' },
+      // 31 days (01-01…01-31), one over 30: on the invoice's first item.
+      { line: 0, code_ledes: 'GDL-108', champ: 'BILLING_END_DATE', severity: 'warning', found: '31', expected: '30', difference: '1', reference: '§7' },
+      // Three tasks over 1.5 units: 7.5 − 1.5 = 6.0 (one decimal, as the units are written).
+      { line: 1, code_ledes: 'GDL-103', champ: 'LINE_ITEM_DESCRIPTION', severity: 'warning', found: '3', expected: '2', difference: '6.0', reference: '§5' },
+      // 0.50 − 0.10 = 0.40 per copy, × 10 = 4.
+      { line: 2, code_ledes: 'GDL-106', champ: 'LINE_ITEM_UNIT_COST', severity: 'warning', found: '0.5', expected: '0.10', difference: '0.40', over: '4.00', reference: '§6' },
+    ]);
+    expect(outcome.summary.accepted).toBe(false);
+    expect(outcome.summary.format).toBe('LEDES_XML_2.1');
+    expect(outcome.summary.guidelineVersions).toEqual([{ id: 'v1', version: 1, effective_from: '20240101' }]);
+    // What the file adds to its firm's history: 9.5 units of TK1 that day, and its two fee lines.
+    expect(outcome.summary.guidelineIndex).toEqual({
+      units: [[unitsKey(FIRM, 'TK1', '20250115'), '9.5']],
+      lines: [lineKey(FIRM, 'TK1', '20250115', '2', 'Research prior art'), lineKey(FIRM, 'TK1', '20250115', '7.5', 'Draft claims; call client; review art')],
+    });
+  });
+
+  it('GDL-111 on an XML item an earlier invoice of the firm billed; the version in force is the billing period\'s', async () => {
+    const history = { lookup: (_u: readonly string[], lines: readonly string[]) => ({ units: [], lines: lines.filter((k) => k.endsWith('Research prior art')) }) };
+    const later = version([{ kind: 'max_rate', ref: '§9', severity: 'error', classification: 'PARTNR', max: '1' }], { id: 'v2', version: 2, effective_from: '20250201' });
+    const outcome = await run(xml, { filename: 'g.xml', guidelines: { versions: [version([{ kind: 'duplicate_line', ref: '§8', severity: 'error' }]), later], history } });
+    expect(outcome.flat.filter((f) => f.code.startsWith('GDL-'))).toEqual([{ line: 0, code: 'GDL-111', champ: 'LINE_ITEM_DESCRIPTION', severity: 'error' }]);
+    expect(outcome.summary.guidelineVersions).toEqual([{ id: 'v1', version: 1, effective_from: '20240101' }]);
+  });
+
+  it('without guidelines the XML file is checked as before: accepted, no guideline fields', async () => {
+    const outcome = await run(xml, { filename: 'g.xml' });
+    expect(outcome.flat).toEqual([]);
+    expect(outcome.summary.guidelineIndex).toBeUndefined();
+  });
+});
+
+describe('re-check at commit (decision 220): what the check missed of runs committed since', () => {
+  it('probes carry the check\'s answer; the re-check gives GDL-102 and GDL-111 only for what changed', async () => {
+    const rules: GuidelineRule[] = [
+      { kind: 'max_units_per_day', ref: '§3', severity: 'error', max: '3' },
+      { kind: 'duplicate_line', ref: '§4', severity: 'warning' },
+    ];
+    const history = { lookup: () => ({ units: [], lines: [] }) };
+    const { summary, items } = await check({ versions: [version(rules)], history });
+    expect(items).toEqual([]);
+    const day = unitsKey(FIRM, 'TK1', '20250115');
+    const line = lineKey(FIRM, 'TK1', '20250115', '2', 'Research prior art');
+    expect(summary.guidelineProbes).toEqual({
+      firms: [FIRM],
+      units: [{ key: day, units: '2', max: '3', prior: '0', line: 0, severity: 'error', ref: '§3' }],
+      lines: [{ key: line, seen: false, line: 0, severity: 'warning', ref: '§4' }],
+    });
+    const probes = summary.guidelineProbes!;
+    // Another run committed 2 units of TK1 that day and the same line since: 2 + 2 = 4, one over 3.
+    expect(recheckHistory(probes, { units: [[day, '2']], lines: [line] })).toEqual([
+      { line: 0, code: 'GDL-102', champ: 'LINE_ITEM_NUMBER_OF_UNITS', severity: 'error', values: { found: '4', expected: '3', difference: '1', reference: '§3' } },
+      { line: 0, code: 'GDL-111', champ: 'LINE_ITEM_DESCRIPTION', severity: 'warning', values: { reference: '§4' } },
+    ]);
+    // 2 + 1 = 3: at the cap; nothing new.
+    expect(recheckHistory(probes, { units: [[day, '1']], lines: [] })).toEqual([]);
+    // Already said at the check (prior 2, seen): not said twice.
+    expect(recheckHistory({ ...probes, units: [{ ...probes.units[0]!, prior: '2' }], lines: [{ ...probes.lines[0]!, seen: true }] }, { units: [[day, '3']], lines: [line] })).toEqual([]);
   });
 });

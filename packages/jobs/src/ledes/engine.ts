@@ -70,11 +70,12 @@ export async function runChecks(source: AsyncIterable<Uint8Array>, options: Omit
     collect: false,
     sink: {
       onStart: (info) => {
-        spend.onStart(info.fieldNames);
+        // An XML file's items are rolled up as the 98B records the engine reads them as (issue 31 §2).
+        spend.onStart(info.itemFieldNames ?? info.fieldNames);
         rows.onStart?.(info);
       },
-      onLine: (line, fields, findings, body) => {
-        spend.onLine(fields, findings);
+      onLine: (line, fields, findings, body, item) => {
+        spend.onLine(fields ?? item ?? null, findings);
         if (findings.length > 0) options.onFindings(findings);
         rows.onLine(line, fields, findings, body);
       },

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { ledesGuidelines, type Executor } from '@portal/db';
 import { rowsOf } from '../patents/rows.ts';
-import type { GuidelineHistoryLookup, GuidelineIndex, GuidelineRule, GuidelineVersion } from '@portal/ledes';
+import { recheckHistory, type Finding, type GuidelineHistoryLookup, type GuidelineIndex, type GuidelineProbes, type GuidelineRule, type GuidelineVersion } from '@portal/ledes';
 
 /** Keys per history query (each a probe of `ledes_guideline_index_key_idx`). */
 export const GUIDELINE_LOOKUP_BATCH = 1000;
@@ -75,4 +75,29 @@ export async function storeGuidelineIndex(tx: Executor, runId: string, index: Gu
       select ${runId}::uuid, k, md5(key), u
       from unnest(${sql.param(batch.map((r) => r.kind))}::text[], ${sql.param(batch.map((r) => r.key))}::text[], ${sql.param(batch.map((r) => r.units))}::text[]) as x(k, key, u)`);
   }
+}
+
+/**
+ * Decision 220: the cross-invoice guidelines asked the firms' history while the file was checked, but two uploads
+ * of one firm checked at the same moment do not see each other (the index is written at Done). In the transaction
+ * that moves an accepted run to Done, before its index entries are written, this takes a transaction lock per firm
+ * (sorted: two runs never wait on each other in opposite orders) and asks the history again: a run committed since
+ * the check is now visible, and the findings the check missed are returned (none when nothing changed). The second
+ * of two concurrent runs of a firm therefore sees the first, and the first never sees the second before it.
+ */
+export async function recheckGuidelineHistory(tx: Executor, runId: string, probes: GuidelineProbes | undefined): Promise<Finding[]> {
+  if (!probes || probes.firms.length === 0) return [];
+  for (const firm of probes.firms) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`ledes-guidelines\u001f${firm}`}, 0))`);
+  if (probes.units.length === 0 && probes.lines.length === 0) return [];
+  const lookup = guidelineHistoryLookup(tx, runId);
+  const units: [string, string][] = [];
+  const lines: string[] = [];
+  const unitKeys = probes.units.map((p) => p.key);
+  const lineKeys = probes.lines.map((p) => p.key);
+  for (let from = 0; from < Math.max(unitKeys.length, lineKeys.length); from += GUIDELINE_LOOKUP_BATCH) {
+    const answer = await lookup.lookup(unitKeys.slice(from, from + GUIDELINE_LOOKUP_BATCH), lineKeys.slice(from, from + GUIDELINE_LOOKUP_BATCH));
+    for (const u of answer.units as readonly (readonly [string, string])[]) units.push([u[0], u[1]]);
+    for (const k of answer.lines) lines.push(k);
+  }
+  return recheckHistory(probes, { units, lines });
 }

@@ -86,7 +86,7 @@ const COLUMNS = {
 } as const;
 type Column = keyof typeof COLUMNS;
 
-/** Rolls up the lines of one check (98B and 98BI: the same 24 first columns; XML items carry no fields). */
+/** Rolls up the lines of one check (98B and 98BI: the same 24 first columns; XML items as the engine's 98B records). */
 export class SpendAccumulator {
   private index: Record<Column, number> | null = null;
   private readonly rows = new Map<string, SpendRow>();

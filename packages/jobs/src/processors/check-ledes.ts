@@ -15,7 +15,7 @@ import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
 import { storeSpend, type SpendSummary } from '../ledes/spend.ts';
 import { recordLedesNotice } from '../ledes/notifications.ts';
-import { guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex } from '../ledes/guidelines.ts';
+import { guidelineHistoryLookup, loadGuidelineVersions, recheckGuidelineHistory, storeGuidelineIndex } from '../ledes/guidelines.ts';
 import { enqueueCommittedMails } from '../mails.ts';
 import { ledesRunKind, publishRun } from '../kinds/ledes.ts';
 
@@ -179,6 +179,8 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     // The move to Done gates the rest: a second execution of the run (a lock lost during a Redis
     // outage) finds it done and stores nothing twice.
     let notices: string[] = [];
+    // The verdict may still turn at commit: a run of the same firm committed since the check (decision 220).
+    let accepted = summary.accepted;
     const finished = await deps.db.transaction(async (tx) => {
       const [updated] = await tx
         .update(ledesRuns)
@@ -198,19 +200,30 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
         .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'in_progress')))
         .returning();
       if (!updated) return undefined;
-      if (summary.accepted) {
+      let done = updated;
+      // Decision 220: the firms' history asked again under a per-firm lock, before this run's entries join it.
+      const missed = summary.accepted ? await recheckGuidelineHistory(tx, run.id, summary.guidelineProbes) : [];
+      if (missed.length > 0) {
+        await insertFindings(tx, missed.map((f) => ({ runId: run.id, line: lineToDb(f.line), code: f.code, champ: f.champ, severity: f.severity ?? 'error', found: f.values?.found ?? null, expected: f.values?.expected ?? null, difference: f.values?.difference ?? null, over: f.values?.over ?? null, reference: f.values?.reference ?? null })));
+        if (missed.some((f) => f.severity !== 'warning')) {
+          accepted = false;
+          const [refused] = await tx.update(ledesRuns).set({ accepted: false, deliveredKey: null }).where(eq(ledesRuns.id, run.id)).returning();
+          done = refused ?? done;
+        }
+      }
+      if (accepted) {
         await storeAcceptedInvoices(tx, run, summary.invoices);
         await storeGuidelineIndex(tx, run.id, summary.guidelineIndex);
       }
       await storeFindingsSummary(tx, run.id, summary.linesChecked);
-      await storeSpend(tx, run.id, summary.accepted, (summary as SpendSummary).spend);
+      await storeSpend(tx, run.id, accepted, (summary as SpendSummary).spend);
       // The refused notice with the transition (once per run), after the summary it counts the lines of.
-      notices = summary.accepted ? [] : await recordLedesNotice(tx, run.id, 'refused', deps);
-      return updated;
+      notices = accepted ? [] : await recordLedesNotice(tx, run.id, 'refused', deps);
+      return done;
     });
     await enqueueCommittedMails(deps, notices, 'ledes notice');
     if (finished) {
-      deps.logger.info({ event: 'ledes_checked', runId: run.id, accepted: summary.accepted, lines: summary.linesChecked, attempt: job.attempt }, 'ledes run done');
+      deps.logger.info({ event: 'ledes_checked', runId: run.id, accepted, lines: summary.linesChecked, attempt: job.attempt }, 'ledes run done');
       let delivered: LedesRunRow | undefined;
       try {
         delivered = await deliverOnce(deps, finished);

@@ -3,7 +3,7 @@ import type { Finding } from '../findings.ts';
 import { add, mul, parseDecimal, sub, ZERO, type Decimal } from '../money.ts';
 import type { LedesProfile } from '../profiles.ts';
 import { amountValues, verdict } from '../rules/math.ts';
-import type { FormatId } from './pipe.ts';
+import { PIPE_FORMATS, type FormatId, type PipeFormat } from './pipe.ts';
 
 /**
  * LEDES XML E-Billing 2.0 / 2.1 / 2.2, checked while streaming with saxes. No public sample
@@ -38,10 +38,60 @@ const XML_INVOICE_TOTALS: Readonly<Record<'fees' | 'expenses' | 'tax' | 'net', r
 };
 const INVOICE_DISCOUNT = 'inv_generic_discount';
 
+/**
+ * An XML item read as a LEDES 1998B record (`XML_ITEM_FORMAT`'s columns), so the rules that read a line by its
+ * 98B columns (the client guidelines, the spend rollup: issue 31) read XML items too. Each 98B column takes the
+ * first element of its list found on the item, else on its enclosing segments (nearest first). Names are kept
+ * here as data, like the totals' above ([?] where no public XSD confirmed them). Dates become YYYYMMDD.
+ */
+export const XML_ITEM_FORMAT: PipeFormat = PIPE_FORMATS.find((f) => f.id === 'LEDES1998B')!;
+const XML_ITEM_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  INVOICE_DATE: ['inv_date'],
+  INVOICE_NUMBER: ['inv_id'],
+  CLIENT_ID: ['cl_id'],
+  LAW_FIRM_MATTER_ID: ['lf_matter_id'],
+  INVOICE_TOTAL: ['inv_total_net_due'],
+  BILLING_START_DATE: ['inv_start_date', 'billing_start_date'],
+  BILLING_END_DATE: ['inv_end_date', 'billing_end_date'],
+  INVOICE_DESCRIPTION: ['inv_desc', 'inv_description'],
+  LINE_ITEM_NUMBER: ['file_item_nbr'],
+  LINE_ITEM_NUMBER_OF_UNITS: ['units'],
+  LINE_ITEM_ADJUSTMENT_AMOUNT: ['discount_amount'],
+  LINE_ITEM_TOTAL: ['total_amount'],
+  LINE_ITEM_DATE: ['charge_date', 'line_item_date'],
+  LINE_ITEM_TASK_CODE: ['task_code', 'acca_task'],
+  LINE_ITEM_EXPENSE_CODE: ['expense_code', 'exp_code', 'acca_expense'],
+  LINE_ITEM_ACTIVITY_CODE: ['activity_code', 'acca_activity'],
+  TIMEKEEPER_ID: ['tk_id'],
+  LINE_ITEM_DESCRIPTION: ['description'],
+  LAW_FIRM_ID: ['lf_id'],
+  LINE_ITEM_UNIT_COST: ['rate'],
+  TIMEKEEPER_NAME: ['tk_name'],
+  TIMEKEEPER_CLASSIFICATION: ['tk_level', 'tk_classification'],
+  CLIENT_MATTER_ID: ['cl_matter_id'],
+};
+const XML_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const XML_DATE_COLUMNS: ReadonlySet<string> = new Set(['INVOICE_DATE', 'BILLING_START_DATE', 'BILLING_END_DATE', 'LINE_ITEM_DATE']);
+
+/** An XML item as a 98B record: see `XML_ITEM_FORMAT`. */
+export interface XmlItem {
+  /** Values in `XML_ITEM_FORMAT.fields` order ('' when absent). */
+  readonly fields: string[];
+  /** 'F' for a fee, 'E' for an expense. */
+  readonly lineType: 'F' | 'E';
+  /** The enclosing invoice (one object per invoice segment), or undefined outside one. */
+  readonly invoice: object | undefined;
+}
+
 export interface XmlCheckOptions {
   readonly maxTextBytes: number;
   readonly profile: LedesProfile;
-  readonly onItem: (line: number, findings: readonly Finding[]) => void;
+  /**
+   * Each item, with its findings and its values as a 98B record. `onRecord`, when given, runs first and may add
+   * findings to `out` (the client guidelines).
+   */
+  readonly onItem: (line: number, findings: readonly Finding[], item: XmlItem) => void;
+  readonly onRecord?: (line: number, item: XmlItem, out: Finding[]) => void;
 }
 
 export interface XmlCheckResult {
@@ -65,6 +115,37 @@ interface InvoiceSums {
 }
 
 class Stop extends Error {}
+
+/** The item's values as a 98B record: each column from the item, else from the nearest enclosing segment. */
+function itemOf(stack: readonly Segment[], seg: Segment): XmlItem {
+  const names = XML_ITEM_FORMAT.names;
+  const fields = new Array<string>(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    let value = '';
+    const elements = XML_ITEM_COLUMNS[name];
+    if (elements) {
+      search: for (let s = stack.length; s >= 0; s--) {
+        const values = (s === stack.length ? seg : stack[s]!).values;
+        for (const e of elements) {
+          const v = values.get(e);
+          if (v !== undefined) {
+            value = v;
+            break search;
+          }
+        }
+      }
+    }
+    if (value !== '' && XML_DATE_COLUMNS.has(name)) {
+      const m = XML_DATE.exec(value);
+      // Not a date: kept as written, which no date rule reads as one.
+      if (m) value = `${m[1]}${m[2]}${m[3]}`;
+    }
+    fields[i] = value;
+  }
+  fields[XML_ITEM_FORMAT.index.get('EXP/FEE/INV_ADJ_TYPE')!] = seg.name === 'fee' ? 'F' : 'E';
+  return { fields, lineType: seg.name === 'fee' ? 'F' : 'E', invoice: stack.findLast((s) => s.name === 'invoice') };
+}
 
 export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckOptions): Promise<XmlCheckResult> {
   const late: Finding[] = [];
@@ -126,7 +207,9 @@ export async function checkXml(chunks: AsyncIterable<Buffer>, options: XmlCheckO
     } else {
       sums.bad = true;
     }
-    options.onItem(line, out);
+    const item = itemOf(stack, seg);
+    options.onRecord?.(line, item, out);
+    options.onItem(line, out, item);
   };
 
   const closeInvoice = (seg: Segment): void => {

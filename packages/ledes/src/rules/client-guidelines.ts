@@ -3,8 +3,10 @@ import {
   lineKey,
   unitsKey,
   versionInForce,
+  type GuidelineHistoryAnswer,
   type GuidelineIndex,
   type GuidelineOptions,
+  type GuidelineProbes,
   type GuidelineRule,
   type GuidelineVersion,
   type MaxRateRule,
@@ -119,6 +121,10 @@ export class GuidelineChecker {
   private readonly lines = new Map<string, { line: number; rule: GuidelineRule | undefined }>();
   /** Versions applied to at least one invoice, by id. */
   readonly applied = new Map<string, GuidelineVersion>();
+  /** The firms of the history keys (LAW_FIRM_ID). */
+  private readonly firms = new Set<string>();
+  /** What `finish` asked of the history and was told, for the re-check at commit (none without a lookup). */
+  probes: GuidelineProbes | undefined;
 
   constructor(private readonly options: GuidelineOptions, private readonly today: string, lawFirmColumn: number) {
     this.lawFirmColumn = lawFirmColumn;
@@ -177,6 +183,7 @@ export class GuidelineChecker {
     const units = numAt(ctx, cols.units);
     // The firm's history is kept whatever the version says: a later version may cap what this one did not.
     if (type === 'F' && firm !== '' && tk !== '' && date && units) {
+      this.firms.add(firm);
       const uk = unitsKey(firm, tk, date);
       const day = this.days.get(uk);
       if (day) day.sum.add(units);
@@ -277,6 +284,20 @@ export class GuidelineChecker {
     }
     late.sort((a, b) => (a.line as number) - (b.line as number));
     for (const f of late) out.push(f);
+    if (history) {
+      this.probes = {
+        firms: [...this.firms].sort(),
+        units: unitKeys.map((key) => {
+          const day = this.days.get(key)!;
+          const cap = day.rule!;
+          return { key, units: toString(day.sum.value), max: toString(cap.max), prior: toString(prior.get(key) ?? ZERO), line: day.firstLine, severity: cap.rule.severity, ref: cap.rule.ref };
+        }),
+        lines: lineKeys.map((key) => {
+          const l = this.lines.get(key)!;
+          return { key, seen: priorLines.has(key), line: l.line, severity: l.rule!.severity, ref: l.rule!.ref };
+        }),
+      };
+    }
   }
 
   /** What this file adds to its firms' history once accepted. */
@@ -286,6 +307,30 @@ export class GuidelineChecker {
       lines: [...this.lines.keys()],
     };
   }
+}
+
+/**
+ * The cross-invoice findings a check missed, from its probes and the history asked again at commit (decision 220):
+ * a day the units of runs committed since now take over its cap (GDL-102, not given at the check), a line another
+ * run has billed since (GDL-111). What the check already said is not said twice.
+ */
+export function recheckHistory(probes: GuidelineProbes, answer: GuidelineHistoryAnswer): Finding[] {
+  const now = new Map<string, string>(answer.units instanceof Map ? [...answer.units] : (answer.units as readonly (readonly [string, string])[]));
+  const lines = new Set(answer.lines);
+  const late: Finding[] = [];
+  for (const p of probes.units) {
+    const own = dec(p.units);
+    const max = dec(p.max);
+    const before = add(own, dec(p.prior));
+    const total = add(own, dec(now.get(p.key) ?? '0'));
+    if (compare(before, max) <= 0 && compare(total, max) > 0) {
+      late.push({ line: p.line, code: 'GDL-102', champ: 'LINE_ITEM_NUMBER_OF_UNITS', severity: p.severity, values: { found: toString(total), expected: toString(max), difference: toString(sub(total, max)), reference: p.ref } });
+    }
+  }
+  for (const p of probes.lines) {
+    if (!p.seen && lines.has(p.key)) late.push({ line: p.line, code: 'GDL-111', champ: 'LINE_ITEM_DESCRIPTION', severity: p.severity, values: { reference: p.ref } });
+  }
+  return late.sort((a, b) => (a.line as number) - (b.line as number));
 }
 
 function validDate(ctx: RecordContext, i: number): string | undefined {

@@ -8,6 +8,7 @@ import {
   guidelineVersionResponse,
   guidelineVersionsResponse,
 } from '@portal/contracts';
+import { GUIDELINE_PREVIEW_BUDGET_MS } from '@portal/jobs';
 import { ruleOf } from '@portal/ledes';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
@@ -51,9 +52,11 @@ export function guidelinesRoutes(ctx: AppContext): Route[] {
       body: guidelinePreviewBody,
       response: guidelinePreviewResponse,
       async handler({ params, body }) {
-        const runs = await preview(ctx, params.id_client, body.rules, body.last, GUIDELINE_PREVIEW_FINDINGS);
+        const { runs, unchecked } = await preview(ctx, params.id_client, body.rules, body.last, GUIDELINE_PREVIEW_FINDINGS);
         return {
           success: true as const,
+          unchecked,
+          budget_seconds: GUIDELINE_PREVIEW_BUDGET_MS / 1000,
           runs: runs.map((r) => ({
             run_id: r.runId,
             filename: r.filename,

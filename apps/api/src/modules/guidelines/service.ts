@@ -2,7 +2,7 @@ import { asc, count, desc, eq, max, sql } from 'drizzle-orm';
 import type { GuidelineRuleDto, GuidelineVersionBody, GuidelineVersionDto } from '@portal/contracts';
 import { isUniqueViolation, ledesGuidelines } from '@portal/db';
 import type { GuidelineRule } from '@portal/ledes';
-import { previewGuidelines, sharedThreadEngine, type GuidelinePreviewRun } from '@portal/jobs';
+import { previewGuidelines, sharedThreadEngine, type GuidelinePreview } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
 
@@ -107,8 +107,9 @@ export async function createVersion(ctx: AppContext, idClient: string, body: Gui
   });
 }
 
-export async function preview(ctx: AppContext, idClient: string, rules: readonly GuidelineRuleDto[], last: number, maxFindings: number): Promise<GuidelinePreviewRun[]> {
+export async function preview(ctx: AppContext, idClient: string, rules: readonly GuidelineRuleDto[], last: number, maxFindings: number): Promise<GuidelinePreview> {
   if (conflictingRule(rules) >= 0) throw new AppError('guideline_rules_conflict');
-  // The engine in its worker thread: a preview of large files never blocks the API's event loop.
+  // The engine in its worker thread: a preview of large files never blocks the API's event loop; the files are
+  // checked within a time budget (GUIDELINE_PREVIEW_BUDGET_MS), the rest counted as unchecked.
   return previewGuidelines({ db: ctx.db, storage: ctx.storage, engine: sharedThreadEngine() }, idClient, toEngineRules(rules), last, maxFindings);
 }

@@ -24,7 +24,7 @@ export function GuidelinesPage() {
   const [rules, setRules] = useState<RuleDraft[]>([{ ...NEW_RULE }]);
   const [errors, setErrors] = useState<{ form?: string; rules: Record<number, string> }>({ rules: {} });
   const [last, setLast] = useState(10);
-  const [preview, setPreview] = useState<GuidelinePreviewResponse['runs'] | null>(null);
+  const [preview, setPreview] = useState<GuidelinePreviewResponse | null>(null);
   const clients = useQuery(clientsQuery());
   const versions = useQuery(versionsQuery(idClient));
 
@@ -171,7 +171,7 @@ export function GuidelinesPage() {
               {t('preview.run')}
             </Button>
           </Group>
-          {preview && <PreviewResults runs={preview} />}
+          {preview && <PreviewResults runs={preview.runs} unchecked={preview.unchecked} budgetSeconds={preview.budget_seconds} />}
         </>
       )}
     </Stack>

@@ -31,6 +31,6 @@ export function saveVersion(idClient: string, body: GuidelineVersionBody): Promi
   return api<{ success: true; version: GuidelineVersionDto }>(apiPath`/ledes/guidelines/${idClient}`, { method: 'POST', body }).then((r) => r.version);
 }
 
-export function previewSet(idClient: string, rules: GuidelineRuleDto[], last: number): Promise<GuidelinePreviewResponse['runs']> {
-  return api<GuidelinePreviewResponse>(apiPath`/ledes/guidelines/${idClient}/preview`, { method: 'POST', body: { rules, last } }).then((r) => r.runs);
+export function previewSet(idClient: string, rules: GuidelineRuleDto[], last: number): Promise<GuidelinePreviewResponse> {
+  return api<GuidelinePreviewResponse>(apiPath`/ledes/guidelines/${idClient}/preview`, { method: 'POST', body: { rules, last } });
 }

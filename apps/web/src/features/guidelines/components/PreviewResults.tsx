@@ -5,14 +5,20 @@ import { formatDate, formatNumber } from '../../../lib/format.ts';
 
 type PreviewRun = GuidelinePreviewResponse['runs'][number];
 
-/** What the set as edited would have said of each of the client's last files. */
-export function PreviewResults({ runs }: { runs: PreviewRun[] }) {
+/** What the set as edited would have said of each of the client's last files (the oldest left out past the time budget). */
+export function PreviewResults({ runs, unchecked = 0, budgetSeconds = 0 }: { runs: PreviewRun[]; unchecked?: number; budgetSeconds?: number }) {
   const { t, i18n } = useTranslation('guidelines');
-  if (runs.length === 0) return <Text c="dimmed">{t('preview.none')}</Text>;
+  const left = unchecked > 0 ? (
+    <Text c="dimmed" role="status" data-testid="guideline-preview-unchecked">
+      {t('preview.unchecked', { count: unchecked, seconds: budgetSeconds })}
+    </Text>
+  ) : null;
+  if (runs.length === 0) return left ?? <Text c="dimmed">{t('preview.none')}</Text>;
   const refused = runs.filter((r) => r.refused_by_guidelines).length;
   return (
     <Stack gap="sm" data-testid="guideline-preview">
       <Text fw={600}>{t('preview.summary', { refused, count: runs.length })}</Text>
+      {left}
       {runs.map((run) => (
         <Paper key={run.run_id} withBorder p="sm" data-testid="guideline-preview-run">
           <Group justify="space-between" wrap="wrap" gap="xs">
