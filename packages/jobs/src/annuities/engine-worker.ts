@@ -21,6 +21,7 @@ import {
 import { serializeError } from '../ledes/engine-protocol.ts';
 import { serveRuns } from '../shared-thread.ts';
 import { threadOutput } from '../thread-io.ts';
+import { packBatch, type PackedBatch } from './packed-rows.ts';
 import { scheduleFields } from './schedule-fields.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
@@ -94,7 +95,7 @@ async function check(
   data: AnnuityThreadData,
   out: Writable,
   post: (message: FromAnnuityThread) => void,
-  sendRows: (rows: PatentRecord[]) => Promise<Array<PatentOverride | null> | undefined>,
+  sendRows: (rows: PatentRecord[] | PackedBatch) => Promise<Array<PatentOverride | null> | undefined>,
 ): Promise<void> {
   const today = parseIsoDate(data.today);
   if (today === null) throw new Error(`bad reference date ${data.today}`);
@@ -121,7 +122,8 @@ async function check(
       overrides = await sendRows(rows);
     } else {
       // A check goes on reading while the database stores up to ROWS_WINDOW batches (backpressure past that).
-      const acked = sendRows(rows);
+      // Packed here when the caller gave the statements' size: array literals cross the threads, not row objects.
+      const acked = sendRows(data.statementRows ? packBatch(rows, data.statementRows) : rows);
       acked.catch(() => {}); // awaited below; a failure also fails the run on the main side
       unacked.push(acked);
       if (unacked.length >= ROWS_WINDOW) await unacked.shift();
