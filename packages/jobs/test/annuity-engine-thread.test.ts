@@ -73,6 +73,11 @@ describe('annuities engine thread, a check given the statements’ size', () => 
       [1000, Array(10).fill(100)],
       [345, [100, 100, 100, 45]],
     ]);
+    // The bound: values the main thread receives (objects, arrays, strings), per row. Row objects were ~36 a row
+    // (the record, its two lists and each non-null text); packed, 33 literals a statement of 100 rows and a few wrappers.
+    const values = (x: unknown): number => (x !== null && typeof x === 'object' ? 1 + Object.values(x).reduce<number>((n, v) => n + values(v), 0) : typeof x === 'string' ? 1 : 0);
+    expect(values(asObjects) / asObjects.length).toBeGreaterThan(20);
+    expect(values(batches) / asObjects.length).toBeLessThan(0.5);
     const statements = batches.flatMap((batch) => batch.statements);
     for (const s of statements) expect(s.columns.every((c) => typeof c === 'string')).toBe(true);
     // The literals are those of the rows the engine computes.
