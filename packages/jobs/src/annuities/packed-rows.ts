@@ -38,11 +38,15 @@ export interface PackedBatch {
 }
 
 const QUOTED = /[\\"]/g;
-/** One element of an array literal: NULL, or the value's text quoted (backslash and double quote escaped). */
+/**
+ * One element of an array literal: NULL; a number or a boolean as it is (`12`, `t`); a text always quoted (an
+ * empty text, spaces, commas, braces or the word NULL stay text), its backslashes and double quotes escaped.
+ */
 function element(value: string | number | boolean | null): string {
   if (value === null) return 'NULL';
-  const text = typeof value === 'string' ? value : String(value);
-  return `"${text.replace(QUOTED, '\\$&')}"`;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return value.includes('"') || value.includes('\\') ? `"${value.replace(QUOTED, '\\$&')}"` : `"${value}"`;
 }
 
 /** The rows' array literals, one per field (see PackedPatents). */
