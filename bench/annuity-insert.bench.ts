@@ -82,6 +82,20 @@ const storeCopy: Store = async (db, fileId, rows) => {
   await client.query(`copy annuity_patents (file_id, ${COLUMNS.map((c) => `"${c.name}"`).join(', ')}) from '/dev/blob'`, [], { blob: new Blob([lines.join('\n') + '\n']) });
 };
 
+/** A plpgsql function holding the upsert: its plan is kept by the session, each call plans `select f(…)` only. */
+const FUNCTION_DDL = `create or replace function annuity_patents_store(p_file uuid, ${COLUMNS.map((c, i) => `a${i} ${c.list ? 'text' : c.type}[]`).join(', ')}) returns void language plpgsql as $$
+begin
+  insert into annuity_patents (file_id, ${COLUMNS.map((c) => `"${c.name}"`).join(', ')})
+  select p_file, ${COLUMNS.map((c) => (c.list ? `string_to_array(u."${c.name}", chr(31))` : `u."${c.name}"`)).join(', ')}
+  from unnest(${COLUMNS.map((_, i) => `a${i}`).join(', ')}) as u(${COLUMNS.map((c) => `"${c.name}"`).join(', ')})
+  on conflict (file_id, row_index) do update set ${COLUMNS.filter((c) => c.field !== 'rowIndex').map((c) => `"${c.name}" = excluded."${c.name}"`).join(', ')};
+end $$`;
+const storeByFunction: Store = async (db, fileId, rows) => {
+  if (rows.length === 0) return;
+  const arrays = COLUMNS.map(({ field, list, type }) => sql`${sql.param(rows.map((r) => (list ? (r[field] as string[]).join('\u001f') : r[field])))}::${sql.raw(list ? 'text' : type)}[]`);
+  await db.execute(sql`select annuity_patents_store(${fileId}::uuid, ${sql.join(arrays, sql`, `)})`);
+};
+
 const VARIANTS: Variant[] = [
   { name: 'upsert 250 (main)', statementRows: 250, store: storePatents },
   { name: 'upsert 250, no sort indexes', before: dropSorts, statementRows: 250, store: storePatents },
@@ -95,6 +109,12 @@ const VARIANTS: Variant[] = [
   { name: 'plain insert 250 (no on conflict)', statementRows: 250, store: storePlainInsert },
   { name: 'copy 1000 (PGlite)', statementRows: 1000, store: storeCopy },
   { name: 'copy 250 (PGlite)', statementRows: 250, store: storeCopy },
+  { name: 'upsert 100 (embedded)', statementRows: 100, store: storePatents },
+  { name: 'upsert 100, no foreign key', before: ['alter table annuity_patents drop constraint annuity_patents_file_id_annuity_files_id_fk'], statementRows: 100, store: storePatents },
+  { name: 'upsert 100, no colour index', before: ['drop index annuity_patents_file_colour_idx'], statementRows: 100, store: storePatents },
+  { name: 'plain insert 100', statementRows: 100, store: storePlainInsert },
+  { name: 'function upsert 100', before: [FUNCTION_DDL], statementRows: 100, store: storeByFunction },
+  { name: 'function upsert 250', before: [FUNCTION_DDL], statementRows: 250, store: storeByFunction },
 ];
 
 async function engineRows(): Promise<PatentRecord[]> {
@@ -103,7 +123,7 @@ async function engineRows(): Promise<PatentRecord[]> {
   const rows: PatentRecord[] = [];
   try {
     const out = new Writable({ write: (_c, _e, done) => done() });
-    const result = await engine(new Uint8Array(file), { mode: 'check', fileName: 'scale.xlsx', today: '2026-11-27', batchSize: 1000, out, onRows: async (batch) => void rows.push(...batch) });
+    const result = await engine(new Uint8Array(file), { mode: 'check', fileName: 'scale.xlsx', today: '2026-11-27', batchSize: 1000, out, onRows: async (batch) => void rows.push(...(batch as PatentRecord[])) });
     if (!result.ok) throw new Error(result.reason);
   } finally {
     await engine.close();

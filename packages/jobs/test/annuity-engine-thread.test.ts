@@ -4,6 +4,8 @@ import { finished } from 'node:stream/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENGLISH_HEADERS, rowsFrom, xlsxBuffer } from '../../annuities/test/support/workbooks.ts';
 import { createAnnuityThreadEngine } from '../src/annuities/engine.ts';
+import { isPacked, packPatents, type PackedBatch } from '../src/annuities/packed-rows.ts';
+import type { PatentRecord } from '../src/annuities/protocol.ts';
 import { createSharedThread } from '../src/shared-thread.ts';
 
 const engine = createAnnuityThreadEngine();
@@ -35,6 +37,54 @@ describe('annuities engine thread', () => {
     expect(result).toMatchObject({ ok: true, counts: { rows: 2500 } });
     expect(seen).toEqual(['expected 2500', 'rows 1000', 'rows 1000', 'rows 500']);
   });
+});
+
+describe('annuities engine thread, a check given the statements’ size', () => {
+  it('sends each batch packed (one array literal per column and statement): the same rows, the same export', async () => {
+    // What crosses to the main thread is ~33 strings a statement, not a thousand objects of 33 fields (issue 28: those
+    // waited in the main thread's heap for the database, were promoted, and were the bulk of its growth over a big file).
+    const bytes = await xlsxBuffer([{ name: 'Patents', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, 2345)] }]);
+    const exportOf = () => {
+      const chunks: Buffer[] = [];
+      const out = new Writable({ write: (chunk: Buffer, _enc, cb) => (chunks.push(chunk), cb()) });
+      return { out, bytes: () => Buffer.concat(chunks) };
+    };
+    const asObjects: PatentRecord[] = [];
+    const plain = exportOf();
+    const a = await engine(bytes, { mode: 'check', fileName: 'p.xlsx', today: '2026-11-24', batchSize: 1000, out: plain.out, onRows: (rows) => (asObjects.push(...(rows as PatentRecord[])), Promise.resolve(undefined)) });
+    const batches: PackedBatch[] = [];
+    const packed = exportOf();
+    const b = await engine(bytes, {
+      mode: 'check',
+      fileName: 'p.xlsx',
+      today: '2026-11-24',
+      batchSize: 1000,
+      statementRows: 100,
+      out: packed.out,
+      onRows: (rows) => {
+        if (!isPacked(rows)) throw new Error('row objects crossed the thread');
+        batches.push(rows);
+        return Promise.resolve(undefined);
+      },
+    });
+    expect(a).toEqual(b);
+    expect(batches.map((batch) => [batch.length, batch.statements.map((s) => s.count)])).toEqual([
+      [1000, Array(10).fill(100)],
+      [1000, Array(10).fill(100)],
+      [345, [100, 100, 100, 45]],
+    ]);
+    // The bound: values the main thread receives (objects, arrays, strings), per row. Row objects were ~36 a row
+    // (the record, its two lists and each non-null text); packed, 33 literals a statement of 100 rows and a few wrappers.
+    const values = (x: unknown): number => (x !== null && typeof x === 'object' ? 1 + Object.values(x).reduce<number>((n, v) => n + values(v), 0) : typeof x === 'string' ? 1 : 0);
+    expect(values(asObjects) / asObjects.length).toBeGreaterThan(20);
+    expect(values(batches) / asObjects.length).toBeLessThan(0.5);
+    const statements = batches.flatMap((batch) => batch.statements);
+    for (const s of statements) expect(s.columns.every((c) => typeof c === 'string')).toBe(true);
+    // The literals are those of the rows the engine computes.
+    const expected = Array.from({ length: Math.ceil(asObjects.length / 100) }, (_, i) => packPatents(asObjects.slice(i * 100, i * 100 + 100)));
+    expect(statements).toEqual(expected);
+    expect(packed.bytes().equals(plain.bytes())).toBe(true);
+  }, 120_000);
 });
 
 describe('annuities engine thread, export written to a slow destination', () => {

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annuityFiles, annuityPatents, users, type DatabaseHandle } from '@portal/db';
 import { openTestDatabase, testDatabaseKinds } from '@portal/db/testing';
@@ -76,6 +76,15 @@ describe.each(kinds)('storing annuity patents (%s)', (kind) => {
       expect(edited).toBe(false);
       expect(fields).toEqual(rows[i]);
     }
+  });
+
+  it('stores text an array literal could misread as it is: the word NULL, an empty text, spaces around, a lone quote or backslash, separators', async () => {
+    const odd = ['NULL', '', '  padded  ', '"', '\\', '{}', 'a,b', 'x"y\\z', '\u0001'];
+    const rows = odd.map((nom, i) => record(500 + i, { nom, reference: nom, commentaire: nom, reasons: nom === '' ? [] : [nom] }));
+    await storePatents(handle.db, fileId, rows);
+    const back = (await stored()).filter((r) => r.rowIndex >= 500);
+    expect(back.map((r) => [r.nom, r.reference, r.commentaire, r.reasons])).toEqual(odd.map((nom) => [nom, nom, nom, nom === '' ? [] : [nom]]));
+    await handle.db.delete(annuityPatents).where(gte(annuityPatents.rowIndex, 500));
   });
 
   it('a batch stored again (a second execution of the job) replaces its rows, never doubles them', async () => {

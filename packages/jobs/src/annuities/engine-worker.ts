@@ -21,6 +21,7 @@ import {
 import { serializeError } from '../ledes/engine-protocol.ts';
 import { serveRuns } from '../shared-thread.ts';
 import { threadOutput } from '../thread-io.ts';
+import { packPatents, type PackedBatch, type PackedPatents } from './packed-rows.ts';
 import { scheduleFields } from './schedule-fields.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
@@ -94,7 +95,7 @@ async function check(
   data: AnnuityThreadData,
   out: Writable,
   post: (message: FromAnnuityThread) => void,
-  sendRows: (rows: PatentRecord[]) => Promise<Array<PatentOverride | null> | undefined>,
+  sendRows: (rows: PatentRecord[] | PackedBatch) => Promise<Array<PatentOverride | null> | undefined>,
 ): Promise<void> {
   const today = parseIsoDate(data.today);
   if (today === null) throw new Error(`bad reference date ${data.today}`);
@@ -103,6 +104,14 @@ async function check(
   let index = 0;
   let pending: Array<{ row: SheetRow; ev: RowEvaluation }> = [];
   let batch: PatentRecord[] = [];
+  /**
+   * A check given the statements' size packs its rows a statement at a time (issue 28): a row's objects live
+   * for at most one statement's rows (100 on PGlite) and its export cells are written at once, so a batch's
+   * rows are not kept until the batch is sent (long enough for V8 to promote all of them to the old generation).
+   */
+  const packing = data.mode === 'check' && data.statementRows !== undefined && data.statementRows > 0;
+  let statements: PackedPatents[] = [];
+  let batchRows = 0;
   /** Index of the comment column of the current sheet, or -1 when the export adds one. */
   let commentIndex = -1;
   const exporting = data.mode === 'export';
@@ -110,6 +119,20 @@ async function check(
   /** Check mode: batches sent and not yet stored, oldest first (the export needs no answer from them). */
   const unacked: Array<Promise<unknown>> = [];
   const flush = async () => {
+    if (packing) {
+      if (batch.length > 0) statements.push(packPatents(batch));
+      batch = [];
+      if (batchRows === 0) return;
+      const sent: PackedBatch = { packed: true, length: batchRows, statements };
+      statements = [];
+      batchRows = 0;
+      // Array literals cross the threads, not row objects; the database stores up to ROWS_WINDOW batches while this reads on.
+      const acked = sendRows(sent);
+      acked.catch(() => {}); // awaited below; a failure also fails the run on the main side
+      unacked.push(acked);
+      if (unacked.length >= ROWS_WINDOW) await unacked.shift();
+      return;
+    }
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
@@ -157,6 +180,17 @@ async function check(
       const r = record(index++, row, ev);
       colours[r.colour]++;
       batch.push(r);
+      if (packing) {
+        batchRows++;
+        if (batch.length >= data.statementRows!) {
+          statements.push(packPatents(batch));
+          batch = [];
+        }
+        // A check's export needs nothing from the database: the row is written now.
+        await writer.addRow(row, ev);
+        if (batchRows >= data.batchSize) await flush();
+        return;
+      }
       pending.push({ row, ev });
       if (batch.length >= data.batchSize) await flush();
     },

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { deserializeError } from '../ledes/engine-protocol.ts';
+import type { PackedBatch } from './packed-rows.ts';
 import type { AnnuityInput, AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
 import { createSharedThread } from '../shared-thread.ts';
@@ -14,6 +15,8 @@ export interface AnnuityEngineOptions {
   /** Reference date of the check, YYYY-MM-DD. */
   today: string;
   batchSize: number;
+  /** A check: the rows per insert statement; its batches then come packed for the database (`PackedBatch`). */
+  statementRows?: number;
   /** Where the export goes; the caller ends it after a `done`, discards it after a refusal. */
   out: Writable;
   /** The rows the workbook should hold, known before the first one (xlsx only): the progress total. */
@@ -22,7 +25,7 @@ export interface AnnuityEngineOptions {
    * One batch of rows, called for one batch at a time in order. A rewrite waits for each (it returns the
    * stored edits of those rows); a check reads on while a few batches are being stored (backpressure past that).
    */
-  onRows(rows: PatentRecord[]): Promise<Array<PatentOverride | null> | undefined>;
+  onRows(rows: PatentRecord[] | PackedBatch): Promise<Array<PatentOverride | null> | undefined>;
 }
 
 /**
@@ -138,7 +141,14 @@ export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): A
       options.out.once('error', fail);
       // Bytes are copied once and transferred; a path crosses as a string and the thread reads the file.
       const sent: AnnuityInput = input instanceof Uint8Array ? new Uint8Array(input) : { path: input.path };
-      const data: AnnuityThreadData = { mode: options.mode, input: sent, fileName: options.fileName, today: options.today, batchSize: options.batchSize };
+      const data: AnnuityThreadData = {
+        mode: options.mode,
+        input: sent,
+        fileName: options.fileName,
+        today: options.today,
+        batchSize: options.batchSize,
+        ...(options.statementRows === undefined ? {} : { statementRows: options.statementRows }),
+      };
       const request: AnnuityThreadRequest = { port: port2, data };
       try {
         thread().postMessage(request, sent instanceof Uint8Array ? [port2, sent.buffer as ArrayBuffer] : [port2]);

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { StoredAnnuityFields } from '@portal/annuities';
 import type { SerializedError } from '../ledes/engine-protocol.ts';
+import type { PackedBatch } from './packed-rows.ts';
 
 /** One spreadsheet row as stored (annuity_patents without its file id); plain data, crosses the thread. */
 export interface PatentRecord {
@@ -58,6 +59,11 @@ export interface AnnuityThreadData {
   /** The reference date of the check, YYYY-MM-DD. */
   today: string;
   batchSize: number;
+  /**
+   * A check only: the rows per insert statement. The thread then sends each batch packed for the database
+   * (`packBatch`: per statement, one array literal per column) instead of row objects.
+   */
+  statementRows?: number;
 }
 
 /** An upload given to the engine: bytes, or a file the caller removes after the run. */
@@ -70,7 +76,7 @@ export interface CheckCounts {
 
 export type FromAnnuityThread =
   | { type: 'expected'; rows: number }
-  | { type: 'rows'; rows: PatentRecord[] }
+  | { type: 'rows'; rows: PatentRecord[] | PackedBatch }
   | { type: 'xlsx'; chunk: Uint8Array }
   | { type: 'done'; counts: CheckCounts }
   | { type: 'refused'; reason: string }

@@ -16,7 +16,8 @@ import type { Storage } from '@portal/storage';
 import { runAnnuityEngine, type AnnuityEngine } from '../annuities/engine.ts';
 import { loadAnnuityFile, type AnnuityFileRow } from '../annuities/files.ts';
 import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
-import { storePatents } from '../annuities/patents.ts';
+import { isPacked, packBatch, type PackedBatch } from '../annuities/packed-rows.ts';
+import { storePackedPatents } from '../annuities/patents.ts';
 import { annuityRunKind, publishFile } from '../kinds/annuities.ts';
 
 export interface CheckAnnuitiesDeps {
@@ -151,14 +152,18 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     file: AnnuityFileRow,
     path: string,
     mode: 'check' | 'export',
-    onRows: (rows: PatentRecord[]) => Promise<Array<PatentOverride | null> | undefined>,
+    onRows: (rows: PatentRecord[] | PackedBatch) => Promise<Array<PatentOverride | null> | undefined>,
     onExpected?: (rows: number) => void,
+    statementRows?: number,
   ) => {
     const key = exportKeyFor(file.importKey);
     const out = new PassThrough();
     const upload = deps.storage.put(key, out, { contentType: XLSX_TYPE });
     try {
-      const result = await engine({ path }, { mode, fileName: file.importName, today: file.referenceDate!, batchSize: PATENT_BATCH, out, onRows, ...(onExpected ? { onExpected } : {}) });
+      const result = await engine(
+        { path },
+        { mode, fileName: file.importName, today: file.referenceDate!, batchSize: PATENT_BATCH, out, onRows, ...(onExpected ? { onExpected } : {}), ...(statementRows ? { statementRows } : {}) },
+      );
       if (result.ok) {
         out.end();
         await upload;
@@ -185,6 +190,8 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
       try {
         if (upload.path === null) throw new Error(`annuity export rewrite of ${file.id} refused (file_too_large) though its check passed`);
         written = await writeExport(file, upload.path, 'export', async (rows) => {
+          // A rewrite asks for no packing (no statementRows): its rows come as objects.
+          if (isPacked(rows)) throw new Error('annuity export rewrite: packed rows where row objects were expected');
           const from = next;
           next += rows.length;
           const stored = await deps.db
@@ -283,17 +290,17 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     try {
       outcome = await writeExport(started, uploadPath, 'check', async (rows) => {
         job.signal.throwIfAborted();
-        const slices: PatentRecord[][] = [];
-        for (let from = 0; from < rows.length; from += rowsPerStatement) slices.push(rows.slice(from, from + rowsPerStatement));
+        // The engine thread packs a batch's statements (array literals per column); an engine that sends row objects gets them packed here.
+        const { statements } = isPacked(rows) ? rows : packBatch(rows, rowsPerStatement);
         // Every statement settles before the batch does: a failed run leaves none of its statements running.
-        const stored = await Promise.allSettled(slices.map((slice) => storePatents(deps.db, file.id, slice)));
+        const stored = await Promise.allSettled(statements.map((packed) => storePackedPatents(deps.db, file.id, packed)));
         const failed = stored.find((s) => s.status === 'rejected');
         if (failed) throw failed.reason;
         rowsDone += rows.length;
         return undefined;
       }, (rows) => {
         rowsTotal = rows;
-      });
+      }, rowsPerStatement);
     } finally {
       clearInterval(timer);
       await beating.current;
