@@ -507,6 +507,12 @@ export const annuityPatents = pgTable(
     edited: boolean('edited').notNull().default(false),
     /** Lower-cased publication, filing number, reference, name and country: what the search reads. */
     searchText: text('search_text').notNull().default(''),
+    /**
+     * The portfolio patent this row is (its ledger key, `patent_ledger.patent_key`), linked when the check ends by the
+     * office and the normalised publication (else application) number (decision 214); null: none. The patents-by-file
+     * list reads the ledger's year `next_number` of it for the row's colour and status.
+     */
+    patentKey: text('patent_key'),
   },
   (t) => [
     uniqueIndex('annuity_patents_file_row_unique').on(t.fileId, t.rowIndex),

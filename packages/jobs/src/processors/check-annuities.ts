@@ -16,6 +16,7 @@ import type { Storage } from '@portal/storage';
 import { runAnnuityEngine, type AnnuityEngine } from '../annuities/engine.ts';
 import { loadAnnuityFile, type AnnuityFileRow } from '../annuities/files.ts';
 import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
+import { linkFileToPortfolio } from '../annuities/links.ts';
 import { storePatents } from '../annuities/patents.ts';
 import { annuityRunKind, publishFile } from '../kinds/annuities.ts';
 
@@ -308,6 +309,8 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     }
     const { counts } = result;
     const finished = await deps.db.transaction(async (tx) => {
+      // The rows that are portfolio patents, so the list reads their ledger (decision 214); in the transaction of Done.
+      await linkFileToPortfolio(tx, file.id);
       const [updated] = await tx
         .update(annuityFiles)
         .set({

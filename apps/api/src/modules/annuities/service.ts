@@ -24,6 +24,7 @@ import { AppError } from '../../domain/errors.ts';
 import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
+import { patentDtosWithLedger } from './ledger-colours.ts';
 import { searchTextHolds, matchesCondition, searchMatches } from './search-matches.ts';
 import { COLOUR_CODES, pageOfOrder, rowsByKeys, sortOrder } from './sort-orders.ts';
 
@@ -223,7 +224,7 @@ export function patentRunQuery(ctx: Pick<AppContext, 'db'>, fileId: string, run:
  * without the sorted value last. `limit=all` is a window of ANNUITY_ALL_PAGE_SIZE rows, `page`
  * counting windows (decision 178): no answer holds a whole file.
  */
-export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery) {
+export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery, actor: Pick<AuthState, 'isAdmin' | 'userId'>) {
   const limit = query.limit === 'all' ? ANNUITY_ALL_PAGE_SIZE : query.limit;
   const page = query.page;
   // Without a search the file row already knows the count (kept by the check and by every edit): no count over 100,000 rows.
@@ -250,11 +251,12 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
     } else if (code !== undefined) keep = (_rowIndex, colour) => colour === code;
     const rowIndexes = pageOfOrder(order, query.order, offset, limit, keep);
     const byRow = new Map((rowIndexes.length > 0 ? await rowsByKeys(ctx.db, file.id, rowIndexes) : []).map((row) => [row.rowIndex, row]));
-    const patents = rowIndexes.flatMap((rowIndex) => {
+    const pageRows = rowIndexes.flatMap((rowIndex) => {
       const row = byRow.get(rowIndex);
-      return row ? [toPatentDto(row)] : [];
+      return row ? [row] : [];
     });
-    return { patents, meta: paginationMeta(page, limit, total) };
+    // The colours and statuses read the ledger: one statement for the page (decision 214).
+    return { patents: await patentDtosWithLedger(ctx, actor, pageRows), meta: paginationMeta(page, limit, total) };
   }
   const [first, nulls] = patentRuns(file.id, query, matches && query.search ? matchesCondition(query.search, matches) : undefined);
   const rows: AnnuityPatentRow[] = await patentRunQuery(ctx, file.id, first!, offset, limit);
@@ -263,7 +265,7 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
     const before = rows.length > 0 || offset === 0 ? offset + rows.length : ((await ctx.db.select({ n: count() }).from(annuityPatents).where(first!.where))[0]?.n ?? 0);
     rows.push(...(await patentRunQuery(ctx, file.id, nulls, Math.max(0, offset - before), limit - rows.length)));
   }
-  return { patents: rows.map(toPatentDto), meta: paginationMeta(page, limit, total) };
+  return { patents: await patentDtosWithLedger(ctx, actor, rows), meta: paginationMeta(page, limit, total) };
 }
 
 /** A patent of a Done file the caller may edit (their own, any for an admin), with its file; else 404. */
