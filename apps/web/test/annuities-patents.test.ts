@@ -79,6 +79,7 @@ function patent(n: number, over: Partial<AnnuityPatentDto> = {}): AnnuityPatentD
     fee: null,
     currency: null,
     edited: false,
+    ledger: null,
     ...over,
   };
 }

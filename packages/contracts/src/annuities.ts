@@ -134,8 +134,24 @@ export const annuityPatentSchema = z.strictObject({
   fee: z.string().nullable(),
   currency: z.string().nullable(),
   edited: z.boolean(),
+  /**
+   * The payment ledger's word on the row's next annuity (`next_number`) when the row is a portfolio patent the reader
+   * may see and the ledger holds that year paid, confirmed by the register, or lapsed (decision 214); else null. When
+   * set, `colour` says it: paid or confirmed is `ok`, lapsed is `orange` (no annuity due), never `nok`.
+   */
+  ledger: z
+    .strictObject({
+      state: z.enum(['paid', 'confirmed', 'lapsed']),
+      year: z.number().int(),
+      paid_on: isoDay.nullable(),
+      source: z.string().nullable(),
+      receipt_id: z.uuid().nullable(),
+      receipt_file: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type AnnuityPatentDto = z.infer<typeof annuityPatentSchema>;
+export type AnnuityPatentLedger = NonNullable<AnnuityPatentDto['ledger']>;
 
 export const annuityPatentsQuery = z.strictObject({
   page: positiveInt(1_000_000).default(1),

@@ -507,6 +507,12 @@ export const annuityPatents = pgTable(
     edited: boolean('edited').notNull().default(false),
     /** Lower-cased publication, filing number, reference, name and country: what the search reads. */
     searchText: text('search_text').notNull().default(''),
+    /**
+     * The portfolio patent this row is (its ledger key, `patent_ledger.patent_key`), linked when the check ends by the
+     * office and the normalised publication (else application) number (decision 214); null: none. The patents-by-file
+     * list reads the ledger's year `next_number` of it for the row's colour and status.
+     */
+    patentKey: text('patent_key'),
   },
   (t) => [
     uniqueIndex('annuity_patents_file_row_unique').on(t.fileId, t.rowIndex),
@@ -558,6 +564,15 @@ const scopeListColumns = (t: Record<'pays' | 'referenceClient' | 'numeroDepot' |
   t.instructionId,
   t.scheduleCode,
 ];
+
+/**
+ * The EP publication's seven digits a record's publication number names (`EP1000000`, `EP 1 000 000 B1`), else null;
+ * and the EP application's eight (`EP99203729.4`, `EP 99 203 729`). A national record naming them is the EP patent
+ * validated in that state (decision 214): the register sync writes the national office's events to it, and the
+ * annuity-file check links a file's rows to it. Indexed (partial, national records only) under these exact texts.
+ */
+export const EP_PUBLICATION_DIGITS_SQL = sql.raw(`substring(upper(regexp_replace(coalesce(numero_publication, ''), '[^A-Za-z0-9]', '', 'g')) from '^EP([0-9]{7})(?:[A-Z][0-9]?)?$')`);
+export const EP_APPLICATION_DIGITS_SQL = sql.raw(`substring(upper(regexp_replace(coalesce(numero_depot, ''), '[^A-Za-z0-9]', '', 'g')) from '^EP([0-9]{8})[0-9]?$')`);
 
 /**
  * The group's patent portfolio as the back office keeps it (spec §3 "Patent (annuity/record view)",
@@ -642,6 +657,9 @@ export const patentRecords = pgTable(
     uniqueIndex('patent_records_idagenda_unique').on(t.idagenda),
     // A patent's annuity records by year (decision 191): the ledger writer keeps `ledger_state` on every record of a patent's year.
     index('patent_records_patent_year_idx').on(t.idbrevet, t.quantieme),
+    // The national patents an EP patent was validated as, by the EP number they name (decision 214).
+    index('patent_records_ep_publication_idx').on(EP_PUBLICATION_DIGITS_SQL).where(sql`pays not in ('EP', 'UP')`),
+    index('patent_records_ep_application_idx').on(EP_APPLICATION_DIGITS_SQL).where(sql`pays not in ('EP', 'UP')`),
     // A tab of an agent's portfolio by due date: per cabinet, per client code, and everyone's for admins.
     // The cabinet's and the code's carry, after the id (never compared: the id is unique), every column an agent's
     // list sorts or filters by, so a scoped page finds its keys by an index-only scan of its scope and reads the

@@ -71,9 +71,11 @@ describe.each(kinds)('storing annuity patents (%s)', (kind) => {
     const back = await stored();
     expect(back).toHaveLength(2);
     for (const [i, row] of back.entries()) {
-      const { id: _id, fileId: storedFile, edited, ...fields } = row;
+      const { id: _id, fileId: storedFile, edited, patentKey, ...fields } = row;
       expect(storedFile).toBe(fileId);
       expect(edited).toBe(false);
+      // The portfolio link is the check's last step, at Done (decision 214), never a stored batch's.
+      expect(patentKey).toBeNull();
       expect(fields).toEqual(rows[i]);
     }
   });

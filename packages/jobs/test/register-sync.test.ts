@@ -54,8 +54,8 @@ describe.each(testDatabaseKinds())('register sync (%s)', (kind) => {
 
   beforeEach(async () => {
     round++;
-    // Each test its own portfolio: earlier tests' patents are moved out of EP/UP.
-    await handle.db.execute(sql`update patent_records set pays = 'FR'`);
+    // Each test its own portfolio: earlier tests' patents are moved out of the EPC states (no event names US; as FR they would be EP1000000's French validation, decision 214).
+    await handle.db.execute(sql`update patent_records set pays = 'US'`);
     await handle.db.execute(sql`update register_sync_runs set state = 'Done' where state = 'in_progress'`);
     prefix = `R${round}-`;
     clock = Date.UTC(2026, 10, 28 + round, 3, 0, 0);

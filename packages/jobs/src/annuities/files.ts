@@ -76,6 +76,7 @@ export function toPatentDto(p: AnnuityPatentRow): AnnuityPatentDto {
     fee: p.fee,
     currency: p.currency,
     edited: p.edited,
+    ledger: null,
   };
 }
 

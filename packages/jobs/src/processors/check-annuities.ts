@@ -17,6 +17,7 @@ import { runAnnuityEngine, type AnnuityEngine } from '../annuities/engine.ts';
 import { loadAnnuityFile, type AnnuityFileRow } from '../annuities/files.ts';
 import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
 import { isPacked, packBatch, type PackedBatch } from '../annuities/packed-rows.ts';
+import { linkFileToPortfolio } from '../annuities/links.ts';
 import { storePackedPatents } from '../annuities/patents.ts';
 import { annuityRunKind, publishFile } from '../kinds/annuities.ts';
 
@@ -315,6 +316,8 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     }
     const { counts } = result;
     const finished = await deps.db.transaction(async (tx) => {
+      // The rows that are portfolio patents, so the list reads their ledger (decision 214); in the transaction of Done.
+      await linkFileToPortfolio(tx, file.id);
       const [updated] = await tx
         .update(annuityFiles)
         .set({

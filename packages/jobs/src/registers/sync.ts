@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { RegisterSyncRunDto } from '@portal/contracts';
-import { registerSyncRuns, type Database, type Executor } from '@portal/db';
+import { EP_APPLICATION_DIGITS_SQL, EP_PUBLICATION_DIGITS_SQL, registerSyncRuns, type Database, type Executor } from '@portal/db';
 import type { JobContext } from '@portal/queue';
 import { epNumberOf, RegisterError, RegisterQuotaExhaustedError, RegisterThrottledError, RegisterUnauthorisedError, type EpNumber, type EpRegisterRecord, type LegalEventsRecord, type RegisterSource } from '@portal/registers';
 import { writeLedger, PATENT_KEY_SQL, type LedgerChange } from '../ledger/write.ts';
@@ -122,6 +122,51 @@ export function numberOfPatent(patent: { publication: string | null; application
 }
 
 /**
+ * What the register says of one office's annuities: the renewal fees it records (by year) and the right gone there
+ * since a day. The EP file's own (RFEE steps, the file withdrawn / refused / revoked / lapsed) or a national office's
+ * (INPADOC `PGFP` / `PLFP` fees, `PG25` lapse in that state).
+ */
+export interface RegisterView {
+  renewals: ReadonlyArray<{ year: number; paidOn: string | null; code: string; url: string }>;
+  lapse: { since: string | null; code: string; url: string } | null;
+}
+
+/** The EP file's view: its renewal fees, and its lapse when the file is gone. */
+export function epViewOf(register: EpRegisterRecord): RegisterView {
+  return {
+    renewals: register.renewals,
+    lapse: DEAD_STATES.has(register.status.state) ? { since: register.status.since, code: `status:${register.status.state}`, url: register.url } : null,
+  };
+}
+
+/**
+ * The national offices' views from the INPADOC legal events: per state, the annual fees paid (`PGFP`, `PLFP`; an
+ * event without a year of fee payment says nothing of a year and is left out) and the lapse (`PG25`; several: the
+ * earliest). Keyed by the state's code.
+ */
+export function nationalViewsOf(legal: LegalEventsRecord | null): Map<string, RegisterView> {
+  const views = new Map<string, { renewals: Array<RegisterView['renewals'][number]>; lapse: RegisterView['lapse'] }>();
+  const viewOf = (country: string) => {
+    let view = views.get(country);
+    if (!view) views.set(country, (view = { renewals: [], lapse: null }));
+    return view;
+  };
+  for (const event of legal?.events ?? []) {
+    if (event.country === 'EP' || event.country === 'UP') continue;
+    if (event.kind === 'annual_fee_paid') {
+      if (event.year === null) continue;
+      const view = viewOf(event.country);
+      if (!view.renewals.some((r) => r.year === event.year)) view.renewals.push({ year: event.year, paidOn: event.paidOn ?? event.publishedOn, code: event.code, url: event.url });
+    } else {
+      const view = viewOf(event.country);
+      const since = event.effectiveOn ?? event.publishedOn;
+      if (!view.lapse || (since !== null && (view.lapse.since === null || since < view.lapse.since))) view.lapse = { since, code: event.code, url: event.url };
+    }
+  }
+  return views;
+}
+
+/**
  * What the register's answer means for the portal's years (the records of the patent), decision 196:
  * - a renewal fee the EPO records for a year the portal has: `ordered`/`paid` become `confirmed` on the ledger; a
  *   year the portal holds unpaid (`due`, `instructed`, `abandoned`, `lapsed`) is a discrepancy `register_paid`;
@@ -130,9 +175,17 @@ export function numberOfPatent(patent: { publication: string | null; application
  *   discrepancy `instruction_on_lapsed`; a year the portal keeps live (`due`, `paid`, `confirmed`) is `register_lapsed`.
  */
 export function reconcile(records: readonly RecordRow[], register: EpRegisterRecord | null): { changes: LedgerChange[]; discrepancies: Discrepancy[] } {
+  return register ? reconcileView(records, epViewOf(register)) : { changes: [], discrepancies: [] };
+}
+
+/**
+ * The rules of `reconcile` for any office's view (decision 214 applies them to the national patents an EP patent was
+ * validated as, with the national office's INPADOC events): the ledger moves only where the portal and the register
+ * agree, every contradiction is a discrepancy.
+ */
+export function reconcileView(records: readonly RecordRow[], view: RegisterView): { changes: LedgerChange[]; discrepancies: Discrepancy[] } {
   const changes: LedgerChange[] = [];
   const discrepancies: Discrepancy[] = [];
-  if (!register) return { changes, discrepancies };
   const years = new Map<number, { record: RecordRow; state: LedgerState }>();
   for (const record of records) {
     if (record.quantieme === null || years.has(record.quantieme)) continue;
@@ -141,7 +194,7 @@ export function reconcile(records: readonly RecordRow[], register: EpRegisterRec
       recordState({ instructionId: record.instruction_id, instructionStatus: record.instruction_status, datePaiementOffice: record.date_paiement_office, dateAcquit: record.date_acquit });
     years.set(record.quantieme, { record, state });
   }
-  for (const fee of register.renewals) {
+  for (const fee of view.renewals) {
     const year = years.get(fee.year);
     if (!year) continue;
     if (year.state === 'ordered' || year.state === 'paid') {
@@ -151,9 +204,8 @@ export function reconcile(records: readonly RecordRow[], register: EpRegisterRec
       discrepancies.push({ year: fee.year, kind: 'register_paid', recordId: year.record.id, portalState: year.state, on: fee.paidOn, code: fee.code, url: fee.url });
     }
   }
-  if (DEAD_STATES.has(register.status.state)) {
-    const since = register.status.since;
-    const code = `status:${register.status.state}`;
+  if (view.lapse) {
+    const { since, code, url } = view.lapse;
     for (const [number, year] of years) {
       if (since !== null && year.record.date_echeance !== null && year.record.date_echeance < since) continue;
       if (year.state === 'lapsed') continue;
@@ -162,7 +214,7 @@ export function reconcile(records: readonly RecordRow[], register: EpRegisterRec
         year.state = 'lapsed';
       } else {
         const kind = year.state === 'instructed' || year.state === 'ordered' ? 'instruction_on_lapsed' : 'register_lapsed';
-        discrepancies.push({ year: number, kind, recordId: year.record.id, portalState: year.state, on: since, code, url: register.url });
+        discrepancies.push({ year: number, kind, recordId: year.record.id, portalState: year.state, on: since, code, url });
       }
     }
   }
@@ -197,6 +249,7 @@ async function commitPatent(
   register: EpRegisterRecord | null,
   legal: LegalEventsRecord | null,
   at: Date,
+  asked: EpNumber | null = null,
 ): Promise<{ written: boolean; open: number }> {
   const taken = rowsOf(
     await tx.execute(sql`insert into register_syncs (patent_key, day, run_id, outcome) values (${patentKey}, ${run.day}::date, ${run.id}::uuid, ${outcome}) on conflict do nothing returning patent_key`),
@@ -223,6 +276,7 @@ async function commitPatent(
     const { changes, discrepancies } = reconcile(records, register);
     if (changes.length > 0) await writeLedger(tx, changes, { at });
     open = await storeDiscrepancies(tx, patentKey, discrepancies, at);
+    open += await commitNational(tx, asked, register, legal, at);
   }
   const counts =
     outcome === 'found' ? { found: sql`${registerSyncRuns.found} + 1` } : outcome === 'failed' ? { failed: sql`${registerSyncRuns.failed} + 1` } : { notFound: sql`${registerSyncRuns.notFound} + 1` };
@@ -238,6 +292,49 @@ async function commitPatent(
   // The lease went to another execution: nothing of this patent is kept (it commits the patent itself).
   if (!renewed) throw new LeaseLostError(run.id);
   return { written: taken.length > 0, open };
+}
+
+interface NationalRecordRow extends RecordRow {
+  patent_key: string;
+  pays: string;
+}
+
+/**
+ * The national patents an EP patent was validated as (decision 214): the portfolio's records of another office than
+ * EP/UP whose publication number is the EP publication (`EP1000000`, `EP 1 000 000 B1`) or whose application number is
+ * the EP application (`EP99203729.4`), found by the two partial expression indexes of `patent_records`. Each national
+ * patent of a state the legal events speak of is reconciled with that state's view (`PGFP` / `PLFP` fees, `PG25`
+ * lapse) by the EP rules, its ledger written and its discrepancies stored under its own patent key. Returns how many
+ * discrepancies are open.
+ */
+async function commitNational(tx: Executor, asked: EpNumber | null, register: EpRegisterRecord | null, legal: LegalEventsRecord | null, at: Date): Promise<number> {
+  const views = nationalViewsOf(legal);
+  if (views.size === 0) return 0;
+  const publications = [...new Set([asked?.kind === 'publication' ? asked.digits : null, register?.publication].filter((d): d is string => typeof d === 'string' && /^\d{7}$/.test(d)))];
+  const applications = [...new Set([asked?.kind === 'application' ? asked.digits : null, register?.application, legal?.application].filter((d): d is string => typeof d === 'string' && /^\d{8}$/.test(d)))];
+  if (publications.length === 0 && applications.length === 0) return 0;
+  const records = rowsOf<NationalRecordRow>(
+    await tx.execute(sql`
+      select r.id, r.pays, ${PATENT_KEY_SQL} as patent_key, r.quantieme, r.date_echeance::text, r.instruction_id, r.instruction_status,
+        r.date_paiement_office::text, r.date_acquit::text, l.state as ledger
+      from (
+        select * from patent_records where ${EP_PUBLICATION_DIGITS_SQL} = any(${sql.param(publications)}::text[]) and pays not in ('EP', 'UP')
+        union
+        select * from patent_records where ${EP_APPLICATION_DIGITS_SQL} = any(${sql.param(applications)}::text[]) and pays not in ('EP', 'UP')
+      ) r
+      left join patent_ledger l on l.patent_key = coalesce(nullif(r.idbrevet, ''), 'record:' || r.id::text) and l.annuity_year = r.quantieme
+      where r.pays = any(${sql.param([...views.keys()])}::text[])
+      order by patent_key, r.quantieme, r.id`),
+  );
+  const patents = new Map<string, NationalRecordRow[]>();
+  for (const record of records) patents.set(record.patent_key, [...(patents.get(record.patent_key) ?? []), record]);
+  let open = 0;
+  for (const [key, rows] of patents) {
+    const { changes, discrepancies } = reconcileView(rows, views.get(rows[0]!.pays)!);
+    if (changes.length > 0) await writeLedger(tx, changes, { at });
+    open += await storeDiscrepancies(tx, key, discrepancies, at);
+  }
+  return open;
 }
 
 class LeaseLostError extends Error {
@@ -346,7 +443,7 @@ export function createRegisterSyncProcessor(deps: RegisterSyncDeps, kind: RunKin
           }
         }
         const at = now();
-        await deps.db.transaction((tx) => commitPatent(tx, context, patent.patent_key, outcome, register, legal, at));
+        await deps.db.transaction((tx) => commitPatent(tx, context, patent.patent_key, outcome, register, legal, at, numberOfPatent(patent)));
         cursor = patent.patent_key;
         publish((await kind.load(deps.db, runId)) as RegisterSyncRow | undefined);
       }

@@ -53,15 +53,19 @@ const DTO_COLUMNS = {
   fee: annuityPatents.fee,
   currency: annuityPatents.currency,
   edited: annuityPatents.edited,
+  // Read from the payment ledger afterwards (ledger-colours.ts, decision 214), by the row's portfolio key below.
+  ledger: null,
 } satisfies Record<keyof AnnuityPatentDto, AnyPgColumn | null>;
 
 /**
  * The select list `p.id as "_id", …` in the contract's order, the range a null placeholder (so it keeps its place in
  * the answer). Rendered once. `json_agg` of such a row costs PGlite ~15 % less than a `json_build_object` of the pairs.
  */
-const DTO_SELECT = Object.entries(DTO_COLUMNS)
-  .map(([key, column]) => `${column === null ? 'null::int' : `p."${column.name}"`} as "${key}"`)
-  .join(', ');
+const DTO_SELECT = [
+  ...Object.entries(DTO_COLUMNS).map(([key, column]) => `${column === null ? 'null::int' : `p."${column.name}"`} as "${key}"`),
+  // The portfolio patent the row is (decision 214), for the ledger's read; taken off the DTO before it is answered.
+  `p."${annuityPatents.patentKey.name}" as "_key"`,
+].join(', ');
 
 /**
  * The statement: the rows of `rowIndexes` of the file, by the unique `(file_id, row_index)` key, as one JSON array
@@ -75,15 +79,30 @@ export function patentsByKeysQuery(fileId: string, rowIndexes: readonly number[]
     ) d`;
 }
 
-/** The DTOs of `rowIndexes` of the file in that order (a row index the file does not have is left out). */
-export async function patentsByKeys(db: Pick<Database, 'execute'>, fileId: string, rowIndexes: readonly number[]): Promise<AnnuityPatentDto[]> {
-  if (rowIndexes.length === 0) return [];
+/** A page's DTOs and, beside each, the portfolio patent its row was linked to (null: none), for the ledger's read. */
+export interface PatentPage {
+  patents: AnnuityPatentDto[];
+  keys: Array<string | null>;
+}
+
+/** The DTOs of `rowIndexes` of the file in that order (a row index the file does not have is left out), with their keys. */
+export async function patentPageByKeys(db: Pick<Database, 'execute'>, fileId: string, rowIndexes: readonly number[]): Promise<PatentPage> {
+  if (rowIndexes.length === 0) return { patents: [], keys: [] };
   const [row] = rowsOf<{ page: string | null }>(await db.execute(patentsByKeysQuery(fileId, rowIndexes)));
-  const patents = JSON.parse(row?.page ?? '[]') as Array<AnnuityPatentDto & { n?: number }>;
-  for (const p of patents) {
-    // The ordinality the rows were aggregated by (last: V8 deletes a last property without a slower object shape).
+  const patents = JSON.parse(row?.page ?? '[]') as Array<AnnuityPatentDto & { _key?: string | null; n?: number }>;
+  const keys = new Array<string | null>(patents.length);
+  patents.forEach((p, i) => {
+    // The ordinality the rows were aggregated by, then the key (each last when deleted: V8 deletes a last property
+    // without a slower object shape).
     delete p.n;
+    keys[i] = p._key ?? null;
+    delete p._key;
     p.quant_range = annuityRange(p.office !== null && isOffice(p.office) ? p.office : null, p.origin !== null && isOrigin(p.origin) ? p.origin : null);
-  }
-  return patents;
+  });
+  return { patents, keys };
+}
+
+/** The DTOs of `rowIndexes` of the file in that order, the ledger not read. */
+export async function patentsByKeys(db: Pick<Database, 'execute'>, fileId: string, rowIndexes: readonly number[]): Promise<AnnuityPatentDto[]> {
+  return (await patentPageByKeys(db, fileId, rowIndexes)).patents;
 }

@@ -118,7 +118,7 @@ export function annuitiesRoutes(ctx: AppContext): Route[] {
       response: annuityPatentsResponse,
       async handler({ params, query }, http) {
         const file = await readableFile(ctx, http.actor(), params.id, { done: true });
-        const page = await listPatents(ctx, file, query);
+        const page = await listPatents(ctx, file, query, http.actor());
         return { success: true as const, file: toFileDto(file, http.locale), ...page };
       },
     }),

@@ -24,8 +24,9 @@ import { AppError } from '../../domain/errors.ts';
 import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
+import { patentDtosWithLedger } from './ledger-colours.ts';
 import { searchTextHolds, matchesCondition, searchMatches } from './search-matches.ts';
-import { patentsByKeys } from './patent-rows.ts';
+import { patentPageByKeys } from './patent-rows.ts';
 import { COLOUR_CODES, pageOfOrder, sortOrder } from './sort-orders.ts';
 
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -216,7 +217,7 @@ export function patentRunQuery(ctx: Pick<AppContext, 'db'>, run: PatentRun, offs
  * without the sorted value last. `limit=all` is a window of ANNUITY_ALL_PAGE_SIZE rows, `page`
  * counting windows (decision 178): no answer holds a whole file.
  */
-export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery) {
+export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery, actor: Pick<AuthState, 'isAdmin' | 'userId'>) {
   const limit = query.limit === 'all' ? ANNUITY_ALL_PAGE_SIZE : query.limit;
   const page = query.page;
   // Without a search the file row already knows the count (kept by the check and by every edit): no count over 100,000 rows.
@@ -242,7 +243,8 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
       keep = (rowIndex) => bitmap[rowIndex] === 1;
     } else if (code !== undefined) keep = (_rowIndex, colour) => colour === code;
     const rowIndexes = pageOfOrder(order, query.order, offset, limit, keep);
-    return { patents: await patentsByKeys(ctx.db, file.id, rowIndexes), meta: paginationMeta(page, limit, total) };
+    // The colours and statuses read the ledger: one statement for the page (decision 214).
+    return { patents: await patentDtosWithLedger(ctx, actor, await patentPageByKeys(ctx.db, file.id, rowIndexes)), meta: paginationMeta(page, limit, total) };
   }
   const [first, nulls] = patentRuns(file.id, query, matches && query.search ? matchesCondition(query.search, matches) : undefined);
   const rowIndexes = (await patentRunQuery(ctx, first!, offset, limit)).map((r) => r.rowIndex);
@@ -251,7 +253,7 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
     const before = rowIndexes.length > 0 || offset === 0 ? offset + rowIndexes.length : ((await ctx.db.select({ n: count() }).from(annuityPatents).where(first!.where))[0]?.n ?? 0);
     rowIndexes.push(...(await patentRunQuery(ctx, nulls, Math.max(0, offset - before), limit - rowIndexes.length)).map((r) => r.rowIndex));
   }
-  return { patents: await patentsByKeys(ctx.db, file.id, rowIndexes), meta: paginationMeta(page, limit, total) };
+  return { patents: await patentDtosWithLedger(ctx, actor, await patentPageByKeys(ctx.db, file.id, rowIndexes)), meta: paginationMeta(page, limit, total) };
 }
 
 /** A patent of a Done file the caller may edit (their own, any for an admin), with its file; else 404. */

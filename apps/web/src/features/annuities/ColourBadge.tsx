@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
-import { IconAlertOctagon, IconCalendarOff, IconCircleCheck, IconHistory, type Icon } from '@tabler/icons-react';
+import { IconAlertOctagon, IconCalendarOff, IconCircleCheck, IconHistory, IconReceipt, IconRosetteDiscountCheck, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { PAYMENT_UNKNOWN_DUE_SOON_DAYS, type AnnuityColour } from '@portal/contracts';
+import { PAYMENT_UNKNOWN_DUE_SOON_DAYS, type AnnuityColour, type AnnuityPatentLedger } from '@portal/contracts';
 
 /** Each row colour with its Mantine colour and an icon: the colour is never the only cue. */
 export const COLOUR_STYLE: Record<AnnuityColour, { color: string; icon: Icon }> = {
@@ -11,10 +11,20 @@ export const COLOUR_STYLE: Record<AnnuityColour, { color: string; icon: Icon }> 
   no_date: { color: 'gray', icon: IconCalendarOff },
 };
 
-/** The row colour as a badge: icon and words (light variant: shade 9 text on shade 1, ≥ 4.5:1). */
-export function ColourBadge({ colour, size = 'sm' }: { colour: AnnuityColour; size?: 'xs' | 'sm' | 'md' }) {
+/** The ledger's word on a row (paid and confirmed are the colour `ok`, lapsed `orange`), with its own icon. */
+export const LEDGER_STYLE: Record<AnnuityPatentLedger['state'], { color: string; icon: Icon }> = {
+  paid: { color: 'green', icon: IconReceipt },
+  confirmed: { color: 'green', icon: IconRosetteDiscountCheck },
+  lapsed: { color: 'orange', icon: IconHistory },
+};
+
+/**
+ * The row colour as a badge: icon and words (light variant: shade 9 text on shade 1, ≥ 4.5:1). A row the payment
+ * ledger speaks of (decision 214) says the ledger's word instead: paid, paid and confirmed by the register, lapsed.
+ */
+export function ColourBadge({ colour, size = 'sm', ledger }: { colour: AnnuityColour; size?: 'xs' | 'sm' | 'md'; ledger?: AnnuityPatentLedger['state'] | undefined }) {
   const { t } = useTranslation('annuities');
-  const { color, icon: Icon } = COLOUR_STYLE[colour];
+  const { color, icon: Icon } = ledger ? LEDGER_STYLE[ledger] : COLOUR_STYLE[colour];
   return (
     <Badge
       variant="light"
@@ -24,13 +34,14 @@ export function ColourBadge({ colour, size = 'sm' }: { colour: AnnuityColour; si
       size={size}
       tt="none"
       leftSection={<Icon size={13} aria-hidden="true" />}
-      title={t(`colour.help.${colour}`, { count: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
+      title={ledger ? t(`colour.ledgerHelp.${ledger}`) : t(`colour.help.${colour}`, { count: PAYMENT_UNKNOWN_DUE_SOON_DAYS })}
       data-testid="colour-badge"
       data-colour={colour}
+      data-ledger={ledger}
       // Never cut to "À j…" in a narrow table cell: the badge keeps its whole text.
       styles={{ root: { minWidth: 'max-content', overflow: 'visible' }, label: { overflow: 'visible' } }}
     >
-      {t(`colour.${colour}`)}
+      {ledger ? t(`colour.ledger.${ledger}`) : t(`colour.${colour}`)}
     </Badge>
   );
 }

@@ -5,7 +5,7 @@ import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import type { AnnuityPatentDto } from '@portal/contracts';
+import type { AnnuityPatentDto, AnnuityPatentLedger } from '@portal/contracts';
 import { ColourBadge } from './ColourBadge.tsx';
 import {
   formatDay,
@@ -59,6 +59,25 @@ function SelectCell({ patent }: { patent: AnnuityPatentDto }) {
   );
 }
 
+/** The ledger's evidence under the badge (decision 214): the year, the day paid and the receipt, or the register's word. */
+function LedgerLine({ ledger }: { ledger: AnnuityPatentLedger }) {
+  const { t } = useTranslation('annuities');
+  const date = ledger.paid_on ? formatDay(ledger.paid_on).replaceAll('-', '\u2011') : null;
+  const parts = [
+    ledger.state === 'lapsed'
+      ? t('patents.ledger.lapsed', { year: ledger.year })
+      : date
+        ? t(`patents.ledger.${ledger.state}On`, { year: ledger.year, date })
+        : t(`patents.ledger.${ledger.state}`, { year: ledger.year }),
+  ];
+  if (ledger.receipt_file) parts.push(t('patents.ledger.receipt', { file: ledger.receipt_file }));
+  return (
+    <Text size="xs" c="dark.6" mt={4} className="portal-break" data-testid="patent-ledger" data-state={ledger.state}>
+      {parts.join(' · ')}
+    </Text>
+  );
+}
+
 function StatusCell({ patent }: { patent: AnnuityPatentDto }) {
   const { t } = useTranslation('annuities');
   const { expanded, onToggleReasons } = useRowState();
@@ -75,7 +94,7 @@ function StatusCell({ patent }: { patent: AnnuityPatentDto }) {
   return (
     <div>
       <Group gap={4} wrap="nowrap">
-        <ColourBadge colour={patent.colour} />
+        <ColourBadge colour={patent.colour} ledger={patent.ledger?.state} />
         {reasons.length > 0 && (
           <UnstyledButton
             className={classes.copy}
@@ -91,6 +110,7 @@ function StatusCell({ patent }: { patent: AnnuityPatentDto }) {
           </UnstyledButton>
         )}
       </Group>
+      {patent.ledger && <LedgerLine ledger={patent.ledger} />}
       {open && (
         <ul id={listId} className={classes.reasons} data-testid="patent-reasons">
           {reasons.map((r, i) => (

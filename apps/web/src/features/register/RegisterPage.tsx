@@ -15,6 +15,8 @@ import { SyncPanel } from './SyncPanel.tsx';
 import { acceptDiscrepancy, DISCREPANCY_PAGE_SIZE, discrepanciesQuery, keepDiscrepancy, useRegisterLive, type DiscrepancyKind } from './registerApi.ts';
 
 const KINDS = ['register_paid', 'register_lapsed', 'instruction_on_lapsed'] as const;
+/** The register events a discrepancy names by their own code; the EP file's statuses (`status:revoked`, …) read as one. */
+const EVENT_CODES: ReadonlySet<string> = new Set(['RFEE', 'PGFP', 'PLFP', 'PG25']);
 
 function Line({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -41,6 +43,10 @@ function DiscrepancyCard({ d, onKeep }: { d: RegisterDiscrepancyDto; onKeep: (d:
     onError: () => notifyError(msg('register:list.actionError')),
   });
   const number = d.numero_publication ?? d.numero_depot ?? d.patent_key;
+  // A national patent's discrepancy comes from its office's INPADOC event (decision 214); an EP one from the EP file.
+  const country = d.pays ?? 'EP';
+  const national = country !== 'EP' && country !== 'UP';
+  const event = t(`events.${EVENT_CODES.has(d.register_code) ? d.register_code : 'status'}`);
   return (
     <Paper withBorder p="md" data-testid="register-discrepancy" component="li" style={{ listStyle: 'none' }}>
       <Stack gap="sm">
@@ -57,7 +63,8 @@ function DiscrepancyCard({ d, onKeep }: { d: RegisterDiscrepancyDto; onKeep: (d:
             {t(`kinds.${d.kind}`)}
           </Badge>
         </Group>
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+          <Line label={t('list.office')} value={t('list.officeValue', { country, event })} testId="register-discrepancy-office" />
           <Line label={t('list.year')} value={t('list.yearValue', { year: formatNumber(d.annuity_year) })} />
           <Line label={t('list.portal')} value={t(`states.${d.portal_state}`)} testId="register-discrepancy-portal" />
           <Line label={t('list.register')} value={t(`says.${d.kind}`, { day: formatDay(d.register_on) })} testId="register-discrepancy-register" />
@@ -65,7 +72,7 @@ function DiscrepancyCard({ d, onKeep }: { d: RegisterDiscrepancyDto; onKeep: (d:
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Anchor href={d.register_url} target="_blank" rel="noopener noreferrer" size="sm" data-testid="register-discrepancy-link">
             <Group gap={4} wrap="nowrap" component="span">
-              {t('list.openRegister', { number })}
+              {national ? t('list.openNational', { number, country }) : t('list.openRegister', { number })}
               <IconExternalLink size={14} aria-hidden="true" />
             </Group>
           </Anchor>

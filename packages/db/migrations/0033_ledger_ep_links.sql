@@ -1,0 +1,3 @@
+ALTER TABLE "annuity_patents" ADD COLUMN "patent_key" text;--> statement-breakpoint
+CREATE INDEX "patent_records_ep_publication_idx" ON "patent_records" USING btree (substring(upper(regexp_replace(coalesce(numero_publication, ''), '[^A-Za-z0-9]', '', 'g')) from '^EP([0-9]{7})(?:[A-Z][0-9]?)?$')) WHERE pays not in ('EP', 'UP');--> statement-breakpoint
+CREATE INDEX "patent_records_ep_application_idx" ON "patent_records" USING btree (substring(upper(regexp_replace(coalesce(numero_depot, ''), '[^A-Za-z0-9]', '', 'g')) from '^EP([0-9]{8})[0-9]?$')) WHERE pays not in ('EP', 'UP');
