@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { addDays, computeSchedule, formatIsoDate, OFFICES, parseIsoDate, surchargeOn, UNITARY_STATES, type Office } from '@portal/annuities/core';
 import { FORECAST_EXPORT_COLUMNS, forecastQuery, type ForecastResponse } from '@portal/contracts';
 import { patentLedger, patentRecords, userCabinets, users } from '@portal/db';
-import { forecastHasDirty, originOf } from '@portal/jobs';
+import { forecastHasDirty, forecastLiveDay, originOf, rowsOf } from '@portal/jobs';
 import { sql } from 'drizzle-orm';
 import { computeForecast, forecastRefreshSettled, refreshInBackground } from '../src/modules/forecast/service.ts';
 import { startPatentWorld, type PatentWorld, type Seed } from './support/patents.ts';
@@ -175,9 +175,15 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
   }, 240_000);
   afterAll(async () => world?.t.close());
 
+  /** The answer once whole: an answer saying `updating` started the background refresh; once it has run, ask again. */
   const forecast = async (client: TestClient, query = '') => {
-    const res = await client.get(`/api/forecast${query}`);
+    let res = await client.get(`/api/forecast${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if ((res.body as ForecastResponse).updating) {
+      await forecastRefreshSettled();
+      res = await client.get(`/api/forecast${query}`);
+    }
+    expect((res.body as ForecastResponse).updating).toBe(false);
     return res.body as ForecastResponse;
   };
 
@@ -223,11 +229,17 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     expect(sorted(actual(mine.years))).toEqual(sorted(expected(data, { scope: { cabinetIds: [world.cabinetB], codes: ['CODE-2'] } }, byYear)));
   });
 
-  it('a change of a patent shows at once: a "do not pay", a new annuity number, a deleted record', async () => {
+  it('a change of a patent shows once the background lane has rebuilt it: a "do not pay", a new annuity number, a deleted record, a ledger year', async () => {
     const db = world.t.portal.ctx.db;
     const target = data.records.find((r) => r.idbrevet && r.quantieme != null && r.instructionId == null && r.pays === 'FR' && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
     await db.update(patentRecords).set({ instructionId: 2 }).where(eq(patentRecords.idagenda, target.idagenda));
     target.instructionId = 2;
+    expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
+    // A ledger year abandoned names the patent too (its years from there drop out).
+    const ledgered = data.records.find((r) => r.idbrevet && r.quantieme != null && r.instructionId == null && r.pays === 'DE' && !data.ledger.some((l) => l.patentKey === r.idbrevet) && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
+    await db.insert(patentLedger).values({ patentKey: ledgered.idbrevet!, annuityYear: ledgered.quantieme! + 1, state: 'abandoned' });
+    data.ledger.push({ patentKey: ledgered.idbrevet!, annuityYear: ledgered.quantieme! + 1, state: 'abandoned' });
+    expect(await forecastHasDirty(db)).toBe(true);
     expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
     const other = data.records.find((r) => r.idbrevet && r.quantieme != null && r.quantieme < 15 && r.instructionId == null && r.pays === 'DE' && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
     await db.update(patentRecords).set({ quantieme: other.quantieme! + 1 }).where(eq(patentRecords.idagenda, other.idagenda));
@@ -238,22 +250,39 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
   });
 
-  it('a bulk change is rebuilt within the request’s budget, the rest in the background: the answer says updating meanwhile', async () => {
+  it('the request never rebuilds: after a bulk change it answers at once from the stored figures, says updating, and the export is refused until the background lane has rebuilt them', async () => {
     const db = world.t.portal.ctx.db;
     const before = await forecast(admin);
-    expect(before.updating).toBe(false);
     // What an import of the whole portfolio leaves: every patent named for a rebuild.
     await db.execute(sql`insert into patent_forecast_dirty (patent_key) select distinct coalesce(nullif(idbrevet, ''), 'record:' || id::text) from patent_records on conflict do nothing`);
-    // A request past its budget after one batch of 50 answers at once, from the rows stored, and says so.
-    const partial = await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), TODAY, { deadline: 0, batch: 50 });
+    const partial = await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), TODAY);
     expect(partial.updating).toBe(true);
-    expect(await forecastHasDirty(db)).toBe(true);
+    // Nothing was rebuilt by the request: every patent is still named, the figures are those stored before.
+    expect(Number(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from patent_forecast_dirty`))[0]!.n)).toBe(Number(rowsOf<{ n: number }>(await db.execute(sql`select count(distinct coalesce(nullif(idbrevet, ''), 'record:' || id::text))::int as n from patent_records`))[0]!.n));
+    expect(sorted(actual(partial.years))).toEqual(sorted(actual(before.years)));
+    expect((await admin.get('/api/forecast/export?format=csv')).body).toMatchObject({ success: false, code: 'forecast_updating' });
     refreshInBackground(db, TODAY, world.t.portal.ctx.logger);
     await forecastRefreshSettled();
     expect(await forecastHasDirty(db)).toBe(false);
     const after = await forecast(admin);
     expect(after.updating).toBe(false);
     expect(sorted(actual(after.years))).toEqual(sorted(expected(data, {}, byYear)));
+  });
+
+  it('a new day rebuilds the special patents’ stored parts in the background: until then the answer says updating', async () => {
+    const db = world.t.portal.ctx.db;
+    await forecast(admin);
+    expect(await forecastLiveDay(db)).toBe(TODAY);
+    const tomorrow = '2027-03-02';
+    expect((await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), tomorrow)).updating).toBe(true);
+    refreshInBackground(db, tomorrow, world.t.portal.ctx.logger);
+    await forecastRefreshSettled();
+    expect(await forecastLiveDay(db)).toBe(tomorrow);
+    expect((await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), tomorrow)).updating).toBe(false);
+    // Back to the fixture's day for the tests after this one.
+    refreshInBackground(db, TODAY, world.t.portal.ctx.logger);
+    await forecastRefreshSettled();
+    expect(await forecastLiveDay(db)).toBe(TODAY);
   });
 
   it('the exports, CSV and xlsx, hold every figure of the answer with its parts', async () => {

@@ -40,7 +40,8 @@ export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type Ledger
 export { costOf, costsToWire, fromMinor, loadCostTables, type CostTables } from './costs/load.ts';
 export { GUIDELINE_LOOKUP_BATCH, guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex, toLedesDay } from './ledes/guidelines.ts';
 export { previewGuidelines, type GuidelinePreviewRun } from './ledes/preview.ts';
-export { FORECAST_REFRESH_BATCH, forecastHasDirty, refreshForecast } from './forecast/refresh.ts';
+export { FORECAST_REFRESH_BATCH, forecastHasDirty, forecastNeedsRefresh, refreshForecast } from './forecast/refresh.ts';
+export { forecastLiveDay, rebuildLive, specialCte } from './forecast/live.ts';
 export { liveParts, storedScheduleOf, storedThroughOf, type ForecastInput, type ForecastPart, type StoredAnnuity, type StoredSchedule } from './forecast/schedule.ts';
 export { registerSyncJob, registerSyncRunKind, REGISTER_SYNC_CRON, REGISTER_SYNC_EVERY_MS } from './definitions/register-sync.ts';
 export {

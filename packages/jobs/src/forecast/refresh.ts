@@ -3,6 +3,7 @@ import { formatIsoDate, parseIsoDate, type Day } from '@portal/annuities/core';
 import type { Database, Executor } from '@portal/db';
 import { patentKeyOf } from '../ledger/write.ts';
 import { rowsOf } from '../patents/rows.ts';
+import { forecastLiveDay, rebuildLive } from './live.ts';
 import { storedScheduleOf, storedThroughOf } from './schedule.ts';
 
 /*
@@ -116,6 +117,10 @@ async function refreshBatch(db: Database, today: Day, batch: number): Promise<nu
     await tx.execute(sql`
       with added as (select due_date, office, currency, origin, annuity_year, official_minor from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]))
       ${sumsUpsert(sql`added`, 1)}`);
+    // Their special parts as of the live rows' day follow their rows (decision 216), in the same transaction.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('forecast-live'))`);
+    const liveDay = await forecastLiveDay(tx);
+    if (liveDay !== null) await rebuildLive(tx, liveDay, keys);
     return keys.length;
   });
 }
@@ -129,6 +134,7 @@ export async function refreshForecast(db: Database, today: string, options: { ne
   const day = parseIsoDate(today);
   if (day === null) throw new Error(`refreshForecast: invalid day ${today}`);
   if (options.needThrough !== undefined) await nameStale(db, options.needThrough);
+  await refreshLiveDay(db, today);
   let total = 0;
   for (;;) {
     const taken = await refreshBatch(db, day, options.batch ?? FORECAST_REFRESH_BATCH);
@@ -137,6 +143,24 @@ export async function refreshForecast(db: Database, today: string, options: { ne
     // A caller with a deadline (a request) stops after the batch that reaches it; the patents left stay named.
     if (options.deadline !== undefined && Date.now() >= options.deadline) return total;
   }
+}
+
+/** Rebuilds every special patent's live rows when they were built for another day than `today` (once a day). */
+async function refreshLiveDay(db: Database, today: string): Promise<void> {
+  if ((await forecastLiveDay(db)) === today) return;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('forecast-live'))`);
+    // Another process may have rebuilt them while this one waited.
+    if ((await forecastLiveDay(tx)) === today) return;
+    await rebuildLive(tx, today);
+  });
+}
+
+/** Whether the forecast needs the background refresh before its figures are whole for a window ending `needThrough`. */
+export async function forecastNeedsRefresh(db: Executor, today: string, needThrough: string): Promise<boolean> {
+  if ((await forecastLiveDay(db)) !== today) return true;
+  if (await forecastHasDirty(db)) return true;
+  return rowsOf(await db.execute(sql`select 1 from patent_forecast_rows where stored_through < ${needThrough}::date limit 1`)).length > 0;
 }
 
 /** Names the patents whose rows end before `needThrough` (none, but once a year). */
