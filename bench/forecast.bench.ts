@@ -58,11 +58,11 @@ async function run(mode: string): Promise<void> {
       await db.execute(sql`select (select count(*) from patent_forecast_sums)::int as sums, (select count(*) from patent_forecast_live)::int as "live", (select count(*) from patent_forecast_live_sums)::int as "liveSums"`),
     ) as [{ sums: number; live: number; liveSums: number }];
     console.log(`${mode}: ${special} special patents stored as of today (overdue, in grace, ledger or "do not pay") in ${live} live rows, ${liveSums} live sums; ${sums} month sums`);
+    rows.push({ mode, figure: `first build (${built} patents → ${n} rows)`, p50: buildMs, p95: buildMs, max: buildMs, cpu: buildCpu, note: 'once, then per changed patent' });
     // The day's rebuild of the special patents alone (what the background lane does once a day).
     await db.execute(sql`update patent_forecast_live_day set day = day - 1`);
     const [, liveMs, liveCpu] = await timed(() => refreshForecast(db, TODAY));
     rows.push({ mode, figure: `day's rebuild of ${special} special patents`, p50: liveMs, p95: liveMs, max: liveMs, cpu: liveCpu, note: 'background lane, once a day' });
-    rows.push({ mode, figure: `first build (${built} patents → ${n} rows)`, p50: buildMs, p95: buildMs, max: buildMs, cpu: buildCpu, note: 'once, then per changed patent' });
     await db.execute(sql`vacuum analyze`);
 
     const [agent] = rowsOf<{ code: string[]; cabinets: string[] }>(
