@@ -1216,6 +1216,17 @@ export const patentForecastRows = pgTable(
     /** The official fee in force on the due date, in minor units; null when no table gives one. */
     officialMinor: integer('official_minor'),
     /**
+     * The annuity's cost as the patent's detail shows it on the due date (`costBreakdown`, decision 199), in euro cents at
+     * the ECB rate: the official fee, the agent's fee, the service fee and the margin (decision 217). `unconverted`: a
+     * part had no rate (the euros count 0 and the annuity is counted here). Kept with the rows: a change of the admin
+     * tables or an ECB import names the patents again.
+     */
+    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+    unconverted: integer('unconverted').notNull().default(0),
+    /**
      * True when the record names its annuity (`quantieme`): the rows start there and one due on or before today is unpaid
      * (read through the engine at request time). False: the engine counts annuities due on or before today as paid.
      */
@@ -1253,6 +1264,11 @@ export const patentForecastSums = pgTable(
     officialMinor: bigint('official_minor', { mode: 'number' }).notNull().default(0),
     annuities: integer('annuities').notNull().default(0),
     unpriced: integer('unpriced').notNull().default(0),
+    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+    unconverted: integer('unconverted').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.month, t.office, t.currency, t.origin, t.annuityYear] })],
 );
@@ -1280,6 +1296,12 @@ export const patentForecastLive = pgTable(
     surchargeMinor: bigint('surcharge_minor', { mode: 'number' }).notNull(),
     annuities: integer('annuities').notNull(),
     unpriced: integer('unpriced').notNull(),
+    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    surchargeEur: bigint('surcharge_eur', { mode: 'number' }).notNull().default(0),
+    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+    unconverted: integer('unconverted').notNull().default(0),
   },
   (t) => [index('patent_forecast_live_key_idx').on(t.patentKey), index('patent_forecast_live_scope_idx').on(t.cabinetId, t.clientCode)],
 );
@@ -1297,6 +1319,12 @@ export const patentForecastLiveSums = pgTable(
     surchargeMinor: bigint('surcharge_minor', { mode: 'number' }).notNull().default(0),
     annuities: integer('annuities').notNull().default(0),
     unpriced: integer('unpriced').notNull().default(0),
+    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    surchargeEur: bigint('surcharge_eur', { mode: 'number' }).notNull().default(0),
+    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+    unconverted: integer('unconverted').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.month, t.office, t.currency, t.origin, t.annuityYear] })],
 );

@@ -1,8 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { parseIsoDate } from '@portal/annuities/core';
+import { formatIsoDate, parseIsoDate } from '@portal/annuities/core';
 import type { Executor } from '@portal/db';
 import { rowsOf } from '../patents/rows.ts';
-import { liveParts } from './schedule.ts';
+import { loadCostTables } from '../costs/load.ts';
+import { eurPartsOf } from './costs.ts';
+import { liveParts, storedThroughOf } from './schedule.ts';
 
 /*
  * The forecast's special patents stored as of one day (decision 216, amending 201): the engine's parts of each special
@@ -12,7 +14,8 @@ import { liveParts } from './schedule.ts';
  */
 
 const DO_NOT_PAY = 2;
-const INSERT_ROWS = 4_000;
+/** Rows per INSERT statement (18 parameters each: under PostgreSQL's 65,535). */
+const INSERT_ROWS = 3_000;
 
 /**
  * The special patents as of `day` (among `keys` when given): a record naming an annuity already due; an annuity due by the
@@ -64,12 +67,16 @@ function dropsCte(keys: readonly string[]): SQL {
 function liveSumsUpsert(source: SQL, sign: 1 | -1): SQL {
   const s = sql.raw(String(sign));
   return sql`
-    insert into patent_forecast_live_sums as s (month, office, currency, origin, annuity_year, official_minor, surcharge_minor, annuities, unpriced)
-    select month, office, currency, origin, annuity_year, ${s} * sum(official_minor), ${s} * sum(surcharge_minor), ${s} * sum(annuities), ${s} * sum(unpriced)
+    insert into patent_forecast_live_sums as s (month, office, currency, origin, annuity_year, official_minor, surcharge_minor, annuities, unpriced,
+      official_eur, surcharge_eur, agent_fee_eur, service_fee_eur, margin_eur, unconverted)
+    select month, office, currency, origin, annuity_year, ${s} * sum(official_minor), ${s} * sum(surcharge_minor), ${s} * sum(annuities), ${s} * sum(unpriced),
+      ${s} * sum(official_eur), ${s} * sum(surcharge_eur), ${s} * sum(agent_fee_eur), ${s} * sum(service_fee_eur), ${s} * sum(margin_eur), ${s} * sum(unconverted)
     from ${source} group by 1, 2, 3, 4, 5
     on conflict (month, office, currency, origin, annuity_year) do update
       set official_minor = s.official_minor + excluded.official_minor, surcharge_minor = s.surcharge_minor + excluded.surcharge_minor,
-        annuities = s.annuities + excluded.annuities, unpriced = s.unpriced + excluded.unpriced`;
+        annuities = s.annuities + excluded.annuities, unpriced = s.unpriced + excluded.unpriced,
+        official_eur = s.official_eur + excluded.official_eur, surcharge_eur = s.surcharge_eur + excluded.surcharge_eur, agent_fee_eur = s.agent_fee_eur + excluded.agent_fee_eur,
+        service_fee_eur = s.service_fee_eur + excluded.service_fee_eur, margin_eur = s.margin_eur + excluded.margin_eur, unconverted = s.unconverted + excluded.unconverted`;
 }
 
 const monthOf = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
@@ -125,16 +132,20 @@ export async function rebuildLive(tx: Executor, day: string, keys?: readonly str
   const flush = async () => {
     if (values.length === 0) return;
     await tx.execute(sql`
-      insert into patent_forecast_live (patent_key, month, office, currency, origin, annuity_year, cabinet_id, client_code, official_minor, surcharge_minor, annuities, unpriced)
+      insert into patent_forecast_live (patent_key, month, office, currency, origin, annuity_year, cabinet_id, client_code, official_minor, surcharge_minor, annuities, unpriced,
+        official_eur, surcharge_eur, agent_fee_eur, service_fee_eur, margin_eur, unconverted)
       values ${sql.join(values, sql`, `)}`);
     values = [];
   };
+  // The cost parts as the patent's detail prices them on each payment day (decision 217): the tables read once.
+  const tables = await loadCostTables(tx, { cabinetIds: [...new Set(special.map((o) => o.cabinet_id))], currencies: ['GBP', 'SEK'], fromDay: day, toDay: formatIsoDate(storedThroughOf(today)) });
   for (const o of special) {
     const from = dropFrom.get(o.patent_key) ?? Infinity;
     for (const p of liveParts({ pays: o.pays, origine: o.origine, dateDepot: o.date_depot, quantieme: o.quantieme }, today)) {
       if (p.payDay < day || p.number >= from || paid.has(`${o.patent_key}|${p.number}`)) continue;
+      const eur = eurPartsOf(tables, p.annuity, o.cabinet_id, p.annuity.paymentDay);
       values.push(
-        sql`(${o.patent_key}, ${monthOf(p.payDay)}, ${p.office}, ${p.currency}, ${o.origin}, ${p.number}, ${o.cabinet_id}, ${o.client_code}, ${p.officialMinor ?? 0}, ${p.surchargeMinor}, 1, ${p.officialMinor === null ? 1 : 0})`,
+        sql`(${o.patent_key}, ${monthOf(p.payDay)}, ${p.office}, ${p.currency}, ${o.origin}, ${p.number}, ${o.cabinet_id}, ${o.client_code}, ${p.officialMinor ?? 0}, ${p.surchargeMinor}, 1, ${p.officialMinor === null ? 1 : 0}, ${eur.official}, ${eur.surcharge}, ${eur.agentFee}, ${eur.serviceFee}, ${eur.margin}, ${eur.unconverted})`,
       );
       if (values.length >= INSERT_ROWS) await flush();
     }
@@ -142,9 +153,11 @@ export async function rebuildLive(tx: Executor, day: string, keys?: readonly str
   await flush();
   // Their stored rows due after the day leave the figures (the rows and the sums hold them).
   await tx.execute(sql`
-    insert into patent_forecast_live (patent_key, month, office, currency, origin, annuity_year, cabinet_id, client_code, official_minor, surcharge_minor, annuities, unpriced)
+    insert into patent_forecast_live (patent_key, month, office, currency, origin, annuity_year, cabinet_id, client_code, official_minor, surcharge_minor, annuities, unpriced,
+      official_eur, surcharge_eur, agent_fee_eur, service_fee_eur, margin_eur, unconverted)
     select patent_key, extract(year from due_date)::int * 12 + extract(month from due_date)::int - 1, office, currency, origin, annuity_year, cabinet_id, client_code,
-      -coalesce(official_minor, 0), 0, -1, case when official_minor is null then -1 else 0 end
+      -coalesce(official_minor, 0), 0, -1, case when official_minor is null then -1 else 0 end,
+      -official_eur, 0, -agent_fee_eur, -service_fee_eur, -margin_eur, -unconverted
     from patent_forecast_rows where patent_key = any(${sql.param(specialKeys)}::text[]) and due_date > ${day}::date`);
   await tx.execute(sql`
     with added as (select * from patent_forecast_live where patent_key = any(${sql.param(specialKeys)}::text[]))

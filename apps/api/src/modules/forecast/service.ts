@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { dayFromYmd, formatIsoDate, monthEnd, parseIsoDate, ymdFromDay } from '@portal/annuities/core';
-import { FORECAST_MAX_YEARS, FORECAST_OFFICES, type ForecastFigure, type ForecastOfficeFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
+import { FORECAST_MAX_YEARS, FORECAST_OFFICES, type ForecastEur, type ForecastFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
 import { inBackgroundLane, type Database } from '@portal/db';
 import { forecastNeedsRefresh, refreshForecast, rowsOf } from '@portal/jobs';
 import type { Logger } from '@portal/logger';
@@ -14,11 +14,40 @@ import type { PatentScope } from '../patents/index.ts';
  * years the ledger has paid (that year), and with the what-if every annuity above the given number.
  */
 
-interface Bucket {
+interface Eur {
   official: number;
   surcharge: number;
+  agentFee: number;
+  serviceFee: number;
+  margin: number;
+  unconverted: number;
+}
+
+interface Bucket extends Eur {
+  officialMinor: number;
+  surchargeMinor: number;
   annuities: number;
 }
+
+const EUR_ZERO: Eur = { official: 0, surcharge: 0, agentFee: 0, serviceFee: 0, margin: 0, unconverted: 0 };
+const addEur = (to: Eur, from: Eur, sign = 1) => {
+  to.official += sign * from.official;
+  to.surcharge += sign * from.surcharge;
+  to.agentFee += sign * from.agentFee;
+  to.serviceFee += sign * from.serviceFee;
+  to.margin += sign * from.margin;
+  to.unconverted += sign * from.unconverted;
+};
+/** Euro cents to the wire's euros, with the total of the parts. */
+const eurWire = (e: Eur): ForecastEur => ({
+  official: major(e.official),
+  surcharge: major(e.surcharge),
+  agent_fee: major(e.agentFee),
+  service_fee: major(e.serviceFee),
+  margin: major(e.margin),
+  total: major(e.official + e.surcharge + e.agentFee + e.serviceFee + e.margin),
+  unconverted: e.unconverted,
+});
 
 const keyOf = (month: number, office: string, currency: string) => `${month}|${office}|${currency}`;
 const monthOf = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
@@ -26,6 +55,8 @@ const monthLabel = (m: number) => `${Math.floor(m / 12)}-${String((m % 12) + 1).
 const monthFirst = (m: number) => `${monthLabel(m)}-01`;
 const monthLast = (m: number) => formatIsoDate(monthEnd(m));
 const major = (minor: number) => minor / 100;
+/** The euro parts every forecast query sums the same way (after `e_official`, `e_surcharge`). */
+const EUR_REST = sql`sum(agent_fee_eur)::text as e_agent, sum(service_fee_eur)::text as e_service, sum(margin_eur)::text as e_margin, sum(unconverted)::text as e_unconverted`;
 
 /** The filters and the scope as conditions on the rows `f`. */
 function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
@@ -82,23 +113,24 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
 
   const buckets = new Map<string, Bucket>();
   let unpriced = 0;
-  const add = (month: number, office: string, currency: string, official: number, surcharge: number, annuities: number) => {
+  const add = (month: number, office: string, currency: string, official: number, surcharge: number, annuities: number, eur: Eur) => {
     const key = keyOf(month, office, currency);
-    const b = buckets.get(key);
-    if (b) {
-      b.official += official;
-      b.surcharge += surcharge;
-      b.annuities += annuities;
-    } else buckets.set(key, { official, surcharge, annuities });
+    const b = buckets.get(key) ?? { ...EUR_ZERO, officialMinor: 0, surchargeMinor: 0, annuities: 0 };
+    b.officialMinor += official;
+    b.surchargeMinor += surcharge;
+    b.annuities += annuities;
+    addEur(b, eur);
+    buckets.set(key, b);
   };
 
   if (scope.kind === 'owned' && scope.cabinetIds.length + scope.codes.length === 0) return build();
   const where = conditions(scope, query);
   const filters = where.length === 0 ? sql`` : sql` and ${sql.join(where, sql` and `)}`;
-  type Group = { office: string; currency: string; m: number; official: string; surcharge: string; n: number; unpriced: number };
+  type Group = { office: string; currency: string; m: number; official: string; surcharge: string; n: number; unpriced: number; e_official: string; e_surcharge: string; e_agent: string; e_service: string; e_margin: string; e_unconverted: string };
   const addGroups = (groups: readonly Group[]) => {
     for (const g of groups) {
-      add(Number(g.m), g.office, g.currency, Number(g.official), Number(g.surcharge), Number(g.n));
+      const eur = { official: Number(g.e_official), surcharge: Number(g.e_surcharge), agentFee: Number(g.e_agent), serviceFee: Number(g.e_service), margin: Number(g.e_margin), unconverted: Number(g.e_unconverted) };
+      add(Number(g.m), g.office, g.currency, Number(g.official), Number(g.surcharge), Number(g.n), eur);
       if (Number(g.m) <= monthOf(yearsEnd)) unpriced += Number(g.unpriced);
     }
   };
@@ -106,7 +138,8 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
   const lastMonth = monthOf(end);
   // The special patents' correction (their engine parts in, their stored rows out), as of today.
   const live = (table: SQL, extra: SQL) => sql`
-    select office, currency, month as m, sum(official_minor)::text as official, sum(surcharge_minor)::text as surcharge, sum(annuities)::int as n, sum(unpriced)::int as unpriced
+    select office, currency, month as m, sum(official_minor)::text as official, sum(surcharge_minor)::text as surcharge, sum(annuities)::int as n, sum(unpriced)::int as unpriced,
+      sum(official_eur)::text as e_official, sum(surcharge_eur)::text as e_surcharge, ${EUR_REST}
     from ${table} where month <= ${lastMonth}${extra}
     group by 1, 2, 3`;
   if (query.cabinet === undefined && query.client_code === undefined && scope.kind === 'all') {
@@ -118,11 +151,13 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
     if (whatIf !== null) sumsWhere.push(sql`annuity_year <= ${whatIf}`);
     const extra = sumsWhere.length === 0 ? sql`` : sql` and ${sql.join(sumsWhere, sql` and `)}`;
     await read(sql`
-      select office, currency, month as m, sum(official_minor)::text as official, '0' as surcharge, sum(annuities)::int as n, sum(unpriced)::int as unpriced
+      select office, currency, month as m, sum(official_minor)::text as official, '0' as surcharge, sum(annuities)::int as n, sum(unpriced)::int as unpriced,
+        sum(official_eur)::text as e_official, '0' as e_surcharge, ${EUR_REST}
       from patent_forecast_sums where month > ${firstMonth} and month <= ${lastMonth}${extra}
       group by 1, 2, 3`);
     await read(sql`
-      select f.office, f.currency, ${firstMonth}::int as m, coalesce(sum(f.official_minor), 0)::text as official, '0' as surcharge, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced
+      select f.office, f.currency, ${firstMonth}::int as m, coalesce(sum(f.official_minor), 0)::text as official, '0' as surcharge, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced,
+        sum(f.official_eur)::text as e_official, '0' as e_surcharge, ${EUR_REST}
       from patent_forecast_rows f
       where f.due_date > ${todayIso}::date and f.due_date <= ${monthLast(firstMonth)}::date${filters}
       group by 1, 2`);
@@ -131,7 +166,8 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
     // A cabinet, a client code or an agent's scope: the rows of its patents due after today and their correction.
     await read(sql`
       select f.office, f.currency, (extract(year from f.due_date)::int * 12 + extract(month from f.due_date)::int - 1) as m,
-        coalesce(sum(f.official_minor), 0)::text as official, '0' as surcharge, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced
+        coalesce(sum(f.official_minor), 0)::text as official, '0' as surcharge, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced,
+        sum(f.official_eur)::text as e_official, '0' as e_surcharge, ${EUR_REST}
       from patent_forecast_rows f
       where f.due_date > ${todayIso}::date and f.due_date <= ${end}::date${filters}
       group by 1, 2, 3`);
@@ -141,21 +177,22 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
 
   function build(): Omit<ForecastResponse, 'success'> {
     const period = (label: string, from: string, to: string, months: (m: number) => boolean): ForecastPeriod => {
-      const perOffice = new Map<string, ForecastOfficeFigure>();
+      const perOffice = new Map<string, { office: string; currency: string; official: number; surcharge: number; annuities: number; eur: Eur }>();
       for (const [key, b] of buckets) {
         const [m, office, currency] = key.split('|') as [string, string, string];
         // A bucket the special patents emptied (their rows taken back out of the sums) is no figure.
         if (!months(Number(m)) || b.annuities === 0) continue;
         const id = `${office}|${currency}`;
-        const f = perOffice.get(id) ?? { office, currency, total: 0, parts: { official: 0, surcharge: 0 }, annuities: 0 };
-        f.parts.official += b.official;
-        f.parts.surcharge += b.surcharge;
+        const f = perOffice.get(id) ?? { office, currency, official: 0, surcharge: 0, annuities: 0, eur: { ...EUR_ZERO } };
+        f.official += b.officialMinor;
+        f.surcharge += b.surchargeMinor;
         f.annuities += b.annuities;
+        addEur(f.eur, b);
         perOffice.set(id, f);
       }
       const offices = [...perOffice.values()]
         .sort((a, b) => officeRank(a.office) - officeRank(b.office) || a.currency.localeCompare(b.currency))
-        .map((f) => ({ ...f, total: major(f.parts.official + f.parts.surcharge), parts: { official: major(f.parts.official), surcharge: major(f.parts.surcharge) } }));
+        .map((f) => ({ office: f.office, currency: f.currency, total: major(f.official + f.surcharge), parts: { official: major(f.official), surcharge: major(f.surcharge) }, eur: eurWire(f.eur), annuities: f.annuities }));
       return { period: label, from, to, offices, totals: totalsOf(offices) };
     };
     const years: ForecastPeriod[] = [];
@@ -176,15 +213,17 @@ const officeRank = (office: string) => {
 
 /** Totals per currency of figures in major units, summed in minor units (exact). */
 function totalsOf(figures: readonly ForecastFigure[]): ForecastFigure[] {
-  const per = new Map<string, { official: number; surcharge: number; annuities: number }>();
+  const cents = (v: number) => Math.round(v * 100);
+  const per = new Map<string, { official: number; surcharge: number; annuities: number; eur: Eur }>();
   for (const f of figures) {
-    const t = per.get(f.currency) ?? { official: 0, surcharge: 0, annuities: 0 };
-    t.official += Math.round(f.parts.official * 100);
-    t.surcharge += Math.round(f.parts.surcharge * 100);
+    const t = per.get(f.currency) ?? { official: 0, surcharge: 0, annuities: 0, eur: { ...EUR_ZERO } };
+    t.official += cents(f.parts.official);
+    t.surcharge += cents(f.parts.surcharge);
     t.annuities += f.annuities;
+    addEur(t.eur, { official: cents(f.eur.official), surcharge: cents(f.eur.surcharge), agentFee: cents(f.eur.agent_fee), serviceFee: cents(f.eur.service_fee), margin: cents(f.eur.margin), unconverted: f.eur.unconverted });
     per.set(f.currency, t);
   }
   return [...per.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([currency, t]) => ({ currency, total: major(t.official + t.surcharge), parts: { official: major(t.official), surcharge: major(t.surcharge) }, annuities: t.annuities }));
+    .map(([currency, t]) => ({ currency, total: major(t.official + t.surcharge), parts: { official: major(t.official), surcharge: major(t.surcharge) }, eur: eurWire(t.eur), annuities: t.annuities }));
 }
