@@ -129,7 +129,7 @@ describe.each(['en', 'fr'] as const)('renewal budget screen (%s)', (lang) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('forecast-export-csv').click()]);
       expect(download.suggestedFilename()).toMatch(/^forecast-\d{4}-\d{2}-\d{2}\.csv$/);
       const csv = readFileSync(await download.path(), 'utf8');
-      expect(csv.split('\r\n')[0]).toBe('period_kind;period;from;to;office;currency;official;surcharge;total;annuities');
+      expect(csv.split('\r\n')[0]).toBe('period_kind;period;from;to;office;currency;official;surcharge;total;annuities;official_eur;surcharge_eur;agent_fee_eur;service_fee_eur;margin_eur;total_eur;unconverted');
       expect(csv).toContain(`year;${first.period};`);
 
       await page.setViewportSize({ width: 360, height: 800 });
