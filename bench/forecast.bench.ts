@@ -3,23 +3,24 @@
  * (FORECAST_PATENTS; 300,000 annuity records, three per patent) × 5 years, in both modes — embedded (PGlite on a data directory) and production (PostgreSQL) —
  * in this process: the first build of the schedule rows (every patent through the engine once), then per figure
  * FORECAST_RUNS answers (median, p95, max wall time and this process's CPU per answer): the whole portfolio, one
- * office, one origin, the what-if, an agent's scope, and a re-answer after one patent changed (its rows rebuilt first).
+ * office, one origin, the what-if, an agent's scope; the answer after one patent changed (it says `updating`, nothing
+ * rebuilt in it: decision 216) and the background rebuild of that patent (its rows, sums and live rows).
  * Reference: what the rows avoid, running the engine over the 100,000 patents and summing per year (pure JS, no I/O).
  * Goal (issue 30 §2): every answer under 1 s. FORECAST_MODES=embedded,production chooses.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { parseIsoDate } from '@portal/annuities/core';
 import type { ForecastQuery } from '@portal/contracts';
 import { openDatabase, type DatabaseConfig } from '@portal/db';
 import { createScratchDatabase } from '@portal/db/testing';
-import { liveParts, refreshForecast, rowsOf, seedDemoPortfolio } from '@portal/jobs';
-import { computeForecast, specialCte } from '../apps/api/src/modules/forecast/service.ts';
+import { liveParts, refreshForecast, rowsOf, seedDemoPortfolio, specialCte } from '@portal/jobs';
+import { computeForecast } from '../apps/api/src/modules/forecast/service.ts';
 import type { PatentScope } from '../apps/api/src/modules/patents/service.ts';
 import { seedBaseData } from '../apps/api/src/seed.ts';
-import { ms, percentile, timed } from './portfolio.ts';
+import { machine, ms, sampleLoad, timed, timedRuns } from './report.ts';
 
 const PATENTS = Number(process.env.FORECAST_PATENTS ?? 100_000);
 const CABINETS = 88;
@@ -37,7 +38,6 @@ interface Row {
   note: string;
 }
 const rows: Row[] = [];
-const loads: number[] = [];
 
 async function run(mode: string): Promise<void> {
   const dataDir = mode === 'embedded' ? mkdtempSync(path.join(tmpdir(), 'portal-forecast-')) : null;
@@ -54,9 +54,15 @@ async function run(mode: string): Promise<void> {
     const [built, buildMs, buildCpu] = await timed(() => refreshForecast(db, TODAY));
     const [{ n }] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from patent_forecast_rows`)) as [{ n: number }];
     const [{ special }] = rowsOf<{ special: number }>(await db.execute(sql`with ${specialCte(TODAY)} select count(*)::int as special from special`)) as [{ special: number }];
-    const [{ sums }] = rowsOf<{ sums: number }>(await db.execute(sql`select count(*)::int as sums from patent_forecast_sums`)) as [{ sums: number }];
-    console.log(`${mode}: ${special} patents read through the engine per answer (overdue, in grace, ledger or "do not pay"); ${sums} month sums`);
+    const [{ sums, live, liveSums }] = rowsOf<{ sums: number; live: number; liveSums: number }>(
+      await db.execute(sql`select (select count(*) from patent_forecast_sums)::int as sums, (select count(*) from patent_forecast_live)::int as "live", (select count(*) from patent_forecast_live_sums)::int as "liveSums"`),
+    ) as [{ sums: number; live: number; liveSums: number }];
+    console.log(`${mode}: ${special} special patents stored as of today (overdue, in grace, ledger or "do not pay") in ${live} live rows, ${liveSums} live sums; ${sums} month sums`);
     rows.push({ mode, figure: `first build (${built} patents → ${n} rows)`, p50: buildMs, p95: buildMs, max: buildMs, cpu: buildCpu, note: 'once, then per changed patent' });
+    // The day's rebuild of the special patents alone (what the background lane does once a day).
+    await db.execute(sql`update patent_forecast_live_day set day = day - 1`);
+    const [, liveMs, liveCpu] = await timed(() => refreshForecast(db, TODAY));
+    rows.push({ mode, figure: `day's rebuild of ${special} special patents`, p50: liveMs, p95: liveMs, max: liveMs, cpu: liveCpu, note: 'background lane, once a day' });
     await db.execute(sql`vacuum analyze`);
 
     const [agent] = rowsOf<{ code: string[]; cabinets: string[] }>(
@@ -73,29 +79,25 @@ async function run(mode: string): Promise<void> {
       ['agent (own cabinets and codes)', agentScope, base],
     ];
     for (const [figure, scope, query] of figures) {
-      await computeForecast(db, scope, query, TODAY);
-      const walls: number[] = [];
-      const cpus: number[] = [];
-      let annuities = 0;
-      for (let i = 0; i < RUNS; i++) {
-        const [body, wall, cpu] = await timed(() => computeForecast(db, scope, query, TODAY));
-        walls.push(wall);
-        cpus.push(cpu);
-        annuities = body.totals.reduce((sum, t) => sum + t.annuities, 0);
-      }
-      rows.push({ mode, figure, p50: percentile(walls, 50), p95: percentile(walls, 95), max: Math.max(...walls), cpu: percentile(cpus, 50), note: `${annuities} annuities` });
+      const r = await timedRuns(RUNS, () => computeForecast(db, scope, query, TODAY));
+      if (r.last.updating) throw new Error(`${figure}: the answer says updating after the build`);
+      rows.push({ mode, figure, p50: r.p50, p95: r.p95, max: r.max, cpu: r.cpu, note: `${r.last.totals.reduce((sum, t) => sum + t.annuities, 0)} annuities` });
     }
-    // One patent changes: the next answer rebuilds its rows first.
-    const walls: number[] = [];
-    const cpus: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      await db.execute(sql`update patent_records set quantieme = quantieme where id = (select id from patent_records order by id offset ${i} limit 1)`);
-      await db.execute(sql`update patent_records set date_depot = date_depot - 1 where id = (select id from patent_records order by id offset ${i} limit 1)`);
-      const [, wall, cpu] = await timed(() => computeForecast(db, all, base, TODAY));
-      walls.push(wall);
-      cpus.push(cpu);
-    }
-    rows.push({ mode, figure: 'admin, after one patent changed', p50: percentile(walls, 50), p95: percentile(walls, 95), max: Math.max(...walls), cpu: percentile(cpus, 50), note: 'rebuild + answer' });
+    // One patent changes: the next answer does not rebuild it (it says updating); the background lane does.
+    const change = (i: number) =>
+      db.execute(sql`update patent_records set date_depot = date_depot - 1 where id = (select id from patent_records order by id offset ${i + 1} limit 1)`);
+    const answers = await timedRuns(RUNS, async (i) => {
+      await change(i);
+      return computeForecast(db, all, base, TODAY);
+    }, { warm: false });
+    if (!answers.last.updating) throw new Error('after a change the answer should say updating');
+    rows.push({ mode, figure: 'admin, after one patent changed (answer)', p50: answers.p50, p95: answers.p95, max: answers.max, cpu: answers.cpu, note: 'updating: true, nothing rebuilt; includes the UPDATE' });
+    await refreshForecast(db, TODAY);
+    const rebuilds = await timedRuns(RUNS, async (i) => {
+      await change(i);
+      return refreshForecast(db, TODAY);
+    }, { warm: false });
+    rows.push({ mode, figure: 'background rebuild of one changed patent', p50: rebuilds.p50, p95: rebuilds.p95, max: rebuilds.max, cpu: rebuilds.cpu, note: 'rows, sums, live rows; includes the UPDATE' });
 
     // Reference: the engine over every patent, per request (what the rows avoid).
     const inputs = rowsOf<{ pays: string; origine: string | null; date_depot: string | null; quantieme: number | null }>(
@@ -120,17 +122,19 @@ async function run(mode: string): Promise<void> {
   }
 }
 
-const sampler = setInterval(() => loads.push(loadavg()[0]!), 1000);
+const load = sampleLoad();
 try {
-  console.log(`machine: ${cpus().length} cpus, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; patents ${PATENTS}, runs per figure ${RUNS}, today ${TODAY}`);
+  console.log(`machine: ${machine()}; patents ${PATENTS}, runs per figure ${RUNS}, today ${TODAY}`);
   const cpu0 = process.cpuUsage();
   for (const mode of MODES) await run(mode);
   const used = process.cpuUsage(cpu0);
-  console.log(`\nprocess CPU: ${((used.user + used.system) / 1e6).toFixed(1)} s; load average during the run: max ${Math.max(...loads, 0).toFixed(2)}, mean ${(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length)).toFixed(2)}`);
+  console.log(`\nprocess CPU: ${((used.user + used.system) / 1e6).toFixed(1)} s; ${load.summary()}`);
   console.log('\n| mode | figure | p50 ms | p95 ms | max ms | CPU ms (p50) | |\n|---|---|---:|---:|---:|---:|---|');
   for (const r of rows) console.log(`| ${r.mode} | ${r.figure} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.max)} | ${ms(r.cpu)} | ${r.note} |`);
-  const worst = Math.max(...rows.filter((r) => !r.figure.startsWith('first build') && !r.figure.startsWith('reference')).map((r) => r.p95));
-  console.log(`\ngoal: every answer's p95 under 1,000 ms → worst ${ms(worst)} ms: ${worst < 1000 ? 'met' : 'NOT met'}`);
+  const answers = rows.filter((r) => r.figure.startsWith('admin') || r.figure.startsWith('agent'));
+  const worst = Math.max(...answers.map((r) => r.p95));
+  // A wall-clock figure on a loaded machine says little: the load is printed beside it, and the goal is read from a quiet run.
+  console.log(`\ngoal: every answer's p95 under 1,000 ms → worst ${ms(worst)} ms at ${load.summary()}`);
 } finally {
-  clearInterval(sampler);
+  load.stop();
 }

@@ -7,7 +7,7 @@
  * (`storeSpend`); then GET /api/ledes/analytics's query (`spendAnalytics`) is timed with four filter sets, median
  * of 5 after one warm-up. Reference: each answer under 1 s (issue 31, done-when 3).
  */
-import { cpus, loadavg, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';
 import { sql } from 'drizzle-orm';
 import { ledesRuns, openDatabase, users, type DatabaseConfig } from '@portal/db';
@@ -15,6 +15,7 @@ import { createScratchDatabase } from '@portal/db/testing';
 import { rowsOf } from '@portal/jobs';
 import { SpendAccumulator, storeSpend, type SpendRow } from '../packages/jobs/src/ledes/spend.ts';
 import { spendAnalytics } from '../apps/api/src/modules/analytics/service.ts';
+import { machine, timedRuns } from './report.ts';
 
 const FILES = Number(process.env.BENCH_FILES ?? 1000);
 const LINES = Number(process.env.BENCH_LINES_PER_FILE ?? 1000);
@@ -107,20 +108,10 @@ async function measure(kind: string, config: DatabaseConfig, data: ReturnType<ty
     );
     console.log(`| ${kind} | store ${FILES.toLocaleString('en')} runs' rollups (${Number(counts?.n).toLocaleString('en')} + ${Number(counts?.d).toLocaleString('en')} per dimension rows) | ${(storeMs / FILES).toFixed(1)} ms per run | |`);
     for (const [name, query] of Object.entries(QUERIES)) {
-      await spendAnalytics(handle.db, query);
-      const times: number[] = [];
-      let cpu = 0;
-      for (let i = 0; i < 5; i++) {
-        const c = cpuUsage();
-        const t = performance.now();
-        await spendAnalytics(handle.db, query);
-        times.push(performance.now() - t);
-        const u = cpuUsage(c);
-        cpu += (u.user + u.system) / 1000;
-      }
-      times.sort((a, b) => a - b);
-      const median = times[2]!;
-      console.log(`| ${kind} | analytics: ${name} | ${median.toFixed(0)} ms (CPU of this process ${(cpu / 5).toFixed(0)} ms) | ${median < REFERENCE_MS ? 'under 1 s' : 'OVER 1 s'} |`);
+      const runs = await timedRuns(5, () => spendAnalytics(handle.db, query));
+      const median = runs.p50;
+      const cpu = runs.cpu;
+      console.log(`| ${kind} | analytics: ${name} | ${median.toFixed(0)} ms (CPU of this process ${cpu.toFixed(0)} ms) | ${median < REFERENCE_MS ? 'under 1 s' : 'OVER 1 s'} |`);
     }
   } finally {
     await handle.close();
@@ -130,7 +121,7 @@ async function measure(kind: string, config: DatabaseConfig, data: ReturnType<ty
 const data = rollups();
 const lines = FILES * LINES;
 console.log(`LEDES spend analytics: ${lines.toLocaleString('en')} invoice lines in ${FILES.toLocaleString('en')} files, ${new Date().toISOString().slice(0, 10)}`);
-console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`Machine: ${machine()}`);
 console.log(`Rollup in the engine pass: ${data.cpuMs.toFixed(0)} ms CPU for ${lines.toLocaleString('en')} lines (${((data.cpuMs * 1000) / lines).toFixed(2)} µs a line)\n`);
 console.log('| mode | step | figure | reference (< 1 s) |\n|---|---|---:|---|');
 await measure('embedded (PGlite)', { driver: 'pglite', dataDir: 'memory://' }, data);

@@ -13,20 +13,9 @@ import type { AppContext } from '../apps/api/src/context.ts';
 import type { PatentScope } from '../apps/api/src/modules/patents/service.ts';
 import { seedBaseData } from '../apps/api/src/seed.ts';
 
-export const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-};
-export const ms = (value: number): string => value.toFixed(1);
+import { ms, percentile, timed } from './report.ts';
 
-/** Wall time and this process's CPU time (user + system), both in ms. */
-export async function timed<T>(fn: () => Promise<T>): Promise<[T, number, number]> {
-  const cpu = process.cpuUsage();
-  const begun = performance.now();
-  const value = await fn();
-  const used = process.cpuUsage(cpu);
-  return [value, performance.now() - begun, (used.user + used.system) / 1000];
-}
+export { ms, percentile, timed };
 
 /** Rows printed as they come (name padded to `width`), then again as a Markdown table by `print`. */
 export function createReport(width: number) {

@@ -1,10 +1,10 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { addDays, computeSchedule, formatIsoDate, OFFICES, parseIsoDate, surchargeOn, UNITARY_STATES, type Office } from '@portal/annuities/core';
+import { addDays, computeSchedule, costBreakdown, formatIsoDate, OFFICES, parseIsoDate, surchargeOn, UNITARY_STATES, type DatedAmount, type EcbRate, type Office } from '@portal/annuities/core';
 import { FORECAST_EXPORT_COLUMNS, forecastQuery, type ForecastResponse } from '@portal/contracts';
-import { patentLedger, patentRecords, userCabinets, users } from '@portal/db';
-import { forecastHasDirty, originOf } from '@portal/jobs';
+import { agentFees, cabinetServiceFees, ecbRates, patentLedger, patentRecords, userCabinets, users } from '@portal/db';
+import { forecastHasDirty, forecastLiveDay, originOf, rowsOf } from '@portal/jobs';
 import { sql } from 'drizzle-orm';
 import { computeForecast, forecastRefreshSettled, refreshInBackground } from '../src/modules/forecast/service.ts';
 import { startPatentWorld, type PatentWorld, type Seed } from './support/patents.ts';
@@ -77,7 +77,22 @@ function fixture(cabinetA: string, cabinetB: string): Fixture {
 }
 
 /** Per year (and per month), office and currency, the official fee and the surcharge in minor units, and the annuities. */
-type Sums = Map<string, { official: number; surcharge: number; annuities: number }>;
+type Sums = Map<string, { official: number; surcharge: number; annuities: number; eur: string }>;
+
+/**
+ * The admin tables and rates of the fixture (decision 217): an agent's fee for FR in force from the fixture's year and one
+ * for GB in GBP from the next (a figure's agent's fee follows the payment day), cabinet A's service fee with a 2.5 % margin,
+ * and ECB rates for GBP and SEK published before today (every later payment day reads the last one).
+ */
+const AGENT_FEES: DatedAmount[] = [
+  { id: 'fr', amountMinor: 4500, currency: 'EUR', validFrom: '2027-01-01', validUntil: null },
+  { id: 'gb', amountMinor: 2500, currency: 'GBP', validFrom: '2028-01-01', validUntil: null },
+];
+const SERVICE_FEE = { amountMinor: 2000, currency: 'EUR', validFrom: '2026-01-01', validUntil: null, marginBp: 250 };
+const RATES: EcbRate[] = [
+  { currency: 'GBP', day: '2027-02-26', perEur: '0.8512' },
+  { currency: 'SEK', day: '2027-02-26', perEur: '11.2065' },
+];
 
 interface Filter {
   cabinetId?: string;
@@ -89,7 +104,8 @@ interface Filter {
 }
 
 /** The expected figures, straight from the engine: each patent's newest record, its unpaid annuities as of today. */
-function expected(f: Fixture, filter: Filter, period: (payDay: string) => string | null): Sums {
+function expected(f: Fixture, filter: Filter, period: (payDay: string) => string | null, cabinetA?: string): Sums {
+  const rates = new Map(RATES.map((r) => [r.currency, [r]]));
   const today = parseIsoDate(TODAY)!;
   const heads = new Map<string, Seed & { key: string }>();
   for (const r of f.records) {
@@ -127,10 +143,21 @@ function expected(f: Fixture, filter: Filter, period: (payDay: string) => string
       const key = period(formatIsoDate(a.paymentDay));
       if (key === null) continue;
       const id = `${key}|${a.office}|${a.currency}`;
-      const sum = sums.get(id) ?? { official: 0, surcharge: 0, annuities: 0 };
+      const sum = sums.get(id) ?? { official: 0, surcharge: 0, annuities: 0, eur: '' };
       sum.official += a.feeMinor ?? 0;
       sum.surcharge += surchargeOn(a, a.paymentDay) ?? 0;
       sum.annuities += 1;
+      // Each part as the patent's detail prices it, summed per kind in euro cents.
+      const cost = costBreakdown({
+        annuity: a,
+        agentFees: AGENT_FEES.filter((x) => (x.id === 'fr' ? a.office === 'FR' : a.office === 'GB')),
+        serviceFees: cabinetA !== undefined && h.cabinetId === cabinetA ? [{ id: 'a', ...SERVICE_FEE }] : [],
+        rates,
+      });
+      const kinds = ['official_fee', 'surcharge', 'agent_fee', 'service_fee', 'margin'] as const;
+      const before = sum.eur === '' ? [0, 0, 0, 0, 0, 0] : sum.eur.split(',').map(Number);
+      const now = kinds.map((k, i) => before[i]! + cost.parts.filter((x) => x.kind === k).reduce((n, x) => n + (x.eurMinor ?? 0), 0));
+      sum.eur = [...now, before[5]! + (cost.parts.length > 0 && cost.totalEurMinor === null ? 1 : 0)].join(',');
       sums.set(id, sum);
     }
   }
@@ -147,7 +174,15 @@ function actual(periods: ForecastResponse['years']): Sums {
   for (const p of periods) {
     for (const o of p.offices) {
       expect(Math.round(o.total * 100)).toBe(Math.round(o.parts.official * 100) + Math.round(o.parts.surcharge * 100));
-      sums.set(`${p.period}|${o.office}|${o.currency}`, { official: Math.round(o.parts.official * 100), surcharge: Math.round(o.parts.surcharge * 100), annuities: o.annuities });
+      const c = (v: number) => Math.round(v * 100);
+      const e = o.eur;
+      expect(c(e.total)).toBe(c(e.official) + c(e.surcharge) + c(e.agent_fee) + c(e.service_fee) + c(e.margin));
+      sums.set(`${p.period}|${o.office}|${o.currency}`, {
+        official: c(o.parts.official),
+        surcharge: c(o.parts.surcharge),
+        annuities: o.annuities,
+        eur: [c(e.official), c(e.surcharge), c(e.agent_fee), c(e.service_fee), c(e.margin), e.unconverted].join(','),
+      });
     }
   }
   return sums;
@@ -163,6 +198,10 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
 
   beforeAll(async () => {
     world = await startPatentWorld(kind, TODAY, 'Forecast');
+    const db0 = world.t.portal.ctx.db;
+    await db0.insert(agentFees).values(AGENT_FEES.map((a) => ({ office: a.id === 'fr' ? 'FR' : 'GB', amountMinor: a.amountMinor, currency: a.currency, validFrom: a.validFrom })));
+    await db0.insert(cabinetServiceFees).values({ cabinetId: world.cabinetA, ...SERVICE_FEE });
+    await db0.insert(ecbRates).values(RATES);
     data = fixture(world.cabinetA, world.cabinetB);
     for (let i = 0; i < data.records.length; i += 250) await world.seed(data.records.slice(i, i + 250));
     // Records without idbrevet are keyed by their id: the fixture's keys follow.
@@ -175,9 +214,15 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
   }, 240_000);
   afterAll(async () => world?.t.close());
 
+  /** The answer once whole: an answer saying `updating` started the background refresh; once it has run, ask again. */
   const forecast = async (client: TestClient, query = '') => {
-    const res = await client.get(`/api/forecast${query}`);
+    let res = await client.get(`/api/forecast${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if ((res.body as ForecastResponse).updating) {
+      await forecastRefreshSettled();
+      res = await client.get(`/api/forecast${query}`);
+    }
+    expect((res.body as ForecastResponse).updating).toBe(false);
     return res.body as ForecastResponse;
   };
 
@@ -187,13 +232,22 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     expect(body.years.map((y) => y.period)).toEqual(YEARS.map(String));
     expect(body.years[0]!.from).toBe(TODAY);
     expect(body.months.map((m) => m.period)).toEqual(MONTHS);
-    const years = expected(data, {}, byYear);
+    const years = expected(data, {}, byYear, world.cabinetA);
     expect(sorted(actual(body.years))).toEqual(sorted(years));
-    expect(sorted(actual(body.months))).toEqual(sorted(expected(data, {}, byMonth)));
+    expect(sorted(actual(body.months))).toEqual(sorted(expected(data, {}, byMonth, world.cabinetA)));
     // The fixture reaches what it means to: offices in three currencies, surcharges in grace, drop-outs.
     expect(new Set(body.totals.map((t) => t.currency))).toEqual(new Set(['EUR', 'GBP', 'SEK']));
     expect([...years.values()].some((s) => s.surcharge > 0)).toBe(true);
     expect([...years.values()].reduce((n, s) => n + s.annuities, 0)).toBeGreaterThan(3_000);
+    // Every part of the patent's detail is there in euros: agents' fees (GB's from 2028 only), service fees, margins, GBP and SEK converted.
+    const gb = (period: string) => body.years.find((y) => y.period === period)!.offices.find((o) => o.office === 'GB')!;
+    expect(gb('2027').eur.agent_fee).toBe(0);
+    expect(gb('2028').eur.agent_fee).toBeGreaterThan(0);
+    expect(gb('2028').eur.official).toBeGreaterThan(0);
+    const eur = body.totals.find((t) => t.currency === 'EUR')!.eur;
+    expect(eur.service_fee).toBeGreaterThan(0);
+    expect(eur.margin).toBeGreaterThan(0);
+    expect(body.totals.find((t) => t.currency === 'SEK')!.eur.official).toBeGreaterThan(0);
     // Totals per currency are the sums of the years'.
     for (const t of body.totals) {
       const official = body.years.flatMap((y) => y.offices).filter((o) => o.currency === t.currency).reduce((n, o) => n + Math.round(o.parts.official * 100), 0);
@@ -213,63 +267,90 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     for (const [query, filter] of cases) {
       const body = await forecast(admin, query);
       const years = query.includes('years=2') ? (d: string) => (['2027', '2028'].includes(d.slice(0, 4)) ? d.slice(0, 4) : null) : byYear;
-      expect(sorted(actual(body.years)), query).toEqual(sorted(expected(data, filter, years)));
+      expect(sorted(actual(body.years)), query).toEqual(sorted(expected(data, filter, years, world.cabinetA)));
     }
     const all = await forecast(admin);
     const whatIf = await forecast(admin, '?abandon_older_than=10');
     expect(whatIf.abandon_older_than).toBe(10);
     expect(whatIf.totals.find((t) => t.currency === 'EUR')!.total).toBeLessThan(all.totals.find((t) => t.currency === 'EUR')!.total);
     const mine = await forecast(agent.client);
-    expect(sorted(actual(mine.years))).toEqual(sorted(expected(data, { scope: { cabinetIds: [world.cabinetB], codes: ['CODE-2'] } }, byYear)));
+    expect(sorted(actual(mine.years))).toEqual(sorted(expected(data, { scope: { cabinetIds: [world.cabinetB], codes: ['CODE-2'] } }, byYear, world.cabinetA)));
   });
 
-  it('a change of a patent shows at once: a "do not pay", a new annuity number, a deleted record', async () => {
+  it('a change of a patent shows once the background lane has rebuilt it: a "do not pay", a new annuity number, a deleted record, a ledger year', async () => {
     const db = world.t.portal.ctx.db;
     const target = data.records.find((r) => r.idbrevet && r.quantieme != null && r.instructionId == null && r.pays === 'FR' && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
     await db.update(patentRecords).set({ instructionId: 2 }).where(eq(patentRecords.idagenda, target.idagenda));
     target.instructionId = 2;
-    expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
+    expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear, world.cabinetA)));
+    // A ledger year abandoned names the patent too (its years from there drop out).
+    const ledgered = data.records.find((r) => r.idbrevet && r.quantieme != null && r.instructionId == null && r.pays === 'DE' && !data.ledger.some((l) => l.patentKey === r.idbrevet) && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
+    await db.insert(patentLedger).values({ patentKey: ledgered.idbrevet!, annuityYear: ledgered.quantieme! + 1, state: 'abandoned' });
+    data.ledger.push({ patentKey: ledgered.idbrevet!, annuityYear: ledgered.quantieme! + 1, state: 'abandoned' });
+    expect(await forecastHasDirty(db)).toBe(true);
+    expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear, world.cabinetA)));
     const other = data.records.find((r) => r.idbrevet && r.quantieme != null && r.quantieme < 15 && r.instructionId == null && r.pays === 'DE' && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
     await db.update(patentRecords).set({ quantieme: other.quantieme! + 1 }).where(eq(patentRecords.idagenda, other.idagenda));
     other.quantieme = other.quantieme! + 1;
     const gone = data.records.find((r) => r.idbrevet && r.pays === 'SE' && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet))!;
     await db.delete(patentRecords).where(eq(patentRecords.idagenda, gone.idagenda));
     data.records = data.records.filter((r) => r !== gone);
-    expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear)));
+    expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear, world.cabinetA)));
   });
 
-  it('a bulk change is rebuilt within the request’s budget, the rest in the background: the answer says updating meanwhile', async () => {
+  it('the request never rebuilds: after a bulk change it answers at once from the stored figures, says updating, and the export is refused until the background lane has rebuilt them', async () => {
     const db = world.t.portal.ctx.db;
     const before = await forecast(admin);
-    expect(before.updating).toBe(false);
     // What an import of the whole portfolio leaves: every patent named for a rebuild.
     await db.execute(sql`insert into patent_forecast_dirty (patent_key) select distinct coalesce(nullif(idbrevet, ''), 'record:' || id::text) from patent_records on conflict do nothing`);
-    // A request past its budget after one batch of 50 answers at once, from the rows stored, and says so.
-    const partial = await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), TODAY, { deadline: 0, batch: 50 });
+    const partial = await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), TODAY);
     expect(partial.updating).toBe(true);
-    expect(await forecastHasDirty(db)).toBe(true);
+    // Nothing was rebuilt by the request: every patent is still named, the figures are those stored before.
+    expect(Number(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from patent_forecast_dirty`))[0]!.n)).toBe(Number(rowsOf<{ n: number }>(await db.execute(sql`select count(distinct coalesce(nullif(idbrevet, ''), 'record:' || id::text))::int as n from patent_records`))[0]!.n));
+    expect(sorted(actual(partial.years))).toEqual(sorted(actual(before.years)));
+    expect((await admin.get('/api/forecast/export?format=csv')).body).toMatchObject({ success: false, code: 'forecast_updating' });
     refreshInBackground(db, TODAY, world.t.portal.ctx.logger);
     await forecastRefreshSettled();
     expect(await forecastHasDirty(db)).toBe(false);
     const after = await forecast(admin);
     expect(after.updating).toBe(false);
-    expect(sorted(actual(after.years))).toEqual(sorted(expected(data, {}, byYear)));
+    expect(sorted(actual(after.years))).toEqual(sorted(expected(data, {}, byYear, world.cabinetA)));
+  });
+
+  it('a new day rebuilds the special patents’ stored parts in the background: until then the answer says updating', async () => {
+    const db = world.t.portal.ctx.db;
+    await forecast(admin);
+    expect(await forecastLiveDay(db)).toBe(TODAY);
+    const tomorrow = '2027-03-02';
+    expect((await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), tomorrow)).updating).toBe(true);
+    refreshInBackground(db, tomorrow, world.t.portal.ctx.logger);
+    await forecastRefreshSettled();
+    expect(await forecastLiveDay(db)).toBe(tomorrow);
+    expect((await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), tomorrow)).updating).toBe(false);
+    // Back to the fixture's day for the tests after this one.
+    refreshInBackground(db, TODAY, world.t.portal.ctx.logger);
+    await forecastRefreshSettled();
+    expect(await forecastLiveDay(db)).toBe(TODAY);
   });
 
   it('the exports, CSV and xlsx, hold every figure of the answer with its parts', async () => {
     const body = await forecast(admin, '?office=GB');
+    type Fig = ForecastResponse['totals'][number];
+    const eurOf = (f: Fig) => [f.eur.official, f.eur.surcharge, f.eur.agent_fee, f.eur.service_fee, f.eur.margin, f.eur.total, f.eur.unconverted];
     const expectedLines = [
-      ...body.years.flatMap((y) => [...y.offices.map((o) => ['year', y.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total]), ...y.totals.map((t) => ['year', y.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total])]),
-      ...body.months.flatMap((m) => [...m.offices.map((o) => ['month', m.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total]), ...m.totals.map((t) => ['month', m.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total])]),
-      ...body.totals.map((t) => ['all', 'all', 'total', t.currency, t.parts.official, t.parts.surcharge, t.total]),
+      ...body.years.flatMap((y) => [...y.offices.map((o) => ['year', y.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total, ...eurOf(o)]), ...y.totals.map((t) => ['year', y.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total, ...eurOf(t)])]),
+      ...body.months.flatMap((m) => [...m.offices.map((o) => ['month', m.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total, ...eurOf(o)]), ...m.totals.map((t) => ['month', m.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total, ...eurOf(t)])]),
+      ...body.totals.map((t) => ['all', 'all', 'total', t.currency, t.parts.official, t.parts.surcharge, t.total, ...eurOf(t)]),
     ];
+    // Each part of the patent's detail is a column in euros: GB's agent's fee (from 2028) among them.
+    expect(expectedLines.some((l) => Number(l[9]) > 0)).toBe(true);
     expect(expectedLines.some((l) => Number(l[5]) > 0)).toBe(true);
     const csv = await admin.get('/api/forecast/export?office=GB&format=csv');
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="forecast-${TODAY}.csv"`);
     const [header, ...lines] = csv.text.trim().split('\r\n').map((l) => l.split(';'));
     expect(header).toEqual([...FORECAST_EXPORT_COLUMNS]);
-    expect(lines.map((l) => [l[0], l[1], l[4], l[5], Number(l[6]), Number(l[7]), Number(l[8])])).toEqual(expectedLines);
+    expect(lines.map((l) => [l[0], l[1], l[4], l[5], ...[6, 7, 8, 10, 11, 12, 13, 14, 15, 16].map((i) => Number(l[i]))])).toEqual(expectedLines);
     const res = await fetch(`${(admin as unknown as { baseUrl: string }).baseUrl}/api/forecast/export?office=GB`, {
       headers: { cookie: admin.cookieHeader(), 'x-api-key': (admin as unknown as { options: { apiKey: string } }).options.apiKey },
     });
@@ -282,7 +363,7 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     sheet.eachRow((row, n) => {
       if (n > 1) {
         const v = (row.values as unknown[]).slice(1);
-        rows.push([v[0], v[1], v[4], v[5], v[6], v[7], v[8]]);
+        rows.push([v[0], v[1], v[4], v[5], v[6], v[7], v[8], v[10], v[11], v[12], v[13], v[14], v[15], v[16]]);
       }
     });
     expect(rows).toEqual(expectedLines);

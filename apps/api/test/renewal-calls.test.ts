@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { cabinets, patentRecords, renewalCallItems, renewalCalls, renewalCallSettings, renewalCallSteps, users } from '@portal/db';
+import { agentFees, cabinetServiceFees, cabinets, patentRecords, renewalCallItems, renewalCalls, renewalCallSettings, renewalCallSteps, users } from '@portal/db';
 import { gatherCalls, runRenewalCalls, type RenewalCallsDeps } from '@portal/jobs';
 import type { Storage } from '@portal/storage';
 import { databaseKinds, startTestPortal, type TestPortal } from './support/portal.ts';
@@ -150,19 +150,19 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     const text = await pdfText(en.attachments[0]!.content);
     expect(text).toContain('Renewal call — First call');
     expect(text).toContain('Client code: C1');
-    expect(text).toMatch(/REF-C1A FR FR1500001 8 2027-04-30 2027-03-31 136\.00 EUR 0\.00 EUR 136\.00 EUR/);
-    expect(text).toMatch(/REF-C1B DE DE102022000001 5 2027-05-15 2027-04-15 100\.00 EUR 0\.00 EUR 100\.00 EUR/);
+    expect(text).toMatch(/REF-C1A FR FR1500001 8 2027-04-30 2027-03-31 136\.00 EUR 0\.00 EUR 0\.00 EUR 0\.00 EUR 0\.00 EUR 136\.00 EUR/);
+    expect(text).toMatch(/REF-C1B DE DE102022000001 5 2027-05-15 2027-04-15 100\.00 EUR 0\.00 EUR 0\.00 EUR 0\.00 EUR 0\.00 EUR 100\.00 EUR/);
     expect(text).toMatch(/Totals per currency 236\.00 EUR/);
     const frText = await pdfText(fr.attachments[0]!.content);
     expect(frText).toContain('Appel de renouvellement — Premier appel');
-    expect(frText).toMatch(/30\/04\/2027 31\/03\/2027 136,00 EUR 0,00 EUR 136,00 EUR/);
+    expect(frText).toMatch(/30\/04\/2027 31\/03\/2027 136,00 EUR 0,00 EUR 0,00 EUR 0,00 EUR 0,00 EUR 136,00 EUR/);
     const rows = await xlsxRows(en.attachments[1]!.content);
-    expect(rows[0]).toEqual(['Client code', 'Your reference', 'Office', 'Application', 'Annuity', 'Due date', 'Instruct before', 'Currency', 'Official fee', 'Surcharge', 'Total']);
+    expect(rows[0]).toEqual(['Client code', 'Your reference', 'Office', 'Application', 'Annuity', 'Due date', 'Instruct before', 'Currency', 'Official fee', 'Surcharge', "Agent's fee", 'Service fee', 'Margin', 'Total (EUR, ECB rate)']);
     expect(rows[1]!.slice(0, 5)).toEqual(['C1', 'REF-C1A', 'FR', 'FR1500001', 8]);
     expect((rows[1]![5] as Date).toISOString().slice(0, 10)).toBe('2027-04-30');
     expect((rows[1]![6] as Date).toISOString().slice(0, 10)).toBe('2027-03-31');
-    expect(rows[1]!.slice(7)).toEqual(['EUR', 136, 0, 136]);
-    expect(rows[2]!.slice(7)).toEqual(['EUR', 100, 0, 100]);
+    expect(rows[1]!.slice(7)).toEqual(['EUR', 136, 0, 0, 0, 0, 136]);
+    expect(rows[2]!.slice(7)).toEqual(['EUR', 100, 0, 0, 0, 0, 100]);
     const frRows = await xlsxRows(fr.attachments[1]!.content);
     expect(frRows[0]![0]).toBe('Code client');
   });
@@ -206,8 +206,8 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     const en = mails.find((m) => (m.to as { text: string }).text === agents.en1)!;
     expect(en.subject).toMatch(/^Last call:/);
     expect(en.text).toContain('official fee 136.00 EUR | surcharge 68.00 EUR | total 204.00 EUR');
-    expect(await pdfText(en.attachments[0]!.content)).toMatch(/136\.00 EUR 68\.00 EUR 204\.00 EUR/);
-    expect((await xlsxRows(en.attachments[1]!.content))[1]!.slice(7)).toEqual(['EUR', 136, 68, 204]);
+    expect(await pdfText(en.attachments[0]!.content)).toMatch(/136\.00 EUR 68\.00 EUR 0\.00 EUR 0\.00 EUR 0\.00 EUR 204\.00 EUR/);
+    expect((await xlsxRows(en.attachments[1]!.content))[1]!.slice(7)).toEqual(['EUR', 136, 68, 0, 0, 0, 204]);
     expect(await runRenewalCalls(deps(), '2027-05-04')).toMatchObject({ steps: 0, mails: 0 });
   });
 
@@ -321,5 +321,30 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     expect(c6.body.calls).toHaveLength(1);
     // "instruct before" = due − the saved 20-day margin.
     expect(c6.body.calls[0]).toMatchObject({ instruct_before: '2027-07-31', step: 'first_call' });
+  });
+  it('a call line is the sum of the parts the patent’s detail shows: official fee, surcharge, agent’s fee, service fee, margin, in euros', async () => {
+    // Decision 199's one pricing path: an agent's fee for FR and cabinet A's service fee with a 10 % margin.
+    const db = t.portal.ctx.db;
+    await db.insert(agentFees).values({ office: 'FR', amountMinor: 4500, currency: 'EUR', validFrom: '2027-01-01' });
+    await db.insert(cabinetServiceFees).values({ cabinetId: cabinetA, amountMinor: 2000, currency: 'EUR', validFrom: '2027-01-01', marginBp: 1000 });
+    const admin = await t.loginAs('admin');
+    const c1 = (await callOf('C1'))!;
+    const preview = await admin.client.get(`/api/renewal_calls/${c1.id}`);
+    expect(preview.status).toBe(200);
+    const lines = preview.body.lines as Array<{ patent_id: string; reference_client: string; total: string | null; currency: string; parts: Array<{ part: string; amount: string; amount_eur: string | null }> }>;
+    // C1-a in grace on 2027-05-05: 136 + 68 + 45 + 20 + 10 % of (136 + 68 + 45) = 24.90 → 293.90 EUR.
+    const a = lines.find((l) => l.reference_client === 'REF-C1A')!;
+    expect(a.parts.map((p) => [p.part, p.amount_eur])).toEqual([['official_fee', '136.00'], ['surcharge', '68.00'], ['agent_fee', '45.00'], ['service_fee', '20.00'], ['margin', '24.90']]);
+    expect([a.total, a.currency]).toEqual(['293.90', 'EUR']);
+    for (const line of lines) {
+      const detail = await admin.client.get(`/api/brevet_eptane/${line.patent_id}`);
+      expect(detail.status).toBe(200);
+      const costs = detail.body.costs as { total_eur: number; parts: Array<{ kind: string; amount_eur: number | null }> };
+      expect(line.parts.map((p) => [p.part, p.amount_eur === null ? null : Number(p.amount_eur)])).toEqual(costs.parts.map((p) => [p.kind, p.amount_eur]));
+      expect(Number(line.total)).toBe(costs.total_eur);
+    }
+    const list = await admin.client.get('/api/renewal_calls');
+    // C1-far (FR annuity 4 on its due date): 38 + 45 + 20 + 8.30 = 111.30; the call's total 293.90 + 111.30.
+    expect(list.body.calls.find((c: { client_code: string }) => c.client_code === 'C1').totals).toEqual([{ currency: 'EUR', amount: '405.20' }]);
   });
 });

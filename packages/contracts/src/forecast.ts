@@ -4,7 +4,7 @@ import { text } from './text.ts';
 /**
  * The renewal budget (issue 30 §2, decision 201): what keeping the portfolio alive costs per year and per month of the
  * next 12 months, per office in the office's currency, each figure the sum of its parts. `parts` holds today the
- * official fee and the surcharge; the agent's fee, the service fee and the exchange rate (§1) are other parts to add.
+ * official fee and the surcharge in the office's currency; `eur` every part of the patent's detail in euros.
  */
 
 export const FORECAST_MAX_YEARS = 5;
@@ -31,10 +31,27 @@ export type ForecastQuery = z.output<typeof forecastQuery>;
 
 /** A figure and its parts, in major units of its currency (sums of whole minor units, so exact to the cent). */
 export const forecastPartsSchema = z.strictObject({ official: z.number(), surcharge: z.number() });
+/**
+ * The same annuities priced as the patent's detail prices each one (`costBreakdown`, decisions 199 and 217), in euros at the
+ * ECB rate of the payment day (the last published before it): official fee, surcharge, agent's fee, service fee, margin
+ * and their total, each the sum of the annuities' parts.
+ */
+export const forecastEurSchema = z.strictObject({
+  official: z.number(),
+  surcharge: z.number(),
+  agent_fee: z.number(),
+  service_fee: z.number(),
+  margin: z.number(),
+  total: z.number(),
+  /** Annuities with a part that has no ECB rate: their parts without a rate count 0 here. */
+  unconverted: z.number().int(),
+});
+export type ForecastEur = z.output<typeof forecastEurSchema>;
 export const forecastFigureSchema = z.strictObject({
   currency: z.string(),
   total: z.number(),
   parts: forecastPartsSchema,
+  eur: forecastEurSchema,
   /** Annuities counted (priced or not). */
   annuities: z.number().int(),
 });
@@ -80,4 +97,4 @@ export const FORECAST_EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export const forecastExportQuery = forecastQuery.extend({ format: z.enum(FORECAST_EXPORT_FORMATS).default('xlsx') });
 export type ForecastExportQuery = z.output<typeof forecastExportQuery>;
 /** The export's columns: every figure with each of its parts. */
-export const FORECAST_EXPORT_COLUMNS = ['period_kind', 'period', 'from', 'to', 'office', 'currency', 'official', 'surcharge', 'total', 'annuities'] as const;
+export const FORECAST_EXPORT_COLUMNS = ['period_kind', 'period', 'from', 'to', 'office', 'currency', 'official', 'surcharge', 'total', 'annuities', 'official_eur', 'surcharge_eur', 'agent_fee_eur', 'service_fee_eur', 'margin_eur', 'total_eur', 'unconverted'] as const;

@@ -17,7 +17,8 @@ const amount = z.string().regex(/^-?\d+\.\d{2}$/);
 
 export const renewalCallTotalSchema = z.strictObject({ currency: z.string(), amount });
 /** One visible part of a cost: the official fee and the surcharge from the engine; other parts (agent's fee, service fee) when configured. */
-export const renewalCallPartSchema = z.strictObject({ part: z.string(), currency: z.string(), amount });
+/** A part of a line's cost as the patent's detail shows it (official fee, surcharge, agent's fee, service fee, margin), with its euros at the ECB rate (null without a rate). */
+export const renewalCallPartSchema = z.strictObject({ part: z.string(), currency: z.string(), amount, amount_eur: amount.nullable() });
 
 export const renewalCallSchema = z.strictObject({
   _id: z.uuid(),
@@ -48,6 +49,7 @@ export const renewalCallLineSchema = z.strictObject({
   due_date: day,
   instruct_before: day,
   in_grace: z.boolean(),
+  /** The currency of `total` (EUR: the parts summed at the ECB rate), or the office's when no total is known. */
   currency: z.string().nullable(),
   parts: z.array(renewalCallPartSchema),
   total: amount.nullable(),

@@ -1234,6 +1234,17 @@ export const patentForecastRows = pgTable(
     /** The official fee in force on the due date, in minor units; null when no table gives one. */
     officialMinor: integer('official_minor'),
     /**
+     * The annuity's cost as the patent's detail shows it on the due date (`costBreakdown`, decision 199), in euro cents at
+     * the ECB rate: the official fee, the agent's fee, the service fee and the margin (decision 217). `unconverted`: a
+     * part had no rate (the euros count 0 and the annuity is counted here). Kept with the rows: a change of the admin
+     * tables or an ECB import names the patents again.
+     */
+    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+    unconverted: integer('unconverted').notNull().default(0),
+    /**
      * True when the record names its annuity (`quantieme`): the rows start there and one due on or before today is unpaid
      * (read through the engine at request time). False: the engine counts annuities due on or before today as paid.
      */
@@ -1271,8 +1282,79 @@ export const patentForecastSums = pgTable(
     officialMinor: bigint('official_minor', { mode: 'number' }).notNull().default(0),
     annuities: integer('annuities').notNull().default(0),
     unpriced: integer('unpriced').notNull().default(0),
+    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+    unconverted: integer('unconverted').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.month, t.office, t.currency, t.origin, t.annuityYear] })],
+);
+
+/**
+ * The forecast's *special* patents as of one day (`patent_forecast_live_day`), stored (decision 216): those the engine reads
+ * as of that day rather than from their rows (a record naming an annuity already due, an annuity due and still within its
+ * last day, a ledger year abandoned/lapsed/paid among the kept years, a "do not pay" instruction). Per patent, the
+ * engine's parts as of the day (+1 annuity each: the fee on the payment day, the surcharge in grace, drop-outs applied)
+ * and its stored rows due after the day taken back out (−1 each): added to the rows (or the sums), they give the engine's
+ * figures. Rebuilt by `refreshForecast` in the background lane: whole once a day, per patent with its rows.
+ */
+export const patentForecastLive = pgTable(
+  'patent_forecast_live',
+  {
+    patentKey: text('patent_key').notNull(),
+    month: integer('month').notNull(),
+    office: text('office').notNull(),
+    currency: text('currency').notNull(),
+    origin: text('origin', { enum: FORECAST_ORIGINS }).notNull(),
+    annuityYear: integer('annuity_year').notNull(),
+    cabinetId: uuid('cabinet_id').notNull(),
+    clientCode: text('client_code').notNull(),
+    officialMinor: bigint('official_minor', { mode: 'number' }).notNull(),
+    surchargeMinor: bigint('surcharge_minor', { mode: 'number' }).notNull(),
+    annuities: integer('annuities').notNull(),
+    unpriced: integer('unpriced').notNull(),
+    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    surchargeEur: bigint('surcharge_eur', { mode: 'number' }).notNull().default(0),
+    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+    unconverted: integer('unconverted').notNull().default(0),
+  },
+  (t) => [index('patent_forecast_live_key_idx').on(t.patentKey), index('patent_forecast_live_scope_idx').on(t.cabinetId, t.clientCode)],
+);
+
+/** `patent_forecast_live` summed as `patent_forecast_sums` is (the whole portfolio's correction), kept with it. */
+export const patentForecastLiveSums = pgTable(
+  'patent_forecast_live_sums',
+  {
+    month: integer('month').notNull(),
+    office: text('office').notNull(),
+    currency: text('currency').notNull(),
+    origin: text('origin', { enum: FORECAST_ORIGINS }).notNull(),
+    annuityYear: integer('annuity_year').notNull(),
+    officialMinor: bigint('official_minor', { mode: 'number' }).notNull().default(0),
+    surchargeMinor: bigint('surcharge_minor', { mode: 'number' }).notNull().default(0),
+    annuities: integer('annuities').notNull().default(0),
+    unpriced: integer('unpriced').notNull().default(0),
+    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    surchargeEur: bigint('surcharge_eur', { mode: 'number' }).notNull().default(0),
+    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+    unconverted: integer('unconverted').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.office, t.currency, t.origin, t.annuityYear] })],
+);
+
+/** The day `patent_forecast_live` was built for (one row at most); none: never built. */
+export const patentForecastLiveDay = pgTable(
+  'patent_forecast_live_day',
+  {
+    id: integer('id').primaryKey().default(1),
+    day: date('day', { mode: 'string' }).notNull(),
+  },
+  (t) => [check('patent_forecast_live_day_one', sql`${t.id} = 1`)],
 );
 
 /** Patents whose forecast rows must be rebuilt (written by the trigger on `patent_records`, emptied by `refreshForecast`). */

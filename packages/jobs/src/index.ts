@@ -40,7 +40,8 @@ export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type Ledger
 export { costOf, costsToWire, fromMinor, loadCostTables, type CostTables } from './costs/load.ts';
 export { GUIDELINE_LOOKUP_BATCH, guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex, toLedesDay } from './ledes/guidelines.ts';
 export { GUIDELINE_PREVIEW_BUDGET_MS, previewGuidelines, type GuidelinePreview, type GuidelinePreviewRun } from './ledes/preview.ts';
-export { FORECAST_REFRESH_BATCH, forecastHasDirty, refreshForecast } from './forecast/refresh.ts';
+export { FORECAST_REFRESH_BATCH, forecastHasDirty, forecastNeedsRefresh, refreshForecast } from './forecast/refresh.ts';
+export { forecastLiveDay, rebuildLive, specialCte } from './forecast/live.ts';
 export { liveParts, storedScheduleOf, storedThroughOf, type ForecastInput, type ForecastPart, type StoredAnnuity, type StoredSchedule } from './forecast/schedule.ts';
 export { registerSyncJob, registerSyncRunKind, REGISTER_SYNC_CRON, REGISTER_SYNC_EVERY_MS } from './definitions/register-sync.ts';
 export {
@@ -59,5 +60,5 @@ export {
 export { renewalCallsJob, RENEWAL_CALLS_CRON, RENEWAL_CALLS_EVERY_MS } from './definitions/renewal-calls.ts';
 export { createRenewalCallsProcessor } from './processors/renewal-calls.ts';
 export { callLines, callSettingsOf, closeCallItems, gatherCalls, openItemsOf, runRenewalCalls, sendCallStep, sentStepsOf, PDF_TYPE as CALL_PDF_TYPE, XLSX_TYPE as CALL_XLSX_TYPE, type RenewalCallsDeps, type RenewalCallsResult, type SendOutcome } from './calls/run.ts';
-export { DEFAULT_CALL_SETTINGS, instructBefore, nextStep, partOf, priceItem, stepOn, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep, type CostPart, type CostPartSource, type PricedItem } from './calls/costs.ts';
+export { CALL_TOTAL_CURRENCY, DEFAULT_CALL_SETTINGS, instructBefore, nextStep, partOf, priceItem, stepOn, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep, type CostPart, type PricedItem } from './calls/costs.ts';
 export { callPdf, callXlsx, formatAmount, type CallDocument, type CallLine } from './calls/documents.ts';

@@ -1,5 +1,6 @@
-import { addDays, annuityFromDue, feeOn, formatIsoDate, officeOfCountry, parseIsoDate, surchargeOn, type Day } from '@portal/annuities/core';
+import { addDays, annuityFromDue, formatIsoDate, officeOfCountry, parseIsoDate, type CostPartKind, type Day } from '@portal/annuities/core';
 import type { RENEWAL_CALL_STEPS } from '@portal/db';
+import { costOf, type CostTables } from '../costs/load.ts';
 
 /*
  * Renewal calls (issue 30 §3, decision 202): the dates and amounts of a call's items, pure. Every date is the
@@ -16,18 +17,19 @@ export interface CallSettings {
 
 export const DEFAULT_CALL_SETTINGS: CallSettings = { windowDays: 90, marginDays: 30, reminderDays: 14 };
 
-/** One visible part of an item's cost. `official_fee` and `surcharge` come from the engine; other parts are added through `CostPartSource`. */
+/** One visible part of an item's cost, as the patent's detail shows it (`costBreakdown`, decision 199). */
 export interface CostPart {
-  part: string;
+  part: CostPartKind;
   amountMinor: number;
   currency: string;
+  /** In euro cents at the ECB rate of the payment day; null without a rate. */
+  eurMinor: number | null;
 }
-
-/** The seam for the other parts of a cost (agent's fee, service fee, exchange rate: issue 30 §1): given an item, its extra parts. */
-export type CostPartSource = (item: CallItemInput, payDay: string) => CostPart[];
 
 export interface CallItemInput {
   recordId: string;
+  /** The patent's cabinet, whose service fee and margin apply. */
+  cabinetId: string | null;
   pays: string;
   quantieme: number | null;
   dueDate: string;
@@ -42,9 +44,13 @@ export interface PricedItem {
   /** Last day the right may be kept (engine's `lost after`); null when unknown. */
   lostAfter: string | null;
   parts: CostPart[];
-  /** Sum of the parts in `currency`; null when no fee is known. */
+  /** Sum of every part in euro cents (the detail's total); null when no fee is known or a part has no rate. */
   totalMinor: number | null;
 }
+
+/** The currency of every item's total: the parts are summed in euros at the ECB rate (decision 199). */
+export const CALL_TOTAL_CURRENCY = 'EUR';
+
 
 const day = (text: string): Day => {
   const d = parseIsoDate(text);
@@ -68,40 +74,36 @@ export function reminderDay(instructBeforeDay: string, reminderDays: number): st
 }
 
 /**
- * The item's cost on `today`: the official fee in force on the planned payment day (the due date, or today
- * once the due date has passed) and, in grace, the surcharge the engine computes for a payment today.
+ * The item's cost on `today`, through the one pricing path of the portal (`costBreakdown`, as the patent's detail and the
+ * forecast): the official fee in force on the planned payment day (the due date, or today once the due date has passed),
+ * in grace the engine's surcharge for a payment today, then the agent's fee, the cabinet's service fee and its margin
+ * from the admin tables (none without `tables`, read once per run or preview by `loadCostTables`), each in euros at the ECB rate of that day.
  */
-export function priceItem(item: CallItemInput, today: string, extra?: CostPartSource): PricedItem {
+export function priceItem(item: CallItemInput, today: string, tables: CostTables = NO_TABLES): PricedItem {
   const office = officeOfCountry(item.pays);
   const inGrace = today > item.dueDate;
   const payDay = inGrace ? today : item.dueDate;
-  if (office === null) return { currency: null, payDay, inGrace, lostAfter: null, parts: extra?.(item, payDay) ?? [], totalMinor: null };
+  if (office === null) return { currency: null, payDay, inGrace, lostAfter: null, parts: [], totalMinor: null };
   const annuity = annuityFromDue(office, day(item.dueDate), item.quantieme ?? 0);
-  const fee = annuity.number > 0 ? feeOn(annuity, day(payDay)) : null;
-  const parts: CostPart[] = [];
-  if (fee && fee.feeMinor !== null) parts.push({ part: 'official_fee', amountMinor: fee.feeMinor, currency: fee.currency });
-  const surcharge = inGrace && annuity.number > 0 ? surchargeOn(annuity, day(payDay)) : 0;
-  if (surcharge !== null && surcharge > 0) parts.push({ part: 'surcharge', amountMinor: surcharge, currency: annuity.currency });
-  parts.push(...(extra?.(item, payDay) ?? []));
-  const own = parts.filter((p) => p.currency === annuity.currency);
-  return {
-    currency: annuity.currency,
-    payDay,
-    inGrace,
-    lostAfter: formatIsoDate(annuity.graceEndLatest),
-    parts,
-    totalMinor: fee && fee.feeMinor !== null ? own.reduce((sum, p) => sum + p.amountMinor, 0) : null,
-  };
+  const lostAfter = formatIsoDate(annuity.graceEndLatest);
+  if (annuity.number <= 0) return { currency: annuity.currency, payDay, inGrace, lostAfter, parts: [], totalMinor: null };
+  const cost = costOf(tables, annuity, item.cabinetId, day(payDay));
+  const parts = cost.parts.map((p) => ({ part: p.kind, amountMinor: p.amountMinor, currency: p.currency, eurMinor: p.eurMinor }));
+  const priced = parts.some((p) => p.part === 'official_fee');
+  return { currency: annuity.currency, payDay, inGrace, lostAfter, parts, totalMinor: priced ? cost.totalEurMinor : null };
 }
+
+/** No admin row and no rate: the engine's parts alone (euro offices get their euros, others none). */
+const NO_TABLES: CostTables = { agentFeesByOffice: new Map(), serviceFeesByCabinet: new Map(), rates: new Map() };
 
 /** The amount of one named part of an item (0 when absent). */
 export const partOf = (item: PricedItem, part: string) => item.parts.filter((p) => p.part === part).reduce((sum, p) => sum + p.amountMinor, 0);
 
-/** Totals per currency of the items' totals, currencies in alphabetical order. */
+/** The total of the items' totals (in euros), as a list per currency (one, or none when no item has a total). */
 export function totalsPerCurrency(items: readonly PricedItem[]): { currency: string; totalMinor: number }[] {
-  const totals = new Map<string, number>();
-  for (const item of items) if (item.currency !== null && item.totalMinor !== null) totals.set(item.currency, (totals.get(item.currency) ?? 0) + item.totalMinor);
-  return [...totals].sort(([a], [b]) => a.localeCompare(b)).map(([currency, totalMinor]) => ({ currency, totalMinor }));
+  const priced = items.filter((i) => i.totalMinor !== null);
+  if (priced.length === 0) return [];
+  return [{ currency: CALL_TOTAL_CURRENCY, totalMinor: priced.reduce((sum, i) => sum + i.totalMinor!, 0) }];
 }
 
 /**

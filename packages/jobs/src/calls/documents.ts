@@ -4,7 +4,7 @@ import { formatMinor, parseIsoDate } from '@portal/annuities/core';
 import { serverT, type Locale } from '@portal/i18n';
 import { neutralise, XlsxStreamWriter } from '@portal/xlsx';
 import { formatMailDay } from '../mails.ts';
-import { partOf, type CallStep, type PricedItem } from './costs.ts';
+import { CALL_TOTAL_CURRENCY, partOf, type CallStep, type PricedItem } from './costs.ts';
 
 /** One line of a call as its documents show it. */
 export interface CallLine {
@@ -38,11 +38,29 @@ const tx = (locale: Locale) => {
   return (key: string) => t(`renewal_call.doc.${key}`, { ns: 'emails' });
 };
 
-/** The amount columns of a line: official fee, surcharge, total (text, '—' when unknown). */
-export function amountsOf(line: CallLine, locale: Locale): { fee: string; surcharge: string; total: string } {
+/** The euros of one named part of an item (0 when absent, null when it has no rate). */
+const eurOf = (p: PricedItem, part: string): number | null =>
+  p.parts.filter((x) => x.part === part).reduce<number | null>((sum, x) => (sum === null || x.eurMinor === null ? null : sum + x.eurMinor), 0);
+
+/**
+ * The amount columns of a line (text, '—' when unknown): official fee and surcharge in the office's currency, the
+ * agent's fee, service fee and margin and the total in euros (the parts of the patent's detail, decision 199).
+ */
+export function amountsOf(line: CallLine, locale: Locale): { fee: string; surcharge: string; agentFee: string; serviceFee: string; margin: string; total: string } {
   const p = line.priced;
-  if (p.currency === null || p.totalMinor === null) return { fee: '—', surcharge: '—', total: '—' };
-  return { fee: formatAmount(partOf(p, 'official_fee'), p.currency, locale), surcharge: formatAmount(partOf(p, 'surcharge'), p.currency, locale), total: formatAmount(p.totalMinor, p.currency, locale) };
+  if (p.currency === null || !p.parts.some((x) => x.part === 'official_fee')) return { fee: '—', surcharge: '—', agentFee: '—', serviceFee: '—', margin: '—', total: '—' };
+  const eur = (part: string) => {
+    const v = eurOf(p, part);
+    return v === null ? '—' : formatAmount(v, CALL_TOTAL_CURRENCY, locale);
+  };
+  return {
+    fee: formatAmount(partOf(p, 'official_fee'), p.currency, locale),
+    surcharge: formatAmount(partOf(p, 'surcharge'), p.currency, locale),
+    agentFee: eur('agent_fee'),
+    serviceFee: eur('service_fee'),
+    margin: eur('margin'),
+    total: p.totalMinor === null ? '—' : formatAmount(p.totalMinor, CALL_TOTAL_CURRENCY, locale),
+  };
 }
 
 /** The call as a PDF (pdfkit, standard Helvetica: WinAnsi covers French). */
@@ -62,7 +80,7 @@ export async function callPdf(doc: CallDocument): Promise<Buffer> {
   pdf.text(`${t('date')}: ${formatMailDay(doc.day, doc.locale)}`);
   pdf.moveDown();
   const columns: [string, number][] = [
-    [t('reference'), 90], [t('country'), 40], [t('application'), 90], [t('year'), 45], [t('due'), 70], [t('before'), 80], [t('fee'), 90], [t('surcharge'), 80], [t('total'), 90],
+    [t('reference'), 80], [t('country'), 35], [t('application'), 75], [t('year'), 40], [t('due'), 60], [t('before'), 65], [t('fee'), 70], [t('surcharge'), 60], [t('agent_fee'), 60], [t('service_fee'), 60], [t('margin'), 55], [t('total_eur'), 75],
   ];
   const row = (cells: string[], bold = false) => {
     const y = pdf.y;
@@ -82,7 +100,7 @@ export async function callPdf(doc: CallDocument): Promise<Buffer> {
   row(columns.map(([label]) => label), true);
   for (const line of doc.lines) {
     const a = amountsOf(line, doc.locale);
-    row([line.reference ?? '—', line.pays, line.numeroDepot ?? '—', line.quantieme === null ? '—' : String(line.quantieme), formatMailDay(line.dueDate, doc.locale), formatMailDay(line.instructBefore, doc.locale), a.fee, a.surcharge, a.total]);
+    row([line.reference ?? '—', line.pays, line.numeroDepot ?? '—', line.quantieme === null ? '—' : String(line.quantieme), formatMailDay(line.dueDate, doc.locale), formatMailDay(line.instructBefore, doc.locale), a.fee, a.surcharge, a.agentFee, a.serviceFee, a.margin, a.total]);
   }
   pdf.moveDown();
   pdf.font('Helvetica-Bold').fontSize(10).text(t('totals'), pdf.page.margins.left);
@@ -103,7 +121,7 @@ export async function callXlsx(doc: CallDocument): Promise<Buffer> {
     out.on('error', reject);
   });
   const writer = new XlsxStreamWriter(out, ['FFFFFFFF']);
-  const header = ['client', 'reference', 'country', 'application', 'year', 'due', 'before', 'currency', 'fee', 'surcharge', 'total'].map(t);
+  const header = ['client', 'reference', 'country', 'application', 'year', 'due', 'before', 'currency', 'fee', 'surcharge', 'agent_fee', 'service_fee', 'margin', 'total_eur'].map(t);
   await writer.startSheet(doc.clientCode.slice(0, 31) || 'call', { widths: header.map(() => 16) });
   await writer.row(header, XlsxStreamWriter.HEADER_STYLE);
   const dateStyle = XlsxStreamWriter.styleOf(0, true);
@@ -112,7 +130,7 @@ export async function callXlsx(doc: CallDocument): Promise<Buffer> {
   const units = (minor: number | null) => (minor === null ? null : Number(formatMinor(minor)));
   for (const line of doc.lines) {
     const p = line.priced;
-    const known = p.currency !== null && p.totalMinor !== null;
+    const known = p.currency !== null && p.parts.some((x) => x.part === 'official_fee');
     await writer.row(
       [
         neutralise(doc.clientCode),
@@ -125,6 +143,9 @@ export async function callXlsx(doc: CallDocument): Promise<Buffer> {
         p.currency,
         known ? units(partOf(p, 'official_fee')) : null,
         known ? units(partOf(p, 'surcharge')) : null,
+        known ? units(eurOf(p, 'agent_fee')) : null,
+        known ? units(eurOf(p, 'service_fee')) : null,
+        known ? units(eurOf(p, 'margin')) : null,
         units(p.totalMinor),
       ],
       styles,

@@ -6,7 +6,8 @@ import type { Logger } from '@portal/logger';
 import type { Storage } from '@portal/storage';
 import { enqueueCommittedMails, formatMailDay } from '../mails.ts';
 import { rowsOf } from '../patents/rows.ts';
-import { DEFAULT_CALL_SETTINGS, instructBefore, nextStep, priceItem, stepOn, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep, type CostPartSource } from './costs.ts';
+import { loadCostTables } from '../costs/load.ts';
+import { DEFAULT_CALL_SETTINGS, instructBefore, nextStep, priceItem, stepOn, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep } from './costs.ts';
 import { amountsOf, callPdf, callXlsx, formatAmount, type CallDocument, type CallLine } from './documents.ts';
 
 export interface RenewalCallsDeps {
@@ -16,8 +17,6 @@ export interface RenewalCallsDeps {
   storage: Pick<Storage, 'put'>;
   clock?: { now(): Date };
   enqueueMail?: (mailId: string) => Promise<void>;
-  /** Other parts of a cost (agent's fee, service fee…), added by the cost breakdown (issue 30 §1). */
-  extraCostParts?: CostPartSource;
 }
 
 export const PDF_TYPE = 'application/pdf';
@@ -114,7 +113,7 @@ export async function closeCallItems(db: Database, day: string): Promise<{ items
     );
     let items = 0;
     for (const item of open) {
-      const lostAfter = priceItem({ recordId: item.record_id, pays: item.pays, quantieme: item.quantieme, dueDate: item.due_date }, day).lostAfter;
+      const lostAfter = priceItem({ recordId: item.record_id, cabinetId: null, pays: item.pays, quantieme: item.quantieme, dueDate: item.due_date }, day).lostAfter;
       const reason = item.paid ? 'paid' : item.ledger_state === 'lapsed' || (lostAfter !== null && day > lostAfter) ? 'lapsed' : item.instructed ? 'instructed' : null;
       if (reason === null) continue;
       await tx.execute(sql`update renewal_call_items set closed_reason = ${reason}, closed_on = ${day}::date where record_id = ${item.record_id}`);
@@ -138,6 +137,7 @@ interface CallRow {
 
 interface ItemRow {
   record_id: string;
+  cabinet_id: string;
   reference_client: string | null;
   pays: string;
   numero_depot: string | null;
@@ -150,7 +150,7 @@ interface ItemRow {
 export async function openItemsOf(db: Executor, callId: string): Promise<ItemRow[]> {
   return rowsOf<ItemRow>(
     await db.execute(sql`
-      select i.record_id, p.reference_client, p.pays, p.numero_depot, p.quantieme, i.due_date::text as due_date, i.instruct_before::text as instruct_before
+      select i.record_id, p.cabinet_id, p.reference_client, p.pays, p.numero_depot, p.quantieme, i.due_date::text as due_date, i.instruct_before::text as instruct_before
       from renewal_call_items i join patent_records p on p.id = i.record_id
       where i.call_id = ${callId} and i.closed_reason is null
       order by i.due_date, p.reference_client, i.record_id`),
@@ -161,8 +161,15 @@ export async function sentStepsOf(db: Executor, callId: string): Promise<CallSte
   return rowsOf<{ step: CallStep }>(await db.execute(sql`select step from renewal_call_steps where call_id = ${callId}`)).map((r) => r.step);
 }
 
-/** The lines and totals of a call on `day` (the staff preview and the documents). */
-export function callLines(items: readonly ItemRow[], day: string, extra?: CostPartSource): { lines: CallLine[]; totals: { currency: string; totalMinor: number }[] } {
+/**
+ * The lines and totals of a call on `day` (the staff preview and the documents): each item priced by `costBreakdown`
+ * with the admin tables and ECB rates read once for the call (decision 199), so a line is the sum of the parts the
+ * patent's detail shows.
+ */
+export async function callLines(db: Executor, items: readonly ItemRow[], day: string): Promise<{ lines: CallLine[]; totals: { currency: string; totalMinor: number }[] }> {
+  const payDays = items.map((i) => (day > i.due_date ? day : i.due_date)).sort();
+  const tables =
+    items.length === 0 ? undefined : await loadCostTables(db, { cabinetIds: items.map((i) => i.cabinet_id), currencies: ['GBP', 'SEK'], fromDay: payDays[0]!, toDay: payDays.at(-1)! });
   const lines = items.map((i) => ({
     reference: i.reference_client,
     pays: i.pays,
@@ -170,7 +177,7 @@ export function callLines(items: readonly ItemRow[], day: string, extra?: CostPa
     quantieme: i.quantieme,
     dueDate: i.due_date,
     instructBefore: i.instruct_before,
-    priced: priceItem({ recordId: i.record_id, pays: i.pays, quantieme: i.quantieme, dueDate: i.due_date }, day, extra),
+    priced: priceItem({ recordId: i.record_id, cabinetId: i.cabinet_id, pays: i.pays, quantieme: i.quantieme, dueDate: i.due_date }, day, tables),
   }));
   return { lines, totals: totalsPerCurrency(lines.map((l) => l.priced)) };
 }
@@ -224,7 +231,7 @@ export async function sendCallStep(deps: RenewalCallsDeps, callId: string, day: 
       .onConflictDoNothing()
       .returning({ step: renewalCallSteps.step });
     if (inserted.length === 0) return { step: null, mails: 0, mailIds: [] as string[] };
-    const { lines, totals } = callLines(items, day, deps.extraCostParts);
+    const { lines, totals } = await callLines(tx, items, day);
     const files = new Map<Locale, { storageKey: string; filename: string; contentType: string; size: number }[]>();
     const mailIds: string[] = [];
     for (const agent of agents) {

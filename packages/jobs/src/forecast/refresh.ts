@@ -3,7 +3,10 @@ import { formatIsoDate, parseIsoDate, type Day } from '@portal/annuities/core';
 import type { Database, Executor } from '@portal/db';
 import { patentKeyOf } from '../ledger/write.ts';
 import { rowsOf } from '../patents/rows.ts';
-import { storedScheduleOf, storedThroughOf } from './schedule.ts';
+import { forecastLiveDay, rebuildLive } from './live.ts';
+import { loadCostTables } from '../costs/load.ts';
+import { eurPartsOf } from './costs.ts';
+import { storedScheduleOf, storedThroughOf, type StoredAnnuity, type StoredSchedule } from './schedule.ts';
 
 /*
  * Keeps `patent_forecast_rows` (decision 201): the patents the trigger on `patent_records` named in
@@ -13,8 +16,8 @@ import { storedScheduleOf, storedThroughOf } from './schedule.ts';
  */
 
 export const FORECAST_REFRESH_BATCH = 2_000;
-/** Rows per INSERT statement (15 parameters each: under PostgreSQL's 65,535). */
-const INSERT_ROWS = 4_000;
+/** Rows per INSERT statement (20 parameters each: under PostgreSQL's 65,535). */
+const INSERT_ROWS = 3_000;
 
 interface RecordRow {
   id: string;
@@ -39,12 +42,17 @@ function headOf(records: readonly RecordRow[]): RecordRow {
 /** Adds (sign 1) or takes away (−1) the rows of `source` to the month sums. */
 function sumsUpsert(source: SQL, sign: 1 | -1): SQL {
   return sql`
-    insert into patent_forecast_sums as s (month, office, currency, origin, annuity_year, official_minor, annuities, unpriced)
+    insert into patent_forecast_sums as s (month, office, currency, origin, annuity_year, official_minor, annuities, unpriced,
+      official_eur, agent_fee_eur, service_fee_eur, margin_eur, unconverted)
     select (extract(year from due_date)::int * 12 + extract(month from due_date)::int - 1), office, currency, origin, annuity_year,
-      ${sql.raw(String(sign))} * coalesce(sum(official_minor), 0), ${sql.raw(String(sign))} * count(*), ${sql.raw(String(sign))} * (count(*) - count(official_minor))
+      ${sql.raw(String(sign))} * coalesce(sum(official_minor), 0), ${sql.raw(String(sign))} * count(*), ${sql.raw(String(sign))} * (count(*) - count(official_minor)),
+      ${sql.raw(String(sign))} * sum(official_eur), ${sql.raw(String(sign))} * sum(agent_fee_eur), ${sql.raw(String(sign))} * sum(service_fee_eur),
+      ${sql.raw(String(sign))} * sum(margin_eur), ${sql.raw(String(sign))} * sum(unconverted)
     from ${source} group by 1, 2, 3, 4, 5
     on conflict (month, office, currency, origin, annuity_year) do update
-      set official_minor = s.official_minor + excluded.official_minor, annuities = s.annuities + excluded.annuities, unpriced = s.unpriced + excluded.unpriced`;
+      set official_minor = s.official_minor + excluded.official_minor, annuities = s.annuities + excluded.annuities, unpriced = s.unpriced + excluded.unpriced,
+        official_eur = s.official_eur + excluded.official_eur, agent_fee_eur = s.agent_fee_eur + excluded.agent_fee_eur,
+        service_fee_eur = s.service_fee_eur + excluded.service_fee_eur, margin_eur = s.margin_eur + excluded.margin_eur, unconverted = s.unconverted + excluded.unconverted`;
 }
 
 /** Rebuilds one batch of named patents; the number of patents taken (0: nothing was named). */
@@ -78,7 +86,7 @@ async function refreshBatch(db: Database, today: Day, batch: number): Promise<nu
     }
     // The rows leave the month sums, then the new ones join them (decision 201: the sums are the rows', always).
     await tx.execute(sql`
-      with gone as (delete from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]) returning due_date, office, currency, origin, annuity_year, official_minor)
+      with gone as (delete from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]) returning due_date, office, currency, origin, annuity_year, official_minor, official_eur, agent_fee_eur, service_fee_eur, margin_eur, unconverted)
       ${sumsUpsert(sql`gone`, -1)}`);
     const from = formatIsoDate(today);
     const through = formatIsoDate(storedThroughOf(today));
@@ -87,9 +95,16 @@ async function refreshBatch(db: Database, today: Day, batch: number): Promise<nu
       if (values.length === 0) return;
       await tx.execute(sql`
         insert into patent_forecast_rows (patent_key, annuity_year, record_id, cabinet_id, client_code, office, origin, currency,
-          due_date, no_surcharge_end, grace_end, official_minor, unpaid_known, first_due, stored_through)
+          due_date, no_surcharge_end, grace_end, official_minor, unpaid_known, first_due, stored_through,
+          official_eur, agent_fee_eur, service_fee_eur, margin_eur, unconverted)
         values ${sql.join(values, sql`, `)}`);
       values = [];
+    };
+    // The cost parts of every annuity as the patent's detail prices them (decision 217): the tables and rates read once.
+    const tables = await loadCostTables(tx, { cabinetIds: [...new Set(records.map((r) => r.cabinet_id))], currencies: ['GBP', 'SEK'], fromDay: from, toDay: through });
+    const row = (key: string, head: RecordRow, schedule: StoredSchedule, a: StoredAnnuity) => {
+      const eur = eurPartsOf(tables, a.annuity, head.cabinet_id, a.annuity.due);
+      return sql`(${key}, ${a.number}, ${head.id}, ${head.cabinet_id}, ${head.client_code}, ${schedule.office}, ${schedule.origin}, ${a.currency}, ${a.due}, ${a.noSurchargeEnd}, ${a.graceEnd}, ${a.officialMinor}, ${schedule.unpaidKnown}, ${schedule.firstDue}, ${through}, ${eur.official}, ${eur.agentFee}, ${eur.serviceFee}, ${eur.margin}, ${eur.unconverted})`;
     };
     for (const [key, list] of byKey) {
       const head = headOf(list);
@@ -99,23 +114,22 @@ async function refreshBatch(db: Database, today: Day, batch: number): Promise<nu
         // Annuities whose last day passed before the refresh day are never read again from the rows (a known unpaid one
         // is read live from the record; the engine counts an unknown one paid). Later than `through`, a later refresh writes them.
         if (a.graceEnd < from || a.due > through) continue;
-        values.push(
-          sql`(${key}, ${a.number}, ${head.id}, ${head.cabinet_id}, ${head.client_code}, ${schedule.office}, ${schedule.origin}, ${a.currency}, ${a.due}, ${a.noSurchargeEnd}, ${a.graceEnd}, ${a.officialMinor}, ${schedule.unpaidKnown}, ${schedule.firstDue}, ${through})`,
-        );
+        values.push(row(key, head, schedule, a));
         if (values.length >= INSERT_ROWS) await flush();
       }
       // A patent whose first unpaid annuity is already due keeps one row (read live by the request) even with none to store.
       if (schedule.unpaidKnown && schedule.firstDue < from && !schedule.annuities.some((a) => a.graceEnd >= from && a.due <= through)) {
-        const a = schedule.annuities[0]!;
-        values.push(
-          sql`(${key}, ${a.number}, ${head.id}, ${head.cabinet_id}, ${head.client_code}, ${schedule.office}, ${schedule.origin}, ${a.currency}, ${a.due}, ${a.noSurchargeEnd}, ${a.graceEnd}, ${a.officialMinor}, ${schedule.unpaidKnown}, ${schedule.firstDue}, ${through})`,
-        );
+        values.push(row(key, head, schedule, schedule.annuities[0]!));
       }
     }
     await flush();
     await tx.execute(sql`
-      with added as (select due_date, office, currency, origin, annuity_year, official_minor from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]))
+      with added as (select due_date, office, currency, origin, annuity_year, official_minor, official_eur, agent_fee_eur, service_fee_eur, margin_eur, unconverted from patent_forecast_rows where patent_key = any(${sql.param(keys)}::text[]))
       ${sumsUpsert(sql`added`, 1)}`);
+    // Their special parts as of the live rows' day follow their rows (decision 216), in the same transaction.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('forecast-live'))`);
+    const liveDay = await forecastLiveDay(tx);
+    if (liveDay !== null) await rebuildLive(tx, liveDay, keys);
     return keys.length;
   });
 }
@@ -129,6 +143,7 @@ export async function refreshForecast(db: Database, today: string, options: { ne
   const day = parseIsoDate(today);
   if (day === null) throw new Error(`refreshForecast: invalid day ${today}`);
   if (options.needThrough !== undefined) await nameStale(db, options.needThrough);
+  await refreshLiveDay(db, today);
   let total = 0;
   for (;;) {
     const taken = await refreshBatch(db, day, options.batch ?? FORECAST_REFRESH_BATCH);
@@ -137,6 +152,24 @@ export async function refreshForecast(db: Database, today: string, options: { ne
     // A caller with a deadline (a request) stops after the batch that reaches it; the patents left stay named.
     if (options.deadline !== undefined && Date.now() >= options.deadline) return total;
   }
+}
+
+/** Rebuilds every special patent's live rows when they were built for another day than `today` (once a day). */
+async function refreshLiveDay(db: Database, today: string): Promise<void> {
+  if ((await forecastLiveDay(db)) === today) return;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('forecast-live'))`);
+    // Another process may have rebuilt them while this one waited.
+    if ((await forecastLiveDay(tx)) === today) return;
+    await rebuildLive(tx, today);
+  });
+}
+
+/** Whether the forecast needs the background refresh before its figures are whole for a window ending `needThrough`. */
+export async function forecastNeedsRefresh(db: Executor, today: string, needThrough: string): Promise<boolean> {
+  if ((await forecastLiveDay(db)) !== today) return true;
+  if (await forecastHasDirty(db)) return true;
+  return rowsOf(await db.execute(sql`select 1 from patent_forecast_rows where stored_through < ${needThrough}::date limit 1`)).length > 0;
 }
 
 /** Names the patents whose rows end before `needThrough` (none, but once a year). */

@@ -1,4 +1,4 @@
-import { addDays, computeSchedule, dayFromYmd, formatIsoDate, officeOfCountry, parseIsoDate, surchargeOn, ymdFromDay, type Currency, type Day, type Office, type Origin } from '@portal/annuities/core';
+import { addDays, computeSchedule, dayFromYmd, formatIsoDate, officeOfCountry, parseIsoDate, surchargeOn, ymdFromDay, type Annuity, type Currency, type Day, type Office, type Origin } from '@portal/annuities/core';
 import { originOf } from '../patents/rows.ts';
 
 /*
@@ -22,6 +22,8 @@ export interface StoredAnnuity {
   readonly graceEnd: string;
   readonly officialMinor: number | null;
   readonly currency: Currency;
+  /** The engine's annuity (what `costBreakdown` prices). */
+  readonly annuity: Annuity;
 }
 
 export interface StoredSchedule {
@@ -42,6 +44,8 @@ export interface ForecastPart {
   readonly payDay: string;
   readonly officialMinor: number | null;
   readonly surchargeMinor: number;
+  /** The engine's annuity (what `costBreakdown` prices on `payDay`). */
+  readonly annuity: Annuity;
 }
 
 /** The engine's office and origin for a record, and its inputs; null when it cannot compute a schedule. */
@@ -81,6 +85,7 @@ export function storedScheduleOf(input: ForecastInput): StoredSchedule | null {
       graceEnd: formatIsoDate(a.graceEndLatest),
       officialMinor: a.feeMinor,
       currency: a.currency,
+      annuity: a,
     });
   }
   if (annuities.length === 0) return null;
@@ -108,6 +113,7 @@ export function liveParts(input: ForecastInput, today: Day): ForecastPart[] {
       payDay: formatIsoDate(a.paymentDay),
       officialMinor: a.feeMinor,
       surchargeMinor: surchargeOn(a, a.paymentDay) ?? 0,
+      annuity: a,
     });
   }
   return parts;

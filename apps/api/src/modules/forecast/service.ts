@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { dayFromYmd, formatIsoDate, monthEnd, parseIsoDate, ymdFromDay } from '@portal/annuities/core';
-import { FORECAST_OFFICES, type ForecastFigure, type ForecastOfficeFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
+import { FORECAST_MAX_YEARS, FORECAST_OFFICES, type ForecastEur, type ForecastFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
 import { inBackgroundLane, type Database } from '@portal/db';
-import { forecastHasDirty, liveParts, refreshForecast, rowsOf } from '@portal/jobs';
+import { forecastNeedsRefresh, refreshForecast, rowsOf } from '@portal/jobs';
 import type { Logger } from '@portal/logger';
 import type { PatentScope } from '../patents/index.ts';
 
@@ -14,19 +14,49 @@ import type { PatentScope } from '../patents/index.ts';
  * years the ledger has paid (that year), and with the what-if every annuity above the given number.
  */
 
-interface Bucket {
+interface Eur {
   official: number;
   surcharge: number;
+  agentFee: number;
+  serviceFee: number;
+  margin: number;
+  unconverted: number;
+}
+
+interface Bucket extends Eur {
+  officialMinor: number;
+  surchargeMinor: number;
   annuities: number;
 }
 
-const DO_NOT_PAY = 2;
+const EUR_ZERO: Eur = { official: 0, surcharge: 0, agentFee: 0, serviceFee: 0, margin: 0, unconverted: 0 };
+const addEur = (to: Eur, from: Eur, sign = 1) => {
+  to.official += sign * from.official;
+  to.surcharge += sign * from.surcharge;
+  to.agentFee += sign * from.agentFee;
+  to.serviceFee += sign * from.serviceFee;
+  to.margin += sign * from.margin;
+  to.unconverted += sign * from.unconverted;
+};
+/** Euro cents to the wire's euros, with the total of the parts. */
+const eurWire = (e: Eur): ForecastEur => ({
+  official: major(e.official),
+  surcharge: major(e.surcharge),
+  agent_fee: major(e.agentFee),
+  service_fee: major(e.serviceFee),
+  margin: major(e.margin),
+  total: major(e.official + e.surcharge + e.agentFee + e.serviceFee + e.margin),
+  unconverted: e.unconverted,
+});
+
 const keyOf = (month: number, office: string, currency: string) => `${month}|${office}|${currency}`;
 const monthOf = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
 const monthLabel = (m: number) => `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
 const monthFirst = (m: number) => `${monthLabel(m)}-01`;
 const monthLast = (m: number) => formatIsoDate(monthEnd(m));
 const major = (minor: number) => minor / 100;
+/** The euro parts every forecast query sums the same way (after `e_official`, `e_surcharge`). */
+const EUR_REST = sql`sum(agent_fee_eur)::text as e_agent, sum(service_fee_eur)::text as e_service, sum(margin_eur)::text as e_margin, sum(unconverted)::text as e_unconverted`;
 
 /** The filters and the scope as conditions on the rows `f`. */
 function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
@@ -40,73 +70,19 @@ function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
   return where;
 }
 
-/**
- * The patents read through the engine (`special`), every other one read from its stored rows: those whose record names
- * an annuity already due, those without one whose annuity due by today is still within its last day (the engine counts it
- * unpaid until then), and those the ledger or a "do not pay" instruction drops years of (few: one anti-join, then the
- * rules applied in code).
- */
-export function specialCte(today: string): SQL {
-  return sql`
-    special as materialized (
-      select patent_key from patent_forecast_rows where unpaid_known and first_due <= ${today}::date
-      union
-      select patent_key from patent_forecast_rows where due_date <= ${today}::date and grace_end >= ${today}::date
-      union
-      -- a ledger year counts only where rows are kept: a paid year among them, an abandoned or lapsed one before one
-      select l.patent_key from patent_ledger l
-      where l.state in ('abandoned', 'lapsed', 'paid', 'confirmed')
-        and exists (
-          select 1 from patent_forecast_rows f
-          where f.patent_key = l.patent_key and (f.annuity_year = l.annuity_year or (l.state in ('abandoned', 'lapsed') and f.annuity_year > l.annuity_year))
-        )
-      union
-      select coalesce(nullif(idbrevet, ''), 'record:' || id::text) from patent_records where has_instruction and instruction_id = ${DO_NOT_PAY}
-    )`;
-}
-
-/** The ledger's and the instructions' drop-outs of some patents as a CTE (`ledger`, `drops`). */
-function dropsCte(keys: readonly string[]): SQL {
-  const onLedger = sql` and patent_key = any(${sql.param(keys)}::text[])`;
-  const onRecords = sql` and coalesce(nullif(idbrevet, ''), 'record:' || id::text) = any(${sql.param(keys)}::text[])`;
-  return sql`
-    ledger as materialized (
-      select patent_key, annuity_year, state from patent_ledger
-      where state in ('abandoned', 'lapsed', 'paid', 'confirmed')${onLedger}
-    ),
-    drops as materialized (
-      select patent_key, min(annuity_year) as from_year from (
-        select patent_key, annuity_year from ledger where state in ('abandoned', 'lapsed')
-        union all
-        select coalesce(nullif(idbrevet, ''), 'record:' || id::text), coalesce(quantieme, 0) from patent_records
-        where has_instruction and instruction_id = ${DO_NOT_PAY}${onRecords}
-      ) d group by patent_key
-    )`;
-}
-
-/**
- * The longest a request spends rebuilding the rows of changed patents before it answers. A few changes (an edit, an
- * instruction) take one batch; a bulk change (an import, the demo seed: 100,000 patents, two minutes) goes on in the
- * background (`refreshInBackground`) while the answer says `updating`.
- */
-export const FORECAST_REQUEST_REFRESH_MS = 1_500;
-
-export interface ForecastRefresh {
-  /** Epoch ms past which the request stops rebuilding (default: now + FORECAST_REQUEST_REFRESH_MS). */
-  deadline?: number;
-  batch?: number;
-}
-
 let background: Promise<void> | null = null;
 
 /**
- * Rebuilds every changed patent's rows after the request that found too many has answered: one at a time in this
- * process, in the database's background lane (decision 185), so requests go first. Other API replicas may run
- * theirs at once: the batches take their patents with SKIP LOCKED.
+ * The forecast's rebuild, off the request path (decision 216): the rows of every changed patent, the rows kept through a
+ * day before the longest window's end, and once a day the special patents' live rows. One at a time in this process, in
+ * the database's background lane (decision 185), so requests go first; started by a request that found the figures not
+ * whole (it answers `updating`). Other API replicas may run theirs at once: the batches take their patents with SKIP
+ * LOCKED and the live rows are written under one advisory lock.
  */
 export function refreshInBackground(db: Database, todayIso: string, logger: Logger): void {
   if (background) return;
-  background = inBackgroundLane(() => refreshForecast(db, todayIso))
+  const needThrough = `${Number(todayIso.slice(0, 4)) + FORECAST_MAX_YEARS - 1}-12-31`;
+  background = inBackgroundLane(() => refreshForecast(db, todayIso, { needThrough }))
     .then((rebuilt) => logger.info({ event: 'forecast_refreshed', rebuilt }, 'forecast rows rebuilt in the background'))
     .catch((err: unknown) => logger.error({ err, event: 'forecast_refresh_failed' }, 'forecast refresh failed; the next request tries again'))
     .finally(() => {
@@ -119,7 +95,7 @@ export function forecastRefreshSettled(): Promise<void> {
   return background ?? Promise.resolve();
 }
 
-export async function computeForecast(db: Database, scope: PatentScope, query: ForecastQuery, todayIso: string, refresh: ForecastRefresh = {}): Promise<Omit<ForecastResponse, 'success'>> {
+export async function computeForecast(db: Database, scope: PatentScope, query: ForecastQuery, todayIso: string): Promise<Omit<ForecastResponse, 'success'>> {
   const today = parseIsoDate(todayIso);
   if (today === null) throw new Error(`computeForecast: invalid day ${todayIso}`);
   const year = ymdFromDay(today).year;
@@ -130,123 +106,93 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
   const end = yearsEnd > monthsEnd ? yearsEnd : monthsEnd;
   const whatIf = query.abandon_older_than ?? null;
 
-  // Patents changed since their rows were written are rebuilt first (usually none or a few). A bulk change is rebuilt
-  // within the request's budget, the rest in the background: the answer then says `updating` (its figures are those
-  // stored before the change for the patents not rebuilt yet).
-  await refreshForecast(db, todayIso, { needThrough: end, deadline: refresh.deadline ?? Date.now() + FORECAST_REQUEST_REFRESH_MS, ...(refresh.batch ? { batch: refresh.batch } : {}) });
-  const updating = await forecastHasDirty(db);
+  // The request reads what is stored and never rebuilds (decision 216): patents changed since their rows were written, rows
+  // kept through a day before the window's end, or special patents stored for another day make the answer `updating`
+  // (the caller starts the background refresh) with the figures stored before.
+  const updating = await forecastNeedsRefresh(db, todayIso, end);
 
   const buckets = new Map<string, Bucket>();
   let unpriced = 0;
-  const add = (month: number, office: string, currency: string, official: number, surcharge: number, annuities: number) => {
+  const add = (month: number, office: string, currency: string, official: number, surcharge: number, annuities: number, eur: Eur) => {
     const key = keyOf(month, office, currency);
-    const b = buckets.get(key);
-    if (b) {
-      b.official += official;
-      b.surcharge += surcharge;
-      b.annuities += annuities;
-    } else buckets.set(key, { official, surcharge, annuities });
+    const b = buckets.get(key) ?? { ...EUR_ZERO, officialMinor: 0, surchargeMinor: 0, annuities: 0 };
+    b.officialMinor += official;
+    b.surchargeMinor += surcharge;
+    b.annuities += annuities;
+    addEur(b, eur);
+    buckets.set(key, b);
   };
 
   if (scope.kind === 'owned' && scope.cabinetIds.length + scope.codes.length === 0) return build();
   const where = conditions(scope, query);
   const filters = where.length === 0 ? sql`` : sql` and ${sql.join(where, sql` and `)}`;
-
-  const addGroups = (groups: ReadonlyArray<{ office: string; currency: string; m: number; official: string; n: number; unpriced: number }>, sign: 1 | -1) => {
+  type Group = { office: string; currency: string; m: number; official: string; surcharge: string; n: number; unpriced: number; e_official: string; e_surcharge: string; e_agent: string; e_service: string; e_margin: string; e_unconverted: string };
+  const addGroups = (groups: readonly Group[]) => {
     for (const g of groups) {
-      add(Number(g.m), g.office, g.currency, sign * Number(g.official), 0, sign * Number(g.n));
-      if (Number(g.m) <= monthOf(yearsEnd)) unpriced += sign * Number(g.unpriced);
+      const eur = { official: Number(g.e_official), surcharge: Number(g.e_surcharge), agentFee: Number(g.e_agent), serviceFee: Number(g.e_service), margin: Number(g.e_margin), unconverted: Number(g.e_unconverted) };
+      add(Number(g.m), g.office, g.currency, Number(g.official), Number(g.surcharge), Number(g.n), eur);
+      if (Number(g.m) <= monthOf(yearsEnd)) unpriced += Number(g.unpriced);
     }
   };
-  const rowGroups = async (where: SQL) =>
-    rowsOf<{ office: string; currency: string; m: number; official: string; n: number; unpriced: number }>(
-      await db.execute(sql`
-        with ${specialCte(todayIso)}
-        select f.office, f.currency, (extract(year from f.due_date)::int * 12 + extract(month from f.due_date)::int - 1) as m,
-          coalesce(sum(f.official_minor), 0)::text as official, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced
-        from patent_forecast_rows f
-        where ${where}${filters}
-        group by 1, 2, 3`),
-    );
-  const special = sql`exists (select 1 from special s where s.patent_key = f.patent_key)`;
+  const read = async (query: SQL) => addGroups(rowsOf<Group>(await db.execute(query)));
+  const lastMonth = monthOf(end);
+  // The special patents' correction (their engine parts in, their stored rows out), as of today.
+  const live = (table: SQL, extra: SQL) => sql`
+    select office, currency, month as m, sum(official_minor)::text as official, sum(surcharge_minor)::text as surcharge, sum(annuities)::int as n, sum(unpriced)::int as unpriced,
+      sum(official_eur)::text as e_official, sum(surcharge_eur)::text as e_surcharge, ${EUR_REST}
+    from ${table} where month <= ${lastMonth}${extra}
+    group by 1, 2, 3`;
   if (query.cabinet === undefined && query.client_code === undefined && scope.kind === 'all') {
-    // The whole portfolio (by office, origin, what-if): the month sums after this month; this month's rows due after
-    // today; the special patents' rows taken back out of the sums (they are read through the engine below).
-    const monthEnd0 = monthLast(firstMonth);
-    const sumsWhere: SQL[] = [sql`month > ${firstMonth} and month <= ${monthOf(end)}`];
+    // The whole portfolio (by office, origin, what-if): the month sums after this month, this month's rows due after
+    // today, and the special patents' summed correction.
+    const sumsWhere: SQL[] = [];
     if (query.office !== undefined) sumsWhere.push(sql`office = ${query.office}`);
     if (query.origin !== undefined) sumsWhere.push(sql`origin = ${query.origin}`);
     if (whatIf !== null) sumsWhere.push(sql`annuity_year <= ${whatIf}`);
-    addGroups(
-      rowsOf(
-        await db.execute(sql`
-          select office, currency, month as m, sum(official_minor)::text as official, sum(annuities)::int as n, sum(unpriced)::int as unpriced
-          from patent_forecast_sums where ${sql.join(sumsWhere, sql` and `)}
-          group by 1, 2, 3`),
-      ),
-      1,
-    );
-    addGroups(await rowGroups(sql`f.due_date > ${todayIso}::date and f.due_date <= ${monthEnd0}::date and not ${special}`), 1);
-    addGroups(await rowGroups(sql`f.due_date > ${monthEnd0}::date and f.due_date <= ${end}::date and ${special}`), -1);
+    const extra = sumsWhere.length === 0 ? sql`` : sql` and ${sql.join(sumsWhere, sql` and `)}`;
+    await read(sql`
+      select office, currency, month as m, sum(official_minor)::text as official, '0' as surcharge, sum(annuities)::int as n, sum(unpriced)::int as unpriced,
+        sum(official_eur)::text as e_official, '0' as e_surcharge, ${EUR_REST}
+      from patent_forecast_sums where month > ${firstMonth} and month <= ${lastMonth}${extra}
+      group by 1, 2, 3`);
+    await read(sql`
+      select f.office, f.currency, ${firstMonth}::int as m, coalesce(sum(f.official_minor), 0)::text as official, '0' as surcharge, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced,
+        sum(f.official_eur)::text as e_official, '0' as e_surcharge, ${EUR_REST}
+      from patent_forecast_rows f
+      where f.due_date > ${todayIso}::date and f.due_date <= ${monthLast(firstMonth)}::date${filters}
+      group by 1, 2`);
+    await read(live(sql`patent_forecast_live_sums`, extra));
   } else {
-    // A cabinet, a client code or an agent's scope: the rows of its patents due after today.
-    addGroups(await rowGroups(sql`f.due_date > ${todayIso}::date and f.due_date <= ${end}::date and not ${special}`), 1);
-  }
-
-  // The special patents: the engine as of today (an annuity in grace priced on today, with its surcharge), then the drop-outs.
-  const overdue = rowsOf<{ patent_key: string; pays: string; origine: string | null; date_depot: string | null; quantieme: number | null }>(
-    await db.execute(sql`
-      with ${specialCte(todayIso)}
-      select distinct on (f.patent_key) f.patent_key, r.pays, r.origine, r.date_depot::text as date_depot, r.quantieme
-      from special s join patent_forecast_rows f on f.patent_key = s.patent_key join patent_records r on r.id = f.record_id
-      where true${filters}
-      order by f.patent_key`),
-  );
-  if (overdue.length > 0) {
-    const keys = overdue.map((o) => o.patent_key);
-    const dropRows = rowsOf<{ patent_key: string; annuity_year: number; kind: string }>(
-      await db.execute(sql`
-        with ${dropsCte(keys)}
-        select patent_key, from_year as annuity_year, 'drop' as kind from drops
-        union all
-        select patent_key, annuity_year, 'paid' from ledger where state in ('paid', 'confirmed')`),
-    );
-    const dropFrom = new Map<string, number>();
-    const paid = new Set<string>();
-    for (const r of dropRows) {
-      if (r.kind === 'drop') dropFrom.set(r.patent_key, Number(r.annuity_year));
-      else paid.add(`${r.patent_key}|${r.annuity_year}`);
-    }
-    for (const o of overdue) {
-      const from = dropFrom.get(o.patent_key) ?? Infinity;
-      for (const p of liveParts({ pays: o.pays, origine: o.origine, dateDepot: o.date_depot, quantieme: o.quantieme }, today)) {
-        if (p.payDay < todayIso || p.payDay > end || p.number >= from || paid.has(`${o.patent_key}|${p.number}`)) continue;
-        if (whatIf !== null && p.number > whatIf) continue;
-        const m = monthOf(p.payDay);
-        add(m, p.office, p.currency, p.officialMinor ?? 0, p.surchargeMinor, 1);
-        if (p.officialMinor === null && m <= monthOf(yearsEnd)) unpriced += 1;
-      }
-    }
+    // A cabinet, a client code or an agent's scope: the rows of its patents due after today and their correction.
+    await read(sql`
+      select f.office, f.currency, (extract(year from f.due_date)::int * 12 + extract(month from f.due_date)::int - 1) as m,
+        coalesce(sum(f.official_minor), 0)::text as official, '0' as surcharge, count(*)::int as n, (count(*) - count(f.official_minor))::int as unpriced,
+        sum(f.official_eur)::text as e_official, '0' as e_surcharge, ${EUR_REST}
+      from patent_forecast_rows f
+      where f.due_date > ${todayIso}::date and f.due_date <= ${end}::date${filters}
+      group by 1, 2, 3`);
+    await read(live(sql`patent_forecast_live f`, filters));
   }
   return build();
 
   function build(): Omit<ForecastResponse, 'success'> {
     const period = (label: string, from: string, to: string, months: (m: number) => boolean): ForecastPeriod => {
-      const perOffice = new Map<string, ForecastOfficeFigure>();
+      const perOffice = new Map<string, { office: string; currency: string; official: number; surcharge: number; annuities: number; eur: Eur }>();
       for (const [key, b] of buckets) {
         const [m, office, currency] = key.split('|') as [string, string, string];
         // A bucket the special patents emptied (their rows taken back out of the sums) is no figure.
         if (!months(Number(m)) || b.annuities === 0) continue;
         const id = `${office}|${currency}`;
-        const f = perOffice.get(id) ?? { office, currency, total: 0, parts: { official: 0, surcharge: 0 }, annuities: 0 };
-        f.parts.official += b.official;
-        f.parts.surcharge += b.surcharge;
+        const f = perOffice.get(id) ?? { office, currency, official: 0, surcharge: 0, annuities: 0, eur: { ...EUR_ZERO } };
+        f.official += b.officialMinor;
+        f.surcharge += b.surchargeMinor;
         f.annuities += b.annuities;
+        addEur(f.eur, b);
         perOffice.set(id, f);
       }
       const offices = [...perOffice.values()]
         .sort((a, b) => officeRank(a.office) - officeRank(b.office) || a.currency.localeCompare(b.currency))
-        .map((f) => ({ ...f, total: major(f.parts.official + f.parts.surcharge), parts: { official: major(f.parts.official), surcharge: major(f.parts.surcharge) } }));
+        .map((f) => ({ office: f.office, currency: f.currency, total: major(f.official + f.surcharge), parts: { official: major(f.official), surcharge: major(f.surcharge) }, eur: eurWire(f.eur), annuities: f.annuities }));
       return { period: label, from, to, offices, totals: totalsOf(offices) };
     };
     const years: ForecastPeriod[] = [];
@@ -267,15 +213,17 @@ const officeRank = (office: string) => {
 
 /** Totals per currency of figures in major units, summed in minor units (exact). */
 function totalsOf(figures: readonly ForecastFigure[]): ForecastFigure[] {
-  const per = new Map<string, { official: number; surcharge: number; annuities: number }>();
+  const cents = (v: number) => Math.round(v * 100);
+  const per = new Map<string, { official: number; surcharge: number; annuities: number; eur: Eur }>();
   for (const f of figures) {
-    const t = per.get(f.currency) ?? { official: 0, surcharge: 0, annuities: 0 };
-    t.official += Math.round(f.parts.official * 100);
-    t.surcharge += Math.round(f.parts.surcharge * 100);
+    const t = per.get(f.currency) ?? { official: 0, surcharge: 0, annuities: 0, eur: { ...EUR_ZERO } };
+    t.official += cents(f.parts.official);
+    t.surcharge += cents(f.parts.surcharge);
     t.annuities += f.annuities;
+    addEur(t.eur, { official: cents(f.eur.official), surcharge: cents(f.eur.surcharge), agentFee: cents(f.eur.agent_fee), serviceFee: cents(f.eur.service_fee), margin: cents(f.eur.margin), unconverted: f.eur.unconverted });
     per.set(f.currency, t);
   }
   return [...per.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([currency, t]) => ({ currency, total: major(t.official + t.surcharge), parts: { official: major(t.official), surcharge: major(t.surcharge) }, annuities: t.annuities }));
+    .map(([currency, t]) => ({ currency, total: major(t.official + t.surcharge), parts: { official: major(t.official), surcharge: major(t.surcharge) }, eur: eurWire(t.eur), annuities: t.annuities }));
 }

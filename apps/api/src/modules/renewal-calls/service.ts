@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { paginationMeta, type RenewalCallDto, type RenewalCallLineDto, type RenewalCallsQuery } from '@portal/contracts';
 import { formatMinor } from '@portal/annuities/core';
 import { renewalCalls, type Executor } from '@portal/db';
-import { callLines, callSettingsOf, nextStep, openItemsOf, rowsOf, sendCallStep, sentStepsOf, type CallStep } from '@portal/jobs';
+import { CALL_TOTAL_CURRENCY, callLines, callSettingsOf, nextStep, openItemsOf, rowsOf, sendCallStep, sentStepsOf, type CallStep } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
 
@@ -27,7 +27,7 @@ async function toDto(db: Executor, row: CallRow, day: string): Promise<RenewalCa
   const settings = await callSettingsOf(db, row.cabinet_id);
   const dates = items.map((i) => ({ dueDate: i.due_date, instructBefore: i.instruct_before }));
   const next = row.closed_on === null ? nextStep(day, dates, settings, sent) : null;
-  const { totals } = callLines(items, day);
+  const { totals } = await callLines(db, items, day);
   const last = sent.reduce<CallStep | null>((max, s) => (max === null || ORDER[s] > ORDER[max] ? s : max), null);
   return {
     _id: row.id,
@@ -88,7 +88,7 @@ export async function previewCall(ctx: AppContext, id: string) {
   const row = await callRow(ctx.db, id);
   const day = today(ctx);
   const items = row.closed_on === null ? await openItemsOf(ctx.db, id) : [];
-  const { lines } = callLines(items, day);
+  const { lines } = await callLines(ctx.db, items, day);
   const steps = rowsOf<{ step: CallStep; sent_on: string; items: number; mails: number; user_id: string | null }>(
     await ctx.db.execute(sql`select step, sent_on::text as sent_on, items, mails, user_id from renewal_call_steps where call_id = ${id} order by created_at, step`),
   );
@@ -104,8 +104,9 @@ export async function previewCall(ctx: AppContext, id: string) {
         due_date: l.dueDate,
         instruct_before: l.instructBefore,
         in_grace: l.priced.inGrace,
-        currency: l.priced.currency,
-        parts: l.priced.parts.map((p) => ({ part: p.part, currency: p.currency, amount: formatMinor(p.amountMinor) })),
+        // The currency of `total` (every part summed in euros), or the office's when no total is known.
+        currency: l.priced.totalMinor === null ? l.priced.currency : CALL_TOTAL_CURRENCY,
+        parts: l.priced.parts.map((p) => ({ part: p.part, currency: p.currency, amount: formatMinor(p.amountMinor), amount_eur: p.eurMinor === null ? null : formatMinor(p.eurMinor) })),
         total: l.priced.totalMinor === null ? null : formatMinor(l.priced.totalMinor),
       }),
     ),

@@ -7,7 +7,7 @@ import { SPEND_DIMENSIONS, type SpendDimension, type SpendGroup } from '@portal/
 import { LoadError } from '../../components/LoadError.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { BarChart, DataTable, money, REFUSED_COLOUR, SPEND_COLOUR } from './components/BarChart.tsx';
+import { DataTable, money, REFUSED_COLOUR, SPEND_COLOUR, SpendChart } from './components/SpendChart.tsx';
 import { downloadSpend, spendQuery, type SpendFilters } from './analyticsApi.ts';
 
 const FILTERS = ['law_firm', 'client', 'matter', 'timekeeper', 'task'] as const;
@@ -101,7 +101,7 @@ export function AnalyticsPage() {
                   {t(`charts.${d}`)}
                 </Title>
                 <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-                  <BarChart id={d} title={t(`charts.${d}`)} groups={d === 'month' ? groups : groups.slice(0, CHART_BARS)} labelOf={label} />
+                  <SpendChart id={d} title={t(`charts.${d}`)} groups={d === 'month' ? groups : groups.slice(0, CHART_BARS)} labelOf={label} />
                   <DataTable groups={groups} labelOf={label} keyHeader={t(`dimensions.${d}`)} />
                 </SimpleGrid>
                 {data.groups[d].others && <Text size="sm" c="dimmed" mt="xs">{t('others', { count: data.groups[d].count - groups.length, spend: money(data.groups[d].others.spend) })}</Text>}

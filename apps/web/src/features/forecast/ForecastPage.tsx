@@ -121,13 +121,19 @@ export function ForecastPage() {
               {t('unpriced', { count: data.unpriced })}
             </Alert>
           )}
-          <Paper withBorder shadow="xs" p="md">
-            <SimpleGrid cols={{ base: 1, md: Math.min(3, Math.max(1, data.totals.length)) }} spacing="lg">
-              {data.totals.map((x) => (
-                <ForecastChart key={x.currency} years={data.years} currency={x.currency} offices={data.offices} />
-              ))}
-            </SimpleGrid>
-          </Paper>
+          {data.totals.length === 0 ? (
+            <Text c="dimmed" data-testid="forecast-empty">
+              {t('empty')}
+            </Text>
+          ) : (
+            <Paper withBorder shadow="xs" p="md">
+              <SimpleGrid cols={{ base: 1, md: Math.min(3, data.totals.length) }} spacing="lg">
+                {data.totals.map((x) => (
+                  <ForecastChart key={x.currency} years={data.years} currency={x.currency} offices={data.offices} />
+                ))}
+              </SimpleGrid>
+            </Paper>
+          )}
           <Paper withBorder shadow="xs" p="md">
             <ForecastTable periods={data.years} caption={t('table.caption')} firstHeader={t('table.office')} testId="forecast-table" />
           </Paper>
