@@ -520,17 +520,19 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
 
     /** Every object in the bucket belongs to a row (any column of `@portal/db` STORAGE_KEY_COLUMNS); nothing half-written is left. */
     async function strayObjects(): Promise<string[]> {
+      // The bucket first, then the rows: an object listed was stored before the rows are read, so a row naming it
+      // (before its put, as the treated workbook's pending key does) is seen even if the object is still being written.
+      const keys = await s3.keys(PRODUCTION_BUCKET);
       const referenced = new Set<string>();
       const rows = (
         await db.query(
-          `select original_key as k from ledes_runs union all select treated_key from ledes_runs union all select delivered_key from ledes_runs
+          `select original_key as k from ledes_runs union all select treated_key from ledes_runs union all select treated_pending_key from ledes_runs union all select delivered_key from ledes_runs
            union all select import_key from annuity_files union all select export_key from annuity_files union all select storage_key from mail_attachments
            union all select storage_key from patent_imports union all select xlsx_key from patent_export_batches union all select csv_key from patent_export_batches
            union all select storage_key from receipt_uploads union all select storage_key from receipts`,
         )
       ).rows as Array<{ k: string | null }>;
       for (const row of rows) if (row.k) referenced.add(row.k);
-      const keys = await s3.keys(PRODUCTION_BUCKET);
       const problems: string[] = [];
       const stray = keys.filter((k) => !referenced.has(k));
       if (stray.length > 0) problems.push(`${stray.length} object(s) in storage referenced by no run: ${stray.slice(0, 5).join(', ')}`);
