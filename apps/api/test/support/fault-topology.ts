@@ -10,6 +10,7 @@ import { TestClient } from './portal.ts';
 import { findPostgresBinaries, startPostgresServer, type PostgresServer } from './postgres-server.ts';
 import { freePort, PRODUCTION_ADMIN, PRODUCTION_API_KEY, PRODUCTION_BUCKET, productionEnv, startProcess, type RunningProcess } from './processes.ts';
 import { RUN_KIND_FAULTS } from './run-kinds.ts';
+import { startLocalOps } from './local-ops.ts';
 import { startS3Server } from './s3-server.ts';
 
 /**
@@ -115,6 +116,10 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
     const s3 = await startS3Server();
     cleanups.push(() => s3.destroy());
 
+    // The patent office the register sync reads (issue 29): recorded answers over HTTP, outside the system.
+    const ops = await startLocalOps();
+    cleanups.push(() => ops.stop());
+
     const received: ReceivedMail[] = [];
     let smtp: Awaited<ReturnType<typeof startSmtpSink>> | undefined = await startSmtpSink(undefined, { received });
     const smtpPort = smtp.port;
@@ -130,6 +135,9 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       // Short locks and stall checks, so a lost lock or a killed worker shows within seconds.
       WORKER_LOCK_DURATION_MS: '3000',
       WORKER_STALLED_INTERVAL_MS: '1000',
+      OPS_CONSUMER_KEY: 'faults-consumer-key',
+      OPS_CONSUMER_SECRET: 'faults-consumer-secret',
+      OPS_BASE_URL: ops.url,
       ...options.env,
     };
     for (const name of options.unset ?? []) delete env[name];
@@ -240,6 +248,7 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       env,
       postgres,
       s3,
+      ops,
       received,
       exchanges,
       outages,
