@@ -220,6 +220,12 @@ export const ledesRuns = pgTable(
     originalName: text('original_name').notNull(),
     originalKey: text('original_key').notNull().unique(),
     treatedKey: text('treated_key').unique(),
+    /**
+     * The treated workbook's key while it is being stored (decision 212): set before the put, cleared in the statement
+     * that records `treated_key`, so an object stored by an execution stopped before its record still belongs to the
+     * run (the storage clean-up and the fault suite's stray check read it); the next execution finds and records it.
+     */
+    treatedPendingKey: text('treated_pending_key'),
     size: bigint('size', { mode: 'number' }).notNull(),
     sha256: text('sha256').notNull(),
     office: text('office').notNull(),

@@ -11,6 +11,7 @@ import { annuityFiles, ledesRuns, mailAttachments, patentExportBatches, patentIm
 export const STORAGE_KEY_COLUMNS = [
   ledesRuns.originalKey,
   ledesRuns.treatedKey,
+  ledesRuns.treatedPendingKey,
   ledesRuns.deliveredKey,
   annuityFiles.importKey,
   annuityFiles.exportKey,

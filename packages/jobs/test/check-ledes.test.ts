@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ledesFindings, ledesProfiles, ledesRuns } from '@portal/db';
+import { ledesFindings, ledesProfiles, ledesRuns, referencedStorageKeys } from '@portal/db';
 import type { LedesProfile } from '@portal/ledes';
 import type { JobContext } from '@portal/queue';
 import { createCheckLedesProcessor, createThreadEngine, EMBEDDED_FINDINGS_PER_STATEMENT, ledesJob, ledesRunKind, runEngineInThread, withHeartbeat, type LedesEngine } from '../src/index.ts';
@@ -240,6 +240,31 @@ describe('check-ledes lifecycle points', () => {
   });
 
   const rowOf = async (runId: string) => (await world.database.db.select().from(ledesRuns).where(eq(ledesRuns.id, runId)))[0]!;
+
+  it('decision 212: a worker stopped between the workbook\'s store and its record leaves no object that no run names; the next execution records it, written once (the fault suite saw an orphan workbook once)', async () => {
+    const runId = await world.createRun();
+    const run = processor();
+    const putsBefore = world.storage.treatedPuts.length;
+    let namedAtStore: boolean | undefined;
+    world.storage.afterTreatedPut = async (key) => {
+      world.storage.afterTreatedPut = undefined;
+      // The storage clean-up's (and the fault suite's) question at this instant: does some row name the object?
+      namedAtStore = (await referencedStorageKeys(world.database.db, [key])).has(key);
+      throw Object.assign(new Error('worker stopped between the store and the record'), { code: 'ECONNRESET' });
+    };
+    await expect(run({ runId }, ctx(1))).rejects.toThrow('worker stopped between the store and the record');
+    const [key] = world.storage.treatedPuts.slice(putsBefore);
+    expect(key).toMatch(/^ledes\/treated\/.+\.xlsx$/);
+    expect(namedAtStore, 'the stored workbook was named by no row when it was stored').toBe(true);
+    expect(await world.storage.stat(key!)).not.toBeNull();
+    expect(await referencedStorageKeys(world.database.db, [key!])).toEqual(new Set([key]));
+    expect(await rowOf(runId)).toMatchObject({ state: 'Done', treatedKey: null });
+    // The next execution (a retry, the sweep's job) finds the object under the name and records it, not written again.
+    await run({ runId }, ctx(2));
+    expect(await rowOf(runId)).toMatchObject({ treatedKey: key, treatedPendingKey: null, leaseHolder: null });
+    expect(world.storage.treatedPuts.slice(putsBefore), 'the workbook written once').toEqual([key]);
+  });
+
 
   it('#28 decision 182: the workbook phase is leased; a sweep while a live holder writes it leaves the run, and a second execution ends without writing it (the fault suite saw it written twice; failed before the claim)', async () => {
     const runId = await world.createRun();

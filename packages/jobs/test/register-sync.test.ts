@@ -181,11 +181,12 @@ describe.each(testDatabaseKinds())('register sync (%s)', (kind) => {
       readLegalEvents: (n, signal) => real.readLegalEvents(n, signal),
     };
     await expect(runJob(deps(dying), id)).rejects.toThrow('SIGKILL');
-    expect(await runOf(id)).toMatchObject({ state: 'in_progress', done: 1, cursor: key('P-A'), leaseHolder: null });
+    // Started and claimed once, as every run kind says (the fault suite waits for started_at and counts claims by attempts).
+    expect(await runOf(id)).toMatchObject({ state: 'in_progress', done: 1, cursor: key('P-A'), leaseHolder: null, startedAt: expect.any(Date), attempts: 1 });
     expect(registerCalls('2400812')).toBe(3);
 
     await runJob(deps(source()), id);
-    expect(await runOf(id)).toMatchObject({ state: 'Done', done: 3, found: 2, notFound: 1 });
+    expect(await runOf(id)).toMatchObject({ state: 'Done', done: 3, found: 2, notFound: 1, attempts: 2 });
     expect([registerCalls('2400812'), registerCalls('1000000'), registerCalls('3000000')]).toEqual([3, 3, 1]);
     const events = await handle.db.select().from(patentLedgerEvents).where(sql`${patentLedgerEvents.patentKey} like ${prefix + '%'}`);
     expect(events).toHaveLength(2);

@@ -65,9 +65,15 @@ export class FaultyStorage implements Storage {
       }
     }
     const stored = await this.inner.put(...args);
-    if (args[0].startsWith('ledes/treated/')) this.treatedPuts.push(args[0]);
+    if (args[0].startsWith('ledes/treated/')) {
+      this.treatedPuts.push(args[0]);
+      // The object is stored and the put has not answered yet: what a worker stopped here leaves behind.
+      await this.afterTreatedPut?.(args[0]);
+    }
     return stored;
   }
+  /** Runs once a treated workbook is stored, before its put answers (throwing stops the execution there). */
+  afterTreatedPut: ((key: string) => Promise<void>) | undefined;
   /** Treated workbooks stored, by key, in order. */
   readonly treatedPuts: string[] = [];
   async get(key: string): Promise<Readable> {

@@ -43,6 +43,13 @@ export class FakeOps {
   private server: Server | null = null;
   url = '';
 
+  /** Answers every request no route names (the fault suite's portfolio of numbers): the request and how many such came before. */
+  fallback(handler: Handler): this {
+    this.otherwise = handler;
+    return this;
+  }
+  private otherwise: Handler | null = null;
+
   route(key: string, answer: Answer | Handler): this {
     this.routes.set(key, typeof answer === 'function' ? answer : () => answer);
     return this;
@@ -93,7 +100,7 @@ export class FakeOps {
     const seen: SeenRequest = { method: req.method ?? '', path, authorization: req.headers.authorization, contentType: req.headers['content-type'], body };
     this.requests.push(seen);
     const key = `${seen.method} ${path}`;
-    const handler = this.routes.get(key);
+    const handler = this.routes.get(key) ?? this.otherwise;
     if (!handler) return { status: 599, body: `no route ${key}` };
     const index = this.hits.get(key) ?? 0;
     this.hits.set(key, index + 1);

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { sleep, type FaultTopology, type ReadinessAnswer } from '../support/fault-topology.ts';
 import { RUN_KIND_FAULTS } from '../support/run-kinds.ts';
-import { describeFault, longRunProblems, startLongRuns, STREAM } from './fault-suite.ts';
+import { describeFault, longRunProblems, runMidway, startLongRuns, STREAM } from './fault-suite.ts';
 
 /**
  * A dependency goes away while one long run of every run kind is mid-input and a stream of uploads,
@@ -36,7 +36,8 @@ describeFault('fault: a dependency down during one long run of every kind and a 
       'storage (read-only)',
       () => {
         t.s3.setReadOnly(true);
-        notReady = readinessUntil(t, (r) => r.status === 503 && r.checks.storage === 'down', 10_000);
+        const storeless = new Set(RUN_KIND_FAULTS.filter((k) => k.usesStorage === false).flatMap((k) => t.workersOf(k.queue).map((w) => w.name)));
+        notReady = readinessUntil(t, (r) => storeless.has(r.name) || (r.status === 503 && r.checks.storage === 'down'), 10_000);
       },
       () => t.s3.setReadOnly(false),
       20_000,
@@ -44,7 +45,10 @@ describeFault('fault: a dependency down during one long run of every kind and a 
     const during = await notReady!;
     const workers = RUN_KIND_FAULTS.reduce((n, kind) => n + t.workersOf(kind.queue).length, 0);
     expect(during.length, 'the API, the mail worker and every run kind worker answer /readyz').toBe(2 + workers);
-    expect(during.filter((r) => r.status !== 503 || r.checks.storage !== 'down'), 'ready while storage refused writes').toEqual([]);
+    // The workers of a kind that stores nothing (the register sync) have no storage to check: they stay ready.
+    const storeless = new Set(RUN_KIND_FAULTS.filter((k) => k.usesStorage === false).flatMap((k) => t.workersOf(k.queue).map((w) => w.name)));
+    expect(during.filter((r) => !storeless.has(r.name) && (r.status !== 503 || r.checks.storage !== 'down')), 'ready while storage refused writes').toEqual([]);
+    expect(during.filter((r) => storeless.has(r.name) && (r.status !== 200 || 'storage' in r.checks)), 'a worker without storage said not ready').toEqual([]);
     // Ready again once it takes writes.
     const after = await readinessUntil(t, (r) => r.status === 200, 15_000);
     expect(after.filter((r) => r.status !== 200)).toEqual([]);
@@ -52,6 +56,39 @@ describeFault('fault: a dependency down during one long run of every kind and a 
     const problems = await t.violations();
     problems.push(...(await longRunProblems(t, long, { states: ['Done', 'Error'] })));
     expect(problems).toEqual([]);
+  });
+
+  /**
+   * Issue 29 (done-when 3): OPS answers 429 with Retry-After mid-batch. The run pauses (`paused_until`, its lease
+   * held by nobody until then), its job ends; once the pause is over and the run silent, the sweep takes it again
+   * and it resumes from its cursor to Done, each patent read once and written once.
+   */
+  it('OPS throttles the register sync mid-batch: paused until Retry-After, then resumed from its cursor to Done, nothing read or written twice', { timeout: 480_000 }, async () => {
+    const t = topology();
+    const kind = RUN_KIND_FAULTS.find((k) => k.queue === 'register-sync')!;
+    const id = await kind.start(t, 'throttled-register-sync');
+    const run = { kind, id, jobId: `${kind.queue}-${id}`, samples: [] };
+    await runMidway(t, run);
+    t.ops.throttle(1, 2);
+    let paused: { paused_until: Date | null; pause_reason: string | null; done: number } | undefined;
+    const deadline = Date.now() + 60_000;
+    while (!paused?.paused_until && Date.now() < deadline) {
+      await sleep(100);
+      paused = (await t.db.query('select paused_until, pause_reason, done from register_sync_runs where id = $1', [id])).rows[0];
+    }
+    expect(t.ops.throttled, 'OPS answered 429 once').toBe(1);
+    expect(paused, 'the run paused on the 429').toMatchObject({ paused_until: expect.any(Date), pause_reason: 'throttled' });
+    // Resumed: the sweep enqueues it once it is past its pause and silent (SILENT_RUN_AFTER_MS), up to a minute later.
+    const resumedBy = Date.now() + 330_000;
+    let row: { state: string; attempts: number; paused_until: Date | null; done: number } | undefined;
+    while (Date.now() < resumedBy) {
+      row = (await t.db.query('select state, attempts, paused_until, done from register_sync_runs where id = $1', [id])).rows[0];
+      if (row?.state !== 'in_progress') break;
+      await sleep(1000);
+    }
+    expect(row, 'the paused run resumed and ended Done').toMatchObject({ state: 'Done', paused_until: null });
+    expect(row!.done).toBeGreaterThan(paused!.done);
+    expect(await kind.once(t, id)).toEqual([]);
   });
 
   /**

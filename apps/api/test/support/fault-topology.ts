@@ -10,6 +10,7 @@ import { TestClient } from './portal.ts';
 import { findPostgresBinaries, startPostgresServer, type PostgresServer } from './postgres-server.ts';
 import { freePort, PRODUCTION_ADMIN, PRODUCTION_API_KEY, PRODUCTION_BUCKET, productionEnv, startProcess, type RunningProcess } from './processes.ts';
 import { RUN_KIND_FAULTS } from './run-kinds.ts';
+import { startLocalOps } from './local-ops.ts';
 import { startS3Server } from './s3-server.ts';
 
 /**
@@ -115,6 +116,10 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
     const s3 = await startS3Server();
     cleanups.push(() => s3.destroy());
 
+    // The patent office the register sync reads (issue 29): recorded answers over HTTP, outside the system.
+    const ops = await startLocalOps();
+    cleanups.push(() => ops.stop());
+
     const received: ReceivedMail[] = [];
     let smtp: Awaited<ReturnType<typeof startSmtpSink>> | undefined = await startSmtpSink(undefined, { received });
     const smtpPort = smtp.port;
@@ -130,6 +135,9 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       // Short locks and stall checks, so a lost lock or a killed worker shows within seconds.
       WORKER_LOCK_DURATION_MS: '3000',
       WORKER_STALLED_INTERVAL_MS: '1000',
+      OPS_CONSUMER_KEY: 'faults-consumer-key',
+      OPS_CONSUMER_SECRET: 'faults-consumer-secret',
+      OPS_BASE_URL: ops.url,
       ...options.env,
     };
     for (const name of options.unset ?? []) delete env[name];
@@ -240,6 +248,7 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
       env,
       postgres,
       s3,
+      ops,
       received,
       exchanges,
       outages,
@@ -520,17 +529,19 @@ export async function startFaultTopology(options: TopologyOptions = {}) {
 
     /** Every object in the bucket belongs to a row (any column of `@portal/db` STORAGE_KEY_COLUMNS); nothing half-written is left. */
     async function strayObjects(): Promise<string[]> {
+      // The bucket first, then the rows: an object listed was stored before the rows are read, so a row naming it
+      // (before its put, as the treated workbook's pending key does) is seen even if the object is still being written.
+      const keys = await s3.keys(PRODUCTION_BUCKET);
       const referenced = new Set<string>();
       const rows = (
         await db.query(
-          `select original_key as k from ledes_runs union all select treated_key from ledes_runs union all select delivered_key from ledes_runs
+          `select original_key as k from ledes_runs union all select treated_key from ledes_runs union all select treated_pending_key from ledes_runs union all select delivered_key from ledes_runs
            union all select import_key from annuity_files union all select export_key from annuity_files union all select storage_key from mail_attachments
            union all select storage_key from patent_imports union all select xlsx_key from patent_export_batches union all select csv_key from patent_export_batches
            union all select storage_key from receipt_uploads union all select storage_key from receipts`,
         )
       ).rows as Array<{ k: string | null }>;
       for (const row of rows) if (row.k) referenced.add(row.k);
-      const keys = await s3.keys(PRODUCTION_BUCKET);
       const problems: string[] = [];
       const stray = keys.filter((k) => !referenced.has(k));
       if (stray.length > 0) problems.push(`${stray.length} object(s) in storage referenced by no run: ${stray.slice(0, 5).join(', ')}`);

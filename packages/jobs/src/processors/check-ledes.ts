@@ -278,15 +278,25 @@ export function treatedKeyOf(run: Pick<LedesRunRow, 'originalKey'>): string {
 async function writeTreatedOnce(deps: CheckLedesDeps, run: LedesRunRow, signal: AbortSignal): Promise<LedesRunRow | undefined> {
   if (run.state !== 'Done' || run.treatedKey) return undefined;
   const treatedKey = treatedKeyOf(run);
-  // Stored by an earlier execution whose record of it was lost (the database down right after the upload): the
-  // key is the run's own and a put is whole or absent (S3; the local driver renames), so it is recorded, not
-  // written again.
-  if (!(await deps.storage.stat(treatedKey))) await writeTreated(deps, run, treatedKey, signal);
+  // Stored by an earlier execution whose record of it was lost (the database down right after the upload, the worker
+  // stopped between the two): the key is the run's own and a put is whole or absent (S3; the local driver renames),
+  // so it is recorded, not written again.
+  if (!(await deps.storage.stat(treatedKey))) {
+    // The run names the key before the object exists (decision 212): whenever the object is stored, a row points to
+    // it, whatever stops this execution between the put and the record below.
+    const [pending] = await deps.db
+      .update(ledesRuns)
+      .set({ treatedPendingKey: treatedKey })
+      .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'Done'), isNull(ledesRuns.treatedKey)))
+      .returning({ id: ledesRuns.id });
+    if (!pending) return undefined; // recorded meanwhile (or the run is gone): nothing to store
+    await writeTreated(deps, run, treatedKey, signal);
+  }
   const at = deps.clock?.now() ?? new Date();
   // Recorded once; the lease of the workbook's phase ends with it (nothing is left to lease on the run).
   const [updated] = await deps.db
     .update(ledesRuns)
-    .set({ treatedKey, updatedAt: at, leaseHolder: null, leaseExpiresAt: null })
+    .set({ treatedKey, treatedPendingKey: null, updatedAt: at, leaseHolder: null, leaseExpiresAt: null })
     .where(and(eq(ledesRuns.id, run.id), eq(ledesRuns.state, 'Done'), isNull(ledesRuns.treatedKey)))
     .returning();
   return updated;

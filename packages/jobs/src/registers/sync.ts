@@ -399,7 +399,10 @@ export function createRegisterSyncProcessor(deps: RegisterSyncDeps, kind: RunKin
       return;
     }
     const total = await countPatents(deps.db);
-    publish((await kind.renew(deps.db, runId, holder, now(), { total, pausedUntil: null, pauseReason: null, updatedAt: now() })) as RegisterSyncRow | undefined, true);
+    // This execution's claim, as every run kind records it: when it started, and one more attempt (the sweep reads a
+    // run never started as waiting; the fault suite waits for `started_at` and counts claims by `attempts`).
+    const claimed = { total, startedAt: now(), attempts: sql`${registerSyncRuns.attempts} + 1`, pausedUntil: null, pauseReason: null, updatedAt: now() };
+    publish((await kind.renew(deps.db, runId, holder, now(), claimed)) as RegisterSyncRow | undefined, true);
     let cursor = run.cursor;
     const context = { id: runId, day: run.day, holder, kind };
 

@@ -1,0 +1,1 @@
+ALTER TABLE "ledes_runs" ADD COLUMN "treated_pending_key" text;
