@@ -1,4 +1,6 @@
-import type { PatentRecord } from './protocol.ts';
+import type { PackedBatch, PackedPatents, PatentRecord } from './protocol.ts';
+
+export type { PackedBatch, PackedPatents } from './protocol.ts';
 
 /**
  * Every stored field of a row, checked complete by the compiler: the insert's column order, shared by the
@@ -15,27 +17,6 @@ export const PATENT_FIELDS = Object.keys({
 /** The text[] fields: each row's items go as one text, joined by ITEM_SEPARATOR (codes never hold it). */
 export const LIST_FIELDS: ReadonlySet<keyof PatentRecord> = new Set(['reasons', 'flags']);
 export const ITEM_SEPARATOR = '\u001f';
-
-/**
- * One insert statement's rows, packed (issue 28): per field of PATENT_FIELDS, PostgreSQL's array literal of the
- * rows' values (`{"a",NULL,"b"}`). The engine thread packs a check's rows as it reads them, so what crosses to
- * the main thread, and from there to the embedded database's thread, is ~33 flat strings a statement rather than
- * a hundred objects of 33 fields (each cloned twice, the first copy waiting in the main thread's heap long
- * enough to be promoted), and PGlite's thread no longer turns JavaScript arrays into these literals itself.
- */
-export interface PackedPatents {
-  /** The rows it holds. */
-  count: number;
-  /** One array literal per field of PATENT_FIELDS, in that order. */
-  columns: string[];
-}
-
-/** A batch of a check, packed by the engine thread: its statements in order (`length`: the rows, as an array's). */
-export interface PackedBatch {
-  packed: true;
-  length: number;
-  statements: PackedPatents[];
-}
 
 const QUOTED = /[\\"]/g;
 /**

@@ -1,7 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { StoredAnnuityFields } from '@portal/annuities';
 import type { SerializedError } from '../ledes/engine-protocol.ts';
-import type { PackedBatch } from './packed-rows.ts';
 
 /** One spreadsheet row as stored (annuity_patents without its file id); plain data, crosses the thread. */
 export interface PatentRecord {
@@ -88,4 +87,25 @@ export type ToAnnuityThread = { type: 'rows-ack'; overrides?: Array<PatentOverri
 export interface AnnuityThreadRequest {
   port: MessagePort;
   data: AnnuityThreadData;
+}
+
+/**
+ * One insert statement's rows, packed (issue 28): per field of PATENT_FIELDS (packed-rows.ts), PostgreSQL's array
+ * literal of the rows' values (`{"a",NULL,"b"}`). The engine thread packs a check's rows as it reads them, so what crosses to
+ * the main thread, and from there to the embedded database's thread, is ~33 flat strings a statement rather than
+ * a hundred objects of 33 fields (each cloned twice, the first copy waiting in the main thread's heap long
+ * enough to be promoted), and PGlite's thread no longer turns JavaScript arrays into these literals itself.
+ */
+export interface PackedPatents {
+  /** The rows it holds. */
+  count: number;
+  /** One array literal per field of PATENT_FIELDS (packed-rows.ts), in that order. */
+  columns: string[];
+}
+
+/** A batch of a check, packed by the engine thread: its statements in order (`length`: the rows, as an array's). */
+export interface PackedBatch {
+  packed: true;
+  length: number;
+  statements: PackedPatents[];
 }
