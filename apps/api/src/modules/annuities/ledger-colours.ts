@@ -38,7 +38,7 @@ export function withLedgerState(dto: AnnuityPatentDto, ledger: AnnuityPatentLedg
  */
 export async function patentDtosWithLedger(ctx: Pick<AppContext, 'db'>, actor: Pick<AuthState, 'isAdmin' | 'userId'>, page: PatentPage): Promise<AnnuityPatentDto[]> {
   const { patents, keys } = page;
-  const linked = patents.flatMap((p, i) => (keys[i] != null && p.next_number !== null ? [{ key: keys[i]!, year: p.next_number }] : []));
+  const linked = patents.flatMap((p, i) => (keys[i] != null && p.next_number !== null ? [{ key: keys[i], year: p.next_number }] : []));
   if (linked.length === 0) return patents;
   const scope = actor.isAdmin
     ? sql`true`
