@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 
-import { afterBulkWrite, driverOf, ledesFindings, ledesGuidelineIndex, ledesInvoices, ledesProfiles, ledesRuns, users, type Database } from '@portal/db';
+import { afterBulkWrite, driverOf, ledesFindings, ledesGuidelineIndex, ledesInvoices, ledesProfiles, ledesRuns, users, type Database, type Executor } from '@portal/db';
 import type { FindingValues, LedesProfile, ResolvedFinding, RuleCode } from '@portal/ledes';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
@@ -375,17 +375,24 @@ async function deliverOnce(deps: CheckLedesDeps, run: LedesRunRow): Promise<Lede
     const [current] = await tx.select().from(ledesRuns).where(eq(ledesRuns.id, run.id)).for('update');
     if (!current || current.state !== 'Done' || !current.deliveredKey || current.deliveredAt) return undefined;
     if (!(await deps.storage.stat(current.deliveredKey))) await deps.storage.copy(current.originalKey, current.deliveredKey);
-    const at = deps.clock?.now() ?? new Date();
-    const [delivered] = await tx
-      .update(ledesRuns)
-      .set({ deliveredAt: at, updatedAt: at })
-      .where(and(eq(ledesRuns.id, run.id), isNull(ledesRuns.deliveredAt)))
-      .returning();
-    if (delivered) notices = await recordLedesNotice(tx, run.id, 'delivered', deps);
-    return delivered;
+    const marked = await markDelivered(tx, deps, run.id);
+    notices = marked.notices;
+    return marked.delivered;
   });
   await enqueueCommittedMails(deps, notices, 'ledes notice');
   return recorded;
+}
+
+/** In the delivery's transaction: `delivered_at` written once, and the uploader's notice recorded with it. */
+async function markDelivered(tx: Executor, deps: CheckLedesDeps, runId: string) {
+  const at = deps.clock?.now() ?? new Date();
+  const [delivered] = await tx
+    .update(ledesRuns)
+    .set({ deliveredAt: at, updatedAt: at })
+    .where(and(eq(ledesRuns.id, runId), isNull(ledesRuns.deliveredAt)))
+    .returning();
+  const notices = delivered ? await recordLedesNotice(tx, runId, 'delivered', deps) : [];
+  return { delivered, notices };
 }
 
 /** Embedded: the deliveries under way in this process, by run (each waits for the one before it). */
@@ -417,19 +424,9 @@ async function deliverEmbedded(deps: CheckLedesDeps, run: LedesRunRow): Promise<
   const [current] = await deps.db.select().from(ledesRuns).where(eq(ledesRuns.id, run.id));
   if (!current || current.state !== 'Done' || !current.deliveredKey || current.deliveredAt) return undefined;
   if (!(await deps.storage.stat(current.deliveredKey))) await deps.storage.copy(current.originalKey, current.deliveredKey);
-  let notices: string[] = [];
-  const recorded = await deps.db.transaction(async (tx) => {
-    const at = deps.clock?.now() ?? new Date();
-    const [delivered] = await tx
-      .update(ledesRuns)
-      .set({ deliveredAt: at, updatedAt: at })
-      .where(and(eq(ledesRuns.id, run.id), isNull(ledesRuns.deliveredAt)))
-      .returning();
-    if (delivered) notices = await recordLedesNotice(tx, run.id, 'delivered', deps);
-    return delivered;
-  });
+  const { delivered, notices } = await deps.db.transaction((tx) => markDelivered(tx, deps, run.id));
   await enqueueCommittedMails(deps, notices, 'ledes notice');
-  return recorded;
+  return delivered;
 }
 
 /** After the last attempt of an infrastructure failure: the run ends as Error, and the user sees it (the run kind's transition). */
