@@ -42,6 +42,7 @@ export { GUIDELINE_LOOKUP_BATCH, guidelineHistoryLookup, loadGuidelineVersions, 
 export { GUIDELINE_PREVIEW_BUDGET_MS, previewGuidelines, type GuidelinePreview, type GuidelinePreviewRun } from './ledes/preview.ts';
 export { FORECAST_REFRESH_BATCH, forecastHasDirty, forecastNeedsRefresh, refreshForecast } from './forecast/refresh.ts';
 export { forecastLiveDay, rebuildLive, specialCte } from './forecast/live.ts';
+export { eurPartsOf, type EurParts } from './forecast/costs.ts';
 export { liveParts, storedScheduleOf, storedThroughOf, type ForecastInput, type ForecastPart, type StoredAnnuity, type StoredSchedule } from './forecast/schedule.ts';
 export { registerSyncJob, registerSyncRunKind, REGISTER_SYNC_CRON, REGISTER_SYNC_EVERY_MS } from './definitions/register-sync.ts';
 export {

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { dayFromYmd, formatIsoDate, monthEnd, parseIsoDate, ymdFromDay } from '@portal/annuities/core';
 import { FORECAST_MAX_YEARS, FORECAST_OFFICES, type ForecastEur, type ForecastFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
 import { inBackgroundLane, type Database } from '@portal/db';
-import { forecastNeedsRefresh, refreshForecast, rowsOf } from '@portal/jobs';
+import { forecastNeedsRefresh, refreshForecast, rowsOf, type EurParts } from '@portal/jobs';
 import type { Logger } from '@portal/logger';
 import type { PatentScope } from '../patents/index.ts';
 
@@ -14,14 +14,8 @@ import type { PatentScope } from '../patents/index.ts';
  * years the ledger has paid (that year), and with the what-if every annuity above the given number.
  */
 
-interface Eur {
-  official: number;
-  surcharge: number;
-  agentFee: number;
-  serviceFee: number;
-  margin: number;
-  unconverted: number;
-}
+/** A figure's cost parts in euro cents, as the rows store them (decision 217). */
+type Eur = EurParts;
 
 interface Bucket extends Eur {
   officialMinor: number;
