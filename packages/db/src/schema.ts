@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, numeric, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -338,6 +338,14 @@ export const ledesGuidelineIndex = pgTable(
   },
   (t) => [index('ledes_guideline_index_key_idx').on(t.kind, t.keyHash), index('ledes_guideline_index_run_idx').on(t.runId)],
 );
+
+/**
+ * A counter of the commits that add to the firms' guideline history (decision 221): each accepted run takes the next
+ * value under its firms' locks before writing its entries, and a check notes the value it read under the same locks
+ * (shared) while asking the history. At commit, an unchanged value means nothing was added since the check asked:
+ * the history need not be asked again.
+ */
+export const ledesGuidelineEpoch = pgSequence('ledes_guideline_epoch');
 
 /**
  * Invoice numbers of accepted files, per portal client: the source of the duplicate check (CON-007).

@@ -15,7 +15,7 @@ import { insertFindings, storeFindingsSummary } from '../ledes/findings.ts';
 import { acceptedInvoiceLookup, storeAcceptedInvoices } from '../ledes/invoices.ts';
 import { storeSpend, type SpendSummary } from '../ledes/spend.ts';
 import { recordLedesNotice } from '../ledes/notifications.ts';
-import { guidelineHistoryLookup, loadGuidelineVersions, recheckGuidelineHistory, storeGuidelineIndex } from '../ledes/guidelines.ts';
+import { loadGuidelineVersions, recheckGuidelineHistory, runHistoryLookup, storeGuidelineIndex } from '../ledes/guidelines.ts';
 import { enqueueCommittedMails } from '../mails.ts';
 import { ledesRunKind, publishRun } from '../kinds/ledes.ts';
 
@@ -75,6 +75,8 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
     const profile = await profileOf(deps.db, run);
     // The client's billing guidelines, every version: the engine checks each invoice against the one in force.
     const versions = await loadGuidelineVersions(deps.db, run.idClient);
+    // The firms' history the cross-invoice rules ask, with the epoch it was asked at (decision 221).
+    const history = versions.length > 0 ? runHistoryLookup(deps.db, run.id) : undefined;
     // The check's instant, kept as the run's started_at: the treated workbook's pass (decision 182) checks with the same one.
     const checkedAt = now();
 
@@ -155,7 +157,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       onFindings: record,
       progressIntervalMs: PROGRESS_INTERVAL_MS,
       acceptedInvoices: acceptedInvoiceLookup(deps.db, run),
-      ...(versions.length > 0 ? { guidelines: { versions, history: guidelineHistoryLookup(deps.db, run.id) } } : {}),
+      ...(history ? { guidelines: { versions, history } } : {}),
       onProgress: (linesChecked) => {
         void job.updateProgress(linesChecked).catch(() => {});
         deps.realtime.toUser(run.ownerId, 'ledes:run', { ...toRunDto(run), lines_checked: linesChecked });
@@ -202,7 +204,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       if (!updated) return undefined;
       let done = updated;
       // Decision 220: the firms' history asked again under a per-firm lock, before this run's entries join it.
-      const missed = summary.accepted ? await recheckGuidelineHistory(tx, run.id, summary.guidelineProbes) : [];
+      const missed = summary.accepted ? await recheckGuidelineHistory(tx, run.id, summary.guidelineProbes, history?.epoch()) : [];
       if (missed.length > 0) {
         await insertFindings(tx, missed.map((f) => ({ runId: run.id, line: lineToDb(f.line), code: f.code, champ: f.champ, severity: f.severity ?? 'error', found: f.values?.found ?? null, expected: f.values?.expected ?? null, difference: f.values?.difference ?? null, over: f.values?.over ?? null, reference: f.values?.reference ?? null })));
         if (missed.some((f) => f.severity !== 'warning')) {
