@@ -79,8 +79,9 @@ export async function callPdf(doc: CallDocument): Promise<Buffer> {
   pdf.text(`${t('client')}: ${doc.clientCode}`);
   pdf.text(`${t('date')}: ${formatMailDay(doc.day, doc.locale)}`);
   pdf.moveDown();
+  // The page's 770 pt across: the client's reference widest, so a usual one stays on one line (and can be searched).
   const columns: [string, number][] = [
-    [t('reference'), 80], [t('country'), 35], [t('application'), 75], [t('year'), 40], [t('due'), 60], [t('before'), 65], [t('fee'), 70], [t('surcharge'), 60], [t('agent_fee'), 60], [t('service_fee'), 60], [t('margin'), 55], [t('total_eur'), 75],
+    [t('reference'), 125], [t('country'), 30], [t('application'), 75], [t('year'), 35], [t('due'), 60], [t('before'), 65], [t('fee'), 70], [t('surcharge'), 60], [t('agent_fee'), 60], [t('service_fee'), 60], [t('margin'), 55], [t('total_eur'), 75],
   ];
   const row = (cells: string[], bold = false) => {
     const y = pdf.y;
