@@ -47,7 +47,7 @@ async function measure(mode: string): Promise<{ none: Sample; rules: Sample; loa
   const database = production ? await createScratchDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') : undefined;
   const redis = production ? await startRedisServer() : undefined;
   const env: Record<string, string> = production
-    ? { ...benchProductionEnv({ port, dataDir, databaseUrl: database!.url, redisUrl: redis!.url, logLevel: 'warn' }), UPLOAD_MAX_BYTES: String(file.length * 2) }
+    ? { ...benchProductionEnv({ port, dataDir, databaseUrl: database!.url, redisUrl: redis!.url, logLevel: 'info' }), UPLOAD_MAX_BYTES: String(file.length * 2) }
     : {
         NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, SERVE_WEB: 'false', DATA_DIR: dataDir,
         COOKIE_SECURE: 'false', ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, SMTP_URL: 'smtp://127.0.0.1:9',
