@@ -6,7 +6,7 @@ import type { Logger } from '@portal/logger';
 import type { Storage } from '@portal/storage';
 import { enqueueCommittedMails, formatMailDay } from '../mails.ts';
 import { rowsOf } from '../patents/rows.ts';
-import { loadCostTables } from '../costs/load.ts';
+import { loadCostTables, type CostTables } from '../costs/load.ts';
 import { DEFAULT_CALL_SETTINGS, instructBefore, nextStep, priceItem, stepOn, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep } from './costs.ts';
 import { amountsOf, callPdf, callXlsx, formatAmount, type CallDocument, type CallLine } from './documents.ts';
 
@@ -161,15 +161,25 @@ export async function sentStepsOf(db: Executor, callId: string): Promise<CallSte
   return rowsOf<{ step: CallStep }>(await db.execute(sql`select step from renewal_call_steps where call_id = ${callId}`)).map((r) => r.step);
 }
 
+/** The admin tables and ECB rates pricing `items` paid on `day` (or their due day, when later): one read for any number of calls. */
+export async function callCostTables(db: Executor, items: readonly ItemRow[], day: string): Promise<CostTables | undefined> {
+  if (items.length === 0) return undefined;
+  const payDays = items.map((i) => (day > i.due_date ? day : i.due_date)).sort();
+  return loadCostTables(db, { cabinetIds: [...new Set(items.map((i) => i.cabinet_id))], currencies: ['GBP', 'SEK'], fromDay: payDays[0]!, toDay: payDays.at(-1)! });
+}
+
 /**
  * The lines and totals of a call on `day` (the staff preview and the documents): each item priced by `costBreakdown`
  * with the admin tables and ECB rates read once for the call (decision 199), so a line is the sum of the parts the
  * patent's detail shows.
  */
-export async function callLines(db: Executor, items: readonly ItemRow[], day: string): Promise<{ lines: CallLine[]; totals: { currency: string; totalMinor: number }[] }> {
-  const payDays = items.map((i) => (day > i.due_date ? day : i.due_date)).sort();
-  const tables =
-    items.length === 0 ? undefined : await loadCostTables(db, { cabinetIds: items.map((i) => i.cabinet_id), currencies: ['GBP', 'SEK'], fromDay: payDays[0]!, toDay: payDays.at(-1)! });
+export async function callLines(
+  db: Executor,
+  items: readonly ItemRow[],
+  day: string,
+  tables?: CostTables,
+): Promise<{ lines: CallLine[]; totals: { currency: string; totalMinor: number }[] }> {
+  tables ??= await callCostTables(db, items, day);
   const lines = items.map((i) => ({
     reference: i.reference_client,
     pays: i.pays,

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { paginationMeta, type RenewalCallDto, type RenewalCallLineDto, type RenewalCallsQuery } from '@portal/contracts';
 import { formatMinor } from '@portal/annuities/core';
 import { renewalCalls, type Executor } from '@portal/db';
-import { CALL_TOTAL_CURRENCY, callLines, callSettingsOf, nextStep, openItemsOf, rowsOf, sendCallStep, sentStepsOf, type CallStep } from '@portal/jobs';
+import { CALL_TOTAL_CURRENCY, callCostTables, callLines, callSettingsOf, nextStep, openItemsOf, rowsOf, sendCallStep, sentStepsOf, type CallStep } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
 
@@ -21,13 +21,16 @@ interface CallRow {
 
 const today = (ctx: AppContext) => ctx.clock.now().toISOString().slice(0, 10);
 
-async function toDto(db: Executor, row: CallRow, day: string): Promise<RenewalCallDto> {
-  const items = row.closed_on === null ? await openItemsOf(db, row.id) : [];
+type CallItems = Awaited<ReturnType<typeof openItemsOf>>;
+
+/** A call's answer; a list passes its open items and the cost tables it read once for the page's calls. */
+async function toDto(db: Executor, row: CallRow, day: string, page?: { items: CallItems; tables: Awaited<ReturnType<typeof callCostTables>> }): Promise<RenewalCallDto> {
+  const items = page?.items ?? (row.closed_on === null ? await openItemsOf(db, row.id) : []);
   const sent = await sentStepsOf(db, row.id);
   const settings = await callSettingsOf(db, row.cabinet_id);
   const dates = items.map((i) => ({ dueDate: i.due_date, instructBefore: i.instruct_before }));
   const next = row.closed_on === null ? nextStep(day, dates, settings, sent) : null;
-  const { totals } = await callLines(db, items, day);
+  const { totals } = await callLines(db, items, day, page?.tables);
   const last = sent.reduce<CallStep | null>((max, s) => (max === null || ORDER[s] > ORDER[max] ? s : max), null);
   return {
     _id: row.id,
@@ -68,8 +71,12 @@ export async function listCalls(ctx: AppContext, query: RenewalCallsQuery) {
       limit ${query.limit} offset ${(query.page - 1) * query.limit}`),
   );
   const day = today(ctx);
+  const items: CallItems[] = [];
+  for (const row of rows) items.push(row.closed_on === null ? await openItemsOf(db, row.id) : []);
+  // The page's calls priced with one read of the cost tables (it was one read per call).
+  const tables = await callCostTables(db, items.flat(), day);
   const calls = [];
-  for (const row of rows) calls.push(await toDto(db, row, day));
+  for (const [i, row] of rows.entries()) calls.push(await toDto(db, row, day, { items: items[i]!, tables }));
   return { calls, meta: paginationMeta(query.page, query.limit, Number(total)) };
 }
 
