@@ -1218,6 +1218,19 @@ export const patentLedgerEvents = pgTable(
 export const FORECAST_ORIGINS = ['national', 'ep_validated', 'unitary', 'ep_application'] as const;
 
 /**
+ * A forecast figure's cost parts in euro cents at the ECB rate (decision 217): the official fee, the agent's fee, the
+ * service fee and the margin, and `unconverted` (parts without a rate). The same columns on the rows, the live rows and
+ * both sums; fresh builders per table.
+ */
+const eurPartColumns = () => ({
+  officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+  agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
+  serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
+  marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
+  unconverted: integer('unconverted').notNull().default(0),
+});
+
+/**
  * The forecast's precomputed schedule (issue 30 §2, decision 201): per patent (`patent_key`, as the ledger keys it), every
  * annuity of the engine's schedule from the record's annuity number on, each priced on its due date (the payment day of an
  * annuity paid on time), with the patent's owner, office and origin copied so the forecast is one indexed aggregate and never
@@ -1253,11 +1266,7 @@ export const patentForecastRows = pgTable(
      * part had no rate (the euros count 0 and the annuity is counted here). Kept with the rows: a change of the admin
      * tables or an ECB import names the patents again.
      */
-    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
-    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
-    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
-    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
-    unconverted: integer('unconverted').notNull().default(0),
+    ...eurPartColumns(),
     /**
      * True when the record names its annuity (`quantieme`): the rows start there and one due on or before today is unpaid
      * (read through the engine at request time). False: the engine counts annuities due on or before today as paid.
@@ -1296,11 +1305,7 @@ export const patentForecastSums = pgTable(
     officialMinor: bigint('official_minor', { mode: 'number' }).notNull().default(0),
     annuities: integer('annuities').notNull().default(0),
     unpriced: integer('unpriced').notNull().default(0),
-    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
-    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
-    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
-    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
-    unconverted: integer('unconverted').notNull().default(0),
+    ...eurPartColumns(),
   },
   (t) => [primaryKey({ columns: [t.month, t.office, t.currency, t.origin, t.annuityYear] })],
 );
@@ -1328,12 +1333,8 @@ export const patentForecastLive = pgTable(
     surchargeMinor: bigint('surcharge_minor', { mode: 'number' }).notNull(),
     annuities: integer('annuities').notNull(),
     unpriced: integer('unpriced').notNull(),
-    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    ...eurPartColumns(),
     surchargeEur: bigint('surcharge_eur', { mode: 'number' }).notNull().default(0),
-    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
-    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
-    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
-    unconverted: integer('unconverted').notNull().default(0),
   },
   (t) => [index('patent_forecast_live_key_idx').on(t.patentKey), index('patent_forecast_live_scope_idx').on(t.cabinetId, t.clientCode)],
 );
@@ -1351,12 +1352,8 @@ export const patentForecastLiveSums = pgTable(
     surchargeMinor: bigint('surcharge_minor', { mode: 'number' }).notNull().default(0),
     annuities: integer('annuities').notNull().default(0),
     unpriced: integer('unpriced').notNull().default(0),
-    officialEur: bigint('official_eur', { mode: 'number' }).notNull().default(0),
+    ...eurPartColumns(),
     surchargeEur: bigint('surcharge_eur', { mode: 'number' }).notNull().default(0),
-    agentFeeEur: bigint('agent_fee_eur', { mode: 'number' }).notNull().default(0),
-    serviceFeeEur: bigint('service_fee_eur', { mode: 'number' }).notNull().default(0),
-    marginEur: bigint('margin_eur', { mode: 'number' }).notNull().default(0),
-    unconverted: integer('unconverted').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.month, t.office, t.currency, t.origin, t.annuityYear] })],
 );
