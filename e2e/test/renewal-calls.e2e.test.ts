@@ -155,8 +155,9 @@ describe.each(['en', 'fr'] as const)('renewal calls screen (%s)', (lang) => {
         expect(await shown.textContent()).toContain(shownDay(line.instruct_before, lang));
       }
       expect(preview.call.totals.map((x) => x.currency)).toEqual(['EUR']);
-      const amount = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 20 }).format(Number(preview.call.totals[0]!.amount));
-      expect(await dialog.getByTestId('call-totals').textContent()).toBe(`${amount} EUR`);
+      // Money with its cents, in the page's language ("€3,520.40", "3 520,40 €").
+      const amount = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(Number(preview.call.totals[0]!.amount));
+      expect(await dialog.getByTestId('call-totals').textContent()).toBe(amount);
       await capture(page, 'renewal-calls-preview', lang, { fullPage: false });
 
       // Send now: the reminder goes, once, with the PDF and the xlsx (opened).

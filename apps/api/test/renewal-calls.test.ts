@@ -347,4 +347,24 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     // C1-far (FR annuity 4 on its due date): 38 + 45 + 20 + 8.30 = 111.30; the call's total 293.90 + 111.30.
     expect(list.body.calls.find((c: { client_code: string }) => c.client_code === 'C1').totals).toEqual([{ currency: 'EUR', amount: '405.20' }]);
   });
+  it('a call opened inside its reminder window: its first call stands for the reminder; the next step is the last call', async () => {
+    // Cabinet A's defaults: C7-a due 2027-06-20, instruct before 2027-05-21, reminder from 2027-05-07. Opened 2027-05-10.
+    const db = t.portal.ctx.db;
+    await db.insert(patentRecords).values({ idagenda: 'C7-a', cabinetId: cabinetA, clientCode: 'C7', pays: 'FR', quantieme: 5, dateEcheance: '2027-06-20', referenceClient: 'REF-C7A' });
+    await runRenewalCalls(deps(), '2027-05-10');
+    expect(await stepsOf('C7')).toEqual(['first_call']);
+    // The next day the schedule does not send a reminder repeating yesterday's call (it did before).
+    await runRenewalCalls(deps(), '2027-05-11');
+    expect(await stepsOf('C7')).toEqual(['first_call']);
+    t.clock.advance(Date.parse('2027-05-11T08:00:00Z') - t.clock.now().getTime());
+    const admin = await t.loginAs('admin');
+    const c7 = (await admin.client.get('/api/renewal_calls')).body.calls.find((c: { client_code: string }) => c.client_code === 'C7');
+    expect(c7).toMatchObject({ step: 'first_call', next_step: 'last_call', next_step_on: '2027-06-21', instruct_before: '2027-05-21' });
+    // Staff may still ask for the reminder.
+    expect((await admin.client.post(`/api/renewal_calls/${c7._id}/send`, {})).body).toMatchObject({ step: 'reminder' });
+    expect(await stepsOf('C7')).toEqual(['first_call', 'reminder']);
+    // In grace, the last call goes.
+    await runRenewalCalls(deps(), '2027-06-21');
+    expect(await stepsOf('C7')).toEqual(['first_call', 'last_call', 'reminder']);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import { resources } from '@portal/i18n';
-import { formatDate, formatDay, formatNumber } from '../src/lib/format.ts';
+import { formatDate, formatDay, formatMoney, formatNumber } from '../src/lib/format.ts';
 import { i18nReady, loadAppTexts, loadNamespace, switchLanguage, WEB_NAMESPACES } from '../src/lib/i18n.ts';
 
 /**
@@ -20,6 +20,13 @@ describe('numbers in the page’s language', () => {
     expect(formatNumber(7, 'fr')).toBe('7');
   });
 
+  it('formatMoney always writes the currency’s cents (the calls desk showed “3,520.4 EUR”), or none when whole', () => {
+    expect(formatMoney('3520.4', 'EUR', { lang: 'en' })).toBe('€3,520.40');
+    expect(formatMoney('3520.4', 'EUR', { lang: 'fr' })).toBe(`3${NNBSP}520,40${NBSP}€`);
+    expect(formatMoney(260, 'GBP', { lang: 'en' })).toBe('£260.00');
+    expect(formatMoney(108900, 'SEK', { lang: 'en', whole: true })).toBe(`SEK${NBSP}108,900`);
+    expect(formatMoney('n/a', 'EUR', { lang: 'en' })).toBe('n/a');
+  });
   it('every number interpolated into a web text goes through the same format', async () => {
     await i18nReady;
     await Promise.all([loadAppTexts(), ...(['patents', 'portfolio', 'mfa', 'receipts', 'analytics'] as const).map((ns) => loadNamespace(ns))]);

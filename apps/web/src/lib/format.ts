@@ -24,6 +24,17 @@ export function formatNumber(value: unknown, lang: string = pageLanguage()): str
   return new Intl.NumberFormat(isFrench(lang) ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 20 }).format(n);
 }
 
+/**
+ * An amount of money in the reader's format, always with its currency's minor digits ("3,520.40 EUR" was written
+ * "3,520.4 EUR" by `formatNumber`): French "3 520,40 €", English "€3,520.40". `whole` drops the cents (charts' axes
+ * and budgets). Anything that is not a finite number is written as it is.
+ */
+export function formatMoney(value: unknown, currency: string, { whole = false, lang = pageLanguage() }: { whole?: boolean; lang?: string } = {}): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n)) return typeof value === 'string' ? value : '';
+  return new Intl.NumberFormat(isFrench(lang) ? 'fr-FR' : 'en-GB', { style: 'currency', currency, ...(whole ? { maximumFractionDigits: 0 } : {}) }).format(n);
+}
+
 /** A calendar day given by its parts (year, month 1-12, day), as the reader's language writes it. */
 export function formatYmd(year: string, month: string, day: string, lang: string = pageLanguage()): string {
   const mm = Number(month);

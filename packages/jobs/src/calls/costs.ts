@@ -114,34 +114,60 @@ export function totalsPerCurrency(items: readonly PricedItem[]): { currency: str
 export function stepOn(today: string, items: readonly { dueDate: string; instructBefore: string }[], settings: CallSettings): CallStep | null {
   if (items.length === 0) return null;
   if (items.some((i) => today > i.dueDate)) return 'last_call';
-  const earliest = items.reduce((min, i) => (i.instructBefore < min ? i.instructBefore : min), items[0]!.instructBefore);
-  if (today >= reminderDay(earliest, settings.reminderDays)) return 'reminder';
+  if (today >= reminderDay(earliestInstructBefore(items), settings.reminderDays)) return 'reminder';
   return 'first_call';
 }
 
 const ORDER: Readonly<Record<CallStep, number>> = { first_call: 0, reminder: 1, last_call: 2 };
 
+/** A step already sent, and the day it went. */
+export interface SentStep {
+  step: CallStep;
+  sentOn: string;
+}
+
 /**
- * The step to send on `today`, if any: the current one, unless it or a later one was already sent (a call never
- * goes back). A call opened late starts with its first call rather than a reminder of a call never sent; a call
- * already in grace goes straight to its last call.
+ * Whether the first call went out on or after the reminder's day (a call opened late, inside its reminder window):
+ * it then stands for the reminder, which would otherwise follow it the next day saying the same thing.
  */
-export function stepToSend(current: CallStep | null, sent: readonly CallStep[]): CallStep | null {
+function firstCallCoversReminder(sent: readonly SentStep[], reminderOn: string): boolean {
+  return sent.some((s) => s.step === 'first_call' && s.sentOn >= reminderOn);
+}
+
+const earliestInstructBefore = (items: readonly { instructBefore: string }[]) => items.reduce((min, i) => (i.instructBefore < min ? i.instructBefore : min), items[0]!.instructBefore);
+
+/**
+ * The step the schedule sends on `today`, if any: the current one, unless it or a later one was already sent (a call
+ * never goes back). A call opened late starts with its first call rather than a reminder of a call never sent, and
+ * that first call stands for the reminder; a call already in grace goes straight to its last call.
+ */
+export function stepToSend(today: string, items: readonly { dueDate: string; instructBefore: string }[], settings: CallSettings, sent: readonly SentStep[]): CallStep | null {
+  const current = stepOn(today, items, settings);
   if (current === null) return null;
-  if (sent.some((s) => ORDER[s] >= ORDER[current])) return null;
+  if (sent.some((s) => ORDER[s.step] >= ORDER[current])) return null;
   if (current === 'reminder' && sent.length === 0) return 'first_call';
+  if (current === 'reminder' && firstCallCoversReminder(sent, reminderDay(earliestInstructBefore(items), settings.reminderDays))) return null;
   return current;
 }
 
-/** The next step after the ones sent, and the day it falls due (for the staff screen). */
-export function nextStep(today: string, items: readonly { dueDate: string; instructBefore: string }[], settings: CallSettings, sent: readonly CallStep[]): { step: CallStep; on: string } | null {
+/**
+ * The next step after the ones sent, and the day it falls due (the staff screen); with `now`, the step "send now"
+ * sends: the reminder a late first call stands for is skipped by the schedule, not by staff who ask for it.
+ */
+export function nextStep(
+  today: string,
+  items: readonly { dueDate: string; instructBefore: string }[],
+  settings: CallSettings,
+  sent: readonly SentStep[],
+  { now = false }: { now?: boolean } = {},
+): { step: CallStep; on: string } | null {
   if (items.length === 0) return null;
-  const last = sent.reduce((max, s) => Math.max(max, ORDER[s]), -1);
+  const last = sent.reduce((max, s) => Math.max(max, ORDER[s.step]), -1);
   const earliestDue = items.reduce((min, i) => (i.dueDate < min ? i.dueDate : min), items[0]!.dueDate);
-  const earliestBefore = items.reduce((min, i) => (i.instructBefore < min ? i.instructBefore : min), items[0]!.instructBefore);
+  const reminderOn = reminderDay(earliestInstructBefore(items), settings.reminderDays);
   const candidates: { step: CallStep; on: string }[] = [
     { step: 'first_call', on: today },
-    { step: 'reminder', on: reminderDay(earliestBefore, settings.reminderDays) },
+    ...(now || !firstCallCoversReminder(sent, reminderOn) ? [{ step: 'reminder' as const, on: reminderOn }] : []),
     { step: 'last_call', on: formatIsoDate(addDays(day(earliestDue), 1)) },
   ];
   const next = candidates.find((c) => ORDER[c.step] > last);

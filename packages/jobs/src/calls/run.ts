@@ -7,7 +7,7 @@ import type { Storage } from '@portal/storage';
 import { enqueueCommittedMails, formatMailDay } from '../mails.ts';
 import { rowsOf } from '../patents/rows.ts';
 import { loadCostTables, type CostTables } from '../costs/load.ts';
-import { DEFAULT_CALL_SETTINGS, instructBefore, nextStep, priceItem, stepOn, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep } from './costs.ts';
+import { DEFAULT_CALL_SETTINGS, instructBefore, nextStep, priceItem, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep, type SentStep } from './costs.ts';
 import { amountsOf, callPdf, callXlsx, formatAmount, type CallDocument, type CallLine } from './documents.ts';
 
 export interface RenewalCallsDeps {
@@ -157,8 +157,8 @@ export async function openItemsOf(db: Executor, callId: string): Promise<ItemRow
   );
 }
 
-export async function sentStepsOf(db: Executor, callId: string): Promise<CallStep[]> {
-  return rowsOf<{ step: CallStep }>(await db.execute(sql`select step from renewal_call_steps where call_id = ${callId}`)).map((r) => r.step);
+export async function sentStepsOf(db: Executor, callId: string): Promise<SentStep[]> {
+  return rowsOf<{ step: CallStep; sent_on: string }>(await db.execute(sql`select step, sent_on::text as sent_on from renewal_call_steps where call_id = ${callId}`)).map((r) => ({ step: r.step, sentOn: r.sent_on }));
 }
 
 /** The admin tables and ECB rates pricing `items` paid on `day` (or their due day, when later): one read for any number of calls. */
@@ -232,7 +232,7 @@ export async function sendCallStep(deps: RenewalCallsDeps, callId: string, day: 
     const settings = await callSettingsOf(tx, call.cabinet_id);
     const sent = await sentStepsOf(tx, callId);
     const dates = items.map((i) => ({ dueDate: i.due_date, instructBefore: i.instruct_before }));
-    const step = options.now ? (nextStep(day, dates, settings, sent)?.step ?? null) : stepToSend(stepOn(day, dates, settings), sent);
+    const step = options.now ? (nextStep(day, dates, settings, sent, { now: true })?.step ?? null) : stepToSend(day, dates, settings, sent);
     if (step === null) return { step: null, mails: 0, mailIds: [] as string[] };
     const agents = await agentsOf(tx, call);
     const inserted = await tx

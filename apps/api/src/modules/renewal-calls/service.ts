@@ -31,7 +31,7 @@ async function toDto(db: Executor, row: CallRow, day: string, page?: { items: Ca
   const dates = items.map((i) => ({ dueDate: i.due_date, instructBefore: i.instruct_before }));
   const next = row.closed_on === null ? nextStep(day, dates, settings, sent) : null;
   const { totals } = await callLines(db, items, day, page?.tables);
-  const last = sent.reduce<CallStep | null>((max, s) => (max === null || ORDER[s] > ORDER[max] ? s : max), null);
+  const last = sent.reduce<CallStep | null>((max, s) => (max === null || ORDER[s.step] > ORDER[max] ? s.step : max), null);
   return {
     _id: row.id,
     cabinet: row.cabinet,

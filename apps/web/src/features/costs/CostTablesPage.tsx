@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { CostTablesResponse } from '@portal/contracts';
 import { ApiError } from '../../lib/api.ts';
 import { formatBytes } from '../../lib/files.ts';
-import { formatDate, formatNumber } from '../../lib/format.ts';
+import { formatDate, formatMoney, formatNumber } from '../../lib/format.ts';
 import { msg } from '../../lib/message.tsx';
 import { notifySuccess } from '../../lib/notify.ts';
 import { UploadForm, useFileUpload } from '../../components/UploadForm.tsx';
@@ -210,7 +210,7 @@ function AgentFeesSection({ data }: { data: CostTablesResponse }) {
       <FeeTable
         testId="agent-fees"
         caption={t('agent.title')}
-        rows={data.agent_fees.map((f) => ({ id: f._id, who: f.office, amount: `${formatNumber(f.amount)} ${f.currency}`, extra: null, validity: validity(f.valid_from, f.valid_until, t), note: f.note }))}
+        rows={data.agent_fees.map((f) => ({ id: f._id, who: f.office, amount: formatMoney(f.amount, f.currency), extra: null, validity: validity(f.valid_from, f.valid_until, t), note: f.note }))}
         onDelete={(id) => remove.mutate(id)}
         whoLabel={t('form.office')}
       />
@@ -244,7 +244,7 @@ function ServiceFeesSection({ data }: { data: CostTablesResponse }) {
         rows={data.service_fees.map((f) => ({
           id: f._id,
           who: f.cabinet.name,
-          amount: `${formatNumber(f.amount)} ${f.currency}`,
+          amount: formatMoney(f.amount, f.currency),
           extra: f.margin_percent === null ? null : t('service.margin', { percent: formatNumber(f.margin_percent) }),
           validity: validity(f.valid_from, f.valid_until, t),
           note: f.note,

@@ -1,4 +1,5 @@
 import { isIsoDay, type PatentRecordDto, type PatentSort, type PaymentInstructionDto } from '@portal/contracts';
+import { formatMoney } from '../../lib/format.ts';
 
 /** Pure rules of the patent screens (spec §4, §5, §9): filters, the per-row instruction choice, row states. */
 
@@ -147,8 +148,7 @@ export { formatDay } from '../../lib/format.ts';
 
 /** A euro amount in the screen's language. */
 export function formatEuros(value: number | null, lang: string): string {
-  if (value === null) return '';
-  return new Intl.NumberFormat(lang.startsWith('fr') ? 'fr-FR' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(value);
+  return value === null ? '' : formatMoney(value, 'EUR', { lang });
 }
 
 /** The cells the missing-information screen edits (spec: application number, publication number, client reference, country). */

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { RenewalCallLineDto } from '@portal/contracts';
 import { ApiError } from '../../../lib/api.ts';
-import { formatDay, formatNumber } from '../../../lib/format.ts';
+import { formatDay, formatMoney } from '../../../lib/format.ts';
 import { msg } from '../../../lib/message.tsx';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { Loader } from '../../../components/Loader.tsx';
@@ -18,7 +18,7 @@ const SCROLL = { overflowX: 'auto', minWidth: 0, maxWidth: '100%', position: 're
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
-const lineTotal = (l: RenewalCallLineDto, t: T) => (l.total !== null ? `${formatNumber(Number(l.total))} ${l.currency ?? ''}` : t('lines.noPrice'));
+const lineTotal = (l: RenewalCallLineDto, t: T) => (l.total !== null ? formatMoney(l.total, l.currency ?? 'EUR') : t('lines.noPrice'));
 
 function LinePatent({ line: l }: { line: RenewalCallLineDto }) {
   const { t } = useTranslation('calls');
@@ -43,7 +43,7 @@ function LineParts({ line: l }: { line: RenewalCallLineDto }) {
     <Stack gap={0} data-testid="call-line-parts">
       {l.parts.map((p) => (
         <Text size="sm" key={p.part}>
-          {t('lines.partAmount', { part: t(`parts.${p.part}`, { defaultValue: p.part }), amount: `${formatNumber(Number(p.amount))} ${p.currency}` })}
+          {t('lines.partAmount', { part: t(`parts.${p.part}`, { defaultValue: p.part }), amount: formatMoney(p.amount, p.currency) })}
         </Text>
       ))}
     </Stack>

@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import type { RenewalCallDto } from '@portal/contracts';
-import { formatNumber } from '../../../lib/format.ts';
+import { formatMoney } from '../../../lib/format.ts';
 
 /** A call's totals, one line per currency (amounts from the server). */
 export function Totals({ call, testId }: { call: RenewalCallDto; testId?: string }) {
@@ -9,7 +9,7 @@ export function Totals({ call, testId }: { call: RenewalCallDto; testId?: string
     <Stack gap={0} {...(testId ? { 'data-testid': testId } : {})}>
       {call.totals.map((x) => (
         <span key={x.currency} style={{ whiteSpace: 'nowrap' }}>
-          {formatNumber(Number(x.amount))} {x.currency}
+          {formatMoney(x.amount, x.currency)}
         </span>
       ))}
     </Stack>

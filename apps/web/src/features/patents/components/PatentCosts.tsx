@@ -1,11 +1,10 @@
 import { Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { PatentCostsDto } from '@portal/contracts';
+import { formatMoney } from '../../../lib/format.ts';
 import { formatDay, formatEuros } from '../model.ts';
 
-function money(value: number, currency: string, lang: string): string {
-  return new Intl.NumberFormat(lang.startsWith('fr') ? 'fr-FR' : 'en-GB', { style: 'currency', currency }).format(value);
-}
+const money = (value: number, currency: string, lang: string) => formatMoney(value, currency, { lang });
 
 /**
  * The next annuity's cost, one line per part (issue 30 §1): official fee with its table and validity,
