@@ -90,6 +90,11 @@ export function GuidelinesPage() {
             />
           )}
         </Group>
+        {clients.isSuccess && clients.data.length === 0 && idClient === '' && (
+          <Text size="sm" c="dimmed" mt="sm" data-testid="guideline-clients-none">
+            {t('client.none')}
+          </Text>
+        )}
       </Paper>
 
       {idClient !== '' && (
