@@ -217,7 +217,7 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     const list = await admin.client.get('/api/renewal_calls');
     expect(list.status).toBe(200);
     const c1 = list.body.calls.find((c: { client_code: string }) => c.client_code === 'C1');
-    expect(c1).toMatchObject({ step: 'last_call', next_step: null, next_step_on: null, open_items: 2, items: 3, held: false, instruct_before: '2027-03-31' });
+    expect(c1).toMatchObject({ step: 'last_call', next_step: null, next_step_on: null, open_items: 2, items: 3, held: false, instruct_before: '2027-03-31', instruct_before_passed: true });
     // C1-a in grace (136 + 68) and C1-far (FR annuity 4 = 38, due 2027-07-31): 242.00 EUR.
     expect(c1.totals).toEqual([{ currency: 'EUR', amount: '242.00' }]);
     const preview = await admin.client.get(`/api/renewal_calls/${c1._id}`);
@@ -359,7 +359,7 @@ describe.each(databaseKinds())('renewal calls per client (%s)', (kind) => {
     t.clock.advance(Date.parse('2027-05-11T08:00:00Z') - t.clock.now().getTime());
     const admin = await t.loginAs('admin');
     const c7 = (await admin.client.get('/api/renewal_calls')).body.calls.find((c: { client_code: string }) => c.client_code === 'C7');
-    expect(c7).toMatchObject({ step: 'first_call', next_step: 'last_call', next_step_on: '2027-06-21', instruct_before: '2027-05-21' });
+    expect(c7).toMatchObject({ step: 'first_call', next_step: 'last_call', next_step_on: '2027-06-21', instruct_before: '2027-05-21', instruct_before_passed: false });
     // Staff may still ask for the reminder.
     expect((await admin.client.post(`/api/renewal_calls/${c7._id}/send`, {})).body).toMatchObject({ step: 'reminder' });
     expect(await stepsOf('C7')).toEqual(['first_call', 'reminder']);

@@ -34,6 +34,8 @@ export const renewalCallSchema = z.strictObject({
   next_step_on: day.nullable(),
   /** The earliest "instruct before" of the open items. */
   instruct_before: day.nullable(),
+  /** Whether that day has passed (the server's today): the screen says so rather than showing a day the reader may take for still ahead. */
+  instruct_before_passed: z.boolean(),
   open_items: z.number().int(),
   items: z.number().int(),
   totals: z.array(renewalCallTotalSchema),

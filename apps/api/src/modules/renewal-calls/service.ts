@@ -31,6 +31,7 @@ async function toDto(db: Executor, row: CallRow, day: string, page?: { items: Ca
   const dates = items.map((i) => ({ dueDate: i.due_date, instructBefore: i.instruct_before }));
   const next = row.closed_on === null ? nextStep(day, dates, settings, sent) : null;
   const { totals } = await callLines(db, items, day, page?.tables);
+  const instructBefore = items.reduce<string | null>((min, i) => (min === null || i.instruct_before < min ? i.instruct_before : min), null);
   const last = sent.reduce<CallStep | null>((max, s) => (max === null || ORDER[s.step] > ORDER[max] ? s.step : max), null);
   return {
     _id: row.id,
@@ -42,7 +43,8 @@ async function toDto(db: Executor, row: CallRow, day: string, page?: { items: Ca
     step: last,
     next_step: next?.step ?? null,
     next_step_on: next?.on ?? null,
-    instruct_before: items.reduce<string | null>((min, i) => (min === null || i.instruct_before < min ? i.instruct_before : min), null),
+    instruct_before: instructBefore,
+    instruct_before_passed: instructBefore !== null && day > instructBefore,
     open_items: items.length,
     items: Number(row.items),
     totals: totals.map((t) => ({ currency: t.currency, amount: formatMinor(t.totalMinor) })),

@@ -59,6 +59,20 @@ function PreviewButton({ call: c, onPreview }: { call: RenewalCallDto; onPreview
   );
 }
 
+/** "Instruct before", with "passed" once the server's today is after it. */
+const instructText = (c: RenewalCallDto, t: (k: string, o?: Record<string, unknown>) => string) =>
+  c.instruct_before === null ? null : c.instruct_before_passed ? t('instructPassed', { day: formatDay(c.instruct_before) }) : formatDay(c.instruct_before);
+
+function InstructBefore({ call }: { call: RenewalCallDto }) {
+  const { t } = useTranslation('calls');
+  if (call.instruct_before === null) return <>—</>;
+  return (
+    <Text span size="sm" {...(call.instruct_before_passed ? { c: 'red.8', fw: 600 } : {})} data-testid="call-instruct-before">
+      {instructText(call, t)}
+    </Text>
+  );
+}
+
 const nextText = (c: RenewalCallDto, t: (k: string, o?: Record<string, unknown>) => string) => (c.next_step ? t('nextOn', { step: t(`steps.${c.next_step}`), day: formatDay(c.next_step_on) }) : '—');
 
 /** On a phone, one card per call (seven columns would scroll sideways). */
@@ -84,7 +98,7 @@ function CallCard({ call: c, onPreview }: { call: RenewalCallDto; onPreview: (id
         </Text>{' '}
         <span data-testid="call-next">{nextText(c, t)}</span>
       </Text>
-      <CardLine label={t('columns.instructBefore')} value={c.instruct_before ? formatDay(c.instruct_before) : null} />
+      <CardLine label={t('columns.instructBefore')} value={instructText(c, t)} />
       <CardLine label={t('columns.items')} value={t('itemsCount', { open: formatNumber(c.open_items), items: formatNumber(c.items) })} />
       <Group justify="flex-end">
         <PreviewButton call={c} onPreview={onPreview} />
@@ -128,7 +142,7 @@ export function RenewalCallsPage() {
       col.display({ id: 'client', header: () => t('columns.client'), enableSorting: false, cell: (c) => <ClientCell call={c.row.original} /> }),
       col.display({ id: 'step', header: () => t('columns.step'), enableSorting: false, cell: (c) => <StepCell call={c.row.original} /> }),
       col.display({ id: 'next', header: () => t('columns.next'), enableSorting: false, cell: (c) => <span data-testid="call-next">{nextText(c.row.original, t)}</span> }),
-      col.display({ id: 'instruct_before', header: () => t('columns.instructBefore'), enableSorting: false, cell: (c) => (c.row.original.instruct_before ? formatDay(c.row.original.instruct_before) : '—') }),
+      col.display({ id: 'instruct_before', header: () => t('columns.instructBefore'), enableSorting: false, cell: (c) => <InstructBefore call={c.row.original} /> }),
       col.display({ id: 'items', header: () => t('columns.items'), enableSorting: false, cell: (c) => t('itemsCount', { open: formatNumber(c.row.original.open_items), items: formatNumber(c.row.original.items) }) }),
       col.display({ id: 'totals', header: () => t('columns.totals'), enableSorting: false, cell: (c) => <Totals call={c.row.original} /> }),
       col.display({ id: 'actions', header: () => <VisuallyHidden>{t('columns.actions')}</VisuallyHidden>, enableSorting: false, cell: (c) => <PreviewButton call={c.row.original} onPreview={setPreviewId} /> }),
