@@ -191,6 +191,9 @@ describe.each(['en', 'fr'] as const)('renewal calls screen (%s)', (lang) => {
       // Another firm's settings, through its form: the margin not shorter than the window is refused on the screen
       // (the API's schema), then saved; the form says who saved them, and the API reads them back.
       const values = lang === 'en' ? { window: 120, margin: 20, reminder: 7 } : { window: 100, margin: 25, reminder: 10 };
+      // Folded by default: one press shows every firm's form.
+      expect(await page.getByTestId('call-settings-cabinet').count()).toBe(0);
+      await page.getByTestId('call-settings-toggle').click();
       const form = page.getByTestId('call-settings-cabinet').filter({ hasNotText: call.cabinet }).first();
       const cabinet = (await form.getByRole('heading').textContent())!;
       await form.getByTestId('call-settings-window_days').fill('30');

@@ -83,6 +83,10 @@ function CabinetSettings({ settings: s }: { settings: RenewalCallSettingsDto }) 
 export function CallSettings() {
   const { t } = useTranslation('calls');
   const settings = useQuery(settingsQuery);
+  // Folded by default: changed now and then, while the calls above are read every day (a group's dozens of firms made
+  // the desk a long page of forms).
+  const [open, setOpen] = useState(false);
+  const count = settings.data?.settings.length ?? 0;
   return (
     <Stack gap="sm" component="section" aria-labelledby="call-settings-title" data-testid="call-settings">
       <Title order={2} size="h3" id="call-settings-title">
@@ -91,7 +95,18 @@ export function CallSettings() {
       <Text size="sm">{t('settings.help')}</Text>
       {settings.isPending && <Loader loading />}
       {settings.isError && <LoadError message={t('settings.loadError')} retryLabel={t('retry')} onRetry={() => void settings.refetch().catch(() => undefined)} testId="call-settings-load-error" />}
-      {settings.data?.settings.map((s) => <CabinetSettings key={`${s.cabinet_id}-${s.updated_at ?? ''}`} settings={s} />)}
+      {settings.isSuccess && count > 0 && (
+        <Group>
+          <Button variant="default" onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls="call-settings-list" data-testid="call-settings-toggle">
+            {open ? t('settings.hide') : t('settings.show', { count })}
+          </Button>
+        </Group>
+      )}
+      {open && (
+        <Stack gap="sm" id="call-settings-list">
+          {settings.data?.settings.map((s) => <CabinetSettings key={`${s.cabinet_id}-${s.updated_at ?? ''}`} settings={s} />)}
+        </Stack>
+      )}
     </Stack>
   );
 }
