@@ -22,6 +22,8 @@ export function benchProductionEnv(options: {
     API_KEY: BENCH_API_KEY, MFA_ENCRYPTION_KEY: PRODUCTION_MFA_KEY, MFA_REQUIRED_FOR_ADMINS: 'false',
     SERVE_WEB: 'false', DATA_DIR: options.dataDir, COOKIE_SECURE: 'false', SMTP_URL: 'smtp://127.0.0.1:9',
     ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, UPLOAD_RATE_LIMIT: '10000',
+    // What the start scripts and the images set (decision 230): the benches measure the processes as they run.
+    MALLOC_ARENA_MAX: '2',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
   };

@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# glibc's malloc arenas: 2 instead of 8 per core (decision 230: -47 MB at the embedded peak, -21 MB in the annuities worker).
+ENV MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
 COPY apps ./apps
 COPY packages ./packages
