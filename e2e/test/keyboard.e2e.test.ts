@@ -281,9 +281,10 @@ describe('keyboard walks', () => {
     await page.keyboard.press('Enter');
 
     // The recipient dialog: first focus on the first choice (not the close button).
+    // Mantine moves the focus once the dialog has opened (after its transition): polled, as the menus above are (the
+    // fresh-clone run at load ~15 read the focus while it was still on the submit button).
     await page.getByRole('dialog').waitFor();
-    const choice = await focused(page);
-    expect(choice.testId).toBe('client-option');
+    await expect.poll(async () => (await focused(page)).testId).toBe('client-option');
     await page.keyboard.press('Space');
     await tabTo(page, byTestId('client-confirm'), 'confirm');
     await page.keyboard.press('Enter');
