@@ -42,9 +42,6 @@ interface Seeded {
   file: AnnuityFileDto;
   patents: AnnuityPatentDto[];
   tag: string;
-  /** What the tests changed, for the export check. */
-  comment?: { refs: string[]; text: string };
-  edit?: { ref: string; next: string; quant: number };
 }
 const files = {} as Record<Lang, Seeded>;
 let big: { file: AnnuityFileDto; tag: string };
@@ -166,7 +163,8 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await screenshotSet(page, lang, 'modal');
   });
 
-  it('page size 30 / 50 / 100 / all, pagination, search and server-side sort', async () => {
+  it('page size 30 / 50 / 100 / all', async () => {
+    await openFileFromResearch(page, data.tag);
     await choosePageSize(page, t.patents.perPage_other.replace('{{count, number}}', '50'));
     await until(() => rows(page).count(), (n) => n === 50, '50 rows');
     await choosePageSize(page, t.patents.perPage_other.replace('{{count, number}}', '100'));
@@ -176,7 +174,10 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     expect(await modal(page).getByTestId('patents-pagination').count()).toBe(0);
     await choosePageSize(page, t.patents.perPage_other.replace('{{count, number}}', '30'));
     await until(() => rows(page).count(), (n) => n === 30, 'back to 30');
+  });
 
+  it('pagination, and a search in the database that starts again at page 1', async () => {
+    await openFileFromResearch(page, data.tag);
     await modal(page).getByTestId('patents-pagination').getByRole('button', { name: '2', exact: true }).click();
     await until(() => references(page), (r) => r[0] === `${data.tag}-030`, 'page 2 starts at row 30');
     await modal(page).getByTestId('patents-pagination').getByRole('button', { name: '3', exact: true }).click();
@@ -192,8 +193,10 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     expect(await modal(page).getByTestId('patents-empty').textContent()).toContain(`zz-${STAMP}`);
     await modal(page).getByTestId('patents-search').fill('');
     await until(() => references(page), (r) => r.length === 30 && r[0] === `${data.tag}-000`, 'search cleared');
+  });
 
-    // Sort: the server sorts; the previous annuity date sorts with the spec's key date_predecent_annuite.
+  it('the server sorts, both directions; the previous annuity date sorts with the spec’s key date_predecent_annuite', async () => {
+    await openFileFromResearch(page, data.tag);
     await modal(page).getByTestId('sort-reference').click();
     await until(() => modal(page).locator('th[aria-sort="ascending"]').count(), (n) => n === 1, 'ascending');
     await modal(page).getByTestId('sort-reference').click();
@@ -203,22 +206,26 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await modal(page).getByTestId('sort-date_precedente_annuite').click();
     const url = new URL((await sortRequest).url());
     expect([url.searchParams.get('sort'), url.searchParams.get('order')]).toEqual(['date_predecent_annuite', 'asc']);
-    const withPrevious = data.patents.filter((p) => p.date_precedente_annuite).sort((a, b) => a.date_precedente_annuite!.localeCompare(b.date_precedente_annuite!));
+    const live = await patentsOf(page.request, data.file._id);
+    const withPrevious = live.filter((p) => p.date_precedente_annuite).sort((a, b) => a.date_precedente_annuite!.localeCompare(b.date_precedente_annuite!));
     await until(
       () => references(page),
-      (r) => r[0] !== undefined && data.patents.find((p) => p.reference === r[0])!.date_precedente_annuite === withPrevious[0]!.date_precedente_annuite,
+      (r) => r[0] !== undefined && live.find((p) => p.reference === r[0])!.date_precedente_annuite === withPrevious[0]!.date_precedente_annuite,
       'oldest previous annuity first',
     );
   });
 
   it('each colour filter shows only its rows with its count; clicking it again clears it', async () => {
-    const counts = Object.fromEntries(COLOURS.map((c) => [c, data.patents.filter((p) => p.colour === c).length])) as Record<AnnuityColour, number>;
+    await openFileFromResearch(page, data.tag);
+    // The counts of the file as it is now (another test may have edited a patent).
+    const live = await patentsOf(page.request, data.file._id);
+    const counts = Object.fromEntries(COLOURS.map((c) => [c, live.filter((p) => p.colour === c).length])) as Record<AnnuityColour, number>;
     for (const c of COLOURS) expect(counts[c], c).toBeGreaterThan(0);
     for (const c of COLOURS) {
       const button = modal(page).getByTestId(`filter-${c}`);
       expect(await button.textContent()).toBe((counts[c] === 1 ? t.patents.filter_one : t.patents.filter_other).replace('{{label}}', t.colour[c]).replace('{{count, number}}', String(counts[c])));
       await button.click();
-      expect(await button.getAttribute('aria-pressed')).toBe('true');
+      await until(() => button.getAttribute('aria-pressed'), (v) => v === 'true', `filter ${c} pressed`);
       const colours = await until(
         () => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-colour'))),
         (cs) => cs.length === Math.min(30, counts[c]) && cs.every((x) => x === c),
@@ -229,14 +236,14 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
       expect(await rows(page).first().getByTestId('colour-badge').textContent()).toBe(t.colour[c]);
       expect(await modal(page).getByTestId('patents-total').textContent()).toContain(String(counts[c]));
       await button.click();
-      expect(await button.getAttribute('aria-pressed')).toBe('false');
+      await until(() => button.getAttribute('aria-pressed'), (v) => v === 'false', `filter ${c} released`);
       await until(() => rows(page).count(), (n) => n === 30, `filter ${c} cleared`);
     }
   });
 
   it('copies publication, filing number and reference; the register link opens a new tab safely; lapsed replaces the published value', async () => {
-    await modal(page).getByTestId('sort-reference').click();
-    await until(() => references(page), (r) => r[0] === `${data.tag}-000`, 'ascending again');
+    await openFileFromResearch(page, data.tag);
+    await until(() => references(page), (r) => r[0] === `${data.tag}-000`, 'reference order');
     const p0 = data.patents.find((p) => p.url && p.num_publication && p.num_depot && p.reference)!;
     expect(p0, 'a patent with a register link').toBeTruthy();
     const first = rows(page).filter({ has: page.getByText(p0.reference!, { exact: true }) });
@@ -258,7 +265,7 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     expect(await link.getAttribute('target')).toBe('_blank');
     expect((await link.getAttribute('rel'))?.split(' ').sort()).toEqual(['noopener', 'noreferrer']);
     expect(await link.getAttribute('aria-label')).toBe(t.patents.openRegister.replace('{{name}}', p0.reference!));
-    const lapsed = data.patents.filter((p) => p.dechu);
+    const lapsed = (await patentsOf(page.request, data.file._id)).filter((p) => p.dechu);
     expect(lapsed.length).toBeGreaterThan(0);
     {
       await modal(page).getByTestId('patents-search').fill(lapsed[0]!.reference!);
@@ -276,7 +283,8 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     }
   });
 
-  it('selects rows and applies a bulk comment: the comments change in place', async () => {
+  it('selects rows and applies a bulk comment: the comments change in place, and the export holds them', async () => {
+    await openFileFromResearch(page, data.tag);
     await modal(page).getByTestId('patent-select-all').click();
     await until(() => modal(page).getByTestId('patents-selected').textContent(), (s) => s?.includes('30') ?? false, 'all 30 selected');
     await modal(page).getByTestId('patent-select-all').click();
@@ -290,15 +298,24 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     await page.getByText(t.patents.bulk.applied_other.replace('{{count, number}}', '3'), { exact: true }).waitFor();
     for (const i of [1, 2, 5]) expect(await rows(page).nth(i).getByTestId('patent-comment').textContent()).toBe(comment);
     expect(await rows(page).nth(3).getByTestId('patent-comment').textContent()).not.toBe(comment);
-    data.comment = { refs: chosen.map(String), text: comment };
+
+    // The export downloaded through the API holds the comment.
+    const sheet = await exportRows(page.request, data.file._id);
+    const byRef = new Map(sheet.map((r) => [String(r['Reference']), r]));
+    for (const ref of chosen) expect(byRef.get(String(ref))!['Comment']).toBe(comment);
   });
 
-  it('edits a patent: the 400 on the field, then success; the row and its colour change in place; Escape closes the top modal only', async () => {
-    const nokRow = rows(page).filter({ has: page.locator('[data-colour="nok"]') }).first();
-    const ref = (await refOf(nokRow))!;
+  it('edits a patent: the 400 on the field, then success; the row and its colour change in place; the export holds it; Escape closes the top modal only', async () => {
+    await openFileFromResearch(page, data.tag);
+    // A late patent still in force (a lapsed one would stay red).
+    const candidates = new Set((await patentsOf(page.request, data.file._id)).filter((p) => p.colour === 'nok' && !p.dechu).map((p) => p.reference));
+    const refs = await references(page);
+    const ref = refs.find((r) => candidates.has(r))!;
+    expect(ref, 'a late patent on the first page').toBeTruthy();
     const before = data.patents.find((p) => p.reference === ref)!;
     expect(before.colour).toBe('nok');
     const okCount = Number((await modal(page).getByTestId('filter-ok').textContent())!.replace(/\D/g, ''));
+    const nokRow = rows(page).filter({ has: page.getByText(ref, { exact: true }) });
     await nokRow.getByTestId('patent-edit').click();
     await editModal(page).waitFor();
     await screenshotSet(page, lang, 'edit');
@@ -326,7 +343,6 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     expect(await row.textContent()).toContain(shownDay('2031-03-31', lang));
     expect(await row.getByTestId('colour-badge').textContent()).toBe(t.colour.ok);
     expect(await modal(page).getByTestId('filter-ok').textContent()).toContain(String(okCount + 1));
-    data.edit = { ref, next: '2031-03-31', quant: 7 };
 
     // Escape: the edit modal first, the patents modal stays; then the patents modal.
     await row.getByTestId('patent-edit').click();
@@ -337,25 +353,26 @@ describe.each(['en', 'fr'] as const)('patents by file, edit and research (%s)', 
     expect(await modal(page).isVisible()).toBe(true);
     await page.keyboard.press('Escape');
     await modal(page).waitFor({ state: 'detached' });
-  });
 
-  it('the export downloaded through the API holds the edit and the comment', async () => {
+    // The export downloaded through the API holds the edit.
     const sheet = await exportRows(page.request, data.file._id);
-    const byRef = new Map(sheet.map((r) => [String(r['Reference']), r]));
-    const edited = byRef.get(data.edit!.ref)!;
-    expect(exportDay(edited['date_prochaine_annuite'])).toBe(data.edit!.next);
-    expect(Number(edited['quant_precedent'])).toBe(data.edit!.quant);
-    for (const ref of data.comment!.refs) expect(byRef.get(ref)!['Comment']).toBe(data.comment!.text);
+    const edited = sheet.find((r) => String(r['Reference']) === ref)!;
+    expect(exportDay(edited['date_prochaine_annuite'])).toBe('2031-03-31');
+    expect(Number(edited['quant_precedent'])).toBe(7);
   });
 
   it('research: a hit opens the same edit modal, and the hit shows the saved values', async () => {
+    // A patent in force that no other test edits (the research test reads 070–074, the edit test a late one).
+    const target = (await patentsOf(page.request, data.file._id)).find((p) => p.colour === 'ok' && !p.dechu && p.date_prochaine_annuite && !p.reference!.startsWith(`${data.tag}-07`))!;
+    expect(target, 'a patent in force').toBeTruthy();
     await page.goto('/annuities/research');
-    await searchResearch(page, data.edit!.ref);
+    await searchResearch(page, target.reference!);
     const hit = page.getByTestId('research-hit').first();
-    expect(await hit.getByTestId('research-next').textContent()).toBe(shownDay('2031-03-31', lang));
+    expect(await hit.getByTestId('research-next').textContent()).toBe(shownDay(target.date_prochaine_annuite!, lang));
     await screenshotSet(page, lang, 'research');
     await hit.getByTestId('research-edit').click();
     await editModal(page).waitFor();
+    await editModal(page).getByTestId('edit-date_precedente_annuite').fill('2026-03-31');
     await editModal(page).getByTestId('edit-date_prochaine_annuite').fill('2032-03-31');
     await editModal(page).getByTestId('edit-limite_date_prochaine_annuite').fill('2032-09-30');
     await editModal(page).getByTestId('edit-confirm').click();
