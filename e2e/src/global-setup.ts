@@ -44,6 +44,14 @@ function ensureWebBuild(): void {
   if (r.status !== 0) throw new Error('npm run build -w @portal/web failed');
 }
 
+/** The server the suite runs: built as `npm start` builds it (decision 231), in a folder of the suite's own. */
+const SERVER_DIR = path.join(ROOT, 'dist/e2e-server');
+
+function buildServer(): void {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs'), SERVER_DIR], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('scripts/build-server.mjs failed');
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -97,9 +105,10 @@ export async function startPortalProcess(env: Record<string, string> = {}): Prom
     adminEmail: 'admin@portal.test',
     adminPassword: 'Admin-e2e-password-2026',
   };
-  // E2E_SERVER_ENTRY lets a developer point the suite at another entrypoint; the default is the real API.
-  const entry = process.env.E2E_SERVER_ENTRY ?? 'apps/api/src/main.ts';
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // E2E_SERVER_ENTRY lets a developer point the suite at another (TypeScript) entrypoint; the default is the
+  // real API, built.
+  const entry = process.env.E2E_SERVER_ENTRY;
+  const child = spawn(process.execPath, entry ? ['--import', 'tsx', entry] : [path.join(SERVER_DIR, 'api.mjs')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -148,6 +157,7 @@ export async function startPortalProcess(env: Record<string, string> = {}): Prom
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureWebBuild();
+  if (!process.env.E2E_SERVER_ENTRY) buildServer();
   const started = await startPortalProcess();
   project.provide('portal', started.info);
   return () => started.stop();

@@ -34,6 +34,8 @@ describe('embedded mode footprint', () => {
     // The recorder works: the libraries the embedded portal does use are there.
     expect(modules.some((url) => url.includes('/node_modules/@electric-sql/pglite/'))).toBe(true);
     expect(modules.some((url) => url.includes('/node_modules/socket.io/'))).toBe(true);
+    // The built server runs without a TypeScript loader, on its main thread and in its threads (decision 231).
+    expect(modules.filter((url) => url.includes('/node_modules/tsx/'))).toEqual([]);
     for (const name of [...PRODUCTION_ONLY, ...ON_FIRST_USE, ...THREAD_ONLY]) expect(modules.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
   }, 180_000);
 });

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startProcess, type RunningProcess } from './support/processes.ts';
 
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
 /** Runs a one-shot entrypoint to its end and returns its exit code and output. */
 async function runToEnd(entry: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const run = startProcess(entry, env);
@@ -27,7 +29,7 @@ describe('embedded mode: seed:demo beside a running portal', () => {
     const refused = await runToEnd('apps/api/src/scripts/seed-demo.ts', env);
     expect(refused.code, refused.output).toBe(1);
     expect(refused.output).toContain(
-      `The embedded database in ${path.join(dataDir, 'db')} is in use by process ${api.child.pid} (node ./apps/api/src/main.ts); stop it first or set DATABASE_URL`,
+      `The embedded database in ${path.join(dataDir, 'db')} is in use by process ${api.child.pid} (node ./${path.relative(REPO_ROOT, api.child.spawnargs.at(-1)!)}); stop it first or set DATABASE_URL`,
     );
 
     // A stopped portal releases its lock.

@@ -141,7 +141,7 @@ describe('annuities engine thread, export written to a slow destination', () => 
 
 describe('annuities engine thread, stopped when idle', () => {
   it('fails no run started on a new thread while the idle one exits', async () => {
-    const shared = createSharedThread(new URL('../src/annuities/engine-worker.mjs', import.meta.url), 'annuities engine', { idleMs: 1 });
+    const shared = createSharedThread(new URL('../src/annuities/annuity-engine-worker.mjs', import.meta.url), 'annuities engine', { idleMs: 1 });
     try {
       const first = shared.thread();
       const exited = once(first, 'exit');

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createSharedThread } from '../src/shared-thread.ts';
 
-const URL_OF_A_THREAD = new URL('../src/ledes/engine-worker.mjs', import.meta.url);
+const URL_OF_A_THREAD = new URL('../src/ledes/ledes-engine-worker.mjs', import.meta.url);
 
 describe('a shared thread with idleMs (issue 28)', () => {
   it('stops once no run has used it for idleMs, so its memory goes back; the next run gets a new thread', async () => {

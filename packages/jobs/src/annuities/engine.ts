@@ -7,7 +7,7 @@ import type { AnnuityInput, AnnuityThreadData, AnnuityThreadRequest, CheckCounts
 import { createSharedThread } from '../shared-thread.ts';
 import { nextTask } from '../next-task.ts';
 
-const WORKER_URL = new URL('./engine-worker.mjs', import.meta.url);
+const WORKER_URL = new URL('./annuity-engine-worker.mjs', import.meta.url);
 
 export interface AnnuityEngineOptions {
   mode: 'check' | 'export';

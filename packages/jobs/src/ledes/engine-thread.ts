@@ -5,7 +5,7 @@ import { deserializeError, GUIDELINE_LOOKUP, PEER_STOPPED, serializeError, type 
 
 import { createSharedThread } from '../shared-thread.ts';
 
-const ENGINE_URL = new URL('./engine-worker.mjs', import.meta.url);
+const ENGINE_URL = new URL('./ledes-engine-worker.mjs', import.meta.url);
 const WRITER_URL = new URL('./writer-worker.mjs', import.meta.url);
 /** Input bytes gathered into one message to the engine thread. */
 const INPUT_CHUNK_BYTES = 256 * 1024;
