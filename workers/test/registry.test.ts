@@ -21,7 +21,8 @@ describe('job registry: every queue has a consumer in each mode', () => {
   it('production: each registered queue has its worker entrypoint, npm script and compose service', () => {
     for (const queue of REGISTERED_QUEUES) {
       expect(existsSync(new URL(`workers/src/entrypoints/${queue}.ts`, root)), `entrypoint for ${queue}`).toBe(true);
-      expect(scripts[`start:${queue}`]).toContain(`src/entrypoints/${queue}.ts`);
+      // The script runs the entrypoint's bundle (scripts/build-server.mjs builds one per entrypoint, decision 231).
+      expect(scripts[`start:${queue}`]).toContain(`dist/server/worker-${queue}.mjs`);
       expect(compose).toContain(`start:${queue}`);
     }
   });
