@@ -8,36 +8,49 @@
 // Layout rules the sources keep:
 // - A worker thread's entry is found by `new URL('./<name>.mjs', import.meta.url)`: in the sources that is the
 //   `.mjs` file beside the code (it registers tsx, then imports the `.ts`); here it is the bundle of that name in
-//   the same folder as every other bundle. The names are unique across the packages (see THREADS).
+//   the same folder as every other bundle. The names are unique across the packages (threadEntries).
 // - `import.meta.dirname` in our sources means the source file's folder (the migrations, the repository's root,
 //   a helper script): the bundle rewrites it to that folder, relative to the bundle, so the built tree moves
 //   with the repository.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const outdir = path.resolve(process.argv[2] ?? path.join(ROOT, 'dist/server'));
 
-/** The worker threads' entries: bundle name → source. Each name is the `.mjs` its spawner asks for. */
-const THREADS = {
-  'pglite-worker': 'packages/db/src/pglite-worker.mjs',
-  'ledes-engine-worker': 'packages/jobs/src/ledes/engine-worker.ts',
-  'writer-worker': 'packages/jobs/src/ledes/writer-worker.ts',
-  'annuity-engine-worker': 'packages/jobs/src/annuities/engine-worker.ts',
-  'workbook-worker': 'packages/jobs/src/patents/workbook-worker.ts',
-  'receipts-worker': 'packages/jobs/src/receipts/receipts-worker.ts',
-};
+/**
+ * The worker threads' entries, found by their file names: every `<name>-worker.mjs` under packages/<package>/src is a thread's
+ * entry, the name its spawner asks for. One that imports a `.ts` (the sources' tsx shim) is bundled from that `.ts`;
+ * a plain one (PGlite's thread) from itself. Two threads of the same name would load each other: refused.
+ */
+function threadEntries() {
+  const entries = {};
+  for (const pkg of readdirSync(path.join(ROOT, 'packages'))) {
+    const src = path.join('packages', pkg, 'src');
+    if (!existsSync(path.join(ROOT, src))) continue;
+    for (const file of readdirSync(path.join(ROOT, src), { recursive: true })) {
+      if (!String(file).endsWith('-worker.mjs')) continue;
+      const shim = path.join(src, String(file));
+      const name = path.basename(shim, '.mjs');
+      if (entries[name]) throw new Error(`two worker threads named ${name}.mjs: ${entries[name]} and ${shim}`);
+      const typescript = /import\('\.\/([\w-]+\.ts)'\)/.exec(readFileSync(path.join(ROOT, shim), 'utf8'))?.[1];
+      entries[name] = typescript ? path.join(path.dirname(shim), typescript) : shim;
+    }
+  }
+  return entries;
+}
 
-const WORKERS = readdirSync(path.join(ROOT, 'workers/src/entrypoints'))
-  .filter((f) => f.endsWith('.ts') && f !== 'run-worker.ts')
-  .map((f) => f.replace(/\.ts$/, ''));
+/** The workers' entrypoints: one per `start:<queue>` script of the workers package, which runs `worker-<queue>.mjs`. */
+const WORKERS = Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'workers/package.json'), 'utf8')).scripts)
+  .filter((script) => script.startsWith('start:'))
+  .map((script) => script.slice('start:'.length));
 
 const entryPoints = {
   api: 'apps/api/src/main.ts',
   ...Object.fromEntries(WORKERS.map((w) => [`worker-${w}`, `workers/src/entrypoints/${w}.ts`])),
-  ...THREADS,
+  ...threadEntries(),
 };
 
 /** Our packages are bundled; every other bare import stays external (node_modules at run time). */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import type { PortalInfo } from './context.ts';
+import { builtEntry, builtServer } from '../../apps/api/test/support/built-server.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WEB = path.join(ROOT, 'apps/web');
@@ -42,14 +43,6 @@ function ensureWebBuild(): void {
   // vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test what ships.
   const r = spawnSync('npm', ['run', 'build', '-w', '@portal/web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (r.status !== 0) throw new Error('npm run build -w @portal/web failed');
-}
-
-/** The server the suite runs: built as `npm start` builds it (decision 231), in a folder of the suite's own. */
-const SERVER_DIR = path.join(ROOT, 'dist/e2e-server');
-
-function buildServer(): void {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs'), SERVER_DIR], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('scripts/build-server.mjs failed');
 }
 
 function freePort(): Promise<number> {
@@ -106,9 +99,10 @@ export async function startPortalProcess(env: Record<string, string> = {}): Prom
     adminPassword: 'Admin-e2e-password-2026',
   };
   // E2E_SERVER_ENTRY lets a developer point the suite at another (TypeScript) entrypoint; the default is the
-  // real API, built.
-  const entry = process.env.E2E_SERVER_ENTRY;
-  const child = spawn(process.execPath, entry ? ['--import', 'tsx', entry] : [path.join(SERVER_DIR, 'api.mjs')], {
+  // real API, built as `npm start` builds it (decision 231; from its source with TEST_RUN_SOURCES=1).
+  const entry = process.env.E2E_SERVER_ENTRY ?? 'apps/api/src/main.ts';
+  const bundle = process.env.E2E_SERVER_ENTRY ? undefined : builtEntry(entry);
+  const child = spawn(process.execPath, bundle ? [path.join(builtServer(), bundle)] : ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -157,7 +151,6 @@ export async function startPortalProcess(env: Record<string, string> = {}): Prom
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureWebBuild();
-  if (!process.env.E2E_SERVER_ENTRY) buildServer();
   const started = await startPortalProcess();
   project.provide('portal', started.info);
   return () => started.stop();

@@ -11,7 +11,8 @@ import { msg } from '../../lib/message.tsx';
 import { notifyError } from '../../lib/notify.ts';
 import { ForecastChart } from './components/ForecastChart.tsx';
 import { ForecastTable } from './components/ForecastTable.tsx';
-import { downloadForecast, forecastQuery, money, type ForecastFilters } from './forecastApi.ts';
+import { downloadForecast, forecastQuery, type ForecastFilters } from './forecastApi.ts';
+import { formatMoney } from '../../lib/format.ts';
 
 /** Issue 30 §2: the renewal budget, per year (a stacked bar per office and currency, the same figures in a table) and per month. */
 export function ForecastPage() {
@@ -109,7 +110,7 @@ export function ForecastPage() {
       {data && (
         <Stack gap="lg" aria-busy={forecast.isFetching} data-testid="forecast-result">
           <Text fw={600} data-testid="forecast-totals">
-            {t('totals', { totals: data.totals.length === 0 ? '–' : data.totals.map((x) => money(x.total, x.currency, lang)).join(' · ') })}
+            {t('totals', { totals: data.totals.length === 0 ? '–' : data.totals.map((x) => formatMoney(x.total, x.currency, { whole: true, lang })).join(' · ') })}
           </Text>
           {data.updating && (
             <Alert color="blue" variant="light" c="dark.7" role="status" data-testid="forecast-updating">

@@ -2,7 +2,6 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ForecastResponse } from '@portal/contracts';
 import { api, type QueryParams } from '../../lib/api.ts';
 import { downloadStoredFile } from '../../lib/download.ts';
-import { formatMoney } from '../../lib/format.ts';
 
 /** The screen's filters as the API reads them (GET /api/forecast, decision 201). */
 export interface ForecastFilters {
@@ -54,6 +53,3 @@ export const OFFICE_COLOURS: Record<string, string> = {
   SE: '#4d5866',
 };
 export const colourOf = (office: string) => OFFICE_COLOURS[office] ?? '#333333';
-
-/** An amount in whole units, in the page's language and the figure's currency (the one money formatter, lib/format). */
-export const money = (value: number, currency: string, lang: string): string => formatMoney(value, currency, { whole: true, lang });

@@ -2,7 +2,8 @@ import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ForecastPeriod } from '@portal/contracts';
 import { BarChart, type ChartBar } from '../../../components/charts/BarChart.tsx';
-import { colourOf, money } from '../forecastApi.ts';
+import { colourOf } from '../forecastApi.ts';
+import { formatMoney } from '../../../lib/format.ts';
 
 /* A stacked column per year, one segment per office, for one currency (the shared chart); the same figures are in the table beside it. */
 export function ForecastChart({ years, currency, offices }: { years: readonly ForecastPeriod[]; currency: string; offices: readonly string[] }) {
@@ -16,8 +17,8 @@ export function ForecastChart({ years, currency, offices }: { years: readonly Fo
       label: y.period,
       name: t('chart.bar', {
         period: y.period,
-        amount: money(total, currency, lang),
-        parts: parts.length === 0 ? t('chart.empty') : parts.map((p) => `${p.office} ${money(p.total, currency, lang)}`).join(', '),
+        amount: formatMoney(total, currency, { whole: true, lang }),
+        parts: parts.length === 0 ? t('chart.empty') : parts.map((p) => `${p.office} ${formatMoney(p.total, currency, { whole: true, lang })}`).join(', '),
       }),
       series: parts.map((p) => ({ key: p.office, value: p.total, colour: colourOf(p.office) })),
     };

@@ -1,7 +1,7 @@
 import { Box, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ForecastPeriod } from '@portal/contracts';
-import { money } from '../forecastApi.ts';
+import { formatMoney } from '../../../lib/format.ts';
 
 /** The chart's figures as a table: a row per office and currency, a column per period, then the totals per currency. */
 export function ForecastTable({ periods, caption, firstHeader, testId }: { periods: readonly ForecastPeriod[]; caption: string; firstHeader: string; testId: string }) {
@@ -11,7 +11,7 @@ export function ForecastTable({ periods, caption, firstHeader, testId }: { perio
   const currencies = [...new Set(periods.flatMap((p) => p.totals.map((x) => x.currency)))].sort();
   const cell = (p: ForecastPeriod, office: string, currency: string) => {
     const figure = p.offices.find((o) => o.office === office && o.currency === currency);
-    return figure ? money(figure.total, currency, lang) : '–';
+    return figure ? formatMoney(figure.total, currency, { whole: true, lang }) : '–';
   };
   return (
     // A region the keyboard can scroll on a phone (its label is the table's caption).
@@ -50,7 +50,7 @@ export function ForecastTable({ periods, caption, firstHeader, testId }: { perio
                 const total = p.totals.find((x) => x.currency === currency);
                 return (
                   <Table.Td key={p.period} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
-                    {total ? money(total.total, currency, lang) : '–'}
+                    {total ? formatMoney(total.total, currency, { whole: true, lang }) : '–'}
                   </Table.Td>
                 );
               })}
