@@ -13,7 +13,8 @@ import { sql } from 'drizzle-orm';
 import { ledesRuns, openDatabase, users, type DatabaseConfig } from '@portal/db';
 import { createScratchDatabase } from '@portal/db/testing';
 import { rowsOf } from '@portal/jobs';
-import { SpendAccumulator, storeSpend, type SpendRow } from '../packages/jobs/src/ledes/spend.ts';
+import { SpendAccumulator, type SpendRow } from '../packages/jobs/src/ledes/spend.ts';
+import { storeSpend } from '../packages/jobs/src/ledes/spend-store.ts';
 import { spendAnalytics } from '../apps/api/src/modules/analytics/service.ts';
 import { machine, timedRuns } from './report.ts';
 

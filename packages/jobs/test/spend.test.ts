@@ -45,6 +45,22 @@ describe('spend rollup', () => {
     expect(dims.find((d) => d.dimension === 'timekeeper' && d.key === 'T2')!.label).toBe('Name T2');
   });
 
+  it('sums stay exact past what a Number holds, whatever the decimals (the fast path and the BigInt path agree)', () => {
+    const acc = new SpendAccumulator();
+    acc.onStart(HEADER);
+    // 2,000 lines of 9,999,999,999.9999 (just under 11 whole digits): 20 × 10^12 in all, past 2^53 in 1/10,000.
+    for (let i = 0; i < 2000; i++) acc.onLine(line('20260305', 'T1', 'L110', '9999999999.9999', '-0.0001'), []);
+    // Decimals the fast path leaves to the exact one: 12 whole digits, a sign, spaces, a no-break space, junk.
+    const odd = ['123456789012.5', '+7', ' 3.25 ', '\u00a01.5', '-.5', '5.', '.', '-', 'abc', '', '1.23456789'];
+    for (const total of odd) acc.onLine(line('20260305', 'T2', 'L110', total), []);
+    const [big, oddRow] = acc.result();
+    expect(big!.amount).toBe(2000n * 99999999999999n);
+    expect(big!.units).toBe(-2000n);
+    const expected = odd.reduce((sum, text) => sum + (toTenThousandths(text.trim()) ?? 0n), 0n);
+    expect(oddRow!.amount).toBe(expected);
+    expect(oddRow!.amount).toBe(1234567890125000n + 70000n + 32500n + 15000n - 5000n + 50000n + 12345n);
+  });
+
   it('the guidelines seam: GDL- findings with `over` count, others do not', () => {
     expect(overGuidelinesOf([gdl('12.50'), gdl('0.25'), { line: 0, code: 'CON-001', champ: 'X', severity: 'error', values: { over: '99' } }])).toBe(127500n);
     const acc = new SpendAccumulator();

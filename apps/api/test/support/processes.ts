@@ -40,7 +40,10 @@ const LISTENER_LEAK = /MaxListenersExceededWarning[^\n]*/;
  */
 export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
   const bundle = builtEntry(entry);
-  const args = bundle ? [path.join(builtServer(), bundle)] : ['--import', 'tsx', path.join(REPO_ROOT, entry)];
+  // BENCH_NODE_ARGS: Node options the benches give the portal's processes (e.g. `--cpu-prof --cpu-prof-dir=<dir>`, which
+  // profiles every thread that inherits them; NODE_OPTIONS refuses `--cpu-prof`).
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const args = [...nodeArgs, ...(bundle ? [path.join(builtServer(), bundle)] : ['--import', 'tsx', path.join(REPO_ROOT, entry)])];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

@@ -1,5 +1,3 @@
-import { sql } from 'drizzle-orm';
-import type { Executor } from '@portal/db';
 import type { LedesSummary, ResolvedFinding } from '@portal/ledes';
 
 /**
@@ -63,10 +61,83 @@ export function toTenThousandths(text: string): bigint | null {
   return m[1] === '-' ? -value : value;
 }
 
+/** Whole digits a Number holds exactly in 1/10,000: 10^11 × 10^4 = 10^15 < 2^53. */
+const SMALL_WHOLE_DIGITS = 11;
+const NOT_SMALL = -1;
+
+/**
+ * `toTenThousandths` without regular expression nor BigInt, for the decimals of every line (issue 28: the rollup cost
+ * the engine thread as much as the check itself): the value as an exact Number, 0 for text that is no decimal (the
+ * rollup adds nothing for it), or NOT_SMALL — past 11 whole digits, or anything but sign, digits and one point
+ * (spaces to trim) — where the caller takes `toTenThousandths`, which decides. (NOT_SMALL is never a value: values are
+ * whole numbers of 1/10,000 and -1 is one only for "-0.0001", which the exact path then gives as well.)
+ */
+function smallTenThousandths(text: string): number {
+  const n = text.length;
+  let i = 0;
+  let c = n > 0 ? text.charCodeAt(0) : 0;
+  const negative = c === 45; // '-'
+  if (negative || c === 43) i = 1; // '+'
+  let whole = 0;
+  const wholeFrom = i;
+  for (; i < n; i++) {
+    c = text.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    whole = whole * 10 + (c - 48);
+  }
+  const wholeDigits = i - wholeFrom;
+  let frac = 0;
+  let fracDigits = 0;
+  if (i < n && c === 46) {
+    // '.'
+    for (i++; i < n; i++) {
+      c = text.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      if (fracDigits < 4) frac = frac * 10 + (c - 48);
+      fracDigits++;
+    }
+  }
+  if (i !== n || wholeDigits > SMALL_WHOLE_DIGITS) return NOT_SMALL;
+  if (wholeDigits === 0 && fracDigits === 0) return 0;
+  for (let k = fracDigits; k < 4; k++) frac *= 10;
+  const value = whole * 10000 + frac;
+  return negative ? -value : value;
+}
+
+/**
+ * An exact sum of LEDES decimals in 1/10,000: a Number while it stays far below 2^53 (each addend < 10^15), moved
+ * into a BigInt before it could lose a unit; a decimal too long for a Number goes to the BigInt directly.
+ */
+class ExactSum {
+  private small = 0;
+  private big = 0n;
+
+  add(text: string): void {
+    const value = smallTenThousandths(text);
+    if (value === NOT_SMALL) {
+      this.big += toTenThousandths(text) ?? 0n;
+      return;
+    }
+    this.small += value;
+    if (this.small > 2 ** 52 || this.small < -(2 ** 52)) {
+      this.big += BigInt(this.small);
+      this.small = 0;
+    }
+  }
+
+  value(): bigint {
+    return this.big + BigInt(this.small);
+  }
+}
+
 /** "20260315" → "2026-03"; anything else → null. */
 function monthOf(date: string | undefined): string | null {
-  if (!date || !/^\d{8}$/.test(date)) return null;
-  const month = Number(date.slice(4, 6));
+  if (date === undefined || date.length !== 8) return null;
+  for (let i = 0; i < 8; i++) {
+    const c = date.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+  }
+  const month = (date.charCodeAt(4) - 48) * 10 + (date.charCodeAt(5) - 48);
   if (month < 1 || month > 12) return null;
   return `${date.slice(0, 4)}-${date.slice(4, 6)}`;
 }
@@ -86,10 +157,27 @@ const COLUMNS = {
 } as const;
 type Column = keyof typeof COLUMNS;
 
+/**
+ * A line's field, trimmed. A function of the module, not a closure of each line: the built server keeps function
+ * names (esbuild's keepNames), a call and a property definition per closure made (issue 28).
+ */
+function field(fields: readonly string[], at: number): string {
+  return (fields[at] ?? '').trim();
+}
+
+/** A row of the rollup while lines come in: its sums kept exact and cheap (`ExactSum`), made `SpendRow`s at the end. */
+interface SpendAcc {
+  readonly row: Omit<SpendRow, 'lines' | 'amount' | 'units' | 'overGuidelines'>;
+  lines: number;
+  readonly amount: ExactSum;
+  readonly units: ExactSum;
+  overGuidelines: bigint;
+}
+
 /** Rolls up the lines of one check (98B and 98BI: the same 24 first columns; XML items as the engine's 98B records). */
 export class SpendAccumulator {
   private index: Record<Column, number> | null = null;
-  private readonly rows = new Map<string, SpendRow>();
+  private readonly rows = new Map<string, SpendAcc>();
 
   onStart(fieldNames: readonly string[]): void {
     const upper = fieldNames.map((n) => n.trim().toUpperCase());
@@ -108,43 +196,30 @@ export class SpendAccumulator {
   onLine(fields: readonly string[] | null, findings: readonly ResolvedFinding[]): void {
     const index = this.index;
     if (!index || !fields) return;
-    const get = (c: Column) => (fields[index[c]] ?? '').trim();
-    const month = monthOf(get('date')) ?? monthOf(get('end')) ?? '';
-    const row = {
-      month,
-      lawFirmId: get('firm'),
-      clientId: get('client'),
-      matterId: get('matter'),
-      timekeeperId: get('timekeeper'),
-      timekeeperName: get('timekeeperName'),
-      taskCode: get('task').toUpperCase(),
-      lineType: get('type').toUpperCase(),
-    };
-    const key = `${row.month}|${row.lawFirmId}|${row.clientId}|${row.matterId}|${row.timekeeperId}|${row.taskCode}|${row.lineType}`;
+    const month = monthOf(field(fields, index.date)) ?? monthOf(field(fields, index.end)) ?? '';
+    const lawFirmId = field(fields, index.firm);
+    const clientId = field(fields, index.client);
+    const matterId = field(fields, index.matter);
+    const timekeeperId = field(fields, index.timekeeper);
+    const taskCode = field(fields, index.task).toUpperCase();
+    const lineType = field(fields, index.type).toUpperCase();
+    const key = `${month}|${lawFirmId}|${clientId}|${matterId}|${timekeeperId}|${taskCode}|${lineType}`;
     let acc = this.rows.get(key);
     if (!acc) {
-      acc = { ...row, lines: 0, amount: 0n, units: 0n, overGuidelines: 0n };
+      const row = { month, lawFirmId, clientId, matterId, timekeeperId, timekeeperName: field(fields, index.timekeeperName), taskCode, lineType };
+      acc = { row, lines: 0, amount: new ExactSum(), units: new ExactSum(), overGuidelines: 0n };
       this.rows.set(key, acc);
     }
     acc.lines++;
-    acc.amount += toTenThousandths(get('total')) ?? 0n;
-    acc.units += toTenThousandths(get('units')) ?? 0n;
+    acc.amount.add(field(fields, index.total));
+    acc.units.add(field(fields, index.units));
     if (findings.length > 0) acc.overGuidelines += overGuidelinesOf(findings);
   }
 
   result(): SpendRow[] {
-    return [...this.rows.values()];
+    return [...this.rows.values()].map((a) => ({ ...a.row, lines: a.lines, amount: a.amount.value(), units: a.units.value(), overGuidelines: a.overGuidelines }));
   }
 }
-
-/** Rows per insert statement: array parameters and unnest, one statement per batch whatever its size. */
-export const SPEND_INSERT_BATCH = 5000;
-
-const decimal = (v: bigint): string => {
-  const negative = v < 0n;
-  const abs = negative ? -v : v;
-  return `${negative ? '-' : ''}${abs / 10000n}.${(abs % 10000n).toString().padStart(4, '0')}`;
-};
 
 /** A run's rollup per dimension alone: (dimension, value, month) → sums, the rows of `ledes_spend_by_dimension`. */
 export function byDimension(rows: readonly SpendRow[]): { dimension: string; key: string; label: string | null; month: string; lines: number; amount: bigint; overGuidelines: bigint }[] {
@@ -169,33 +244,4 @@ export function byDimension(rows: readonly SpendRow[]): { dimension: string; key
     }
   }
   return [...out.values()];
-}
-
-/**
- * Stores a finished run's spend rows, and the same per dimension alone, in the transaction that moves it to Done
- * (so the analytics never count a run twice nor a run not finished). `accepted` splits spend (accepted files) from
- * the amounts refused.
- */
-export async function storeSpend(tx: Executor, runId: string, accepted: boolean, rows: readonly SpendRow[] | undefined): Promise<void> {
-  if (!rows || rows.length === 0) return;
-  for (let start = 0; start < rows.length; start += SPEND_INSERT_BATCH) {
-    const batch = rows.slice(start, start + SPEND_INSERT_BATCH);
-    const col = <T>(f: (r: SpendRow) => T) => sql.param(batch.map(f));
-    await tx.execute(sql`
-      insert into ledes_spend (run_id, accepted, month, law_firm_id, client_id, matter_id, timekeeper_id, timekeeper_name, task_code, line_type, lines, amount, units, over_guidelines)
-      select ${runId}::uuid, ${accepted}, u.* from unnest(
-        ${col((r) => r.month)}::text[], ${col((r) => r.lawFirmId)}::text[], ${col((r) => r.clientId)}::text[], ${col((r) => r.matterId)}::text[],
-        ${col((r) => r.timekeeperId)}::text[], ${col((r) => r.timekeeperName)}::text[], ${col((r) => r.taskCode)}::text[], ${col((r) => r.lineType)}::text[],
-        ${col((r) => r.lines)}::integer[], ${col((r) => decimal(r.amount))}::numeric[], ${col((r) => decimal(r.units))}::numeric[], ${col((r) => decimal(r.overGuidelines))}::numeric[]) as u`);
-  }
-  const dims = byDimension(rows);
-  for (let start = 0; start < dims.length; start += SPEND_INSERT_BATCH) {
-    const batch = dims.slice(start, start + SPEND_INSERT_BATCH);
-    const col = <T>(f: (r: (typeof batch)[number]) => T) => sql.param(batch.map(f));
-    await tx.execute(sql`
-      insert into ledes_spend_by_dimension (run_id, accepted, dimension, key, label, month, lines, amount, over_guidelines)
-      select ${runId}::uuid, ${accepted}, u.* from unnest(
-        ${col((r) => r.dimension)}::text[], ${col((r) => r.key)}::text[], ${col((r) => r.label)}::text[], ${col((r) => r.month)}::text[],
-        ${col((r) => r.lines)}::integer[], ${col((r) => decimal(r.amount))}::numeric[], ${col((r) => decimal(r.overGuidelines))}::numeric[]) as u`);
-  }
 }
