@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
+import type { MessagePort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -71,6 +72,16 @@ function initialisePgliteDir(dataDir: string): void {
 }
 
 /** Which driver a `Database` runs on, from its own client (node-postgres has a pool, PGlite not): what code given only the `Database` asks. */
+/**
+ * A port of the embedded database's thread for another thread of this process (decision 232; `DatabasePort` in
+ * `@portal/db/thread-port` speaks on it), or null when the database does not run on a thread of its own (PostgreSQL,
+ * an in-memory PGlite of the tests).
+ */
+export function openDatabasePort(db: Database): MessagePort | null {
+  const client = (db as unknown as { $client: unknown }).$client;
+  return client instanceof PgliteThreadClient ? client.openPort() : null;
+}
+
 export function driverOf(db: Database): DatabaseConfig['driver'] {
   return (db as unknown as { $client: unknown }).$client instanceof pg.Pool ? 'postgres' : 'pglite';
 }

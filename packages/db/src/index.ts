@@ -1,6 +1,6 @@
 export * as schema from './schema.ts';
 export * from './schema.ts';
-export { openDatabase, isUniqueViolation, driverOf, type Database, type Transaction, type Executor, type DatabaseConfig, type DatabaseHandle, type OpenOptions } from './client.ts';
+export { openDatabase, openDatabasePort, isUniqueViolation, driverOf, type Database, type Transaction, type Executor, type DatabaseConfig, type DatabaseHandle, type OpenOptions } from './client.ts';
 export { currentLane, inBackgroundLane, inRequestLane, type DatabaseLane } from './lanes.ts';
 export { DatabaseInUseError } from './embedded-lock.ts';
 export { executeKeepingPlan, keepPreparedPlan } from './plan-cache.ts';

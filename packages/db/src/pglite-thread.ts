@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { protocol } from '@electric-sql/pglite';
 import { currentLane, type DatabaseLane } from './lanes.ts';
 
@@ -234,6 +234,19 @@ export class PgliteThreadClient {
     tx.closed = true;
     await this.#send({ op: 'end', tx: id, commit: true });
     return result;
+  }
+
+  /**
+   * A port of the database thread for another thread of this process (decision 232, `DatabasePort` in
+   * `thread-port.ts`): the statements sent on it wait in the background lane as this client's do, run outside any
+   * transaction and are answered on it. The caller transfers it to its thread; closing it detaches it.
+   */
+  openPort(): MessagePort {
+    if (this.#failure) throw this.#failure;
+    if (this.#closing) throw new Error('PGlite is closed');
+    const { port1, port2 } = new MessageChannel();
+    this.#worker.postMessage({ op: 'port', port: port2 }, [port2]);
+    return port1;
   }
 
   /** Closes PGlite on the thread (its data written), then stops the thread. Later statements fail ("PGlite is closed"). */

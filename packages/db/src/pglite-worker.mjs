@@ -5,6 +5,7 @@
 // Messages in: { id, op: 'query', sql, params, rowMode, rawTypes, tx? | lane } | { id, op: 'exec', sql, tx? | lane }
 //   | { id, op: 'begin', lane } | { id, op: 'end', tx, commit } | { id, op: 'close' }
 // Messages out: { id, ok: true, result } | { id, ok: false, error }; first { ready: true } or { ready: false, error }.
+// { op: 'port', port }: another thread's port (decision 232), whose 'query' messages are answered on it.
 // Statements of the open transaction go to PGlite as they come; the others wait in this thread's two lanes
 // (decision 185, below) and are handed to PGlite one at a time, a request's first.
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -148,7 +149,9 @@ function schedstat() {
 function reply(message, promise) {
   const started = now();
   const sched = tracePath ? schedstat() : undefined;
-  if (!tracePath) return promise.then((result) => parentPort.postMessage({ id: message.id, ok: true, result }), (error) => parentPort.postMessage({ id: message.id, ok: false, error: serializeError(error) }));
+  // A statement of another thread's port (decision 232) is answered on that port.
+  const to = message.replyTo ?? parentPort;
+  if (!tracePath) return promise.then((result) => to.postMessage({ id: message.id, ok: true, result }), (error) => to.postMessage({ id: message.id, ok: false, error: serializeError(error) }));
   // Times are the epoch's (ms), comparable with the main thread's: `sent` is its, when it posted the message.
   const record = (extra) => {
     const after = schedstat();
@@ -157,11 +160,11 @@ function reply(message, promise) {
   return promise.then(
     (result) => {
       if (message.op !== 'begin') record({ rows: result?.rows?.length });
-      parentPort.postMessage({ id: message.id, ok: true, result });
+      to.postMessage({ id: message.id, ok: true, result });
     },
     (error) => {
       record({ error: String(error?.message ?? error) });
-      parentPort.postMessage({ id: message.id, ok: false, error: serializeError(error) });
+      to.postMessage({ id: message.id, ok: false, error: serializeError(error) });
     },
   );
 }
@@ -207,7 +210,30 @@ function pump() {
   }
 }
 
+/**
+ * Another thread's port (decision 232): its statements join the background lane and are answered on it; only
+ * statements outside a transaction (a transaction holds the connection for the main thread's callback alone).
+ */
+function attachPort(port) {
+  port.on('message', (message) => {
+    if (tracePath) message.received = now();
+    if (message.op !== 'query' || message.tx !== undefined) {
+      port.postMessage({ id: message.id, ok: false, error: serializeError(new Error(`A thread's port takes statements outside transactions only, not ${message.op}`)) });
+      return;
+    }
+    message.replyTo = port;
+    message.lane = 'background';
+    lanes.background.push(message);
+    schedule();
+  });
+  port.once('close', () => port.removeAllListeners('message'));
+}
+
 parentPort.on('message', (message) => {
+  if (message.op === 'port') {
+    attachPort(message.port);
+    return;
+  }
   if (tracePath) message.received = now();
   if (message.tx !== undefined) {
     // A statement, or the end, of the transaction that holds the connection: straight to PGlite.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isUniqueViolation, openDatabase, type DatabaseHandle } from '../src/client.ts';
+import { isUniqueViolation, openDatabase, openDatabasePort, type DatabaseHandle } from '../src/client.ts';
+import { DatabasePort, type DatabasePortError } from '../src/thread-port.ts';
 import { inRequestLane } from '../src/lanes.ts';
 import { PgliteThreadClient } from '../src/pglite-thread.ts';
 import { users } from '../src/schema.ts';
@@ -143,6 +144,39 @@ describe('PGlite on a thread of its own', () => {
 });
 
 /** Decision 185: statements issued while serving a request go ahead of the background's waiting on the thread. */
+describe('a port of the database thread for another thread (decision 232)', () => {
+  let threaded: DatabaseHandle;
+  let inline: DatabaseHandle;
+  beforeAll(async () => {
+    threaded = openDatabase({ ...testPgliteConfig(), thread: true });
+    inline = openDatabase(testPgliteConfig());
+    await threaded.migrate();
+    await threaded.db.execute(sql`create table port_probe (id integer primary key, label text)`);
+  });
+  afterAll(async () => {
+    await threaded?.close();
+    await inline?.close();
+  });
+
+  it('runs the statements sent on it in order, keeps the database’s error code, and exists only where the database has its thread', async () => {
+    expect(openDatabasePort(inline.db)).toBeNull();
+    const port = openDatabasePort(threaded.db)!;
+    const client = new DatabasePort(port);
+    await Promise.all([1, 2, 3].map((id) => client.run('insert into port_probe (id, label) values ($1, $2)', [id, `label ${id}`])));
+    const duplicate = await client.run('insert into port_probe (id, label) values ($1, $2)', [2, 'again']).catch((error: unknown) => error as DatabasePortError);
+    expect(duplicate).toMatchObject({ code: '23505' });
+    expect(rowsOf(await threaded.db.execute(sql`select id, label from port_probe order by id`))).toEqual([
+      { id: 1, label: 'label 1' },
+      { id: 2, label: 'label 2' },
+      { id: 3, label: 'label 3' },
+    ]);
+    client.close();
+    await expect(client.run('select 1', [])).rejects.toThrow(/closed/);
+    // The main thread's client goes on.
+    expect(rowsOf(await threaded.db.execute(sql`select count(*)::int as n from port_probe`))).toEqual([{ n: 3 }]);
+  });
+});
+
 describe('the database thread’s two lanes', () => {
   let db: DatabaseHandle;
   beforeAll(async () => {

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
+import { DatabasePort } from '@portal/db/thread-port';
 import {
   evaluateRow,
   ExportWriter,
@@ -21,7 +22,7 @@ import {
 import { serializeError } from '../ledes/engine-protocol.ts';
 import { serveRuns } from '../shared-thread.ts';
 import { threadOutput } from '../thread-io.ts';
-import { packPatents, type PackedBatch, type PackedPatents } from './packed-rows.ts';
+import { isPacked, packPatents, type PackedBatch, type PackedPatents } from './packed-rows.ts';
 import { scheduleFields } from './schedule-fields.ts';
 import type { AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
 
@@ -58,8 +59,8 @@ function record(index: number, row: SheetRow, ev: RowEvaluation): PatentRecord {
   };
 }
 
-/** One run, on its own message port: rows go out in acked batches, export bytes within a byte window. */
-async function serve(port: MessagePort, data: AnnuityThreadData): Promise<void> {
+/** One run, on its own message port: rows go out in acked batches (or straight to the database), export bytes within a byte window. */
+async function serve(port: MessagePort, data: AnnuityThreadData, databasePort: MessagePort | undefined): Promise<void> {
   const post = (message: FromAnnuityThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   /** Waiters of the batches sent, in order: the main thread stores (and acks) them one after another. */
   const rowsAcks: Array<{ resolve(overrides: Array<PatentOverride | null> | undefined): void; reject(error: Error): void }> = [];
@@ -77,16 +78,37 @@ async function serve(port: MessagePort, data: AnnuityThreadData): Promise<void> 
     for (const waiter of rowsAcks.splice(0)) waiter.reject(abandoned);
     output.abort(abandoned);
   });
+  const database = databasePort && data.store ? new DatabasePort(databasePort) : null;
+  const store = data.store;
+  /** Batches sent to the database thread and not yet settled: a failed run waits for them (none left running). */
+  const inFlight = new Set<Promise<void>>();
   try {
     await check(data, out, post, (rows) => {
       if (abandoned) return Promise.reject(abandoned);
+      if (database && store && isPacked(rows)) {
+        // Decision 232: the statements go to the database thread from here; the main thread hears the count.
+        const settled = Promise.allSettled(rows.statements.map((s) => database.run(store.sql, [store.fileId, ...s.columns])));
+        const tracked: Promise<void> = settled.then(() => {
+          inFlight.delete(tracked);
+        });
+        inFlight.add(tracked);
+        return settled.then((results) => {
+          const failed = results.find((r) => r.status === 'rejected');
+          if (failed) throw failed.reason;
+          if (abandoned) throw abandoned;
+          post({ type: 'stored', rows: rows.length });
+          return undefined;
+        });
+      }
       const acked = new Promise<Array<PatentOverride | null> | undefined>((resolve, reject) => rowsAcks.push({ resolve, reject }));
       post({ type: 'rows', rows });
       return acked;
     });
   } catch (error) {
+    await Promise.all(inFlight);
     post({ type: 'failed', error: serializeError(error) });
   } finally {
+    database?.close();
     port.close();
   }
 }
@@ -210,4 +232,4 @@ async function check(
   post({ type: 'done', counts: { rows: index, colours } });
 }
 
-serveRuns((request: AnnuityThreadRequest) => serve(request.port, request.data));
+serveRuns((request: AnnuityThreadRequest) => serve(request.port, request.data, request.database));

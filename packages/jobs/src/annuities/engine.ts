@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { deserializeError } from '../ledes/engine-protocol.ts';
 import type { PackedBatch } from './packed-rows.ts';
 import type { AnnuityInput, AnnuityThreadData, AnnuityThreadRequest, CheckCounts, FromAnnuityThread, PatentOverride, PatentRecord, ToAnnuityThread } from './protocol.ts';
@@ -26,6 +26,14 @@ export interface AnnuityEngineOptions {
    * stored edits of those rows); a check reads on while a few batches are being stored (backpressure past that).
    */
   onRows(rows: PatentRecord[] | PackedBatch): Promise<Array<PatentOverride | null> | undefined>;
+  /**
+   * A check on the embedded database's thread (decision 232): a port of that thread (transferred to the engine
+   * thread) and the insert its statements run; the rows then go there, not to `onRows`, and `onStored` hears each
+   * batch stored, in order.
+   */
+  store?: { database: MessagePort; sql: string; fileId: string; onStored(rows: number): void };
+  /** Aborted: the run fails with the signal's reason and the engine thread stops it. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -78,6 +86,7 @@ export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): A
         if (settled) return;
         settled = true;
         active.delete(fail);
+        options.signal?.removeEventListener('abort', onAbort);
         options.out.off('error', fail);
         options.out.off('drain', ackWaiting);
         port.close();
@@ -85,6 +94,7 @@ export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): A
         else resolve(result!);
       };
       const fail = (error: Error) => finish(error);
+      const onAbort = () => fail(options.signal!.reason instanceof Error ? options.signal!.reason : new Error('annuity run aborted'));
       active.add(fail);
       /** The batches' storage, one after another; a failure fails the run (and stops the chain). */
       let stored: Promise<void> = Promise.resolve();
@@ -115,6 +125,9 @@ export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): A
             stored.catch(fail);
             break;
           }
+          case 'stored':
+            options.store?.onStored(message.rows);
+            break;
           case 'xlsx': {
             // Bytes the output refused are acked together at its next 'drain', under one listener: a
             // listener per refused chunk passed Node's limit of 10 (MaxListenersExceededWarning) while
@@ -148,11 +161,22 @@ export function createAnnuityThreadEngine(options: AnnuityThreadOptions = {}): A
         today: options.today,
         batchSize: options.batchSize,
         ...(options.statementRows === undefined ? {} : { statementRows: options.statementRows }),
+        ...(options.store ? { store: { sql: options.store.sql, fileId: options.store.fileId } } : {}),
       };
-      const request: AnnuityThreadRequest = { port: port2, data };
+      const database = options.store?.database;
+      const request: AnnuityThreadRequest = { port: port2, data, ...(database ? { database } : {}) };
+      if (options.signal?.aborted) {
+        database?.close();
+        return onAbort();
+      }
+      options.signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        thread().postMessage(request, sent instanceof Uint8Array ? [port2, sent.buffer as ArrayBuffer] : [port2]);
+        const transfer: Array<MessagePort | ArrayBuffer> = [port2];
+        if (database) transfer.push(database);
+        if (sent instanceof Uint8Array) transfer.push(sent.buffer as ArrayBuffer);
+        thread().postMessage(request, transfer);
       } catch (error) {
+        database?.close();
         fail(error as Error);
       }
     });

@@ -1,4 +1,5 @@
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { annuityPatents, type Executor } from '@portal/db';
 import { LIST_FIELDS, packPatents, PATENT_FIELDS, type PackedPatents } from './packed-rows.ts';
 import type { PatentRecord } from './protocol.ts';
@@ -26,13 +27,23 @@ const ARRAY_TYPES = PATENT_COLUMNS.map(({ list, type }) => sql.raw(`::${list ? '
  */
 export async function storePackedPatents(db: Executor, fileId: string, packed: PackedPatents): Promise<void> {
   if (packed.count === 0) return;
-  const arrays = packed.columns.map((literal, i) => sql`${literal}${ARRAY_TYPES[i]!}`);
-  await db.execute(sql`
+  await db.execute(packedInsert(fileId, packed.columns));
+}
+
+function packedInsert(fileId: string, columns: readonly string[]): SQL {
+  const arrays = columns.map((literal, i) => sql`${literal}${ARRAY_TYPES[i]!}`);
+  return sql`
     insert into annuity_patents (${INSERT_COLUMNS})
     select ${fileId}::uuid, ${SELECT_COLUMNS}
     from unnest(${sql.join(arrays, sql`, `)}) as u(${UNNEST_ALIAS})
-    on conflict (file_id, row_index) do update set ${ON_CONFLICT_SET}`);
+    on conflict (file_id, row_index) do update set ${ON_CONFLICT_SET}`;
 }
+
+/**
+ * `storePackedPatents`'s statement as text, its parameters numbered: $1 the file, then one array literal per field of
+ * PATENT_FIELDS. What the engine thread sends on a port of the embedded database's thread (decision 232).
+ */
+export const PACKED_INSERT_SQL = new PgDialect().sqlToQuery(packedInsert('00000000-0000-0000-0000-000000000000', PATENT_COLUMNS.map(() => '{}'))).sql;
 
 /** `storePackedPatents` of rows as objects (one statement). */
 export function storePatents(db: Executor, fileId: string, rows: PatentRecord[]): Promise<void> {

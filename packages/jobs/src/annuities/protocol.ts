@@ -63,6 +63,12 @@ export interface AnnuityThreadData {
    * (`packBatch`: per statement, one array literal per column) instead of row objects.
    */
   statementRows?: number;
+  /**
+   * A check on the embedded database's thread (decision 232): the thread runs each packed statement itself, this
+   * insert with the file's id and the statement's literals, on the port of the request (`database`), and tells the
+   * main thread the rows stored (`stored`) instead of sending them (`rows`).
+   */
+  store?: { sql: string; fileId: string };
 }
 
 /** An upload given to the engine: bytes, or a file the caller removes after the run. */
@@ -76,6 +82,7 @@ export interface CheckCounts {
 export type FromAnnuityThread =
   | { type: 'expected'; rows: number }
   | { type: 'rows'; rows: PatentRecord[] | PackedBatch }
+  | { type: 'stored'; rows: number }
   | { type: 'xlsx'; chunk: Uint8Array }
   | { type: 'done'; counts: CheckCounts }
   | { type: 'refused'; reason: string }
@@ -87,6 +94,8 @@ export type ToAnnuityThread = { type: 'rows-ack'; overrides?: Array<PatentOverri
 export interface AnnuityThreadRequest {
   port: MessagePort;
   data: AnnuityThreadData;
+  /** With `data.store`: a port of the embedded database's thread, transferred with the request. */
+  database?: MessagePort;
 }
 
 /**

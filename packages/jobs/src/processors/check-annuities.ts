@@ -7,7 +7,7 @@ import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { DEFAULT_LIMITS, formatIsoDate, dayFromDate } from '@portal/annuities/core';
-import { afterBulkWrite, annuityFiles, annuityPatents, driverOf, type Database, type Executor } from '@portal/db';
+import { afterBulkWrite, annuityFiles, annuityPatents, driverOf, openDatabasePort, type Database, type Executor } from '@portal/db';
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import { UnrecoverableJobError } from '@portal/queue';
@@ -18,7 +18,7 @@ import { loadAnnuityFile, type AnnuityFileRow } from '../annuities/files.ts';
 import type { PatentOverride, PatentRecord } from '../annuities/protocol.ts';
 import { isPacked, packBatch, type PackedBatch } from '../annuities/packed-rows.ts';
 import { linkFileToPortfolio } from '../annuities/links.ts';
-import { storePackedPatents } from '../annuities/patents.ts';
+import { PACKED_INSERT_SQL, storePackedPatents } from '../annuities/patents.ts';
 import { annuityRunKind, publishFile } from '../kinds/annuities.ts';
 
 export interface CheckAnnuitiesDeps {
@@ -156,14 +156,27 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     onRows: (rows: PatentRecord[] | PackedBatch) => Promise<Array<PatentOverride | null> | undefined>,
     onExpected?: (rows: number) => void,
     statementRows?: number,
+    direct?: { onStored(rows: number): void; signal: AbortSignal },
   ) => {
     const key = exportKeyFor(file.importKey);
     const out = new PassThrough();
     const upload = deps.storage.put(key, out, { contentType: XLSX_TYPE });
+    // Decision 232: on the embedded database's thread, the engine thread stores the rows itself (none cross this heap).
+    const database = direct ? openDatabasePort(deps.db) : null;
     try {
       const result = await engine(
         { path },
-        { mode, fileName: file.importName, today: file.referenceDate!, batchSize: PATENT_BATCH, out, onRows, ...(onExpected ? { onExpected } : {}), ...(statementRows ? { statementRows } : {}) },
+        {
+          mode,
+          fileName: file.importName,
+          today: file.referenceDate!,
+          batchSize: PATENT_BATCH,
+          out,
+          onRows,
+          ...(onExpected ? { onExpected } : {}),
+          ...(statementRows ? { statementRows } : {}),
+          ...(database && direct ? { store: { database, sql: PACKED_INSERT_SQL, fileId: file.id, onStored: direct.onStored }, signal: direct.signal } : {}),
+        },
       );
       if (result.ok) {
         out.end();
@@ -178,6 +191,9 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
       out.destroy();
       await upload.catch(() => {});
       throw error;
+    } finally {
+      // Transferred to the engine thread, this end is already detached; an engine that did not take it leaves it here.
+      database?.close();
     }
   };
 
@@ -301,7 +317,12 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
         return undefined;
       }, (rows) => {
         rowsTotal = rows;
-      }, rowsPerStatement);
+      }, rowsPerStatement, {
+        onStored: (rows) => {
+          rowsDone += rows;
+        },
+        signal: job.signal,
+      });
     } finally {
       clearInterval(timer);
       await beating.current;
