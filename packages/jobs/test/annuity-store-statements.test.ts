@@ -39,6 +39,23 @@ function counting(db: Database) {
   return { db: proxy, seen };
 }
 
+/** A workbook of `rows` rows stored and its file row written, as the upload route leaves them. */
+async function uploadFile(db: Database, storage: Storage, ownerId: string, rows: number) {
+  const key = `annuities/import/${randomUUID()}.xlsx`;
+  await storage.put(key, await xlsxBuffer([{ name: 'Patents', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, rows)] }]));
+  const [file] = await db
+    .insert(annuityFiles)
+    .values({ ownerId, importName: 'p.xlsx', exportName: 'p_export.xlsx', importKey: key, size: 1, sha256: 'x' })
+    .returning();
+  return file!;
+}
+
+/** The annuities job's processor on `fileId`, as a worker runs it. */
+function runCheck(db: Database, storage: Storage, tempDir: string, fileId: string, signal = new AbortController().signal) {
+  const deps = { db, storage, realtime: createInProcessPublisher(), logger: createLogger({ level: 'silent', name: 'test' }), annuityEngine: thread, tempDir } as CheckAnnuitiesDeps;
+  return annuitiesJob.processor(deps)({ fileId }, { jobId: `annuities-${fileId}`, attempt: 1, signal, updateProgress: async () => {}, log: () => {} });
+}
+
 describe.each(testDatabaseKinds())('an annuity file’s rows, stored batch by batch (%s)', (kind) => {
   let handle: DatabaseHandle;
   let storage: Storage;
@@ -63,19 +80,13 @@ describe.each(testDatabaseKinds())('an annuity file’s rows, stored batch by ba
       : 'sends a batch’s smaller statements at once on PGlite (they queue in the background lane of its thread, decision 185) and stores every row once',
     async () => {
       const rows = 2 * PATENT_BATCH + 37;
-      const key = `annuities/import/${randomUUID()}.xlsx`;
-      await storage.put(key, await xlsxBuffer([{ name: 'Patents', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, rows)] }]));
-      const [file] = await handle.db
-        .insert(annuityFiles)
-        .values({ ownerId, importName: 'p.xlsx', exportName: 'p_export.xlsx', importKey: key, size: 1, sha256: 'x' })
-        .returning();
+      const file = await uploadFile(handle.db, storage, ownerId, rows);
       const { db, seen } = counting(handle.db);
-      const deps = { db, storage, realtime: createInProcessPublisher(), logger: createLogger({ level: 'silent', name: 'test' }), annuityEngine: thread, tempDir: root } as CheckAnnuitiesDeps;
-      await annuitiesJob.processor(deps)({ fileId: file!.id }, { jobId: `annuities-${file!.id}`, attempt: 1, signal: new AbortController().signal, updateProgress: async () => {}, log: () => {} });
+      await runCheck(db, storage, root, file.id);
 
-      const [done] = await handle.db.select().from(annuityFiles).where(eq(annuityFiles.id, file!.id));
+      const [done] = await handle.db.select().from(annuityFiles).where(eq(annuityFiles.id, file.id));
       expect(done).toMatchObject({ state: 'Done', rowsDone: rows });
-      const stored = await handle.db.select({ rowIndex: annuityPatents.rowIndex }).from(annuityPatents).where(eq(annuityPatents.fileId, file!.id)).orderBy(asc(annuityPatents.rowIndex));
+      const stored = await handle.db.select({ rowIndex: annuityPatents.rowIndex }).from(annuityPatents).where(eq(annuityPatents.fileId, file.id)).orderBy(asc(annuityPatents.rowIndex));
       expect(stored.map((r) => r.rowIndex)).toEqual(Array.from({ length: rows }, (_, i) => i));
       const perStatement = kind === 'postgres' ? PATENT_INSERT_ROWS : EMBEDDED_INSERT_ROWS;
       expect(seen.statements).toBeGreaterThanOrEqual(Math.ceil(rows / perStatement));
@@ -103,20 +114,8 @@ describe('an annuity file’s rows on the embedded database’s thread, sent by 
     rmSync(root, { recursive: true, force: true });
   });
 
-  async function upload(rows: number) {
-    const key = `annuities/import/${randomUUID()}.xlsx`;
-    await storage.put(key, await xlsxBuffer([{ name: 'Patents', headers: ENGLISH_HEADERS, rows: [...rowsFrom(0, rows)] }]));
-    const [file] = await handle.db
-      .insert(annuityFiles)
-      .values({ ownerId, importName: 'p.xlsx', exportName: 'p_export.xlsx', importKey: key, size: 1, sha256: 'x' })
-      .returning();
-    return file!;
-  }
-
-  const run = (db: Database, fileId: string, signal = new AbortController().signal) => {
-    const deps = { db, storage, realtime: createInProcessPublisher(), logger: createLogger({ level: 'silent', name: 'test' }), annuityEngine: thread, tempDir: root } as CheckAnnuitiesDeps;
-    return annuitiesJob.processor(deps)({ fileId }, { jobId: `annuities-${fileId}`, attempt: 1, signal, updateProgress: async () => {}, log: () => {} });
-  };
+  const upload = (rows: number) => uploadFile(handle.db, storage, ownerId, rows);
+  const run = (db: Database, fileId: string, signal?: AbortSignal) => runCheck(db, storage, root, fileId, signal);
 
   it('stores every row once, in order, and none passes through the main thread’s statements', async () => {
     const rows = 2 * PATENT_BATCH + 37;
