@@ -3,6 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { protocol } from '@electric-sql/pglite';
 import { currentLane, type DatabaseLane } from './lanes.ts';
+import type { SerializedDatabaseError, StatementReply } from './thread-port.ts';
 
 /**
  * The embedded database on a thread of its own (decision 180). PGlite is WebAssembly and runs each statement
@@ -45,12 +46,6 @@ interface QueryOptions {
   serializers?: Record<number, unknown>;
 }
 
-interface SerializedError {
-  name: string;
-  message: string;
-  stack?: string;
-  fields: Record<string, string | number | boolean | null>;
-}
 
 type Request =
   | { op: 'query'; sql: string; params: unknown[]; rowMode: 'array' | 'object'; rawTypes?: number[]; tx?: number; lane?: DatabaseLane }
@@ -59,7 +54,7 @@ type Request =
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'close' };
 
-type Reply = { ready: true } | { ready: false; error: SerializedError } | { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError };
+type Reply = { ready: true } | { ready: false; error: SerializedDatabaseError } | StatementReply;
 
 /**
  * PGLITE_THREAD_TRACE=<file> (a measuring aid of the benches, decision 185): the thread appends a JSON line per
@@ -87,7 +82,7 @@ function rawTypes(parsers: QueryOptions['parsers']): number[] | undefined {
 }
 
 /** The thread's error as an Error of this thread: PGlite's DatabaseError when it was one, with its fields. */
-function deserializeError(e: SerializedError): Error {
+function deserializeError(e: SerializedDatabaseError): Error {
   const DatabaseError = protocol.messages.DatabaseError;
   const error: Error =
     typeof e.fields.code === 'string' && typeof e.fields.length === 'number'

@@ -11,7 +11,16 @@ export interface DatabasePortError extends Error {
   code?: string;
 }
 
-type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { name: string; message: string; fields: Record<string, unknown> } };
+/** An error of the database thread as it crosses threads (`serializeError` in pglite-worker.mjs): its PostgreSQL fields kept. */
+export interface SerializedDatabaseError {
+  name: string;
+  message: string;
+  stack?: string;
+  fields: Record<string, string | number | boolean | null>;
+}
+
+/** The database thread's answer to one statement, on the main thread's channel or on a port. */
+export type StatementReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedDatabaseError };
 
 export class DatabasePort {
   readonly #port: MessagePort;
@@ -21,7 +30,7 @@ export class DatabasePort {
 
   constructor(port: MessagePort) {
     this.#port = port;
-    port.on('message', (reply: Reply) => {
+    port.on('message', (reply: StatementReply) => {
       const pending = this.#pending.get(reply.id);
       if (!pending) return;
       this.#pending.delete(reply.id);

@@ -78,16 +78,16 @@ async function serve(port: MessagePort, data: AnnuityThreadData, databasePort: M
     for (const waiter of rowsAcks.splice(0)) waiter.reject(abandoned);
     output.abort(abandoned);
   });
-  const database = databasePort && data.store ? new DatabasePort(databasePort) : null;
-  const store = data.store;
+  // Decision 232: a check on the embedded database stores its statements on the database thread's port itself.
+  const store = databasePort && data.store ? { ...data.store, database: new DatabasePort(databasePort) } : null;
   /** Batches sent to the database thread and not yet settled: a failed run waits for them (none left running). */
   const inFlight = new Set<Promise<void>>();
   try {
     await check(data, out, post, (rows) => {
       if (abandoned) return Promise.reject(abandoned);
-      if (database && store && isPacked(rows)) {
-        // Decision 232: the statements go to the database thread from here; the main thread hears the count.
-        const settled = Promise.allSettled(rows.statements.map((s) => database.run(store.sql, [store.fileId, ...s.columns])));
+      if (store && isPacked(rows)) {
+        // The main thread hears the count only.
+        const settled = Promise.allSettled(rows.statements.map((s) => store.database.run(store.sql, [store.fileId, ...s.columns])));
         const tracked: Promise<void> = settled.then(() => {
           inFlight.delete(tracked);
         });
@@ -108,7 +108,7 @@ async function serve(port: MessagePort, data: AnnuityThreadData, databasePort: M
     await Promise.all(inFlight);
     post({ type: 'failed', error: serializeError(error) });
   } finally {
-    database?.close();
+    store?.database.close();
     port.close();
   }
 }

@@ -4,7 +4,7 @@ import { byDimension, type SpendRow } from './spend.ts';
 
 /*
  * The spend rollup's storage (decision 206), apart from the rollup itself (`spend.ts`): the engine thread loads the
- * rollup and no database module (issue 28: drizzle-orm was a third of the thread's start).
+ * rollup and no database module (issue 28: without drizzle-orm the thread starts in 39 ms instead of 85–143).
  */
 
 /** Rows per insert statement: array parameters and unnest, one statement per batch whatever its size. */

@@ -63,14 +63,12 @@ export function toTenThousandths(text: string): bigint | null {
 
 /** Whole digits a Number holds exactly in 1/10,000: 10^11 × 10^4 = 10^15 < 2^53. */
 const SMALL_WHOLE_DIGITS = 11;
-const NOT_SMALL = -1;
 
 /**
  * `toTenThousandths` without regular expression nor BigInt, for the decimals of every line (issue 28: the rollup cost
  * the engine thread as much as the check itself): the value as an exact Number, 0 for text that is no decimal (the
- * rollup adds nothing for it), or NOT_SMALL — past 11 whole digits, or anything but sign, digits and one point
- * (spaces to trim) — where the caller takes `toTenThousandths`, which decides. (NOT_SMALL is never a value: values are
- * whole numbers of 1/10,000 and -1 is one only for "-0.0001", which the exact path then gives as well.)
+ * rollup adds nothing for it), or NaN — past 11 whole digits, or anything but sign, digits and one point (spaces to
+ * trim) — where the caller takes `toTenThousandths`, which decides.
  */
 function smallTenThousandths(text: string): number {
   const n = text.length;
@@ -97,7 +95,7 @@ function smallTenThousandths(text: string): number {
       fracDigits++;
     }
   }
-  if (i !== n || wholeDigits > SMALL_WHOLE_DIGITS) return NOT_SMALL;
+  if (i !== n || wholeDigits > SMALL_WHOLE_DIGITS) return NaN;
   if (wholeDigits === 0 && fracDigits === 0) return 0;
   for (let k = fracDigits; k < 4; k++) frac *= 10;
   const value = whole * 10000 + frac;
@@ -114,7 +112,7 @@ class ExactSum {
 
   add(text: string): void {
     const value = smallTenThousandths(text);
-    if (value === NOT_SMALL) {
+    if (Number.isNaN(value)) {
       this.big += toTenThousandths(text) ?? 0n;
       return;
     }
