@@ -141,25 +141,10 @@ describe('PGlite on a thread of its own', () => {
       }
     }
   }, 60_000);
-});
 
-/** Decision 185: statements issued while serving a request go ahead of the background's waiting on the thread. */
-describe('a port of the database thread for another thread (decision 232)', () => {
-  let threaded: DatabaseHandle;
-  let inline: DatabaseHandle;
-  beforeAll(async () => {
-    threaded = openDatabase({ ...testPgliteConfig(), thread: true });
-    inline = openDatabase(testPgliteConfig());
-    await threaded.migrate();
-    await threaded.db.execute(sql`create table port_probe (id integer primary key, label text)`);
-  });
-  afterAll(async () => {
-    await threaded?.close();
-    await inline?.close();
-  });
-
-  it('runs the statements sent on it in order, keeps the database’s error code, and exists only where the database has its thread', async () => {
+  it('gives another thread a port (decision 232): its statements run in order, keep the database’s error code; none without a thread', async () => {
     expect(openDatabasePort(inline.db)).toBeNull();
+    await threaded.db.execute(sql`create table port_probe (id integer primary key, label text)`);
     const port = openDatabasePort(threaded.db)!;
     const client = new DatabasePort(port);
     await Promise.all([1, 2, 3].map((id) => client.run('insert into port_probe (id, label) values ($1, $2)', [id, `label ${id}`])));
@@ -177,6 +162,7 @@ describe('a port of the database thread for another thread (decision 232)', () =
   });
 });
 
+/** Decision 185: statements issued while serving a request go ahead of the background's waiting on the thread. */
 describe('the database thread’s two lanes', () => {
   let db: DatabaseHandle;
   beforeAll(async () => {
