@@ -136,9 +136,11 @@ describe.each(['en', 'fr'] as const)('renewal calls screen (%s)', (lang) => {
       await capture(page, 'renewal-calls', lang);
 
       // On a phone the calls are cards, not a table scrolling sideways.
+      expect(await page.locator('table[data-testid="calls-table"]').count()).toBe(1);
       await page.setViewportSize({ width: NARROW_PHONE.width, height: NARROW_PHONE.height });
-      await expect.poll(() => page.locator('[data-testid="calls-table"] table').count()).toBe(0);
-      expect(await row.evaluate((el) => el.tagName)).toBe('LI');
+      // The table itself carries the test id (a descendant selector would never match, and the poll would pass at once).
+      await expect.poll(() => page.locator('table[data-testid="calls-table"]').count()).toBe(0);
+      await expect.poll(() => row.evaluate((el) => el.tagName)).toBe('LI');
       await page.setViewportSize({ width: 1440, height: 900 });
 
       // The preview: each line's parts and the totals per currency, as the API prices them today.
