@@ -29,7 +29,7 @@ export interface PgliteThreadOptions {
   template?: string;
   /** The thread stopped without `close()`: statements under way have failed with `error`. */
   onCrash?: (error: Error) => void;
-  /** The thread's JavaScript heap limits (tests); PGlite's own memory is WebAssembly's, outside them. */
+  /** The thread's JavaScript heap limits (PGLITE_THREAD_LIMITS by default); PGlite's own memory is WebAssembly's, outside them. */
   resourceLimits?: ResourceLimits;
 }
 
@@ -111,6 +111,14 @@ if (TRACE) {
   process.on('exit', flush);
 }
 
+/**
+ * The database thread's JavaScript heap limits when the caller gives none. Its JavaScript is short-lived
+ * messages (statements in, rows out) around PGlite's WebAssembly memory, yet V8 sizes a thread's young
+ * generation like the main thread's: 34 MB committed at a 100,000-row workbook's peak with 1–5 MB in use.
+ * At 8 MB the thread's heap peaks at 35 MB instead of 56, at the same CPU (`scale-annuities`, docs/benchmarks.md).
+ */
+export const PGLITE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
+
 export class PgliteThreadClient {
   readonly waitReady: Promise<void>;
   readonly #worker: Worker;
@@ -128,7 +136,7 @@ export class PgliteThreadClient {
       workerData: { dataDir: options.dataDir, startParams: options.startParams, template: options.template },
       // The thread needs no TypeScript loader: it runs a plain module that loads PGlite only.
       execArgv: [],
-      resourceLimits: options.resourceLimits,
+      resourceLimits: options.resourceLimits ?? PGLITE_THREAD_LIMITS,
     });
     this.#worker.unref();
     let ready!: { resolve(): void; reject(error: Error): void };
