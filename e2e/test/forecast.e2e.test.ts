@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newContext, screenshot } from '../src/browser.ts';
 import { describeFindings, scan, settle, splitKnown, switchLanguage, WIDTHS, writeReport, type Finding } from '../src/a11y.ts';
 import { apiHeaders } from '../src/users.ts';
+import type { ForecastResponse } from '@portal/contracts';
 import type { PatentAgent } from '../src/patents.ts';
 import { createAgent, seedAgentPatents, sharedPortal, withAdmin } from '../src/setup.ts';
 import en from '../../packages/i18n/locales/en/forecast.json' with { type: 'json' };
@@ -23,6 +24,7 @@ const TEXTS = { en, fr } as const;
 const COMMON = { en: enCommon, fr: frCommon } as const;
 const STAMP = Date.now().toString(36).toUpperCase();
 const agents: Partial<Record<Lang, PatentAgent>> = {};
+const fill = (s: string, values: Record<string, string>) => s.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => values[k] ?? '');
 
 let browser: Browser;
 beforeAll(async () => {
@@ -78,7 +80,7 @@ describe.each(['en', 'fr'] as const)('renewal budget screen (%s)', (lang) => {
       await page.getByTestId('forecast-result').waitFor();
       const res = await page.request.get(`/api/forecast?client_code=${encodeURIComponent(agent.code)}`, { headers: apiHeaders() });
       expect(res.status()).toBe(200);
-      const body = (await res.json()) as { years: Array<{ period: string; offices: Array<{ office: string; total: number; currency: string }>; totals: Array<{ total: number; currency: string }> }> };
+      const body = (await res.json()) as ForecastResponse;
       // Annuity 10 falls due on 31 March after the next filing anniversary, then one a year: every year from the one
       // holding it has one annuity per patent (FR and DE) in euros.
       expect(body.years).toHaveLength(5);
@@ -111,6 +113,18 @@ describe.each(['en', 'fr'] as const)('renewal budget screen (%s)', (lang) => {
       const frRow = table.getByTestId('forecast-row').filter({ hasText: 'FR' });
       expect(await frRow.textContent()).toContain(money(first.offices.find((o) => o.office === 'FR')!.total));
       expect(await table.getByTestId('forecast-total-row').textContent()).toContain(money(first.totals[0]!.total));
+
+      // All costs in euros: the server's sums per year and part, the total over the years in the summary.
+      const eurTable = page.getByTestId('forecast-eur-table');
+      const eurRow = (part: string) => eurTable.locator(`[data-testid="forecast-eur-row"][data-part="${part}"]`);
+      const cells = async (part: string) => eurRow(part).locator('td').allTextContents();
+      const normalise = (text: string) => text.replace(/\s/g, ' ');
+      for (const part of ['official', 'surcharge', 'agent_fee', 'service_fee', 'margin', 'total'] as const) {
+        expect((await cells(part)).map(normalise)).toEqual([...body.years.map((y) => y.eur[part]), body.eur[part]].map((v) => normalise(money(v))));
+      }
+      expect(await eurRow('agent_fee').locator('th').textContent()).toBe(t.eur.parts.agent_fee);
+      expect(body.eur.official).toBeGreaterThan(0);
+      expect(normalise((await page.getByTestId('forecast-totals-eur').textContent())!)).toBe(normalise(fill(t.totalsEur, { total: money(body.eur.total) })));
       await screenshot(page, 'forecast-1440', lang);
 
       // What if patents older than 10 years were abandoned: annuity 10 stays, the later ones go.

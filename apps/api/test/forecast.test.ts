@@ -248,6 +248,20 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     expect(eur.service_fee).toBeGreaterThan(0);
     expect(eur.margin).toBeGreaterThan(0);
     expect(body.totals.find((t) => t.currency === 'SEK')!.eur.official).toBeGreaterThan(0);
+    // A period's euros, every currency together, are the sums of the engine's per-patent parts of the period; the
+    // whole answer's, of the years'.
+    const eurSums = (sums: Sums, prefix: string) => {
+      const total = [0, 0, 0, 0, 0, 0];
+      for (const [key, sum] of sums) if (key.startsWith(prefix)) sum.eur.split(',').forEach((v, i) => (total[i]! += Number(v)));
+      return total;
+    };
+    const eurCents = (e: ForecastResponse['eur']) => [e.official, e.surcharge, e.agent_fee, e.service_fee, e.margin].map((v) => Math.round(v * 100)).concat(e.unconverted);
+    for (const y of body.years) expect(eurCents(y.eur), y.period).toEqual(eurSums(years, `${y.period}|`));
+    const months = expected(data, {}, byMonth, world.cabinetA);
+    for (const m of body.months) expect(eurCents(m.eur), m.period).toEqual(eurSums(months, `${m.period}|`));
+    expect(eurCents(body.eur)).toEqual(eurSums(years, ''));
+    expect(Math.round(body.eur.total * 100)).toBe(eurCents(body.eur).slice(0, 5).reduce((n, v) => n + v, 0));
+    expect(body.eur.agent_fee).toBeGreaterThan(0);
     // Totals per currency are the sums of the years'.
     for (const t of body.totals) {
       const official = body.years.flatMap((y) => y.offices).filter((o) => o.currency === t.currency).reduce((n, o) => n + Math.round(o.parts.official * 100), 0);

@@ -68,6 +68,8 @@ export const forecastPeriodSchema = z.strictObject({
   to: z.string(),
   offices: z.array(forecastOfficeFigureSchema),
   totals: z.array(forecastFigureSchema),
+  /** Every currency's annuities of the period in euros, part by part (the all-in cost the screen shows in one currency). */
+  eur: forecastEurSchema,
 });
 export type ForecastPeriod = z.output<typeof forecastPeriodSchema>;
 
@@ -79,6 +81,8 @@ export const forecastResponse = z.strictObject({
   months: z.array(forecastPeriodSchema),
   /** Per currency over the years asked. */
   totals: z.array(forecastFigureSchema),
+  /** Every annuity of the years asked in euros, part by part. */
+  eur: forecastEurSchema,
   /** Offices with at least one annuity in the years, in the order of the chart. */
   offices: z.array(z.string()),
   /** Annuities counted without an official fee (no table gives one): in `annuities`, not in the amounts. */

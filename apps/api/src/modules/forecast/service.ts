@@ -187,7 +187,7 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
       const offices = [...perOffice.values()]
         .sort((a, b) => officeRank(a.office) - officeRank(b.office) || a.currency.localeCompare(b.currency))
         .map((f) => ({ office: f.office, currency: f.currency, total: major(f.official + f.surcharge), parts: { official: major(f.official), surcharge: major(f.surcharge) }, eur: eurWire(f.eur), annuities: f.annuities }));
-      return { period: label, from, to, offices, totals: totalsOf(offices) };
+      return { period: label, from, to, offices, totals: totalsOf(offices), eur: eurOf(offices) };
     };
     const years: ForecastPeriod[] = [];
     for (let y = year; y <= lastYear; y++) {
@@ -196,7 +196,8 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
     const months: ForecastPeriod[] = [];
     for (let m = firstMonth; m < firstMonth + 12; m++) months.push(period(monthLabel(m), m === firstMonth ? todayIso : monthFirst(m), monthLast(m), (k) => k === m));
     const offices = [...new Set(years.flatMap((y) => y.offices.map((o) => o.office)))];
-    return { today: todayIso, years, months, totals: totalsOf(years.flatMap((y) => y.totals)), offices, unpriced, abandon_older_than: whatIf, updating };
+    const yearTotals = years.flatMap((y) => y.totals);
+    return { today: todayIso, years, months, totals: totalsOf(yearTotals), eur: eurOf(yearTotals), offices, unpriced, abandon_older_than: whatIf, updating };
   }
 }
 
@@ -205,16 +206,26 @@ const officeRank = (office: string) => {
   return i === -1 ? FORECAST_OFFICES.length : i;
 };
 
+const cents = (v: number) => Math.round(v * 100);
+/** A figure's euro parts back in cents (the wire's euros are exact sums of cents). */
+const eurCents = (e: ForecastEur): Eur => ({ official: cents(e.official), surcharge: cents(e.surcharge), agentFee: cents(e.agent_fee), serviceFee: cents(e.service_fee), margin: cents(e.margin), unconverted: e.unconverted });
+
+/** The euro parts of figures of any currencies, summed in cents (exact). */
+function eurOf(figures: readonly ForecastFigure[]): ForecastEur {
+  const sum = { ...EUR_ZERO };
+  for (const f of figures) addEur(sum, eurCents(f.eur));
+  return eurWire(sum);
+}
+
 /** Totals per currency of figures in major units, summed in minor units (exact). */
 function totalsOf(figures: readonly ForecastFigure[]): ForecastFigure[] {
-  const cents = (v: number) => Math.round(v * 100);
   const per = new Map<string, { official: number; surcharge: number; annuities: number; eur: Eur }>();
   for (const f of figures) {
     const t = per.get(f.currency) ?? { official: 0, surcharge: 0, annuities: 0, eur: { ...EUR_ZERO } };
     t.official += cents(f.parts.official);
     t.surcharge += cents(f.parts.surcharge);
     t.annuities += f.annuities;
-    addEur(t.eur, { official: cents(f.eur.official), surcharge: cents(f.eur.surcharge), agentFee: cents(f.eur.agent_fee), serviceFee: cents(f.eur.service_fee), margin: cents(f.eur.margin), unconverted: f.eur.unconverted });
+    addEur(t.eur, eurCents(f.eur));
     per.set(f.currency, t);
   }
   return [...per.entries()]

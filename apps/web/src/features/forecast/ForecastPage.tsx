@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { msg } from '../../lib/message.tsx';
 import { notifyError } from '../../lib/notify.ts';
 import { ForecastChart } from './components/ForecastChart.tsx';
+import { ForecastEurTable } from './components/ForecastEurTable.tsx';
 import { ForecastTable } from './components/ForecastTable.tsx';
 import { downloadForecast, forecastQuery, type ForecastFilters } from './forecastApi.ts';
 import { formatMoney } from '../../lib/format.ts';
@@ -109,9 +110,16 @@ export function ForecastPage() {
       )}
       {data && (
         <Stack gap="lg" aria-busy={forecast.isFetching} data-testid="forecast-result">
-          <Text fw={600} data-testid="forecast-totals">
-            {t('totals', { totals: data.totals.length === 0 ? '–' : data.totals.map((x) => formatMoney(x.total, x.currency, { whole: true, lang })).join(' · ') })}
-          </Text>
+          <Stack gap={4}>
+            <Text fw={600} data-testid="forecast-totals">
+              {t('totals', { totals: data.totals.length === 0 ? '–' : data.totals.map((x) => formatMoney(x.total, x.currency, { whole: true, lang })).join(' · ') })}
+            </Text>
+            {data.totals.length > 0 && (
+              <Text fw={600} data-testid="forecast-totals-eur">
+                {t('totalsEur', { total: formatMoney(data.eur.total, 'EUR', { whole: true, lang }) })}
+              </Text>
+            )}
+          </Stack>
           {data.updating && (
             <Alert color="blue" variant="light" c="dark.7" role="status" data-testid="forecast-updating">
               {t('updating')}
@@ -138,6 +146,19 @@ export function ForecastPage() {
           <Paper withBorder shadow="xs" p="md">
             <ForecastTable periods={data.years} caption={t('table.caption')} firstHeader={t('table.office')} testId="forecast-table" />
           </Paper>
+          {data.totals.length > 0 && (
+            <Paper withBorder shadow="xs" p="md" component="section" aria-labelledby="forecast-eur-title">
+              <Title order={2} size="h4" mb="sm" id="forecast-eur-title">
+                {t('eur.title')}
+              </Title>
+              {data.eur.unconverted > 0 && (
+                <Alert color="orange" variant="light" c="dark.7" mb="sm" data-testid="forecast-unconverted">
+                  {t('eur.unconverted', { count: data.eur.unconverted })}
+                </Alert>
+              )}
+              <ForecastEurTable periods={data.years} all={data.eur} testId="forecast-eur-table" />
+            </Paper>
+          )}
           <Paper withBorder shadow="xs" p="md">
             <Title order={2} size="h4" mb="sm">
               {t('table.months')}
