@@ -124,7 +124,7 @@ describe.each(['en', 'fr'] as const)('renewal budget screen (%s)', (lang) => {
       }
       expect(await eurRow('agent_fee').locator('th').textContent()).toBe(t.eur.parts.agent_fee);
       expect(body.eur.official).toBeGreaterThan(0);
-      expect(normalise((await page.getByTestId('forecast-totals-eur').textContent())!)).toBe(normalise(fill(t.totalsEur, { total: money(body.eur.total) })));
+      expect(normalise((await page.getByTestId('forecast-totals-eur').textContent())!)).toBe(normalise(fill(t.totalsEur, { amount: money(body.eur.total) })));
       await screenshot(page, 'forecast-1440', lang);
 
       // What if patents older than 10 years were abandoned: annuity 10 stays, the later ones go.

@@ -116,7 +116,7 @@ export function ForecastPage() {
             </Text>
             {data.totals.length > 0 && (
               <Text fw={600} data-testid="forecast-totals-eur">
-                {t('totalsEur', { total: formatMoney(data.eur.total, 'EUR', { whole: true, lang }) })}
+                {t('totalsEur', { amount: formatMoney(data.eur.total, 'EUR', { whole: true, lang }) })}
               </Text>
             )}
           </Stack>
