@@ -350,12 +350,17 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
   it('the exports, CSV and xlsx, hold every figure of the answer with its parts', async () => {
     const body = await forecast(admin, '?office=GB');
     type Fig = ForecastResponse['totals'][number];
-    const eurOf = (f: Fig) => [f.eur.official, f.eur.surcharge, f.eur.agent_fee, f.eur.service_fee, f.eur.margin, f.eur.total, f.eur.unconverted];
+    const euros = (e: ForecastResponse['eur']) => [e.official, e.surcharge, e.agent_fee, e.service_fee, e.margin, e.total, e.unconverted];
+    const eurOf = (f: Fig) => euros(f.eur);
+    // After each period's totals per currency, its line `all`: every currency together, in euros only (as on screen).
+    const allLine = (kind: string, period: string, p: { totals: Fig[]; eur: ForecastResponse['eur'] }) => (p.totals.length > 0 ? [[kind, period, 'all', '', null, null, null, ...euros(p.eur)]] : []);
     const expectedLines = [
-      ...body.years.flatMap((y) => [...y.offices.map((o) => ['year', y.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total, ...eurOf(o)]), ...y.totals.map((t) => ['year', y.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total, ...eurOf(t)])]),
-      ...body.months.flatMap((m) => [...m.offices.map((o) => ['month', m.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total, ...eurOf(o)]), ...m.totals.map((t) => ['month', m.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total, ...eurOf(t)])]),
+      ...body.years.flatMap((y) => [...y.offices.map((o) => ['year', y.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total, ...eurOf(o)]), ...y.totals.map((t) => ['year', y.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total, ...eurOf(t)]), ...allLine('year', y.period, y)]),
+      ...body.months.flatMap((m) => [...m.offices.map((o) => ['month', m.period, o.office, o.currency, o.parts.official, o.parts.surcharge, o.total, ...eurOf(o)]), ...m.totals.map((t) => ['month', m.period, 'total', t.currency, t.parts.official, t.parts.surcharge, t.total, ...eurOf(t)]), ...allLine('month', m.period, m)]),
       ...body.totals.map((t) => ['all', 'all', 'total', t.currency, t.parts.official, t.parts.surcharge, t.total, ...eurOf(t)]),
+      ...allLine('all', 'all', body),
     ];
+    expect(expectedLines.filter((l) => l[2] === 'all').length).toBeGreaterThan(5);
     // Each part of the patent's detail is a column in euros: GB's agent's fee (from 2028) among them.
     expect(expectedLines.some((l) => Number(l[9]) > 0)).toBe(true);
     expect(expectedLines.some((l) => Number(l[5]) > 0)).toBe(true);
@@ -364,7 +369,10 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="forecast-${TODAY}.csv"`);
     const [header, ...lines] = csv.text.trim().split('\r\n').map((l) => l.split(';'));
     expect(header).toEqual([...FORECAST_EXPORT_COLUMNS]);
-    expect(lines.map((l) => [l[0], l[1], l[4], l[5], ...[6, 7, 8, 10, 11, 12, 13, 14, 15, 16].map((i) => Number(l[i]))])).toEqual(expectedLines);
+    expect(lines.map((l) => [l[0], l[1], l[4], l[5], ...[6, 7, 8, 10, 11, 12, 13, 14, 15, 16].map((i) => (l[i] === '' ? null : Number(l[i])))])).toEqual(expectedLines);
+    // The line `all` counts the annuities of every currency of its period.
+    const annuitiesOf = (kind: string, period: string, office: string) => lines.filter((l) => l[0] === kind && l[1] === period && l[4] === office).reduce((n, l) => n + Number(l[9]), 0);
+    for (const y of body.years.filter((p) => p.totals.length > 0)) expect(annuitiesOf('year', y.period, 'all')).toBe(annuitiesOf('year', y.period, 'total'));
     const res = await fetch(`${(admin as unknown as { baseUrl: string }).baseUrl}/api/forecast/export?office=GB`, {
       headers: { cookie: admin.cookieHeader(), 'x-api-key': (admin as unknown as { options: { apiKey: string } }).options.apiKey },
     });
@@ -377,7 +385,8 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     sheet.eachRow((row, n) => {
       if (n > 1) {
         const v = (row.values as unknown[]).slice(1);
-        rows.push([v[0], v[1], v[4], v[5], v[6], v[7], v[8], v[10], v[11], v[12], v[13], v[14], v[15], v[16]]);
+        // An empty cell reads as undefined: the currency of a line `all` is '', its amounts in an office's currency none.
+        rows.push([v[0], v[1], v[4], v[5] ?? '', v[6] ?? null, v[7] ?? null, v[8] ?? null, v[10], v[11], v[12], v[13], v[14], v[15], v[16]]);
       }
     });
     expect(rows).toEqual(expectedLines);
