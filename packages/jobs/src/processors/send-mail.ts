@@ -51,7 +51,37 @@ export function createSendMailProcessor(deps: SendMailDeps): Processor<'mail'> {
       await deps.db.update(mails).set({ lastError: String((error as Error).message).slice(0, 500) }).where(eq(mails.id, mailId));
       throw error;
     }
-    await deps.db.update(mails).set({ sentAt: now(), lastError: null }).where(eq(mails.id, mailId));
+    // The mail is out: from here a failure must not make a retry send it again. The database may be down for a while
+    // (an outage of the fault suite: SMTP accepted, the write refused); the write is retried here until it is stored,
+    // and only a shutdown (the job handed back) gives up on it.
+    await untilStored(() => deps.db.update(mails).set({ sentAt: now(), lastError: null }).where(eq(mails.id, mailId)), job.signal, (error, attempt) =>
+      deps.logger.warn({ err: error, mailId, attempt }, 'mail sent but not yet recorded as sent; retrying'),
+    );
     deps.logger.info({ event: 'mail_sent', mailId, template: mail.template, attachments: files.length, attempt: job.attempt }, 'mail sent');
   };
+}
+
+/** First and longest waits between two tries of the write that records a sent mail. */
+export const SENT_WRITE_RETRY = { firstMs: 100, maxMs: 5_000 } as const;
+
+/** Runs `write` until it succeeds, waiting longer between tries (up to SENT_WRITE_RETRY.maxMs); throws only once `signal` aborts. */
+async function untilStored(write: () => Promise<unknown>, signal: AbortSignal, onRetry: (error: unknown, attempt: number) => void): Promise<void> {
+  for (let attempt = 1, wait: number = SENT_WRITE_RETRY.firstMs; ; attempt++, wait = Math.min(wait * 2, SENT_WRITE_RETRY.maxMs)) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      onRetry(error, attempt);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, wait);
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
 }
