@@ -14,3 +14,6 @@ export function shownDay(iso: string, lang: 'en' | 'fr'): string {
 export function shownDayPattern(lang: 'en' | 'fr'): RegExp {
   return lang === 'fr' ? /^\d{2}\/\d{2}\/\d{4}$/ : /^\d{1,2}\u00A0[A-Z][a-z]{2}\u00A0\d{4}$/;
 }
+
+/** A locale text with its `{{name}}` (or `{{name, number}}`) placeholders filled, as the tests expect it shown. */
+export const fill = (text: string, values: Record<string, string | number>): string => text.replace(/\{\{(\w+)(?:,\s*\w+)?\}\}/g, (_m, k: string) => String(values[k] ?? ''));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { fill } from '../src/format.ts';
 import { launchBrowser, login, newContext, screenshot } from '../src/browser.ts';
 import { describeFindings, scan, settle, splitKnown, switchLanguage, WIDTHS, writeReport, type Finding } from '../src/a11y.ts';
 import { apiHeaders } from '../src/users.ts';
@@ -24,7 +25,6 @@ const TEXTS = { en, fr } as const;
 const COMMON = { en: enCommon, fr: frCommon } as const;
 const STAMP = Date.now().toString(36).toUpperCase();
 const agents: Partial<Record<Lang, PatentAgent>> = {};
-const fill = (s: string, values: Record<string, string>) => s.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => values[k] ?? '');
 
 let browser: Browser;
 beforeAll(async () => {

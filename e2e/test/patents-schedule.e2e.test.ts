@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, login, newContext, screenshot } from '../src/browser.ts';
 import { asAdmin } from '../src/users.ts';
 import { apiLogin, createPatentUser, patentRow, seedPatents, type PatentAgent } from '../src/patents.ts';
-import { shownDay } from '../src/format.ts';
+import { fill, shownDay } from '../src/format.ts';
 import en from '../../packages/i18n/locales/en/patents.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json' };
 
@@ -17,7 +17,6 @@ import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json'
 type Lang = 'en' | 'fr';
 const TEXTS = { en, fr } as const;
 const STAMP = Date.now().toString(36).toUpperCase();
-const fill = (text: string, params: Record<string, string | number>) => text.replace(/\{\{(\w+)(?:,\s*\w+)?\}\}/g, (_, k: string) => String(params[k]));
 const refs = (lang: Lang) => ({ wrong: `SM${lang}${STAMP}-W`, right: `SM${lang}${STAMP}-R` });
 
 let browser: Browser;

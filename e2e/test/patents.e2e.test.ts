@@ -8,7 +8,7 @@ import { describeFindings, scan, settle, splitKnown, switchLanguage, WIDTHS, wri
 import { asAdmin } from '../src/users.ts';
 import { PATENT_TEXT_MAX } from '@portal/contracts/constants';
 import { apiLogin, createPatentUser, officeNumber, patentRow, seedPatents, type PatentAgent } from '../src/patents.ts';
-import { shownDay } from '../src/format.ts';
+import { fill, shownDay } from '../src/format.ts';
 import en from '../../packages/i18n/locales/en/patents.json' with { type: 'json' };
 import fr from '../../packages/i18n/locales/fr/patents.json' with { type: 'json' };
 
@@ -26,7 +26,6 @@ const TITLES = { en: { pay: 'Pay', noPay: 'Do not pay', wait: 'Wait' }, fr: { pa
 const STAMP = Date.now().toString(36).toUpperCase();
 /** Seven digits of the clock: a number in the French or Italian offices' format (issue 25 §3). */
 const DIGITS = String(Date.now()).slice(-7);
-const fill = (text: string, params: Record<string, string | number>) => text.replace(/\{\{(\w+)(?:,\s*\w+)?\}\}/g, (_, k: string) => String(params[k]));
 
 let browser: Browser;
 const agents = {} as Record<Lang, PatentAgent>;

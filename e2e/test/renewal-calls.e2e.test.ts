@@ -7,7 +7,7 @@ import { simpleParser } from 'mailparser';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { launchBrowser, TAKE_SCREENSHOTS } from '../src/browser.ts';
 import { ARTIFACTS, describeFindings, NARROW_PHONE, scan, settle, splitKnown, switchLanguage, writeReport, type Finding } from '../src/a11y.ts';
-import { shownDay } from '../src/format.ts';
+import { fill, shownDay } from '../src/format.ts';
 import { startPortalProcess, type PortalProcess } from '../src/global-setup.ts';
 import { readOutbox } from '../src/outbox.ts';
 import { patentRow, type PatentAgent } from '../src/patents.ts';
@@ -33,7 +33,6 @@ const TEXTS = { en, fr } as const;
 const PATENTS = { en: enPatents, fr: frPatents } as const;
 const STAMP = Date.now().toString(36).toUpperCase();
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const fill = (s: string, values: Record<string, string>) => s.replace(/\{\{(\w+)(?:, number)?\}\}/g, (_m, k: string) => values[k] ?? '');
 
 let server: PortalProcess;
 let browser: Browser;

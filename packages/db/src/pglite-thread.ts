@@ -46,7 +46,6 @@ interface QueryOptions {
   serializers?: Record<number, unknown>;
 }
 
-
 type Request =
   | { op: 'query'; sql: string; params: unknown[]; rowMode: 'array' | 'object'; rawTypes?: number[]; tx?: number; lane?: DatabaseLane }
   | { op: 'exec'; sql: string; tx?: number; lane?: DatabaseLane }
@@ -117,7 +116,7 @@ if (TRACE) {
  * generation like the main thread's: 34 MB committed at a 100,000-row workbook's peak with 1–5 MB in use.
  * At 8 MB the thread's heap peaks at 35 MB instead of 56, at the same CPU (`scale-annuities`, docs/benchmarks.md).
  */
-export const PGLITE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
+const PGLITE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 
 export class PgliteThreadClient {
   readonly waitReady: Promise<void>;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { asc, eq } from 'drizzle-orm';
 import type { Database } from '@portal/db';
 import { mailAttachments, mails } from '@portal/db';
@@ -62,7 +63,7 @@ export function createSendMailProcessor(deps: SendMailDeps): Processor<'mail'> {
 }
 
 /** First and longest waits between two tries of the write that records a sent mail. */
-export const SENT_WRITE_RETRY = { firstMs: 100, maxMs: 5_000 } as const;
+const SENT_WRITE_RETRY = { firstMs: 100, maxMs: 5_000 } as const;
 
 /** Runs `write` until it succeeds, waiting longer between tries (up to SENT_WRITE_RETRY.maxMs); throws only once `signal` aborts. */
 async function untilStored(write: () => Promise<unknown>, signal: AbortSignal, onRetry: (error: unknown, attempt: number) => void): Promise<void> {
@@ -73,15 +74,8 @@ async function untilStored(write: () => Promise<unknown>, signal: AbortSignal, o
     } catch (error) {
       if (signal.aborted) throw error;
       onRetry(error, attempt);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, wait);
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-        signal.addEventListener('abort', done, { once: true });
-      });
+      // An abort ends the wait at once; the next try then fails and throws.
+      await sleep(wait, undefined, { signal }).catch(() => undefined);
     }
   }
 }
