@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../src/browser.ts';
 import { ARTIFACTS, NARROW_PHONE, settle, switchLanguage } from '../src/a11y.ts';
 import { workbook } from '../src/annuities.ts';
+import { fill } from '../src/format.ts';
 import { startPortalProcess, type PortalProcess } from '../src/global-setup.ts';
 import { FakeOps, fixture, RECORDED_HEADERS } from '../../packages/registers/test/ops-server.ts';
 import en from '../../packages/i18n/locales/en/annuities.json' with { type: 'json' };
@@ -179,6 +180,24 @@ describe.sequential('national ledgers and file colours', () => {
       const unknown = page.getByTestId('patent-row').filter({ hasText: `${TAG}-ROW-FR` });
       expect(await unknown.getByTestId('patent-ledger').count()).toBe(0);
       await shoot(page, 'file', lang);
+      // Decision 233: the "up to date" chip counts the paid row, its filter lists it, "due or overdue" does not.
+      const listedUnder = async (colour: 'ok' | 'nok') => {
+        await page.getByTestId(`filter-${colour}`).click();
+        await expect.poll(() => page.getByTestId(`filter-${colour}`).getAttribute('aria-pressed')).toBe('true');
+        const rowColours = () => page.getByTestId('patent-row').getByTestId('colour-badge').evaluateAll((badges) => badges.map((b) => b.getAttribute('data-colour')));
+        // The rows shown are the filter's answer: every one of the colour, as many as its chip counts.
+        const chipCount = async () => Number((await page.getByTestId(`filter-${colour}`).textContent())?.match(/\((\d+)\)/)?.[1]);
+        await expect.poll(async () => { const colours = await rowColours(); return colours.every((c) => c === colour) && colours.length === (await chipCount()); }).toBe(true);
+        const refs = await page.getByTestId('patent-row').allTextContents();
+        await page.getByTestId(`filter-${colour}`).click();
+        return refs;
+      };
+      const upToDate = await listedUnder('ok');
+      expect(upToDate.some((row) => row.includes(`${TAG}-ROW-DE`))).toBe(true);
+      expect(await page.getByTestId('filter-ok').textContent()).toBe(fill(TEXTS[lang].patents.filter_other, { label: TEXTS[lang].colour.ok, count: upToDate.length }));
+      const due = await listedUnder('nok');
+      expect(due.some((row) => row.includes(`${TAG}-ROW-DE`))).toBe(false);
+      expect(await page.getByTestId('filter-nok').textContent()).toBe(fill(TEXTS[lang].patents.filter_other, { label: TEXTS[lang].colour.nok, count: due.length }));
     } finally {
       await ctx.close();
     }

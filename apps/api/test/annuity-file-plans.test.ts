@@ -5,6 +5,7 @@ import { annuityPatents, type DatabaseHandle } from '@portal/db';
 import { explainPlan, fullSorts, openTestDatabase, planNodes, testDatabaseKinds } from '@portal/db/testing';
 import { filesPageQuery, filesWhere, patentRunQuery, patentRuns, type PatentListQuery } from '../src/modules/annuities/service.ts';
 import { patentsByKeysQuery } from '../src/modules/annuities/patent-rows.ts';
+import { fileColoursQuery } from '../src/modules/annuities/file-colours.ts';
 import { fillAnnuityFile } from './support/annuity-scale.ts';
 
 const ROWS = 40_000;
@@ -27,8 +28,28 @@ describe.each(testDatabaseKinds())('patents-by-file plans (%s)', (kind) => {
     // A small file beside the big one: the big file's rows are not the whole table.
     await fillAnnuityFile(handle.db, ownerId, 500);
     fileId = await fillAnnuityFile(handle.db, ownerId, ROWS);
+    // One row in ten is a portfolio patent (decision 214's link), with a paid year in the ledger for one in a hundred.
+    await handle.db.execute(sql`update annuity_patents set patent_key = 'PLAN-' || row_index where file_id = ${fileId} and row_index % 10 = 0`);
+    await handle.db.execute(sql`insert into patent_ledger (patent_key, annuity_year, state)
+      select patent_key, next_number, 'paid' from annuity_patents where file_id = ${fileId} and row_index % 100 = 0 and next_number is not null`);
+    await handle.db.execute(sql`vacuum analyze annuity_patents`);
+    await handle.db.execute(sql`analyze patent_ledger`);
   }, 240_000);
   afterAll(() => handle?.close());
+
+  it('the ledger’s colours read the file’s linked rows only, by their index (decision 233)', async () => {
+    const agent = { isAdmin: false, userId: '00000000-0000-4000-8000-000000000000' };
+    for (const [what, query] of [
+      ['admin', fileColoursQuery([fileId], { ...agent, isAdmin: true })],
+      ['agent', fileColoursQuery([fileId], agent)],
+    ] as const) {
+      const plan = await explainPlan(handle.db, query);
+      const nodes = planNodes(plan).filter((n) => n['Relation Name'] === 'annuity_patents');
+      const shape = `${what}: ${planNodes(plan).map((n) => `${n['Node Type']} ${n['Index Name'] ?? n['Relation Name'] ?? ''}`).join(' > ')}`;
+      expect(nodes.length, shape).toBeGreaterThan(0);
+      expect(nodes.every((n) => n['Index Name'] === 'annuity_patents_file_linked_idx'), shape).toBe(true);
+    }
+  });
 
   const sorts: Array<PatentListQuery['sort']> = [undefined, ...ANNUITY_PATENT_SORTS];
   const cases = sorts.flatMap((sort) => (['asc', 'desc'] as const).map((order) => ({ sort, order })));

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
-import { annuityPatents, cabinets, patentRecords, userCabinets } from '@portal/db';
+import { annuityFiles, annuityPatents, cabinets, patentLedger, patentRecords, userCabinets } from '@portal/db';
 import { writeLedger } from '@portal/jobs';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { colourReads } from '../src/modules/annuities/file-colours.ts';
 import { ENGLISH_HEADERS, xlsxBuffer, type Cell } from '../../../packages/annuities/test/support/workbooks.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
@@ -34,6 +35,7 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
   let owner: { client: TestClient; id: string };
   let admin: { client: TestClient; id: string };
   let file: AnnuityFileDto;
+  let theirsCabinet: string;
 
   beforeAll(async () => {
     t = await startTestPortal(kind, { UPLOAD_RATE_LIMIT: '1000' });
@@ -44,6 +46,7 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
     const db = t.portal.ctx.db;
     const [mine] = await db.insert(cabinets).values({ name: 'Ledger colours, mine' }).returning();
     const [theirs] = await db.insert(cabinets).values({ name: 'Ledger colours, theirs' }).returning();
+    theirsCabinet = theirs!.id;
     await db.insert(userCabinets).values({ userId: owner.id, cabinetId: mine!.id });
     const record = async (values: Partial<typeof patentRecords.$inferInsert>) =>
       (await db.insert(patentRecords).values({ idagenda: `LC-${values.idbrevet}`, cabinetId: mine!.id, clientCode: 'LC', quantieme: 10, dateEcheance: '2025-03-31', pays: 'FR', ...values }).returning())[0]!;
@@ -90,6 +93,22 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
         ['LC-5', [null, 'nok', 10]],
       ]),
     );
+    const [row] = await t.portal.ctx.db.select({ linked: annuityFiles.linkedRows }).from(annuityFiles).where(eq(annuityFiles.id, file._id));
+    expect(row!.linked).toBe(4);
+  });
+
+  it('a file without linked rows asks the ledger nothing for its counts, filter and colour sort', async () => {
+    const rows: Cell[][] = [['FR3999991', null, 'LC-U', 'Unlinked', 'FR', null, FILING, null, 9, null, null]];
+    const res = await owner.client.upload('/api/brevets/annuite', [{ filename: 'unlinked.xlsx', content: await xlsxBuffer([{ name: 'S', headers: HEADERS, rows }]) }]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const unlinked = await settled(owner.client, res.body._id as string);
+    const before = colourReads();
+    for (const query of ['limit=30', 'limit=30&colour=nok', 'limit=30&sort=colour&order=desc']) {
+      const page = await owner.client.get(`/api/brevets/file/${unlinked._id}?${query}`);
+      expect(page.status).toBe(200);
+      expect((page.body.file as AnnuityFileDto).counts, query).toEqual({ ok: 0, nok: 1, orange: 0, no_date: 0 });
+    }
+    expect(colourReads()).toBe(before);
   });
 
   it('a paid or confirmed year says paid with its evidence; a lapsed one is never due; another client’s ledger says nothing', async () => {
@@ -104,5 +123,107 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
     }
     // An admin reads every patent: the other client's payment shows.
     expect((await listed(admin.client)).get('LC-4')).toMatchObject({ colour: 'ok', ledger: { state: 'paid', year: 10 } });
+  });
+
+  // Decision 233: the counts, the colour filter, the colour sort and the bulk comment say what the rows say.
+  const ownerCounts = { ok: 2, nok: 2, orange: 1, no_date: 0 };
+  const adminCounts = { ok: 3, nok: 1, orange: 1, no_date: 0 };
+  const references = async (client: TestClient, query: string) => {
+    const res = await client.get(`/api/brevets/file/${file._id}?${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return { refs: (res.body.patents as AnnuityPatentDto[]).map((p) => p.reference), total: res.body.meta.total as number, counts: (res.body.file as AnnuityFileDto).counts };
+  };
+
+  it('the per-colour counts are the ledger’s colours, for each reader, in the file list and beside the patents', async () => {
+    for (const [client, counts] of [[owner.client, ownerCounts], [admin.client, adminCounts]] as const) {
+      for (const query of ['limit=30', 'limit=30&colour=nok', 'limit=all&sort=colour', 'limit=30&search=lc-', 'limit=30&sort=nom&order=desc']) {
+        expect((await references(client, query)).counts, query).toEqual(counts);
+      }
+      const list = await client.get('/api/annuite/files?limit=100');
+      expect((list.body.data as AnnuityFileDto[]).find((f) => f._id === file._id)!.counts).toEqual(counts);
+    }
+  });
+
+  it('the colour filter keeps the rows the ledger gives that colour, with every sort, search and window', async () => {
+    const expected: Record<string, string[]> = { nok: ['LC-4', 'LC-5'], ok: ['LC-1', 'LC-3'], orange: ['LC-2'], no_date: [] };
+    for (const [colour, refs] of Object.entries(expected)) {
+      for (const query of [`limit=30&colour=${colour}`, `limit=all&colour=${colour}`, `limit=30&colour=${colour}&sort=colour`, `limit=30&colour=${colour}&search=lc-`, `limit=30&colour=${colour}&sort=reference`]) {
+        const page = await references(owner.client, query);
+        expect(page.refs, query).toEqual(refs);
+        expect(page.total, query).toBe(refs.length);
+      }
+      for (const query of [`limit=30&colour=${colour}&order=desc`, `limit=30&colour=${colour}&sort=reference&order=desc`]) {
+        expect((await references(owner.client, query)).refs, query).toEqual([...refs].reverse());
+      }
+    }
+    // Sorted by name ('EP validated in GB' before 'Paid'), the column's order filtered by the ledger's colour.
+    expect((await references(owner.client, 'limit=30&colour=ok&sort=nom')).refs).toEqual(['LC-3', 'LC-1']);
+    // A search the ledger's colour narrows: one of the two rows due by the dates is paid.
+    expect(await references(owner.client, 'limit=30&colour=ok&search=paid')).toMatchObject({ refs: ['LC-1'], total: 1 });
+    expect(await references(owner.client, 'limit=30&colour=nok&search=paid')).toMatchObject({ refs: [], total: 0 });
+    // The admin reads the other client's payment: its row is green for them.
+    expect((await references(admin.client, 'limit=30&colour=nok')).refs).toEqual(['LC-5']);
+    expect((await references(admin.client, 'limit=30&colour=ok')).refs).toEqual(['LC-1', 'LC-3', 'LC-4']);
+  });
+
+  it('the colour sort orders by the ledger’s colours (the file’s order within a colour), both ways', async () => {
+    // The colours in the order of their names (the stored sort's): no_date, nok, ok, orange.
+    expect((await references(owner.client, 'limit=30&sort=colour')).refs).toEqual(['LC-4', 'LC-5', 'LC-1', 'LC-3', 'LC-2']);
+    expect((await references(owner.client, 'limit=all&sort=colour&order=desc')).refs).toEqual(['LC-2', 'LC-3', 'LC-1', 'LC-5', 'LC-4']);
+    expect((await references(admin.client, 'limit=30&sort=colour')).refs).toEqual(['LC-5', 'LC-1', 'LC-3', 'LC-4', 'LC-2']);
+  });
+
+  it('kept colours are read again once the ledger or the reader’s scope changed, and not before', async () => {
+    const db = t.portal.ctx.db;
+    const paidYear = and(eq(patentLedger.patentKey, 'LC-PAID'), eq(patentLedger.annuityYear, 10));
+    await references(owner.client, 'limit=30');
+    const kept = colourReads();
+    expect(await references(owner.client, 'limit=30&colour=nok')).toMatchObject({ refs: ['LC-4', 'LC-5'], counts: ownerCounts });
+    expect(colourReads(), 'nothing changed: the kept colours').toBe(kept);
+    await db.update(patentLedger).set({ state: 'due' }).where(paidYear);
+    try {
+      expect(await references(owner.client, 'limit=30&colour=nok')).toMatchObject({ refs: ['LC-1', 'LC-4', 'LC-5'], counts: { ...ownerCounts, ok: 1, nok: 3 } });
+      expect(colourReads(), 'the ledger changed: read again').toBe(kept + 1);
+    } finally {
+      await db.update(patentLedger).set({ state: 'paid' }).where(paidYear);
+    }
+    expect((await references(owner.client, 'limit=30')).counts).toEqual(ownerCounts);
+    // The reader's scope: in the other client's cabinet, its payment shows.
+    await db.insert(userCabinets).values({ userId: owner.id, cabinetId: theirsCabinet });
+    try {
+      expect(await references(owner.client, 'limit=30&colour=ok')).toMatchObject({ refs: ['LC-1', 'LC-3', 'LC-4'], counts: adminCounts });
+    } finally {
+      await db.delete(userCabinets).where(and(eq(userCabinets.userId, owner.id), eq(userCabinets.cabinetId, theirsCabinet)));
+    }
+    expect((await references(owner.client, 'limit=30')).counts).toEqual(ownerCounts);
+  });
+
+  it.runIf(kind === 'postgres')('a change committed after the snapshot of kept colours shows, even when its transaction began before it', async () => {
+    const db = t.portal.ctx.db;
+    const paidYear = and(eq(patentLedger.patentKey, 'LC-PAID'), eq(patentLedger.annuityYear, 10));
+    // A noted write: whatever was kept is read again, under the snapshot taken inside the transaction below.
+    await db.update(patentLedger).set({ state: 'paid' }).where(paidYear);
+    try {
+      await db.transaction(async (tx) => {
+        await tx.update(patentLedger).set({ state: 'due' }).where(paidYear);
+        // A later transaction ends meanwhile (pool, another connection): the next snapshot lists this one as running
+        // (in its `xip`) rather than beyond its `xmax`.
+        await db.execute(sql`select pg_current_xact_id()`);
+        const before = colourReads();
+        // Another connection answers meanwhile: its snapshot does not see this transaction, its colours are kept.
+        expect((await references(owner.client, 'limit=30')).counts).toEqual(ownerCounts);
+        expect(colourReads()).toBe(before + 1);
+      });
+      expect((await references(owner.client, 'limit=30')).counts).toEqual({ ...ownerCounts, ok: 1, nok: 3 });
+    } finally {
+      await db.update(patentLedger).set({ state: 'paid' }).where(paidYear);
+    }
+  });
+
+  it('the bulk comment over a colour comments the rows the modal shows in it', async () => {
+    const res = await owner.client.put(`/api/brevets/file/${file._id}/comment`, { colour: 'nok', except: [], comment: 'Due by the ledger too' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rows = await listed(owner.client);
+    expect([...rows].filter(([, p]) => p.commentaire === 'Due by the ledger too').map(([ref]) => ref).sort()).toEqual(['LC-4', 'LC-5']);
   });
 });

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, boolean, check, date, index, integer, jsonb, numeric, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, customType, date, index, integer, jsonb, numeric, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -459,6 +459,11 @@ export const annuityFiles = pgTable(
     countNok: integer('count_nok').notNull().default(0),
     countOrange: integer('count_orange').notNull().default(0),
     countNoDate: integer('count_no_date').notNull().default(0),
+    /**
+     * How many of its rows are portfolio patents (`annuity_patents.patent_key`, linked when the check ends, decision
+     * 214): none, and the ledger moves none of its colours, so its lists ask the ledger nothing (decision 233).
+     */
+    linkedRows: integer('linked_rows').notNull().default(0),
     /** The engine's reference date (the day of the check), YYYY-MM-DD: "checked on". */
     referenceDate: text('reference_date'),
     exportStale: boolean('export_stale').notNull().default(false),
@@ -539,6 +544,9 @@ export const annuityPatents = pgTable(
     // modal have no index (decision 190: the twelve of decision 178 were ~58 % of a big file's inserts' CPU on
     // PGlite): a file's order per column is computed once per version of the file and paged by (file, row) keys.
     index('annuity_patents_file_colour_idx').on(t.fileId, t.colour, t.rowIndex),
+    // A file's rows that are portfolio patents, with what the ledger's colour needs (decision 233): the counts, the
+    // colour filter and the colour sort read the ledger through them, an index-only scan of the linked rows alone.
+    index('annuity_patents_file_linked_idx').on(t.fileId, t.patentKey, t.nextNumber, t.rowIndex, t.colour).where(sql`${t.patentKey} is not null`),
   ],
 );
 
@@ -1372,6 +1380,24 @@ export const patentForecastLiveDay = pgTable(
 export const patentForecastDirty = pgTable('patent_forecast_dirty', {
   patentKey: text('patent_key').primaryKey(),
 });
+
+/** A 64-bit transaction id (`pg_current_xact_id()`), read and written as text. */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
+/**
+ * The transactions that changed what a reader's ledger colours of a file read (decision 233): the ledger's years,
+ * the reader's scope (its cabinets, its client codes) and a record's cabinet or client code. Statement triggers
+ * (migration 0037) add the writing transaction; a list's kept colours are still right while no transaction here is
+ * one their snapshot did not see. Rows older than a day are deleted by the same triggers.
+ */
+export const ledgerColourWrites = pgTable(
+  'ledger_colour_writes',
+  {
+    xid: xid8('xid').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ledger_colour_writes_at_idx').on(t.at)],
+);
 
 /**
  * The register sync (issue 29 §3, decision 196): one run reads the EP register for every EP/UP patent of the

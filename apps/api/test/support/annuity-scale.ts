@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { DatabaseHandle } from '@portal/db';
+import { cabinets, type DatabaseHandle } from '@portal/db';
 
 /**
  * A Done annuity file of `rows` patents written straight into the database (the engine would take minutes
@@ -47,4 +47,29 @@ export async function fillAnnuityFile(db: DatabaseHandle['db'], ownerId: string,
   await db.execute(sql`vacuum analyze annuity_patents`);
   await db.execute(sql`analyze annuity_files`);
   return id;
+}
+
+/**
+ * Makes every row of a file a portfolio patent of `readerId` (decision 214's link, kept on the row) and gives a
+ * quarter of their next annuities `paid` and a quarter `lapsed` in the ledger: the file's colours then read the
+ * ledger for half its rows (decision 233), the worst case of a client's file that is the group's own portfolio.
+ */
+export async function linkFileToLedger(db: DatabaseHandle['db'], fileId: string, readerId: string): Promise<void> {
+  const [cabinet] = await db.insert(cabinets).values({ name: `Linked ${fileId}` }).returning({ id: cabinets.id });
+  const cabinetId = cabinet!.id;
+  await db.execute(sql`insert into user_cabinets (user_id, cabinet_id) values (${readerId}, ${cabinetId})`);
+  await db.execute(sql`
+    insert into patent_records (idagenda, idbrevet, cabinet_id, client_code, pays, quantieme, numero_publication)
+    select 'LINK-' || row_index, 'LINK-' || row_index, ${cabinetId}::uuid, 'LINKED', pays, next_number, num_publication
+    from annuity_patents where file_id = ${fileId}`);
+  await db.execute(sql`update annuity_patents set patent_key = 'LINK-' || row_index where file_id = ${fileId}`);
+  await db.execute(sql`update annuity_files set linked_rows = rows_total where id = ${fileId}`);
+  await db.execute(sql`
+    insert into patent_ledger (patent_key, annuity_year, record_id, state)
+    select a.patent_key, a.next_number, p.id, case when a.row_index % 4 = 0 then 'paid' else 'lapsed' end
+    from annuity_patents a join patent_records p on p.idbrevet = a.patent_key
+    where a.file_id = ${fileId} and a.next_number is not null and a.row_index % 4 < 2`);
+  await db.execute(sql`vacuum analyze annuity_patents`);
+  await db.execute(sql`analyze patent_records`);
+  await db.execute(sql`analyze patent_ledger`);
 }

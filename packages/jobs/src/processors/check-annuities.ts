@@ -338,11 +338,12 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
     const { counts } = result;
     const finished = await deps.db.transaction(async (tx) => {
       // The rows that are portfolio patents, so the list reads their ledger (decision 214); in the transaction of Done.
-      await linkFileToPortfolio(tx, file.id);
+      const linkedRows = await linkFileToPortfolio(tx, file.id);
       const [updated] = await tx
         .update(annuityFiles)
         .set({
           state: 'Done',
+          linkedRows,
           exportKey: key,
           rowsDone: counts.rows,
           rowsTotal: counts.rows,

@@ -10,6 +10,9 @@ import type { PatentPage } from './patent-rows.ts';
  * up to date (`ok`), with the payment's evidence; `lapsed` is never due (`orange`, the engine's colour of a lapsed
  * right: no annuity payable). One statement per page, whatever its size: the page's (key, year) pairs against the
  * ledger's primary key, the year's record (the reader's scope) and its receipt by their primary keys.
+ *
+ * The file's per-colour counts, colour filter, colour sort and bulk comment read the same colours: file-colours.ts
+ * (decision 233).
  */
 
 interface LedgerRow {
@@ -24,6 +27,15 @@ interface LedgerRow {
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 
+export type Reader = Pick<AuthState, 'isAdmin' | 'userId'>;
+
+/** The ledger years a reader may read (`p`: the year's record): an admin, all; an agent, its cabinets and client codes, as the agents' list. */
+export const readerScope = (actor: Reader) =>
+  actor.isAdmin
+    ? sql`true`
+    : sql`(p.cabinet_id in (select uc.cabinet_id from user_cabinets uc where uc.user_id = ${actor.userId}::uuid)
+        or p.client_code = any(coalesce((select u.code from users u where u.id = ${actor.userId}::uuid), '{}'::text[])))`;
+
 /** A row's DTO with the ledger's word on its next annuity: `colour` and `ledger`, the engine's rest unchanged. */
 export function withLedgerState(dto: AnnuityPatentDto, ledger: AnnuityPatentLedger | undefined): AnnuityPatentDto {
   if (!ledger) return dto;
@@ -36,14 +48,10 @@ export function withLedgerState(dto: AnnuityPatentDto, ledger: AnnuityPatentLedg
  * A page's DTOs with the ledger read. Only the years of patents the reader may read (an admin: all; an agent: its
  * cabinets and client codes, as the agents' list) say anything: a file's number never shows another client's payment.
  */
-export async function patentDtosWithLedger(ctx: Pick<AppContext, 'db'>, actor: Pick<AuthState, 'isAdmin' | 'userId'>, page: PatentPage): Promise<AnnuityPatentDto[]> {
+export async function patentDtosWithLedger(ctx: Pick<AppContext, 'db'>, actor: Reader, page: PatentPage): Promise<AnnuityPatentDto[]> {
   const { patents, keys } = page;
   const linked = patents.flatMap((p, i) => (keys[i] != null && p.next_number !== null ? [{ key: keys[i], year: p.next_number }] : []));
   if (linked.length === 0) return patents;
-  const scope = actor.isAdmin
-    ? sql`true`
-    : sql`(p.cabinet_id in (select uc.cabinet_id from user_cabinets uc where uc.user_id = ${actor.userId}::uuid)
-        or p.client_code = any(coalesce((select u.code from users u where u.id = ${actor.userId}::uuid), '{}'::text[])))`;
   const found = rowsOf<LedgerRow>(
     await ctx.db.execute(sql`
       select l.patent_key, l.annuity_year, l.state, l.paid_on::text as paid_on, l.source, l.receipt_id::text as receipt_id, rc.file_name as receipt_file
@@ -51,7 +59,7 @@ export async function patentDtosWithLedger(ctx: Pick<AppContext, 'db'>, actor: P
       join patent_ledger l on l.patent_key = v.k and l.annuity_year = v.y
       join patent_records p on p.id = l.record_id
       left join receipts rc on rc.id = l.receipt_id
-      where l.state in ('paid', 'confirmed', 'lapsed') and ${scope}`),
+      where l.state in ('paid', 'confirmed', 'lapsed') and ${readerScope(actor)}`),
   );
   if (found.length === 0) return patents;
   const byYear = new Map(

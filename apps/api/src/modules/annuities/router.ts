@@ -118,8 +118,9 @@ export function annuitiesRoutes(ctx: AppContext): Route[] {
       response: annuityPatentsResponse,
       async handler({ params, query }, http) {
         const file = await readableFile(ctx, http.actor(), params.id, { done: true });
-        const page = await listPatents(ctx, file, query, http.actor());
-        return { success: true as const, file: toFileDto(file, http.locale), ...page };
+        const { counts, ...page } = await listPatents(ctx, file, query, http.actor());
+        // The counts as this reader's rows show them (the ledger's colours, decision 233).
+        return { success: true as const, file: { ...toFileDto(file, http.locale), counts }, ...page };
       },
     }),
     defineRoute({

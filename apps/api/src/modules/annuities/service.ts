@@ -25,9 +25,10 @@ import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.t
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
 import { patentDtosWithLedger } from './ledger-colours.ts';
+import { colourOf, countsWith, fileColours, movedRows, type ColourCounts, type FileColours } from './file-colours.ts';
 import { searchTextHolds, matchesCondition, searchMatches } from './search-matches.ts';
 import { patentPageByKeys } from './patent-rows.ts';
-import { COLOUR_CODES, pageOfOrder, sortOrder } from './sort-orders.ts';
+import { COLOUR_CODES, pageOfOrder, sortOrder, type Colour, type SortOrder } from './sort-orders.ts';
 
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
@@ -107,8 +108,14 @@ export async function listFiles(ctx: AppContext, actor: AuthState, query: FileLi
   const where = filesWhere(actor, query.search);
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(annuityFiles).where(where);
   const rows = await filesPageQuery(ctx, where, query);
+  // The counts as the reader's rows show them: the ledger's colours (decision 233).
+  const colours = await fileColours(ctx, actor, rows.filter(({ file }) => file.state === 'Done').map(({ file }) => file));
   return {
-    data: rows.map(({ file, owner }) => toFileDto(file, locale, actor.isAdmin ? owner : undefined)),
+    data: rows.map(({ file, owner }) => {
+      const dto = toFileDto(file, locale, actor.isAdmin ? owner : undefined);
+      const moved = colours.get(file.id);
+      return moved ? { ...dto, counts: countsWith(storedCounts(file), moved) } : dto;
+    }),
     meta: paginationMeta(query.page, query.limit, total),
   };
 }
@@ -155,12 +162,30 @@ export interface PatentListQuery {
   colour?: 'ok' | 'nok' | 'orange' | 'no_date';
 }
 
-/** The rows of a file the modal's search and colour filter keep. */
-function patentFilter(fileId: string, filter: { search?: string | undefined; colour?: PatentListQuery['colour'] }, searched?: SQL): SQL[] {
+/** A Done file's stored per-colour counts: the dates' colours, kept by the check and by every edit. */
+const storedCounts = (file: AnnuityFileRow): ColourCounts => ({ ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate });
+
+/**
+ * The rows of a file the modal's search and colour filter keep. `changes`: the rows whose colour the ledger changes
+ * for the reader (decision 233); a colour then keeps its stored rows but those moved away, and the rows moved to it.
+ */
+function patentFilter(fileId: string, filter: { search?: string | undefined; colour?: PatentListQuery['colour'] }, searched?: SQL, colours?: FileColours): SQL[] {
   const conditions: SQL[] = [eq(annuityPatents.fileId, fileId)];
-  if (filter.colour) conditions.push(eq(annuityPatents.colour, filter.colour));
+  if (filter.colour) conditions.push(colourHolds(filter.colour, colours));
   if (filter.search) conditions.push(searched ?? searchTextHolds(filter.search));
   return conditions;
+}
+
+function colourHolds(colour: Colour, colours: FileColours | undefined): SQL {
+  const movedAway: number[] = [];
+  const movedIn: number[] = [];
+  for (const { rowIndex, from, to } of colours ? movedRows(colours) : []) {
+    if (from === colour) movedAway.push(rowIndex);
+    else if (to === colour) movedIn.push(rowIndex);
+  }
+  const rowIn = (rows: number[]) => sql`${annuityPatents.rowIndex} = any(${`{${rows.join(',')}}`}::int[])`;
+  const stored = movedAway.length === 0 ? eq(annuityPatents.colour, colour) : and(eq(annuityPatents.colour, colour), not(rowIn(movedAway)))!;
+  return movedIn.length === 0 ? stored : or(stored, rowIn(movedIn))!;
 }
 
 /**
@@ -218,11 +243,19 @@ export function patentRunQuery(ctx: Pick<AppContext, 'db'>, run: PatentRun, offs
  * counting windows (decision 178): no answer holds a whole file.
  */
 export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery, actor: Pick<AuthState, 'isAdmin' | 'userId'>) {
+  // The colours are the ledger's where it moves them for this reader (decision 233): the counts always; a page that
+  // selects or sorts by colour, in memory over the file's order when the ledger moves any row.
+  const colours = (await fileColours(ctx, actor, [file])).get(file.id)!;
+  const counts = countsWith(storedCounts(file), colours);
+  if (colours.size > 0 && (query.colour !== undefined || query.sort === 'colour')) return { ...(await pageByLedgerColours(ctx, file, query, actor, colours, counts)), counts };
+  return { ...(await pageByStoredColours(ctx, file, query, actor, counts)), counts };
+}
+
+async function pageByStoredColours(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery, actor: Pick<AuthState, 'isAdmin' | 'userId'>, counts: ColourCounts) {
   const limit = query.limit === 'all' ? ANNUITY_ALL_PAGE_SIZE : query.limit;
   const page = query.page;
   // Without a search the file row already knows the count (kept by the check and by every edit): no count over 100,000 rows.
-  const colourCounts = { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate };
-  const known = query.search ? undefined : query.colour ? colourCounts[query.colour] : (file.rowsTotal ?? undefined);
+  const known = query.search ? undefined : query.colour ? counts[query.colour] : (file.rowsTotal ?? undefined);
   // A search's matches are read once per version of the file (search-matches.ts, decision 188).
   // Sorted by a column (not the colour), a page filters the column's order by every match (decision 190).
   const byOrder = query.sort !== undefined && query.sort !== 'colour';
@@ -254,6 +287,66 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
     rowIndexes.push(...(await patentRunQuery(ctx, nulls, Math.max(0, offset - before), limit - rowIndexes.length)).map((r) => r.rowIndex));
   }
   return { patents: await patentDtosWithLedger(ctx, actor, await patentPageByKeys(ctx.db, file.id, rowIndexes)), meta: paginationMeta(page, limit, total) };
+}
+
+/** The colours in the database's order of their names (the colour sort's index; C and en_US collations agree on these four). */
+const COLOUR_SORT_RANK: readonly number[] = (() => {
+  const rank: number[] = [];
+  for (const [i, name] of (Object.keys(COLOUR_CODES) as Colour[]).sort().entries()) rank[COLOUR_CODES[name]] = i;
+  return rank;
+})();
+
+/**
+ * A page that selects or sorts by colour when the ledger changes some of the file's colours for this reader (decision
+ * 233): the file's order, or the sorted column's (decision 190), with each row's colour the ledger's where it changes
+ * it, sliced as decision 190's orders are. Sorted by colour, the file's order within each colour.
+ */
+async function pageByLedgerColours(
+  ctx: AppContext,
+  file: AnnuityFileRow,
+  query: PatentListQuery,
+  actor: Pick<AuthState, 'isAdmin' | 'userId'>,
+  colours: FileColours,
+  counts: ColourCounts,
+) {
+  const limit = query.limit === 'all' ? ANNUITY_ALL_PAGE_SIZE : query.limit;
+  const column = query.sort !== undefined && query.sort !== 'colour' ? SORT_COLUMNS[query.sort] : annuityPatents.rowIndex;
+  let order = await sortOrder(ctx.db, file, column);
+  if (query.sort === 'colour' && !query.colour) order = byColour(order, colours);
+  const matches = query.search ? await searchMatches(ctx.db, file, query.search, undefined, true) : undefined;
+  const listed = matches?.rows ? new Set(matches.rows) : undefined;
+  const bitmap = matches?.bitmap;
+  const wanted = query.colour ? COLOUR_CODES[query.colour] : undefined;
+  const keep = (rowIndex: number, stored: number) =>
+    (wanted === undefined || colourOf(colours, rowIndex, stored) === wanted) && (!matches || (listed ? listed.has(rowIndex) : bitmap![rowIndex] === 1));
+  let total = query.colour ? counts[query.colour] : (file.rowsTotal ?? order.keys.length);
+  if (matches) {
+    total = 0;
+    for (const key of order.keys) if (keep(key >> 2, key & 3)) total++;
+  }
+  const rowIndexes = pageOfOrder(order, query.order, (query.page - 1) * limit, limit, keep);
+  return { patents: await patentDtosWithLedger(ctx, actor, await patentPageByKeys(ctx.db, file.id, rowIndexes)), meta: paginationMeta(query.page, limit, total) };
+}
+
+/** The colour orders already regrouped, per kept colours of a file version (the file's order is that version's too). */
+const colourOrders = new WeakMap<FileColours, SortOrder>();
+
+/**
+ * The file's order (by row index) regrouped by colour, colours by `COLOUR_SORT_RANK`; descending reverses it whole, as
+ * the colour index's backward scan. A counting sort, kept while the colours are.
+ */
+function byColour(fileOrder: SortOrder, colours: FileColours): SortOrder {
+  const kept = colourOrders.get(colours);
+  if (kept && kept.keys.length === fileOrder.keys.length) return kept;
+  const rankOf = (key: number) => COLOUR_SORT_RANK[colourOf(colours, key >> 2, key & 3)]!;
+  const starts = [0, 0, 0, 0, 0];
+  for (const key of fileOrder.keys) starts[rankOf(key) + 1]!++;
+  for (let rank = 1; rank < starts.length; rank++) starts[rank]! += starts[rank - 1]!;
+  const keys = new Int32Array(fileOrder.keys.length);
+  for (const key of fileOrder.keys) keys[starts[rankOf(key)]!++] = key;
+  const order = { keys, withValue: keys.length };
+  colourOrders.set(colours, order);
+  return order;
 }
 
 /** A patent of a Done file the caller may edit (their own, any for an admin), with its file; else 404. */
@@ -429,7 +522,8 @@ export async function commentFilePatents(
   body: { search?: string | undefined; colour?: PatentListQuery['colour']; except: string[]; comment: string },
 ): Promise<number> {
   const file = await readableFile(ctx, actor, fileId, { done: true });
-  const conditions = patentFilter(file.id, body);
+  // A colour keeps the rows the modal shows in it: the ledger's colours for this reader (decision 233).
+  const conditions = patentFilter(file.id, body, undefined, body.colour ? (await fileColours(ctx, actor, [file])).get(file.id) : undefined);
   if (body.except.length > 0) conditions.push(not(inArray(annuityPatents.id, [...new Set(body.except)])));
   const updated = await ctx.db.transaction(async (tx) => {
     const rows = await tx
