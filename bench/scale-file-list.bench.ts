@@ -5,7 +5,9 @@
  * (3) s: req/s, p50, p95, max and the answer's bytes, beside a hello-world Express server measured the
  * same way in the same run. Queries: the first page, each sort descending, a search that matches a few
  * rows and one that matches all, a colour filter, a deep page; then one client scrolling "All" from
- * the first window to the last (windows per second, bytes per window). The seed also times the insert
+ * the first window to the last (windows per second, bytes per window). A second file of the same size, every row a
+ * portfolio patent of the user and half of them paid or lapsed in the ledger, answers its first page, colour filters
+ * and colour sort with the ledger's colours (decision 233). The seed also times the insert
  * of a file of that size with the sort indexes of migration 0018 and without the eight it added.
  * Each query is asked once alone (its first answer: a search reads its matches then, decision 188), then for
  * BENCH_WARMUP_SECONDS (1) by two clients, unrecorded (the first query measured otherwise pays the process's
@@ -20,7 +22,7 @@ import { ANNUITY_ALL_PAGE_SIZE, ANNUITY_PATENT_SORTS, type AnnuityPatentsRespons
 import { openDatabase, type DatabaseConfig } from '@portal/db';
 import { createScratchDatabase } from '@portal/db/testing';
 import { startRedisServer } from '@portal/queue/test-support';
-import { fillAnnuityFile } from '../apps/api/test/support/annuity-scale.ts';
+import { fillAnnuityFile, linkFileToLedger } from '../apps/api/test/support/annuity-scale.ts';
 import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
 import { cpuOf } from './proc.ts';
@@ -87,6 +89,18 @@ async function load(url: string | (() => string), headers: Record<string, string
   };
 }
 
+/** The queries on the file linked to the ledger (`linkFileToLedger`). */
+const LINKED = (query: string) => `linked to the ledger (half its rows): ${query}`;
+
+async function withDatabase<T>(config: DatabaseConfig, work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
+  const handle = openDatabase(config);
+  try {
+    return await work(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function timedFill(config: DatabaseConfig, ownerId: string, withoutAdded: boolean): Promise<{ fileId: string; ms: number } | null> {
   const handle = openDatabase(config);
   try {
@@ -148,6 +162,13 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
     await api.stop();
     const without = await timedFill(dbConfig, userId, true);
     const measured = (await timedFill(dbConfig, userId, false))!;
+    // A second file of that size whose every row is a portfolio patent of the user, half of them paid or lapsed in the
+    // ledger: its colours, counts and colour filter read the ledger (decision 233).
+    const linkedFileId = await withDatabase(dbConfig, async (db) => {
+      const id = await fillAnnuityFile(db, userId, ROWS);
+      await linkFileToLedger(db, id, userId);
+      return id;
+    });
     notes.push(
       without
         ? `${topology}: insert of ${ROWS} rows (one INSERT … SELECT, then vacuum analyze): ${(measured.ms / 1000).toFixed(1)} s with the 0018 indexes, ${(without.ms / 1000).toFixed(1)} s without the eight it added`
@@ -173,10 +194,19 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
       ['"All" window 400, sort date_prochaine_annuite desc', 'limit=all&page=400&sort=date_prochaine_annuite&order=desc'],
       // Each request another window (a step of 37 through the file's windows): no answer asked twice in a row, as users scrolling do.
       ['"All" windows, each request another, sort date_prochaine_annuite desc', 'limit=all&page=*&sort=date_prochaine_annuite&order=desc'],
+      [LINKED('first page (30)'), `linked:`],
+      [LINKED('colour filter (nok)'), 'linked:colour=nok'],
+      [LINKED('colour ok, page 500'), 'linked:colour=ok&page=500'],
+      [LINKED('sort colour desc'), 'linked:sort=colour&order=desc'],
+      [LINKED('colour orange, sort nom desc, page 500'), 'linked:colour=orange&sort=nom&order=desc&page=500'],
     ];
     let step = 0;
     const pages = Math.ceil(ROWS / ANNUITY_ALL_PAGE_SIZE);
-    const urlOf = (query: string) => (query.includes('page=*') ? () => `${file}?${query.replace('page=*', `page=${1 + ((step++ * 37) % pages)}`)}` : `${file}?${query}`);
+    const linkedFile = `${url}/api/brevets/file/${linkedFileId}`;
+    const urlOf = (query: string) =>
+      query.startsWith('linked:') ? `${linkedFile}?${query.slice('linked:'.length)}`
+      : query.includes('page=*') ? () => `${file}?${query.replace('page=*', `page=${1 + ((step++ * 37) % pages)}`)}`
+      : `${file}?${query}`;
     const lines: Line[] = [{ topology, query: 'hello-world Express (reference)', figures: await load(helloUrl, {}) }];
     for (const [name, query] of queries.filter(([name]) => !ONLY || ONLY.some((part) => name.includes(part)))) {
       const begun = performance.now();
