@@ -19,7 +19,7 @@ import frRegister from '../../packages/i18n/locales/fr/register.json' with { typ
  * the national events (PGFP DE 7, PG25 GB, PLFP FR 7): the register screen shows each discrepancy with its office and
  * event. The admin accepts the DE one (year 7 confirmed on the DE patent's ledger), then checks a file whose DE row is
  * "EP 1 000 000 B1" with annuity 7 past due: the patents of the file say "Paid, confirmed", not due. Pictures:
- * /tmp/shots-ledgernat/ (or E2E artifacts) w{1440,360}-{register,file}-ledger-<lang>.png.
+ * /tmp/shots-ledgernat/ (or E2E artifacts) w{1440,360}-{register,research,file}-ledger-<lang>.png.
  */
 type Lang = 'en' | 'fr';
 const TEXTS = { en, fr } as const;
@@ -171,6 +171,11 @@ describe.sequential('national ledgers and file colours', () => {
       await settle(page);
       await page.getByTestId('research-search').fill(`${TAG}-ROW`);
       await page.getByTestId('research-hit').first().waitFor();
+      // The search's hit says what the file's row says: paid, confirmed (the ledger), not due by the dates.
+      const hit = page.getByTestId('research-hit').filter({ hasText: `${TAG}-ROW-DE` }).getByTestId('colour-badge');
+      expect(await hit.getAttribute('data-ledger')).toBe('confirmed');
+      expect(await hit.textContent()).toBe(TEXTS[lang].colour.ledger.confirmed);
+      await shoot(page, 'research', lang);
       await page.getByTestId('research-open-file').first().click();
       await page.getByTestId('patent-row').first().waitFor();
       const paid = page.getByTestId('patent-row').filter({ hasText: `${TAG}-ROW-DE` });

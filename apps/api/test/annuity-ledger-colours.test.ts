@@ -220,6 +220,19 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
     }
   });
 
+  it('the search across files colours its hits by the reader’s ledger too', async () => {
+    const hits = async (client: TestClient) => {
+      const res = await client.get('/api/annuite/research?q=lc-&limit=50');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return new Map((res.body.data as Array<{ patent: AnnuityPatentDto }>).filter((h) => h.patent.file_id === file._id).map((h) => [h.patent.reference, h.patent]));
+    };
+    const mine = await hits(owner.client);
+    expect(mine.get('LC-1')).toMatchObject({ colour: 'ok', ledger: { state: 'paid', year: 10 } });
+    expect(mine.get('LC-2')).toMatchObject({ colour: 'orange', ledger: { state: 'lapsed' } });
+    expect(mine.get('LC-4')).toMatchObject({ colour: 'nok', ledger: null });
+    expect((await hits(admin.client)).get('LC-4')).toMatchObject({ colour: 'ok', ledger: { state: 'paid' } });
+  });
+
   it('the bulk comment over a colour comments the rows the modal shows in it', async () => {
     const res = await owner.client.put(`/api/brevets/file/${file._id}/comment`, { colour: 'nok', except: [], comment: 'Due by the ledger too' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -556,9 +556,11 @@ export async function research(ctx: AppContext, actor: AuthState, q: string, pag
     .orderBy(desc(annuityFiles.createdAt), asc(annuityPatents.fileId), asc(annuityPatents.rowIndex))
     .limit(limit)
     .offset((page - 1) * limit);
+  // The colours and statuses read the ledger, as in the file's list (decision 214): one statement for the page.
+  const patents = await patentDtosWithLedger(ctx, actor, { patents: rows.map(({ patent }) => toPatentDto(patent)), keys: rows.map(({ patent }) => patent.patentKey) });
   return {
-    data: rows.map(({ patent, file }) => ({
-      patent: toPatentDto(patent),
+    data: rows.map(({ file }, i) => ({
+      patent: patents[i]!,
       file: { _id: file.id, title: file.title, name_file_import: file.importName, reference_date: file.referenceDate },
     })),
     meta: paginationMeta(page, limit, total),

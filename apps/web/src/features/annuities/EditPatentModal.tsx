@@ -58,7 +58,7 @@ function notifyFailure(): void {
 function ReadOnly({ patent }: { patent: AnnuityPatentDto }) {
   const { t } = useTranslation('annuities');
   const items: [string, React.ReactNode][] = [
-    [t('patents.columns.colour'), <ColourBadge key="c" colour={patent.colour} />],
+    [t('patents.columns.colour'), <ColourBadge key="c" colour={patent.colour} ledger={patent.ledger?.state} />],
     [t('patents.columns.num_publication'), patent.num_publication],
     [t('patents.columns.num_depot'), patent.num_depot],
     [t('patents.columns.reference'), patent.reference],

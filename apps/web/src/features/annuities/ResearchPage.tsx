@@ -122,7 +122,7 @@ export function ResearchPage() {
                       <Text size="sm" fw={650} data-testid="research-reference" style={{ overflowWrap: 'anywhere' }}>
                         {patent.reference}
                       </Text>
-                      <ColourBadge colour={patent.colour} />
+                      <ColourBadge colour={patent.colour} ledger={patent.ledger?.state} />
                     </Group>
                     {patent.nom && <Text size="sm">{patent.nom}</Text>}
                     <Text size="xs" c="dimmed">
@@ -197,7 +197,7 @@ export function ResearchPage() {
                         )}
                       </Table.Td>
                       <Table.Td>
-                        <ColourBadge colour={patent.colour} />
+                        <ColourBadge colour={patent.colour} ledger={patent.ledger?.state} />
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm" style={{ whiteSpace: 'nowrap' }} data-testid="research-next">
