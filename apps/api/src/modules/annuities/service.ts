@@ -166,8 +166,8 @@ export interface PatentListQuery {
 const storedCounts = (file: AnnuityFileRow): ColourCounts => ({ ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate });
 
 /**
- * The rows of a file the modal's search and colour filter keep. `changes`: the rows whose colour the ledger changes
- * for the reader (decision 233); a colour then keeps its stored rows but those moved away, and the rows moved to it.
+ * The rows of a file the modal's search and colour filter keep. `colours`: the rows the reader's ledger moves (decision
+ * 233); a colour then keeps its stored rows but those moved away, and the rows moved to it.
  */
 function patentFilter(fileId: string, filter: { search?: string | undefined; colour?: PatentListQuery['colour'] }, searched?: SQL, colours?: FileColours): SQL[] {
   const conditions: SQL[] = [eq(annuityPatents.fileId, fileId)];
