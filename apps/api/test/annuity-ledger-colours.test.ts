@@ -233,6 +233,14 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
     expect((await hits(admin.client)).get('LC-4')).toMatchObject({ colour: 'ok', ledger: { state: 'paid' } });
   });
 
+  it('an edit’s answer, which replaces the row on screen, says what the ledger says', async () => {
+    const paid = (await listed(owner.client)).get('LC-1')!;
+    const res = await owner.client.put(`/api/brevets/annuite/${paid._id}`, { quant_precedent: 9 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.patent).toMatchObject({ reference: 'LC-1', next_number: 10, colour: 'ok', ledger: { state: 'paid', year: 10 } });
+    expect((await references(owner.client, 'limit=30')).counts).toEqual(ownerCounts);
+  });
+
   it('the bulk comment over a colour comments the rows the modal shows in it', async () => {
     const res = await owner.client.put(`/api/brevets/file/${file._id}/comment`, { colour: 'nok', except: [], comment: 'Due by the ledger too' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

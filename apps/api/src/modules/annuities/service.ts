@@ -485,7 +485,9 @@ export async function editPatent(ctx: AppContext, actor: AuthState, id: string, 
     return row!;
   });
   await enqueueCommitted(ctx, 'annuities', [{ fileId: file.id }]);
-  return toPatentDto(updated);
+  // The answer replaces the row on screen: its colour and status read the ledger, as the list's (decision 214).
+  const [dto] = await patentDtosWithLedger(ctx, actor, { patents: [toPatentDto(updated)], keys: [updated.patentKey] });
+  return dto!;
 }
 
 const countKey = (colour: 'ok' | 'nok' | 'orange' | 'no_date') =>
