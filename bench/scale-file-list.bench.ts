@@ -25,6 +25,7 @@ import { startRedisServer } from '@portal/queue/test-support';
 import { fillAnnuityFile, linkFileToLedger } from '../apps/api/test/support/annuity-scale.ts';
 import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
+import { withDatabase } from './database.ts';
 import { cpuOf } from './proc.ts';
 import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
 
@@ -92,14 +93,6 @@ async function load(url: string | (() => string), headers: Record<string, string
 /** The queries on the file linked to the ledger (`linkFileToLedger`). */
 const LINKED = (query: string) => `linked to the ledger (half its rows): ${query}`;
 
-async function withDatabase<T>(config: DatabaseConfig, work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
-  const handle = openDatabase(config);
-  try {
-    return await work(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
 
 async function timedFill(config: DatabaseConfig, ownerId: string, withoutAdded: boolean): Promise<{ fileId: string; ms: number } | null> {
   const handle = openDatabase(config);

@@ -23,6 +23,7 @@ import { DEMO_PASSWORD } from '../apps/api/src/seed.ts';
 import { hashPassword } from '../apps/api/src/security/passwords.ts';
 import { freePort, startProcess, type RunningProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
+import { withDatabase } from './database.ts';
 import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
 
 const PATENTS = Number(process.env.SCALE_PATENTS ?? 100_000);
@@ -139,8 +140,8 @@ async function measureTopology(topology: string, hello: string): Promise<Row[]> 
     await api.stop();
     console.log(`${topology}:`);
     await seed(dbConfig);
-    const [cabinet] = rowsOf<{ id: string }>(await withDb(dbConfig, (db) => db.execute(sql`select c.id::text from cabinets c join user_cabinets uc on uc.cabinet_id = c.id join users u on u.id = uc.user_id where u.email = ${AGENT_EMAIL}`)));
-    const [agentCode] = rowsOf<{ code: string }>(await withDb(dbConfig, (db) => db.execute(sql`select code[1] as code from users where email = ${AGENT_EMAIL}`)));
+    const [cabinet] = rowsOf<{ id: string }>(await withDatabase(dbConfig, (db) => db.execute(sql`select c.id::text from cabinets c join user_cabinets uc on uc.cabinet_id = c.id join users u on u.id = uc.user_id where u.email = ${AGENT_EMAIL}`)));
+    const [agentCode] = rowsOf<{ code: string }>(await withDatabase(dbConfig, (db) => db.execute(sql`select code[1] as code from users where email = ${AGENT_EMAIL}`)));
     const adminDeep = await deepCursor(dbConfig, sql`true`, 40);
     const agentDeep = await deepCursor(dbConfig, sql`(cabinet_id = ${cabinet!.id}::uuid or client_code = ${agentCode!.code})`, 40);
     // SCALE_CPU_PROF=<dir>: the measured API runs under the CPU profiler (bench/profiled-entry.ts), its profile written there at exit.
@@ -182,14 +183,6 @@ async function measureTopology(topology: string, hello: string): Promise<Row[]> 
   }
 }
 
-async function withDb<T>(config: DatabaseConfig, run: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
-  const handle = openDatabase(config);
-  try {
-    return await run(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
 
 function printTable(rows: Row[]): void {
   const reference = rows.find((r) => r.figure.startsWith('hello')) ?? { rps: Number.NaN };

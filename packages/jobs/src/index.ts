@@ -8,7 +8,7 @@ export { sharedThreadEngine, createThreadEngine, type ThreadEngine } from './led
 export { runEngineInThread, type LedesEngine } from './ledes/engine.ts';
 export { annuitiesJob, closeSilentAnnuityFiles, ANNUITY_ERROR_CODES } from './definitions/annuities.ts';
 export { createCheckAnnuitiesProcessor, markAnnuityFileFailed, exportKeyFor, PATENT_BATCH, PATENT_INSERT_ROWS, EMBEDDED_INSERT_ROWS, ANNUITY_PROGRESS_MS, type CheckAnnuitiesDeps } from './processors/check-annuities.ts';
-export { exportNameOf, loadAnnuityFile, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from './annuities/files.ts';
+export { exportNameOf, loadAnnuityFile, storedCountsOf, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from './annuities/files.ts';
 export { runAnnuityEngine, type AnnuityEngine } from './annuities/engine.ts';
 export { scheduleFields } from './annuities/schedule-fields.ts';
 export { patentImportJob, closeSilentPatentImports } from './definitions/patent-import.ts';

@@ -12,6 +12,11 @@ export function exportNameOf(importName: string): string {
   return `${importName.replace(/\.[^.]*$/, '')}_export.xlsx`;
 }
 
+/** A Done file's counts per colour as the check and the edits stored them (the dates' colours). */
+export function storedCountsOf(file: AnnuityFileRow): NonNullable<AnnuityFileDto['counts']> {
+  return { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate };
+}
+
 /**
  * The file's wire shape. `locale` fills `error_message` for a REST answer; an event carries codes and
  * numbers only (`error_message` null) and the client translates `error_code` (annuities:reason.*).
@@ -31,7 +36,7 @@ export function toFileDto(file: AnnuityFileRow, locale: Locale | null, owner?: {
     error_message: locale && file.state === 'Error' && file.errorCode ? serverT(locale)(`annuities:reason.${file.errorCode}`) : null,
     rows_done: file.rowsDone,
     rows_total: file.rowsTotal,
-    counts: done ? { ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate } : null,
+    counts: done ? storedCountsOf(file) : null,
     reference_date: file.referenceDate,
     export_stale: file.exportStale,
     ...(owner ? { owner: { _id: owner.id, email: owner.email, company_agent: owner.companyAgent } } : {}),

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { AnnuityFileDto } from '@portal/contracts';
 import type { Database } from '@portal/db';
 import { rowsOf, type AnnuityFileRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
@@ -31,7 +32,8 @@ export interface FileColours {
   readonly size: number;
 }
 
-export type ColourCounts = Record<Colour, number>;
+/** The wire's per-colour counts (`colourCountsSchema`). */
+export type ColourCounts = NonNullable<AnnuityFileDto['counts']>;
 type FileVersion = Pick<AnnuityFileRow, 'id' | 'editVersion' | 'updatedAt' | 'linkedRows'>;
 
 const NAMES = Object.keys(COLOUR_CODES) as Colour[];

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AnnuityPatentDto, AnnuityPatentLedger } from '@portal/contracts';
+import { rowsOf } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import type { PatentPage } from './patent-rows.ts';
@@ -24,8 +25,6 @@ interface LedgerRow {
   receipt_id: string | null;
   receipt_file: string | null;
 }
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 
 export type Reader = Pick<AuthState, 'isAdmin' | 'userId'>;
 

@@ -18,7 +18,7 @@ import { scheduleFields } from '@portal/jobs';
 import { ANNUITY_ALL_PAGE_SIZE, paginationMeta, type AnnuityPatentSort } from '@portal/contracts';
 import { annuityFiles, annuityPatents, users } from '@portal/db';
 import type { Locale } from '@portal/i18n';
-import { enqueueCommitted, exportNameOf, loadAnnuityFile, publishFile, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from '@portal/jobs';
+import { enqueueCommitted, exportNameOf, loadAnnuityFile, publishFile, storedCountsOf, toFileDto, toPatentDto, type AnnuityFileRow, type AnnuityPatentRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../domain/errors.ts';
 import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.ts';
@@ -114,7 +114,7 @@ export async function listFiles(ctx: AppContext, actor: AuthState, query: FileLi
     data: rows.map(({ file, owner }) => {
       const dto = toFileDto(file, locale, actor.isAdmin ? owner : undefined);
       const moved = colours.get(file.id);
-      return moved ? { ...dto, counts: countsWith(storedCounts(file), moved) } : dto;
+      return moved ? { ...dto, counts: countsWith(storedCountsOf(file), moved) } : dto;
     }),
     meta: paginationMeta(query.page, query.limit, total),
   };
@@ -161,9 +161,6 @@ export interface PatentListQuery {
   order: 'asc' | 'desc';
   colour?: 'ok' | 'nok' | 'orange' | 'no_date';
 }
-
-/** A Done file's stored per-colour counts: the dates' colours, kept by the check and by every edit. */
-const storedCounts = (file: AnnuityFileRow): ColourCounts => ({ ok: file.countOk, nok: file.countNok, orange: file.countOrange, no_date: file.countNoDate });
 
 /**
  * The rows of a file the modal's search and colour filter keep. `colours`: the rows the reader's ledger moves (decision
@@ -246,7 +243,7 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
   // The colours are the ledger's where it moves them for this reader (decision 233): the counts always; a page that
   // selects or sorts by colour, in memory over the file's order when the ledger moves any row.
   const colours = (await fileColours(ctx, actor, [file])).get(file.id)!;
-  const counts = countsWith(storedCounts(file), colours);
+  const counts = countsWith(storedCountsOf(file), colours);
   if (colours.size > 0 && (query.colour !== undefined || query.sort === 'colour')) return { ...(await pageByLedgerColours(ctx, file, query, actor, colours, counts)), counts };
   return { ...(await pageByStoredColours(ctx, file, query, actor, counts)), counts };
 }
@@ -337,7 +334,7 @@ const colourOrders = new WeakMap<FileColours, SortOrder>();
  */
 function byColour(fileOrder: SortOrder, colours: FileColours): SortOrder {
   const kept = colourOrders.get(colours);
-  if (kept && kept.keys.length === fileOrder.keys.length) return kept;
+  if (kept) return kept;
   const rankOf = (key: number) => COLOUR_SORT_RANK[colourOf(colours, key >> 2, key & 3)]!;
   const starts = [0, 0, 0, 0, 0];
   for (const key of fileOrder.keys) starts[rankOf(key) + 1]!++;
