@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import readline from 'node:readline';
+import { summarize } from './test-summary.mjs';
 
 function which(binary) {
   return spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
@@ -85,35 +86,7 @@ if (extra.length > 0) {
   console.log(`[test] chains: ${Math.round((Date.now() - chains) / 1000)} s`);
 }
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-let missingReport = false;
-// Why a Vitest failed when no test did: a file that failed outside its tests (an import, a hook), or an error
-// thrown after a test ended (Vitest's "Unhandled Errors"). Each is named here, so a red run always says why.
-const reasons = [];
-/** What Vitest printed of the unhandled errors, repeated after the reasons. */
-const details = [];
-for (const { report, status, unhandled } of runs) {
-  if (!existsSync(report)) {
-    missingReport = true;
-    reasons.push(`${report}: missing (the Vitest exited ${status} before writing it)`);
-    continue;
-  }
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  passed += r.numPassedTests ?? 0;
-  failed += r.numFailedTests ?? 0;
-  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  const files = (r.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed'));
-  for (const f of files) reasons.push(`${f.name.replace(`${process.cwd()}/`, '')}: failed outside its tests: ${f.message || '(no message)'}`);
-  if (status !== 0 && (r.numFailedTests ?? 0) === 0 && files.length === 0) {
-    reasons.push(`${report}: the Vitest exited ${status} with every test passed: an unhandled error${unhandled.length > 0 ? ', as Vitest printed it:' : ' (search "Unhandled" above)'}`);
-    details.push(...unhandled);
-  }
-}
-const suites = reasons.length > 0 ? `, ${reasons.length} other failure${reasons.length === 1 ? '' : 's'}` : '';
-console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped${suites}`);
-for (const reason of reasons) console.log(`  - ${reason}`);
-for (const line of details) console.log(`    ${line}`);
-const status = runs.find((r) => r.status !== 0)?.status ?? (missingReport ? 1 : 0);
+const summary = summarize(runs.map((run) => ({ ...run, json: existsSync(run.report) ? readFileSync(run.report, 'utf8') : undefined })), process.cwd());
+for (const line of summary.lines) console.log(line);
+const status = runs.find((r) => r.status !== 0)?.status ?? (summary.missingReport ? 1 : 0);
 process.exit(status);
