@@ -25,6 +25,7 @@ import {
   type RightInput,
   type SheetInfo,
   type SheetRow,
+  writeLedgerExport,
 } from '../packages/annuities/src/index.ts';
 import { ENGLISH_HEADERS, FRENCH_HEADERS, rowsFrom, xlsBuffer, xlsxBuffer } from '../packages/annuities/test/support/workbooks.ts';
 
@@ -35,6 +36,8 @@ const DIR = join(tmpdir(), 'annuities-bench');
 const XLSX_FILE = join(DIR, `mixed-${ROWS}.xlsx`);
 const XLS_FILE = join(DIR, `mixed-${ROWS}.xls`);
 const OUT_FILE = join(DIR, 'export.xlsx');
+/** The check's export of XLSX_FILE, kept: the input of the download's recolouring for a reader's ledger. */
+const EXPORT_FIXTURE = join(DIR, `export-${ROWS}.xlsx`);
 const CAPPED_HEAP_MB = 256;
 
 interface Measure {
@@ -63,6 +66,13 @@ async function fixtures(): Promise<void> {
     const sheets = [];
     for (let s = 0; s * XLS_SHEET_ROWS < ROWS; s++) sheets.push({ name: `Patents ${s + 1}`, headers: ENGLISH_HEADERS, rows: rowsFrom(s * XLS_SHEET_ROWS, XLS_SHEET_ROWS) });
     await writeFile(XLS_FILE, xlsBuffer(sheets, false));
+  }
+  if (!existsSync(EXPORT_FIXTURE)) {
+    const out = createWriteStream(EXPORT_FIXTURE);
+    const result = await checkSpreadsheet(await readFile(XLSX_FILE), XLSX_FILE, { today: TODAY, out });
+    out.end();
+    await finished(out);
+    if (!result.ok) throw new Error(`export fixture: ${result.reason}`);
   }
 }
 
@@ -125,6 +135,16 @@ const SCENARIOS: Record<string, () => Promise<Measure>> = {
     out.end();
     await finished(out);
     return { scenario: 'write export .xlsx (rows held in memory)', count: rows.length, unit: 'rows', seconds: (performance.now() - started) / 1000, peakRssMb: peakRssMb() };
+  },
+
+  // A download of the export by a reader whose ledger moves half the rows (decision 234): unzip, recolour, zip.
+  async 'ledger-export'() {
+    const out = createWriteStream(OUT_FILE);
+    const started = performance.now();
+    const result = await writeLedgerExport(EXPORT_FIXTURE, (i) => (i % 4 === 0 ? 'paid' : i % 4 === 1 ? 'lapsed' : undefined), out);
+    out.end();
+    await finished(out);
+    return { scenario: 'export recoloured for a reader’s ledger (half the rows moved)', count: result.rows, unit: 'rows', seconds: (performance.now() - started) / 1000, peakRssMb: peakRssMb(), note: `${result.recoloured} recoloured` };
   },
 
   async 'check-xlsx'() {

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { annuityFiles, annuityPatents, cabinets, patentLedger, patentRecords, userCabinets } from '@portal/db';
@@ -5,6 +6,7 @@ import { writeLedger } from '@portal/jobs';
 import { and, eq, sql } from 'drizzle-orm';
 import { colourReads } from '../src/modules/annuities/file-colours.ts';
 import { ENGLISH_HEADERS, xlsxBuffer, type Cell } from '../../../packages/annuities/test/support/workbooks.ts';
+import { downloadExport } from './support/annuity-exports.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
 
 /**
@@ -123,6 +125,44 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
     }
     // An admin reads every patent: the other client's payment shows.
     expect((await listed(admin.client)).get('LC-4')).toMatchObject({ colour: 'ok', ledger: { state: 'paid', year: 10 } });
+  });
+
+  it('the annotated export says what the reader’s rows say: the ledger’s fill, colour and reason (decision 234)', async () => {
+    const exported = async (client: TestClient) => {
+      const ws = (await downloadExport(client, file)).worksheets[0]!;
+      const colour = (ws.getRow(1).values as unknown[]).lastIndexOf('Couleur / Colour');
+      const rows = new Map<string, { colour: unknown; reasons: unknown; fill: string | undefined }>();
+      ws.eachRow((row, n) => {
+        if (n === 1) return;
+        const cell = row.getCell(colour);
+        rows.set(String(row.getCell(3).value), { colour: cell.value, reasons: row.getCell(colour + 1).value, fill: (cell.fill as ExcelJS.FillPattern).fgColor?.argb });
+      });
+      return rows;
+    };
+    const GREEN = 'FFC6EFCE';
+    const RED = 'FFFFC7CE';
+    const ORANGE = 'FFFFD8A8';
+    const mine = await exported(owner.client);
+    expect(mine.get('LC-1')).toMatchObject({ colour: 'ok', fill: GREEN, reasons: expect.stringMatching(/ledger_paid$/) });
+    expect(String(mine.get('LC-1')!.reasons)).not.toContain('payment_unknown');
+    expect(mine.get('LC-2')).toMatchObject({ colour: 'orange', fill: ORANGE, reasons: expect.stringMatching(/ledger_lapsed$/) });
+    expect(mine.get('LC-3')).toMatchObject({ colour: 'ok', fill: GREEN, reasons: expect.stringMatching(/ledger_paid$/) });
+    // Another client's payment says nothing to this reader; a row outside the portfolio keeps the dates' colour.
+    for (const ref of ['LC-4', 'LC-5']) {
+      expect(mine.get(ref), ref).toMatchObject({ colour: 'nok', fill: RED });
+      expect(String(mine.get(ref)!.reasons), ref).not.toContain('ledger_');
+    }
+    // An admin reads every patent: the other client's payment shows in the admin's download.
+    expect((await exported(admin.client)).get('LC-4')).toMatchObject({ colour: 'ok', fill: GREEN, reasons: expect.stringMatching(/ledger_paid$/) });
+    // The stored workbook itself is the dates' (one file for every reader): nothing was written back.
+    const stored = await t.portal.ctx.storage.get(file.path_export!);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored) chunks.push(chunk as Buffer);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    const colour = (ws.getRow(1).values as unknown[]).lastIndexOf('Couleur / Colour');
+    for (let r = 2; r <= 6; r++) expect(ws.getRow(r).getCell(colour).value).toBe('nok');
   });
 
   // Decision 233: the counts, the colour filter, the colour sort and the bulk comment say what the rows say.

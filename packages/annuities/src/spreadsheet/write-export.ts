@@ -8,7 +8,9 @@ import type { CellValue } from './columns.ts';
 import type { SheetInfo, SheetRow } from './rows.ts';
 import { neutralise, XlsxStreamWriter, type OutCell } from '@portal/xlsx';
 
-const COLOURS: readonly Colour[] = ['ok', 'nok', 'orange', 'no_date'];
+/** The export's fills, in order: a data cell's style is `XlsxStreamWriter.styleOf(index, date)`. */
+export const EXPORT_COLOURS: readonly Colour[] = ['ok', 'nok', 'orange', 'no_date'];
+const COLOURS = EXPORT_COLOURS;
 const FILLS: Readonly<Record<Colour, string>> = { ok: 'FFC6EFCE', nok: 'FFFFC7CE', orange: 'FFFFD8A8', no_date: 'FFEDEDED' };
 
 /** Computed columns appended after the original ones: French / English headers, or the spec's field names. */
@@ -102,6 +104,25 @@ const FLAG_TEXTS = {
     `Due soon or past due, payment not known (no “last annuity paid” column): red until the payment is known`,
   ],
 } satisfies Record<ScheduleFlag, readonly [string, string]>;
+
+/**
+ * The Reasons codes a download adds to a row whose next annuity the reader's payment ledger holds paid or lapsed
+ * (ledger-export.ts, decision 234): the row takes the ledger's colour, not the dates'.
+ */
+export const LEDGER_REASONS = { paid: 'ledger_paid', lapsed: 'ledger_lapsed' } as const;
+
+const LEDGER_TEXTS: ReadonlyArray<readonly [string, string, string]> = [
+  [
+    LEDGER_REASONS.paid,
+    'Le registre des paiements du portail tient cette annuité pour payée (ou confirmée) : à jour, quelles que soient les dates',
+    'The portal’s payment ledger holds this annuity paid (or confirmed): up to date, whatever the dates',
+  ],
+  [
+    LEDGER_REASONS.lapsed,
+    'Le registre des paiements du portail tient ce droit pour déchu : aucune annuité à payer',
+    'The portal’s payment ledger holds this right lapsed: no annuity to pay',
+  ],
+];
 
 /** The legend's lines for the flags: code, French, English. */
 export const FLAG_LEGEND: ReadonlyArray<readonly [string, string, string]> = Object.entries(FLAG_TEXTS).map(([code, [fr, en]]) => [code, fr, en] as const);
@@ -220,6 +241,8 @@ export class ExportWriter {
       ['Texte commençant par = + - @', 'Préfixé d’une apostrophe, jamais évalué', 'Prefixed with an apostrophe, never evaluated'],
       // The review flags of the Reasons column: computed, but a person should look.
       ...FLAG_LEGEND,
+      // Added by a download for the reader's paid or lapsed rows (ledger-export.ts).
+      ...LEDGER_TEXTS,
     ]) {
       await this.xlsx.row(line, 0);
     }

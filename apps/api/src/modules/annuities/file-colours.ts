@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AnnuityFileDto } from '@portal/contracts';
 import type { Database } from '@portal/db';
+import type { LedgerMove } from '@portal/annuities/ledger-export';
 import { rowsOf, type AnnuityFileRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { readerScope, type Reader } from './ledger-colours.ts';
@@ -53,6 +54,16 @@ export function* movedRows(colours: FileColours): Generator<{ rowIndex: number; 
     const moved = byRow[rowIndex]!;
     if (moved) yield { rowIndex, from: NAME_OF[(moved - 1) >> 2]!, to: NAME_OF[(moved - 1) & 3]! };
   }
+}
+
+/** What the ledger says of a moved row (the export's recolouring, decision 234): lapsed (→ `orange`) or paid (→ `ok`). */
+export function ledgerMoveOf(colours: FileColours): (rowIndex: number) => LedgerMove | undefined {
+  const { byRow } = colours;
+  return (rowIndex) => {
+    const moved = byRow[rowIndex];
+    if (!moved) return undefined;
+    return ((moved - 1) & 3) === COLOUR_CODES.orange ? 'lapsed' : 'paid';
+  };
 }
 
 /** The stored counts with the ledger's moves. */

@@ -23,7 +23,7 @@ import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
-import { canRead, commentFilePatents, commentPatents, editPatent, findFileByPath, listFiles, listPatents, readableFile, research, submitAnnuityFile, waitForFreshExport } from './service.ts';
+import { canRead, commentFilePatents, exportBody, type DownloadBody, commentPatents, editPatent, findFileByPath, listFiles, listPatents, readableFile, research, submitAnnuityFile, waitForFreshExport } from './service.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A download of an export that misses the latest edits waits this long for the queue's rewrite, then answers 409. */
@@ -97,16 +97,24 @@ export function annuitiesRoutes(ctx: AppContext): Route[] {
             throw new AppError('export_pending');
           }
         }
-        let stream;
-        try {
-          stream = await ctx.storage.get(file_path);
-        } catch (error) {
-          if (error instanceof StorageNotFoundError) throw new AppError('not_found');
-          throw error;
+        const open = async () => {
+          try {
+            return await ctx.storage.get(file_path);
+          } catch (error) {
+            if (error instanceof StorageNotFoundError) throw new AppError('not_found');
+            throw error;
+          }
+        };
+        // The export as this reader's rows show it: the ledger's colours (decision 234).
+        let body: DownloadBody;
+        if (isExport) body = await exportBody(ctx, actor, file, open);
+        else {
+          const stored = await open();
+          body = { send: (res) => pipeline(stored, res) };
         }
         http.res.set('Content-Type', isExport ? XLSX_TYPE : 'application/octet-stream');
         http.res.set('Content-Disposition', contentDisposition(isExport ? file.exportName : file.importName));
-        await pipeline(stream, http.res);
+        await body.send(http.res);
       },
     }),
     defineRoute({

@@ -1,3 +1,10 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { writeLedgerExport } from '@portal/annuities/ledger-export';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
@@ -24,8 +31,8 @@ import { AppError } from '../../domain/errors.ts';
 import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
-import { patentDtosWithLedger } from './ledger-colours.ts';
-import { colourOf, countsWith, fileColours, movedRows, type ColourCounts, type FileColours } from './file-colours.ts';
+import { patentDtosWithLedger, type Reader } from './ledger-colours.ts';
+import { colourOf, countsWith, fileColours, ledgerMoveOf, movedRows, type ColourCounts, type FileColours } from './file-colours.ts';
 import { searchTextHolds, matchesCondition, searchMatches } from './search-matches.ts';
 import { patentPageByKeys } from './patent-rows.ts';
 import { COLOUR_CODES, pageOfOrder, sortOrder, type Colour, type SortOrder } from './sort-orders.ts';
@@ -563,6 +570,41 @@ export async function research(ctx: AppContext, actor: AuthState, q: string, pag
       file: { _id: file.id, title: file.title, name_file_import: file.importName, reference_date: file.referenceDate },
     })),
     meta: paginationMeta(page, limit, total),
+  };
+}
+
+/** A download's body: sent once the answer's headers are set. */
+export interface DownloadBody {
+  send(res: Writable): Promise<void>;
+}
+
+/**
+ * A Done file's export as this reader's rows show it (decision 234): the stored workbook as it is when the reader's
+ * ledger moves none of its rows, else streamed through `writeLedgerExport` (the moved rows in the ledger's colours)
+ * from a private copy on disk (a zip is read from its end). Whatever can fail before the first byte (the ledger's
+ * read, the storage, the copy) fails here, before the answer's headers.
+ */
+export async function exportBody(ctx: AppContext, actor: Reader, file: AnnuityFileRow, open: () => Promise<Readable>): Promise<DownloadBody> {
+  const colours = (await fileColours(ctx, actor, [file])).get(file.id)!;
+  const stored = await open();
+  if (colours.size === 0) return { send: (res) => pipeline(stored, res) };
+  const dir = await mkdtemp(join(tmpdir(), 'portal-export-'));
+  const path = join(dir, 'export.xlsx');
+  try {
+    await pipeline(stored, createWriteStream(path, { mode: 0o600 }));
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    async send(res) {
+      try {
+        await writeLedgerExport(path, ledgerMoveOf(colours), res);
+        await new Promise<void>((resolve, reject) => res.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
   };
 }
 
