@@ -4,6 +4,7 @@ import type { Database } from '@portal/db';
 import type { LedgerMove } from '@portal/annuities/ledger-export';
 import { rowsOf, type AnnuityFileRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
+import { KeptReads } from '../../domain/kept-reads.ts';
 import { readerScope, type Reader } from './ledger-colours.ts';
 import { COLOUR_CODES, type Colour } from './sort-orders.ts';
 
@@ -82,12 +83,7 @@ interface Entry {
   colours: FileColours;
   at: number;
 }
-interface Kept {
-  entry: Promise<Entry>;
-  /** The moves' bytes once read (0 while in flight). */
-  bytes: number;
-}
-const caches = new WeakMap<Database, Map<string, Kept>>();
+const kept = new KeptReads<Entry>({ maxBytes: BUDGET_BYTES, bytesOf: (entry) => entry.colours.byRow.byteLength });
 let reads = 0;
 
 /** How many times files' colours were read from the database in this process (the tests' gauge). */
@@ -154,60 +150,34 @@ const keyOf = (file: FileVersion, actor: Reader) => JSON.stringify([file.id, fil
  * statement. Requests asking at once share a read; a failed read is not kept.
  */
 export async function fileColours(ctx: Pick<AppContext, 'db'>, actor: Reader, files: readonly FileVersion[]): Promise<Map<string, FileColours>> {
-  let cache = caches.get(ctx.db);
-  if (!cache) caches.set(ctx.db, (cache = new Map<string, Kept>()));
-  const kept = cache;
+  const { db } = ctx;
   const result = new Map<string, FileColours>();
   // A file without linked rows: the ledger moves none of its colours, nothing to ask.
   for (const file of files) if (file.linkedRows === 0) result.set(file.id, NONE);
-  const found: Array<{ file: FileVersion; key: string; held: Kept; entry: Entry }> = [];
+  const found: Array<{ file: FileVersion; key: string; read: Promise<Entry>; entry: Entry }> = [];
   await Promise.all(
     files.filter((file) => !result.has(file.id)).map(async (file) => {
       const key = keyOf(file, actor);
-      const held = kept.get(key);
-      const entry = await held?.entry.catch(() => undefined);
-      if (held && entry && Date.now() - entry.at < MAX_AGE_MS) found.push({ file, key, held, entry });
+      const read = kept.peek(db, key);
+      const entry = await read?.catch(() => undefined);
+      if (read && entry && Date.now() - entry.at < MAX_AGE_MS) found.push({ file, key, read, entry });
     }),
   );
   if (found.length > 0) {
-    const stale = await outdated(ctx.db, [...new Set(found.map((f) => f.entry.snapshot))]);
-    for (const { file, key, held, entry } of found) {
-      const current = kept.get(key) === held;
-      if (current) kept.delete(key);
-      if (stale.has(entry.snapshot)) continue;
+    const stale = await outdated(db, [...new Set(found.map((f) => f.entry.snapshot))]);
+    for (const { file, key, read, entry } of found) {
+      if (stale.has(entry.snapshot)) {
+        kept.forget(db, key, read);
+        continue;
+      }
+      kept.use(db, key, read);
       result.set(file.id, entry.colours);
-      // Most recently used last.
-      if (current) kept.set(key, held);
     }
   }
   const missing = files.filter((file) => !result.has(file.id));
   if (missing.length === 0) return result;
-  const read = readColours(ctx.db, actor, missing.map((f) => f.id));
-  for (const file of missing) {
-    const key = keyOf(file, actor);
-    const held: Kept = { entry: read.then((entries) => entries.get(file.id)!), bytes: 0 };
-    kept.delete(key);
-    kept.set(key, held);
-    held.entry.then(
-      (entry) => {
-        held.bytes = entry.colours.byRow.byteLength;
-        evict(kept, held);
-      },
-      () => kept.get(key) === held && kept.delete(key),
-    );
-  }
+  const read = readColours(db, actor, missing.map((f) => f.id));
+  for (const file of missing) kept.keep(db, keyOf(file, actor), read.then((entries) => entries.get(file.id)!));
   for (const [id, entry] of await read) result.set(id, entry.colours);
   return result;
-}
-
-/** Least recently used first, down to the budget; `keep` (the answer just read) stays. */
-function evict(kept: Map<string, Kept>, keep: Kept) {
-  let total = 0;
-  for (const held of kept.values()) total += held.bytes;
-  for (const [key, held] of kept) {
-    if (total <= BUDGET_BYTES) break;
-    if (held === keep) continue;
-    kept.delete(key);
-    total -= held.bytes;
-  }
 }

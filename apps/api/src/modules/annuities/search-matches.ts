@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { annuityPatents, type Database } from '@portal/db';
 import { rowsOf, type AnnuityFileRow } from '@portal/jobs';
+import { KeptReads } from '../../domain/kept-reads.ts';
 import { likePattern } from '../../domain/search.ts';
 
 /*
@@ -39,29 +40,15 @@ export interface SearchMatches {
 type Colour = 'ok' | 'nok' | 'orange' | 'no_date';
 type FileVersion = Pick<AnnuityFileRow, 'id' | 'editVersion' | 'updatedAt'>;
 
-const caches = new WeakMap<Database, Map<string, Promise<SearchMatches>>>();
+const kept = new KeptReads<SearchMatches>({ maxEntries: ENTRIES });
 let reads = 0;
 
 /** How many times the matches were read from the database in this process (the tests' and benches' gauge). */
 export const matchReads = () => reads;
 
 export function searchMatches(db: Database, file: FileVersion, search: string, colour: Colour | undefined, every = false): Promise<SearchMatches> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map<string, Promise<SearchMatches>>()));
   const key = JSON.stringify([file.id, file.editVersion, file.updatedAt.getTime(), search, colour ?? null, every]);
-  const found = cache.get(key);
-  if (found) {
-    // Most recently used last.
-    cache.delete(key);
-    cache.set(key, found);
-    return found;
-  }
-  const read = readMatches(db, file.id, search, colour, every);
-  cache.set(key, read);
-  // A failed read is not kept: the next request tries again.
-  read.catch(() => cache.delete(key));
-  while (cache.size > ENTRIES) cache.delete(cache.keys().next().value!);
-  return read;
+  return kept.get(db, key, () => readMatches(db, file.id, search, colour, every));
 }
 
 async function readMatches(db: Database, fileId: string, search: string, colour: Colour | undefined, every: boolean): Promise<SearchMatches> {

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { annuityPatents, type Database } from '@portal/db';
 import { rowsOf, type AnnuityFileRow } from '@portal/jobs';
+import { KeptReads } from '../../domain/kept-reads.ts';
 
 /*
  * A file's sorted orders, computed once per version of the file (decision 190).
@@ -37,45 +38,15 @@ type FileVersion = Pick<AnnuityFileRow, 'id' | 'editVersion' | 'updatedAt'>;
 /** Bytes of orders kept per database handle (a 100,000-row file's order is 400 kB: its twelve, 4.8 MB): about 80 such orders. */
 const BUDGET_BYTES = 32 * 2 ** 20;
 
-interface Entry {
-  order: Promise<SortOrder>;
-  bytes: number;
-}
-const caches = new WeakMap<Database, Map<string, Entry>>();
+const kept = new KeptReads<SortOrder>({ maxBytes: BUDGET_BYTES, bytesOf: (order) => order.keys.byteLength });
 let reads = 0;
 
 /** How many orders were read from the database in this process (the tests' and benches' gauge). */
 export const orderReads = () => reads;
 
 export function sortOrder(db: Database, file: FileVersion, column: AnyPgColumn): Promise<SortOrder> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map<string, Entry>()));
   const key = JSON.stringify([file.id, file.editVersion, file.updatedAt.getTime(), column.name]);
-  const found = cache.get(key);
-  if (found) {
-    // Most recently used last.
-    cache.delete(key);
-    cache.set(key, found);
-    return found.order;
-  }
-  const entry: Entry = { order: readOrder(db, file.id, column), bytes: 0 };
-  cache.set(key, entry);
-  const kept = cache;
-  entry.order.then(
-    (order) => {
-      entry.bytes = order.keys.byteLength;
-      let total = 0;
-      for (const e of kept.values()) total += e.bytes;
-      for (const [k, e] of kept) {
-        if (total <= BUDGET_BYTES || e === entry) break;
-        kept.delete(k);
-        total -= e.bytes;
-      }
-    },
-    // A failed read is not kept: the next request tries again.
-    () => kept.delete(key),
-  );
-  return entry.order;
+  return kept.get(db, key, () => readOrder(db, file.id, column));
 }
 
 async function readOrder(db: Database, fileId: string, column: AnyPgColumn): Promise<SortOrder> {
