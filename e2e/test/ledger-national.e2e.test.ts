@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -203,6 +204,25 @@ describe.sequential('national ledgers and file colours', () => {
       const due = await listedUnder('nok');
       expect(due.some((row) => row.includes(`${TAG}-ROW-DE`))).toBe(false);
       expect(await page.getByTestId('filter-nok').textContent()).toBe(fill(TEXTS[lang].patents.filter_other, { label: TEXTS[lang].colour.nok, count: due.length }));
+      if (lang === 'en') {
+        // Decision 234: the export downloaded from the file list says what the rows say (the ledger's colour and code).
+        await page.keyboard.press('Escape');
+        await page.goto('/annuities/list-files');
+        await page.getByTestId('files-search').fill(`Ledger ${TAG}`);
+        const fileRow = page.getByTestId('file-row').filter({ hasText: `Ledger ${TAG}` }).first();
+        await fileRow.getByTestId('download-export').waitFor();
+        const [exported] = await Promise.all([page.waitForEvent('download'), fileRow.getByTestId('download-export').click()]);
+        const wb = new ExcelJS.Workbook();
+        await wb.xlsx.load(readFileSync(await exported.path()) as unknown as ArrayBuffer);
+        const sheet = wb.worksheets[0]!;
+        const headers = (sheet.getRow(1).values as unknown[]).map((v) => (v == null ? '' : String(v)));
+        const colour = headers.lastIndexOf('Couleur / Colour');
+        const byRef = new Map<string, unknown[]>();
+        sheet.eachRow((row, n) => n > 1 && byRef.set(String(row.getCell(headers.indexOf('Reference')).value), row.values as unknown[]));
+        expect(byRef.get(`${TAG}-ROW-DE`)![colour]).toBe('ok');
+        expect(String(byRef.get(`${TAG}-ROW-DE`)![colour + 1])).toMatch(/ledger_paid$/);
+        expect(String(byRef.get(`${TAG}-ROW-FR`)![colour + 1] ?? '')).not.toContain('ledger_');
+      }
     } finally {
       await ctx.close();
     }

@@ -8,7 +8,10 @@ import { freePort, startProcess, type RunningProcess } from './support/processes
 const PRODUCTION_ONLY = ['bullmq', 'ioredis', 'minio', '@socket.io/redis-adapter', '@socket.io/redis-emitter'];
 /** Loaded with the first mail, not at start: an idle portal has no use for it. */
 const ON_FIRST_USE = ['nodemailer'];
-/** Read in the jobs' worker threads only (the receipt thread's PDF.js, the spreadsheet readers): never on the API's main thread. */
+/**
+ * Read in the jobs' worker threads only (the receipt thread's PDF.js, the spreadsheet readers), never at start on the
+ * API's main thread (yauzl loads there with the first export a reader's ledger recolours, decision 234).
+ */
 const THREAD_ONLY = ['unpdf', 'exceljs', 'yauzl'];
 
 describe('embedded mode footprint', () => {

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { writeLedgerExport } from '@portal/annuities/ledger-export';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
@@ -599,6 +598,8 @@ export async function exportBody(ctx: AppContext, actor: Reader, file: AnnuityFi
   return {
     async send(res) {
       try {
+        // Loaded on first use: its zip reader stays off the API's main thread until a reader's ledger moves rows.
+        const { writeLedgerExport } = await import('@portal/annuities/ledger-export');
         await writeLedgerExport(path, ledgerMoveOf(colours), res);
         await new Promise<void>((resolve, reject) => res.end((error?: Error | null) => (error ? reject(error) : resolve())));
       } finally {
