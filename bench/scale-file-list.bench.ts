@@ -27,7 +27,7 @@ import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
 import { withDatabase } from './database.ts';
 import { cpuOf } from './proc.ts';
-import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
+import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv, forecastWarm } from './production-env.ts';
 
 const ROWS = Number(process.env.BENCH_FILE_ROWS ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
@@ -172,6 +172,7 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
       : startProcess('apps/api/src/main.ts', env);
     await api.waitFor(/Portal ready on/, 180_000);
     await client.post('/api/auth/login', user);
+    console.log(`  the forecast's warm-up after start: ${((await forecastWarm((p) => client.get(p))) / 1000).toFixed(1)} s before the lists are measured`);
     const headers = { cookie: client.cookieHeader(), origin: url, 'x-api-key': BENCH_API_KEY };
     const file = `${url}/api/brevets/file/${measured.fileId}`;
 

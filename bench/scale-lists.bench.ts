@@ -24,7 +24,7 @@ import { hashPassword } from '../apps/api/src/security/passwords.ts';
 import { freePort, startProcess, type RunningProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
 import { withDatabase } from './database.ts';
-import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
+import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv, forecastWarm } from './production-env.ts';
 
 const PATENTS = Number(process.env.SCALE_PATENTS ?? 100_000);
 /** 1.5 cabinets' worth of patents per agent (its cabinet and one of the next cabinet's two codes): ~1,700 of 100,000. */
@@ -155,6 +155,7 @@ async function measureTopology(topology: string, hello: string): Promise<Row[]> 
     const adminLogin = await admin.post('/api/auth/login', BENCH_ADMIN);
     if (adminLogin.status !== 200) throw new Error(`admin login: ${adminLogin.status} ${adminLogin.text.slice(0, 300)}`);
     if ((await agent.post('/api/auth/login', { email: AGENT_EMAIL, password: DEMO_PASSWORD })).status !== 200) throw new Error('agent login');
+    console.log(`  the forecast's warm-up after start: ${((await forecastWarm((p) => admin.get(p))) / 1000).toFixed(1)} s before the lists are measured`);
     const agentPage = await agent.get('/api/brevet_eptane?tab=unprocessed');
     const agentUnvalidated = await agent.get('/api/brevet_eptane?tab=unvalidated');
     const total = (r: { body: unknown }) => (r.body as { meta: { total: number } }).meta.total;

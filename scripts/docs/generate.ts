@@ -225,6 +225,7 @@ export const VARIABLE_NOTES: Record<string, { modes: string; derived?: string; m
   SUPPORT_EMAIL: { modes: EMBEDDED, meaning: 'Recipient of the contact form and of new-case mails.' },
   UPLOAD_MAX_BYTES: { modes: EMBEDDED },
   LEDES_RESULT_PAGE_FINDINGS: { modes: EMBEDDED },
+  FORECAST_WARMUP_EVERY_MS: { modes: EMBEDDED },
   UPLOAD_RATE_LIMIT: { modes: EMBEDDED },
   ADMIN_SESSION_IDLE_MINUTES: { modes: EMBEDDED },
   ADMIN_SESSION_MAX_HOURS: { modes: EMBEDDED },

@@ -15,6 +15,7 @@ import { readSessionToken, resolveSession } from './http/session.ts';
 
 import { scheduleStorageCleanup } from './jobs/storage-cleanup.ts';
 import { RequestGate, scheduleDatabaseMaintenance } from './jobs/database-maintenance.ts';
+import { scheduleForecastWarmup } from './jobs/forecast-warmup.ts';
 import { schedulePatentJobs } from './jobs/patent-schedules.ts';
 import { createRegisterSource } from '@portal/registers';
 import { seedBaseData, type SeededAdmin } from './seed.ts';
@@ -218,6 +219,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
   const stopStorageCleanup = scheduleStorageCleanup(ctx);
   const stopPatentJobs = schedulePatentJobs(ctx);
   const databaseMaintenance = scheduleDatabaseMaintenance(ctx, requests);
+  const forecastWarmup = scheduleForecastWarmup(ctx);
 
   return {
     ctx,
@@ -241,6 +243,7 @@ export async function createPortal(config: Config, options: PortalOptions = {}):
       await stopStorageCleanup();
       stopPatentJobs();
       await databaseMaintenance.stop();
+      await forecastWarmup.stop();
       await sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.deferred.settled();

@@ -197,7 +197,8 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
   let data: Fixture;
 
   beforeAll(async () => {
-    world = await startPatentWorld(kind, TODAY, 'Forecast');
+    // The request path alone: no warm-up beside the tests that start the refresh themselves (decision 235, tested below).
+    world = await startPatentWorld(kind, TODAY, 'Forecast', { FORECAST_WARMUP_EVERY_MS: '0' });
     const db0 = world.t.portal.ctx.db;
     await db0.insert(agentFees).values(AGENT_FEES.map((a) => ({ office: a.id === 'fr' ? 'FR' : 'GB', amountMinor: a.amountMinor, currency: a.currency, validFrom: a.validFrom })));
     await db0.insert(cabinetServiceFees).values({ cabinetId: world.cabinetA, ...SERVICE_FEE });
@@ -401,4 +402,37 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     const ledes = await world.t.loginAs('user_agent_ledes');
     expect((await ledes.client.get('/api/forecast')).status).toBe(403);
   });
+});
+
+describe.each(databaseKinds())('the forecast’s warm-up (%s)', (kind) => {
+  let world: PatentWorld;
+  afterAll(async () => world?.t.close());
+
+  const until = async (what: string, done: () => Promise<boolean>, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`still not ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('the API rebuilds the forecast after start, after a change and on a new day, before anyone asks (decision 235)', async () => {
+    world = await startPatentWorld(kind, TODAY, 'Warm-up', { FORECAST_WARMUP_EVERY_MS: '300' });
+    const db = world.t.portal.ctx.db;
+    const data = fixture(world.cabinetA, world.cabinetB);
+    await world.seed(data.records.slice(0, 100));
+    // No request asked: the warm-up found the new patents named and the day not built, and rebuilt both.
+    await until('warm', async () => (await forecastLiveDay(db)) === TODAY && !(await forecastHasDirty(db)));
+    const admin = (await world.t.loginAs('admin')).client;
+    const first = await admin.get('/api/forecast');
+    expect(first.status).toBe(200);
+    expect((first.body as ForecastResponse).updating).toBe(false);
+    // A new day: the special patents' parts are rebuilt for it, again before anyone asks.
+    world.t.clock.advance(86_400_000);
+    const tomorrow = formatIsoDate(addDays(parseIsoDate(TODAY)!, 1));
+    await until('rebuilt for the new day', async () => (await forecastLiveDay(db)) === tomorrow);
+    await forecastRefreshSettled();
+    // (The admin's session did not outlive the day: the service answers.)
+    expect((await computeForecast(db, { kind: 'all' }, forecastQuery.parse({}), tomorrow)).updating).toBe(false);
+  }, 120_000);
 });

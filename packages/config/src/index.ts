@@ -51,6 +51,8 @@ export interface Config {
   /** The back office integration's sync key (decision 107); undefined: no integration, the route is a 404. */
   patentSync: { apiKey: string | undefined };
   ledes: { resultPageFindings: number };
+  /** The API's forecast warm-up (decision 235): every this many ms, 0 off. */
+  forecast: { warmupEveryMs: number };
   workers: { concurrency: { mail: number; ledes: number; annuities: number }; lockDurationMs: number; stalledIntervalMs: number; http: { port: number; host: string } | undefined };
   /** The bearer token of GET /metrics (decision 127); undefined: /metrics answers 404. */
   metrics: { token: string | undefined };
@@ -154,6 +156,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, perUserPer10Minutes: env.UPLOAD_RATE_LIMIT },
     patentSync: { apiKey: env.PATENT_SYNC_API_KEY },
     ledes: { resultPageFindings: env.LEDES_RESULT_PAGE_FINDINGS },
+    forecast: { warmupEveryMs: env.FORECAST_WARMUP_EVERY_MS },
     workers: {
       concurrency: { mail: env.WORKER_CONCURRENCY_MAIL, ledes: env.WORKER_CONCURRENCY_LEDES, annuities: env.WORKER_CONCURRENCY_ANNUITIES },
       lockDurationMs: env.WORKER_LOCK_DURATION_MS,

@@ -65,6 +65,12 @@ export const envSchema = z.object({
   UPLOAD_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
   /** Findings one page of a LEDES result holds at most (a page ends on a whole line). */
   LEDES_RESULT_PAGE_FINDINGS: z.coerce.number().int().min(10).max(1_000_000).default(50_000),
+  /**
+   * How often the API checks whether the renewal forecast needs its rebuild (a new day, patents changed) and starts it
+   * in the background, so the first reader of the day finds it whole (decision 235); 0: only when a request finds it
+   * needed. The first check runs a few seconds after start.
+   */
+  FORECAST_WARMUP_EVERY_MS: z.coerce.number().int().min(0).max(24 * 3_600_000).default(60_000),
   /** Upload requests per user per 10 minutes; past it, 429. */
   UPLOAD_RATE_LIMIT: positiveInt.default(120),
   /** Admin sessions end after this long without a request (SESS-05)... */

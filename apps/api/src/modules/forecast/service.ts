@@ -75,13 +75,25 @@ let background: Promise<void> | null = null;
  */
 export function refreshInBackground(db: Database, todayIso: string, logger: Logger): void {
   if (background) return;
-  const needThrough = `${Number(todayIso.slice(0, 4)) + FORECAST_MAX_YEARS - 1}-12-31`;
+  const needThrough = needThroughOf(todayIso);
   background = inBackgroundLane(() => refreshForecast(db, todayIso, { needThrough }))
     .then((rebuilt) => logger.info({ event: 'forecast_refreshed', rebuilt }, 'forecast rows rebuilt in the background'))
     .catch((err: unknown) => logger.error({ err, event: 'forecast_refresh_failed' }, 'forecast refresh failed; the next request tries again'))
     .finally(() => {
       background = null;
     });
+}
+
+/** The last day the stored rows must reach: the end of the longest window asked on `todayIso`. */
+const needThroughOf = (todayIso: string) => `${Number(todayIso.slice(0, 4)) + FORECAST_MAX_YEARS - 1}-12-31`;
+
+/**
+ * Starts the background refresh when the forecast is not whole for `todayIso` (a new day, patents named, rows stored
+ * through too early a day), as a request would (the warm-up's check, decision 235). Resolves once checked.
+ */
+export async function refreshForecastIfNeeded(db: Database, todayIso: string, logger: Logger): Promise<void> {
+  if (background) return;
+  if (await forecastNeedsRefresh(db, todayIso, needThroughOf(todayIso))) refreshInBackground(db, todayIso, logger);
 }
 
 /** Settles when the background refresh under way (if any) has ended (tests, shutdown). */
