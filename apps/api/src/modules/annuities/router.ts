@@ -23,7 +23,7 @@ import { isValidKey, StorageNotFoundError } from '@portal/storage';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
-import { canRead, commentFilePatents, exportBody, type DownloadBody, commentPatents, editPatent, findFileByPath, listFiles, listPatents, readableFile, research, submitAnnuityFile, waitForFreshExport } from './service.ts';
+import { canRead, commentFilePatents, commentPatents, editPatent, exportBody, findFileByPath, listFiles, listPatents, readableFile, research, submitAnnuityFile, waitForFreshExport, type DownloadBody } from './service.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A download of an export that misses the latest edits waits this long for the queue's rewrite, then answers 409. */
