@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
@@ -155,11 +156,8 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
     // An admin reads every patent: the other client's payment shows in the admin's download.
     expect((await exported(admin.client)).get('LC-4')).toMatchObject({ colour: 'ok', fill: GREEN, reasons: expect.stringMatching(/ledger_paid$/) });
     // The stored workbook itself is the dates' (one file for every reader): nothing was written back.
-    const stored = await t.portal.ctx.storage.get(file.path_export!);
-    const chunks: Buffer[] = [];
-    for await (const chunk of stored) chunks.push(chunk as Buffer);
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+    await wb.xlsx.load((await buffer(await t.portal.ctx.storage.get(file.path_export!))) as unknown as ArrayBuffer);
     const ws = wb.worksheets[0]!;
     const colour = (ws.getRow(1).values as unknown[]).lastIndexOf('Couleur / Colour');
     for (let r = 2; r <= 6; r++) expect(ws.getRow(r).getCell(colour).value).toBe('nok');

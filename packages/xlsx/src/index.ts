@@ -1,2 +1,2 @@
-export { neutralise, XlsxStreamWriter, type OutCell, type SheetOptions } from './xlsx-writer.ts';
+export { DEFLATE_LEVEL, neutralise, XlsxStreamWriter, type OutCell, type SheetOptions } from './xlsx-writer.ts';
 export { ZipWriter } from './zip-writer.ts';

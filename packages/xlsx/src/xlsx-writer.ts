@@ -21,7 +21,7 @@ const FLUSH_AT = 1 << 21;
  * collector's pauses delayed some of them by 1.5 s).
  */
 const FIRST_BUFFER = 1 << 16;
-const DEFLATE_LEVEL = 2;
+export const DEFLATE_LEVEL = 2;
 /** Room kept for one cell's markup (reference, style, type, shared-string index or number). */
 const CELL_ROOM = 96;
 const ROW_ROOM = 32;

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import yauzl from 'yauzl';
-import { XlsxStreamWriter, ZipWriter } from '@portal/xlsx';
+import { DEFLATE_LEVEL, XlsxStreamWriter, ZipWriter } from '@portal/xlsx';
 import type { Colour } from '../types.ts';
 import { COMPUTED_COLUMNS, EXPORT_COLOURS, LEDGER_REASONS } from './write-export.ts';
 
@@ -129,7 +129,8 @@ function recolourRow(row: string, columns: SheetColumns, move: LedgerMove): stri
  */
 export async function writeLedgerExport(path: string, moveOf: (rowIndex: number) => LedgerMove | undefined, out: Writable): Promise<LedgerExportResult> {
   const zip = await openZip(path);
-  const writer = new ZipWriter(out, 2);
+  // The level every export is written with (xlsx-writer.ts).
+  const writer = new ZipWriter(out, DEFLATE_LEVEL);
   let rowIndex = 0;
   let recoloured = 0;
   try {

@@ -86,7 +86,7 @@ export interface FileListQuery {
 }
 
 /** The files a caller lists: their own (everyone's for an admin), searched on name and title. */
-export function filesWhere(actor: Pick<AuthState, 'isAdmin' | 'userId'>, search: string | undefined): SQL | undefined {
+export function filesWhere(actor: Reader, search: string | undefined): SQL | undefined {
   const conditions: SQL[] = [];
   if (!actor.isAdmin) conditions.push(eq(annuityFiles.ownerId, actor.userId));
   if (search) {
@@ -245,7 +245,7 @@ export function patentRunQuery(ctx: Pick<AppContext, 'db'>, run: PatentRun, offs
  * without the sorted value last. `limit=all` is a window of ANNUITY_ALL_PAGE_SIZE rows, `page`
  * counting windows (decision 178): no answer holds a whole file.
  */
-export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery, actor: Pick<AuthState, 'isAdmin' | 'userId'>) {
+export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery, actor: Reader) {
   // The colours are the ledger's where it moves them for this reader (decision 233): the counts always; a page that
   // selects or sorts by colour, in memory over the file's order when the ledger moves any row.
   const colours = (await fileColours(ctx, actor, [file])).get(file.id)!;
@@ -254,7 +254,7 @@ export async function listPatents(ctx: AppContext, file: AnnuityFileRow, query: 
   return { ...(await pageByStoredColours(ctx, file, query, actor, counts)), counts };
 }
 
-async function pageByStoredColours(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery, actor: Pick<AuthState, 'isAdmin' | 'userId'>, counts: ColourCounts) {
+async function pageByStoredColours(ctx: AppContext, file: AnnuityFileRow, query: PatentListQuery, actor: Reader, counts: ColourCounts) {
   const limit = query.limit === 'all' ? ANNUITY_ALL_PAGE_SIZE : query.limit;
   const page = query.page;
   // Without a search the file row already knows the count (kept by the check and by every edit): no count over 100,000 rows.
@@ -308,7 +308,7 @@ async function pageByLedgerColours(
   ctx: AppContext,
   file: AnnuityFileRow,
   query: PatentListQuery,
-  actor: Pick<AuthState, 'isAdmin' | 'userId'>,
+  actor: Reader,
   colours: FileColours,
   counts: ColourCounts,
 ) {
