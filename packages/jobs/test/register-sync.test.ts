@@ -10,6 +10,7 @@ import { registerSyncJob, registerSyncRunKind } from '../src/definitions/registe
 import { PAUSED_HOLDER, REGISTER_SYNC_DISABLED, requestRegisterSync, type RegisterSyncDeps } from '../src/registers/sync.ts';
 import { createRegisterSyncProcessor } from '../src/registers/sync.ts';
 import type { RunKind } from '../src/run-kind.ts';
+import { NOT_STARTED_AFTER_MS, SILENT_RUN_AFTER_MS } from '../src/sweep.ts';
 
 /*
  * Issue 29 §3: the register sync over real HTTP (a local OPS serving the recorded answers of packages/registers),
@@ -206,11 +207,15 @@ describe.each(testDatabaseKinds())('register sync (%s)', (kind) => {
     expect(paused.leaseExpiresAt?.getTime()).toBe(clock + 30_000);
     expect(ops.count(LEGAL('1000000'))).toBe(1);
     expect(published.at(-1)?.paused_until).toBe(new Date(clock + 30_000).toISOString());
-    // The sweep leaves a paused run alone until then.
+    // The sweep leaves a paused run alone until then, and takes it as soon as the pause is over (with the sweep's
+    // own cutoffs: the run has been silent since the pause, 30 s, not SILENT_RUN_AFTER_MS).
+    const sweepSees = async () => registerSyncRunKind.toEnqueue(handle.db, new Date(clock - NOT_STARTED_AFTER_MS), new Date(clock - SILENT_RUN_AFTER_MS), new Date(clock), 10);
     expect(await registerSyncRunKind.toEnqueue(handle.db, new Date(clock), new Date(clock), new Date(clock), 10)).not.toContain(id);
+    clock += 29_000;
+    expect(await sweepSees()).not.toContain(id);
 
-    clock += 30_000;
-    expect(await registerSyncRunKind.toEnqueue(handle.db, new Date(clock), new Date(clock), new Date(clock), 10)).toContain(id);
+    clock += 1_000;
+    expect(await sweepSees()).toContain(id);
     await runJob(deps(register), id);
     expect(await runOf(id)).toMatchObject({ state: 'Done', done: 3, found: 2, pausedUntil: null, pauseReason: null });
     expect(ops.count(LEGAL('1000000'))).toBe(2);
