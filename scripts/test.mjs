@@ -68,9 +68,10 @@ const UNHANDLED_LINES = 60;
 const END_OF_BLOCK = '⎯⎯⎯⎯';
 
 // Arguments (files, -t filters, --project) go to one Vitest over every project, as before.
-// Without any, two steps (decision 173): every project but the two one-file-at-a-time chains, with a file per
-// core; then the end-to-end chain and the fault chain side by side, each in its own Vitest (each chain is mostly
-// one process's CPU or waiting on a restart; one after the other they were half the suite's time).
+// Without any, two steps (decision 173): every project but the two chains, with a file per core; then the
+// end-to-end chain and the fault chain side by side, each in its own Vitest (each chain is mostly one process's CPU
+// or waiting on a restart; one after the other they were half the suite's time). The end-to-end chain runs two
+// files at a time there (decision 236): alone beside the faults it left a third of the machine idle.
 const started = Date.now();
 const runs = [];
 if (extra.length > 0) {
@@ -80,7 +81,7 @@ if (extra.length > 0) {
   console.log(`\n[test] parallel projects: ${Math.round((Date.now() - started) / 1000)} s; now the e2e and fault chains side by side`);
   const chains = Date.now();
   runs.push(...(await Promise.all([
-    vitest('vitest-e2e', ['--project', 'e2e']),
+    vitest('vitest-e2e', ['--project', 'e2e'], { stepEnv: { E2E_FILES_AT_ONCE: '2' } }),
     vitest('vitest-faults', ['--project', 'faults'], { prefix: '[faults] ' }),
   ])));
   console.log(`[test] chains: ${Math.round((Date.now() - chains) / 1000)} s`);
