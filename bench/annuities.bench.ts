@@ -5,8 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -27,12 +27,13 @@ import {
   type SheetRow,
   writeLedgerExport,
 } from '../packages/annuities/src/index.ts';
-import { ENGLISH_HEADERS, FRENCH_HEADERS, rowsFrom, xlsBuffer, xlsxBuffer } from '../packages/annuities/test/support/workbooks.ts';
+import { ENGLISH_HEADERS, rowsFrom, xlsBuffer } from '../packages/annuities/test/support/workbooks.ts';
+import { ANNUITY_BENCH_DIR, BENCH_TODAY, exportFixture, workbookFixture } from './annuity-fixtures.ts';
 
 const ROWS = 100_000;
 const XLS_SHEET_ROWS = 50_000; // BIFF8 holds 65,536 rows a sheet
-const TODAY = parseIsoDate('2026-11-21') as Day;
-const DIR = join(tmpdir(), 'annuities-bench');
+const TODAY = BENCH_TODAY;
+const DIR = ANNUITY_BENCH_DIR;
 const XLSX_FILE = join(DIR, `mixed-${ROWS}.xlsx`);
 const XLS_FILE = join(DIR, `mixed-${ROWS}.xls`);
 const OUT_FILE = join(DIR, 'export.xlsx');
@@ -58,22 +59,13 @@ function peakRssMb(): number {
 }
 
 async function fixtures(): Promise<void> {
-  await mkdir(DIR, { recursive: true });
-  if (!existsSync(XLSX_FILE)) {
-    await writeFile(XLSX_FILE, await xlsxBuffer([{ name: 'Annuités', headers: FRENCH_HEADERS, rows: rowsFrom(0, ROWS) }]));
-  }
+  await workbookFixture(ROWS);
   if (!existsSync(XLS_FILE)) {
     const sheets = [];
     for (let s = 0; s * XLS_SHEET_ROWS < ROWS; s++) sheets.push({ name: `Patents ${s + 1}`, headers: ENGLISH_HEADERS, rows: rowsFrom(s * XLS_SHEET_ROWS, XLS_SHEET_ROWS) });
     await writeFile(XLS_FILE, xlsBuffer(sheets, false));
   }
-  if (!existsSync(EXPORT_FIXTURE)) {
-    const out = createWriteStream(EXPORT_FIXTURE);
-    const result = await checkSpreadsheet(await readFile(XLSX_FILE), XLSX_FILE, { today: TODAY, out });
-    out.end();
-    await finished(out);
-    if (!result.ok) throw new Error(`export fixture: ${result.reason}`);
-  }
+  await exportFixture(ROWS);
 }
 
 const SCENARIOS: Record<string, () => Promise<Measure>> = {

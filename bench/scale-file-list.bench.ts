@@ -14,17 +14,20 @@
  * warm-up); beside the latencies, the API process's CPU per request (every
  * thread: PGlite's included, embedded), the figure a loaded machine moves least.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { ANNUITY_ALL_PAGE_SIZE, ANNUITY_PATENT_SORTS, type AnnuityPatentsResponse } from '@portal/contracts';
+import { loadConfig } from '@portal/config';
 import { openDatabase, type DatabaseConfig } from '@portal/db';
 import { createScratchDatabase } from '@portal/db/testing';
+import { createStorage } from '@portal/storage';
 import { startRedisServer } from '@portal/queue/test-support';
 import { fillAnnuityFile, linkFileToLedger } from '../apps/api/test/support/annuity-scale.ts';
 import { freePort, startProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
+import { exportFixture } from './annuity-fixtures.ts';
 import { withDatabase } from './database.ts';
 import { cpuOf } from './proc.ts';
 import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv, forecastWarm } from './production-env.ts';
@@ -162,6 +165,9 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
       await linkFileToLedger(db, id, userId);
       return id;
     });
+    // Both files get the check's export of a ROWS-row workbook, stored as the worker stores it: the measured file's
+    // streams as stored (its rows are nobody's patents), the linked file's is recoloured for the reader (decision 234).
+    const exports = await storeExports(env, dbConfig, { plain: measured.fileId, linked: linkedFileId });
     notes.push(
       without
         ? `${topology}: insert of ${ROWS} rows (one INSERT … SELECT, then vacuum analyze): ${(measured.ms / 1000).toFixed(1)} s with the 0018 indexes, ${(without.ms / 1000).toFixed(1)} s without the eight it added`
@@ -172,7 +178,9 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
       : startProcess('apps/api/src/main.ts', env);
     await api.waitFor(/Portal ready on/, 180_000);
     await client.post('/api/auth/login', user);
-    console.log(`  the forecast's warm-up after start: ${((await forecastWarm((p) => client.get(p))) / 1000).toFixed(1)} s before the lists are measured`);
+    // The forecast is the admins' screen (the annuities user gets 403): an admin waits for its warm-up.
+    if ((await admin.post('/api/auth/login', BENCH_ADMIN)).status !== 200) throw new Error('admin login after the restart');
+    console.log(`  the forecast's warm-up after start: ${((await forecastWarm((p) => admin.get(p))) / 1000).toFixed(1)} s before the lists are measured`);
     const headers = { cookie: client.cookieHeader(), origin: url, 'x-api-key': BENCH_API_KEY };
     const file = `${url}/api/brevets/file/${measured.fileId}`;
 
@@ -233,6 +241,10 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
     notes.push(
       `${topology}: scrolling "All" (sort date_prochaine_annuite desc): ${windows} windows, ${rows} rows in ${seconds.toFixed(1)} s = ${(windows / seconds).toFixed(1)} windows/s, ${(bytes / windows / 1024).toFixed(0)} kB per window on average, largest ${(maxBytes / 1024).toFixed(0)} kB`,
     );
+    for (const [what, key] of [['the stored export, streamed (no row moved)', exports.plain], ['the export recoloured for the reader’s ledger (half the rows moved)', exports.linked]] as const) {
+      const figures = await downloadUnderProbe(`${url}/api/annuite/files/download?file_path=${encodeURIComponent(key)}`, `${url}/api/auth/verify_token_`, headers, api.child.pid);
+      notes.push(`${topology}: download of ${what}, ${ROWS} rows: ${figures}`);
+    }
     return { lines, notes };
   } finally {
     await api.stop();
@@ -240,6 +252,60 @@ async function measure(topology: string, helloUrl: string): Promise<{ lines: Lin
     await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Stores the check's export of a ROWS-row workbook as each file's export (key and name on its row), with the API stopped. */
+async function storeExports(env: Record<string, string>, dbConfig: DatabaseConfig, files: { plain: string; linked: string }): Promise<{ plain: string; linked: string }> {
+  const storage = await createStorage(loadConfig(env).storage);
+  const fixture = await exportFixture(ROWS);
+  const keys = { plain: `annuities/export/bench/${files.plain}/checked.xlsx`, linked: `annuities/export/bench/${files.linked}/checked.xlsx` };
+  await withDatabase(dbConfig, async (db) => {
+    for (const which of ['plain', 'linked'] as const) {
+      await storage.put(keys[which], createReadStream(fixture), { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+      await db.execute(sql`update annuity_files set export_key = ${keys[which]} where id = ${files[which]}::uuid`);
+    }
+  });
+  return keys;
+}
+
+const DOWNLOADS = 3;
+const PROBE_EVERY_MS = 50;
+
+/**
+ * DOWNLOADS downloads of `downloadUrl` one after the other while a probe asks `probeUrl` every PROBE_EVERY_MS: the
+ * median download, the API's CPU per download, and the probe's worst answer (the API stays responsive, or not).
+ */
+async function downloadUnderProbe(downloadUrl: string, probeUrl: string, headers: Record<string, string>, pid: number | undefined): Promise<string> {
+  const probes: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const begun = performance.now();
+      await (await fetch(probeUrl, { headers })).arrayBuffer();
+      probes.push(performance.now() - begun);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+    }
+  })();
+  const seconds: number[] = [];
+  let bytes = 0;
+  const cpuBefore = pid ? cpuOf(pid) : 0;
+  try {
+    for (let i = 0; i < DOWNLOADS; i++) {
+      const begun = performance.now();
+      const res = await fetch(downloadUrl, { headers });
+      if (res.status !== 200) throw new Error(`download ${res.status}: ${await res.text()}`);
+      bytes = (await res.arrayBuffer()).byteLength;
+      seconds.push((performance.now() - begun) / 1000);
+    }
+  } finally {
+    probing = false;
+    await probe;
+  }
+  const cpu = pid ? (cpuOf(pid) - cpuBefore) / DOWNLOADS : Number.NaN;
+  const median = [...seconds].sort((a, b) => a - b)[Math.floor(DOWNLOADS / 2)]!;
+  const sorted = [...probes].sort((a, b) => a - b);
+  const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN;
+  return `median ${median.toFixed(2)} s of ${DOWNLOADS} (${(bytes / 1_048_576).toFixed(1)} MB), API ${cpu.toFixed(1)} CPU-s each; verify_token_ every ${PROBE_EVERY_MS} ms meanwhile: p99 ${p99.toFixed(0)} ms, max ${(sorted.at(-1) ?? Number.NaN).toFixed(0)} ms (${probes.length} probes)`;
 }
 
 const helloPort = await freePort();
