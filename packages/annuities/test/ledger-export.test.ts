@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSpreadsheet, COMPUTED_COLUMNS, LEDGER_REASONS, writeLedgerExport, type LedgerMove } from '../src/index.ts';
 import { parseIsoDate } from '../src/calendar.ts';
+import { MOVE_CODES, writeLedgerExportInThread } from '../src/spreadsheet/ledger-export-thread.ts';
 import { ENGLISH_HEADERS, FRENCH_HEADERS, rowsFrom, xlsxBuffer, type Cell } from './support/workbooks.ts';
 
 const TODAY = parseIsoDate('2026-11-27')!;
@@ -171,5 +172,24 @@ describe('the export as a reader’s ledger shows it (decision 234)', () => {
     const colour = FRENCH_HEADERS.length + COMPUTED_COLUMNS.indexOf('Couleur / Colour') + 1;
     for (const i of moves.keys()) expect(ws.getRow(i + 2).getCell(colour).value).toBe('orange');
     expect(ws.getRow(5_001 + 1).getCell(colour).value).toBeNull();
+  });
+
+  it('in a thread of its own: the same workbook, byte for byte, as on the calling thread', async () => {
+    const stored = await exportOf(await xlsxBuffer([{ name: 'Thread', headers: FRENCH_HEADERS, rows: rowsFrom(0, 2_000) }]), 'thread.xlsx');
+    const moves = new Map<number, LedgerMove>([[3, 'paid'], [4, 'lapsed'], [1_999, 'paid']]);
+    const { result, out } = await throughLedger(stored, moves);
+    const path = join(dir, 'thread-in.xlsx');
+    await writeFile(path, stored);
+    const codes = new Uint8Array(2_000);
+    for (const [i, move] of moves) codes[i] = MOVE_CODES[move];
+    const threaded = await writeLedgerExportInThread(path, codes, join(dir, 'thread-out.xlsx'));
+    expect(threaded).toEqual(result);
+    expect((await readFile(join(dir, 'thread-out.xlsx'))).equals(out)).toBe(true);
+  });
+
+  it('in a thread: a stored file that is not a workbook rejects, and the thread ends', async () => {
+    const path = join(dir, 'not-a-zip.xlsx');
+    await writeFile(path, 'not a zip at all');
+    await expect(writeLedgerExportInThread(path, new Uint8Array(1), join(dir, 'never.xlsx'))).rejects.toThrow(/ledger export thread/);
   });
 });

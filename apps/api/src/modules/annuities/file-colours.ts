@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AnnuityFileDto } from '@portal/contracts';
 import type { Database } from '@portal/db';
-import type { LedgerMove } from '@portal/annuities/ledger-export';
+import { MOVE_CODES, type LedgerMoves } from '@portal/annuities/ledger-export-thread';
 import { rowsOf, type AnnuityFileRow } from '@portal/jobs';
 import type { AppContext } from '../../context.ts';
 import { KeptReads } from '../../domain/kept-reads.ts';
@@ -57,14 +57,15 @@ export function* movedRows(colours: FileColours): Generator<{ rowIndex: number; 
   }
 }
 
-/** What the ledger says of a moved row (the export's recolouring, decision 234): lapsed (→ `orange`) or paid (→ `ok`). */
-export function ledgerMoveOf(colours: FileColours): (rowIndex: number) => LedgerMove | undefined {
+/** What the ledger says of each moved row (the export's recolouring, decision 234): lapsed (→ `orange`) or paid (→ `ok`). */
+export function ledgerMovesOf(colours: FileColours): LedgerMoves {
   const { byRow } = colours;
-  return (rowIndex) => {
-    const moved = byRow[rowIndex];
-    if (!moved) return undefined;
-    return ((moved - 1) & 3) === COLOUR_CODES.orange ? 'lapsed' : 'paid';
-  };
+  const moves = new Uint8Array(byRow.length);
+  for (let rowIndex = 0; rowIndex < byRow.length; rowIndex++) {
+    const moved = byRow[rowIndex]!;
+    if (moved) moves[rowIndex] = ((moved - 1) & 3) === COLOUR_CODES.orange ? MOVE_CODES.lapsed : MOVE_CODES.paid;
+  }
+  return moves;
 }
 
 /** The stored counts with the ledger's moves. */

@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ import { uploadHead, ZIP_MAGIC, type StoredUpload } from '../../domain/uploads.t
 import type { AuthState } from '../../domain/auth.ts';
 import { likePattern } from '../../domain/search.ts';
 import { patentDtosWithLedger, type Reader } from './ledger-colours.ts';
-import { colourOf, countsWith, fileColours, ledgerMoveOf, movedRows, type ColourCounts, type FileColours } from './file-colours.ts';
+import { colourOf, countsWith, fileColours, ledgerMovesOf, movedRows, type ColourCounts, type FileColours } from './file-colours.ts';
 import { searchTextHolds, matchesCondition, searchMatches } from './search-matches.ts';
 import { patentPageByKeys } from './patent-rows.ts';
 import { COLOUR_CODES, pageOfOrder, sortOrder, type Colour, type SortOrder } from './sort-orders.ts';
@@ -587,10 +587,18 @@ export async function exportBody(ctx: AppContext, actor: Reader, file: AnnuityFi
   const colours = (await fileColours(ctx, actor, [file])).get(file.id)!;
   const stored = await open();
   if (colours.size === 0) return { send: (res) => pipeline(stored, res) };
+  // The stored export is copied to a private directory and recoloured there, in a thread of its own, before the
+  // answer starts: a failure is still a JSON error, and the API's event loop (embedded, beside its database
+  // thread) only streams the result.
   const dir = await mkdtemp(join(tmpdir(), 'portal-export-'));
   const path = join(dir, 'export.xlsx');
+  const recoloured = join(dir, 'recoloured.xlsx');
   try {
     await pipeline(stored, createWriteStream(path, { mode: 0o600 }));
+    // Loaded on first use, as the thread's own modules: nothing of the recolouring is in the API's memory until a
+    // reader's ledger moves rows.
+    const { writeLedgerExportInThread } = await import('@portal/annuities/ledger-export-thread');
+    await writeLedgerExportInThread(path, ledgerMovesOf(colours), recoloured);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -598,10 +606,7 @@ export async function exportBody(ctx: AppContext, actor: Reader, file: AnnuityFi
   return {
     async send(res) {
       try {
-        // Loaded on first use: its zip reader stays off the API's main thread until a reader's ledger moves rows.
-        const { writeLedgerExport } = await import('@portal/annuities/ledger-export');
-        await writeLedgerExport(path, ledgerMoveOf(colours), res);
-        await new Promise<void>((resolve, reject) => res.end((error?: Error | null) => (error ? reject(error) : resolve())));
+        await pipeline(createReadStream(recoloured), res);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
