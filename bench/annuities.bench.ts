@@ -28,17 +28,17 @@ import {
   writeLedgerExport,
 } from '../packages/annuities/src/index.ts';
 import { ENGLISH_HEADERS, rowsFrom, xlsBuffer } from '../packages/annuities/test/support/workbooks.ts';
-import { ANNUITY_BENCH_DIR, BENCH_TODAY, exportFixture, workbookFixture } from './annuity-fixtures.ts';
+import { ANNUITY_BENCH_DIR, BENCH_TODAY, exportFixture, exportFixturePath, workbookFixture, workbookFixturePath } from './annuity-fixtures.ts';
 
 const ROWS = 100_000;
 const XLS_SHEET_ROWS = 50_000; // BIFF8 holds 65,536 rows a sheet
 const TODAY = BENCH_TODAY;
 const DIR = ANNUITY_BENCH_DIR;
-const XLSX_FILE = join(DIR, `mixed-${ROWS}.xlsx`);
+const XLSX_FILE = workbookFixturePath(ROWS);
 const XLS_FILE = join(DIR, `mixed-${ROWS}.xls`);
 const OUT_FILE = join(DIR, 'export.xlsx');
 /** The check's export of XLSX_FILE, kept: the input of the download's recolouring for a reader's ledger. */
-const EXPORT_FIXTURE = join(DIR, `export-${ROWS}.xlsx`);
+const EXPORT_FIXTURE = exportFixturePath(ROWS);
 const CAPPED_HEAP_MB = 256;
 
 interface Measure {

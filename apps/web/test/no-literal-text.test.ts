@@ -29,7 +29,7 @@ const stringOf = (node: ts.Node | undefined): string | undefined =>
   node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
 
 /** The texts written in place of a translation in one source, as `line: what "text"`. */
-export function literalTexts(fileName: string, text: string): string[] {
+function literalTexts(fileName: string, text: string): string[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: string[] = [];
   const report = (node: ts.Node, what: string, value: string) => {
