@@ -6,7 +6,8 @@ import { FORECAST_EXPORT_COLUMNS, forecastQuery, type ForecastResponse } from '@
 import { agentFees, cabinetServiceFees, ecbRates, patentLedger, patentRecords, userCabinets, users } from '@portal/db';
 import { forecastHasDirty, forecastLiveDay, originOf, rowsOf } from '@portal/jobs';
 import { sql } from 'drizzle-orm';
-import { computeForecast, forecastRefreshSettled, refreshInBackground } from '../src/modules/forecast/service.ts';
+import { exportLines, forecastCsv } from '../src/modules/forecast/export.ts';
+import { computeForecast, forecastRefreshSettled, refreshInBackground, wholeForecast } from '../src/modules/forecast/service.ts';
 import { startPatentWorld, type PatentWorld, type Seed } from './support/patents.ts';
 import { databaseKinds, type TestClient } from './support/portal.ts';
 
@@ -313,7 +314,7 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear, world.cabinetA)));
   });
 
-  it('the request never rebuilds: after a bulk change it answers at once from the stored figures, says updating, and the export is refused until the background lane has rebuilt them', async () => {
+  it('the request never rebuilds: after a bulk change it answers at once from the stored figures, says updating, and the export waits for the background lane (refused only past its wait)', async () => {
     const db = world.t.portal.ctx.db;
     const before = await forecast(admin);
     // What an import of the whole portfolio leaves: every patent named for a rebuild.
@@ -323,13 +324,20 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     // Nothing was rebuilt by the request: every patent is still named, the figures are those stored before.
     expect(Number(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from patent_forecast_dirty`))[0]!.n)).toBe(Number(rowsOf<{ n: number }>(await db.execute(sql`select count(distinct coalesce(nullif(idbrevet, ''), 'record:' || id::text))::int as n from patent_records`))[0]!.n));
     expect(sorted(actual(partial.years))).toEqual(sorted(actual(before.years)));
-    expect((await admin.get('/api/forecast/export?format=csv')).body).toMatchObject({ success: false, code: 'forecast_updating' });
-    refreshInBackground(db, TODAY, world.t.portal.ctx.logger);
+    // An export past its wait is refused, never written from partial figures.
+    await expect(wholeForecast(db, { kind: 'all' }, forecastQuery.parse({}), TODAY, world.t.portal.ctx.logger, 0)).rejects.toMatchObject({ code: 'forecast_updating' });
     await forecastRefreshSettled();
+    await db.execute(sql`insert into patent_forecast_dirty (patent_key) select distinct coalesce(nullif(idbrevet, ''), 'record:' || id::text) from patent_records on conflict do nothing`);
+    // Within its wait, the export starts the rebuild, waits for it, and writes the whole figures (another user's edit
+    // elsewhere does not refuse a user's file).
+    const res = await admin.get('/api/forecast/export?format=csv');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await forecastHasDirty(db)).toBe(false);
     const after = await forecast(admin);
     expect(after.updating).toBe(false);
     expect(sorted(actual(after.years))).toEqual(sorted(expected(data, {}, byYear, world.cabinetA)));
+    // The file holds the rebuilt figures, not those stored before the change.
+    expect(res.text.replace(/^\uFEFF/, '')).toBe(forecastCsv(exportLines(after)).replace(/^\uFEFF/, ''));
   });
 
   it('a new day rebuilds the special patents’ stored parts in the background: until then the answer says updating', async () => {

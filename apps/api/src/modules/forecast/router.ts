@@ -1,10 +1,9 @@
 import { forecastExportQuery, forecastQuery, forecastResponse } from '@portal/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../domain/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { readScope, today } from '../patents/index.ts';
 import { exportLines, forecastCsv, forecastXlsx } from './export.ts';
-import { computeForecast, refreshInBackground } from './service.ts';
+import { computeForecast, refreshInBackground, wholeForecast } from './service.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -28,17 +27,14 @@ export function forecastRoutes(ctx: AppContext): Route[] {
     defineRoute({
       method: 'GET',
       path: '/forecast/export',
-      summary: 'The same forecast as a file, xlsx (default) or csv: one line per period (year, month) and office, then the totals per currency, each figure with its parts (official fee, surcharge)',
+      summary:
+        'The same forecast as a file, xlsx (default) or csv: one line per period (year, month) and office, then the totals per currency, each figure with its parts (official fee, surcharge). When the figures are being rebuilt it waits for the rebuild (up to 20 s, then forecast_updating)',
       query: forecastExportQuery,
       response: { raw: [XLSX_TYPE, 'text/csv'], description: 'forecast-<today>.xlsx or .csv, named in Content-Disposition' },
       async handler({ query }, http) {
         const scope = await readScope(ctx, http.actor());
         const day = today(ctx);
-        const forecast = await computeForecast(ctx.db, scope, query, day);
-        if (forecast.updating) {
-          refreshInBackground(ctx.db, day, ctx.logger);
-          throw new AppError('forecast_updating');
-        }
+        const forecast = await wholeForecast(ctx.db, scope, query, day, ctx.logger);
         const lines = exportLines(forecast);
         const name = `forecast-${day}.${query.format}`;
         http.res.set('Content-Disposition', `attachment; filename="${name}"`);

@@ -1,9 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import { dayFromYmd, formatIsoDate, monthEnd, parseIsoDate, ymdFromDay } from '@portal/annuities/core';
 import { FORECAST_MAX_YEARS, FORECAST_OFFICES, type ForecastEur, type ForecastFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
 import { inBackgroundLane, type Database } from '@portal/db';
 import { forecastNeedsRefresh, refreshForecast, rowsOf, type EurParts } from '@portal/jobs';
 import type { Logger } from '@portal/logger';
+import { AppError } from '../../domain/errors.ts';
 import type { PatentScope } from '../patents/index.ts';
 
 /*
@@ -99,6 +101,43 @@ export async function refreshForecastIfNeeded(db: Database, todayIso: string, lo
 /** Settles when the background refresh under way (if any) has ended (tests, shutdown). */
 export function forecastRefreshSettled(): Promise<void> {
   return background ?? Promise.resolve();
+}
+
+/**
+ * How long an export waits for the background rebuild when it finds the figures not whole (a patent changed anywhere, a
+ * new day) before it answers `forecast_updating`: a file is never written from figures the screen would call partial, and
+ * a rebuild of a few patents takes milliseconds, so an export asked while another user edits is not refused (decision 237).
+ */
+export const FORECAST_EXPORT_WAIT_MS = 20_000;
+/** The pause between two looks when the rebuild under way is another process's (its batches are SKIP LOCKED here). */
+const EXPORT_RECHECK_MS = 100;
+
+/**
+ * The forecast whole for `todayIso`: computed, and while it says `updating`, the background rebuild started and awaited,
+ * then computed again, until `waitMs` has passed (then `forecast_updating`, 409).
+ */
+export async function wholeForecast(
+  db: Database,
+  scope: PatentScope,
+  query: ForecastQuery,
+  todayIso: string,
+  logger: Logger,
+  waitMs = FORECAST_EXPORT_WAIT_MS,
+): Promise<Omit<ForecastResponse, 'success'>> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const forecast = await computeForecast(db, scope, query, todayIso);
+    if (!forecast.updating) return forecast;
+    refreshInBackground(db, todayIso, logger);
+    const left = deadline - Date.now();
+    if (left <= 0) throw new AppError('forecast_updating');
+    const timer = new AbortController();
+    try {
+      await Promise.race([forecastRefreshSettled().then(() => sleep(Math.min(EXPORT_RECHECK_MS, left), undefined, { signal: timer.signal })), sleep(left, undefined, { signal: timer.signal })]);
+    } finally {
+      timer.abort();
+    }
+  }
 }
 
 export async function computeForecast(db: Database, scope: PatentScope, query: ForecastQuery, todayIso: string): Promise<Omit<ForecastResponse, 'success'>> {
