@@ -133,7 +133,13 @@ describe.each(['en', 'fr'] as const)('renewal budget screen (%s)', (lang) => {
       expect(await bars.nth(from + 1).getAttribute('aria-label')).toContain(t.chart.empty);
       await page.getByTestId('forecast-what-if').click({ force: true });
 
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('forecast-export-csv').click()]);
+      // The server's answer first, so a refusal fails with its message rather than a download that never comes.
+      const downloaded = page.waitForEvent('download');
+      // Awaited below once the answer is 200; if it is not, the context's close rejects it with nothing to report.
+      downloaded.catch(() => undefined);
+      const [answer] = await Promise.all([page.waitForResponse((r) => r.url().includes('/api/forecast/export')), page.getByTestId('forecast-export-csv').click()]);
+      expect(answer.status(), await answer.text()).toBe(200);
+      const download = await downloaded;
       expect(download.suggestedFilename()).toMatch(/^forecast-\d{4}-\d{2}-\d{2}\.csv$/);
       const csv = readFileSync(await download.path(), 'utf8');
       expect(csv.split('\r\n')[0]).toBe('period_kind;period;from;to;office;currency;official;surcharge;total;annuities;official_eur;surcharge_eur;agent_fee_eur;service_fee_eur;margin_eur;total_eur;unconverted');
