@@ -60,6 +60,6 @@ export {
 } from './registers/sync.ts';
 export { renewalCallsJob, RENEWAL_CALLS_CRON, RENEWAL_CALLS_EVERY_MS } from './definitions/renewal-calls.ts';
 export { createRenewalCallsProcessor } from './processors/renewal-calls.ts';
-export { callCostTables, callLines, callSettingsOf, closeCallItems, gatherCalls, openItemsOf, runRenewalCalls, sendCallStep, sentStepsOf, PDF_TYPE as CALL_PDF_TYPE, XLSX_TYPE as CALL_XLSX_TYPE, type RenewalCallsDeps, type RenewalCallsResult, type SendOutcome } from './calls/run.ts';
+export { callCostTables, callLines, callSettingsOf, closeCallItems, gatherCalls, openItemsOf, runRenewalCalls, sendCallStep, sentStepsOf, PDF_TYPE as CALL_PDF_TYPE, type RenewalCallsDeps, type RenewalCallsResult, type SendOutcome } from './calls/run.ts';
 export { CALL_TOTAL_CURRENCY, DEFAULT_CALL_SETTINGS, instructBefore, nextStep, partOf, priceItem, stepOn, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep, type CostPart, type PricedItem, type SentStep } from './calls/costs.ts';
 export { callPdf, callXlsx, formatAmount, type CallDocument, type CallLine } from './calls/documents.ts';

@@ -9,6 +9,7 @@ import { rowsOf } from '../patents/rows.ts';
 import { loadCostTables, type CostTables } from '../costs/load.ts';
 import { DEFAULT_CALL_SETTINGS, instructBefore, nextStep, priceItem, stepToSend, totalsPerCurrency, windowEnd, type CallSettings, type CallStep, type SentStep } from './costs.ts';
 import { amountsOf, callPdf, callXlsx, formatAmount, type CallDocument, type CallLine } from './documents.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
 export interface RenewalCallsDeps {
   db: Database;
@@ -20,7 +21,6 @@ export interface RenewalCallsDeps {
 }
 
 export const PDF_TYPE = 'application/pdf';
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 interface CabinetSettings extends CallSettings {
   cabinetId: string;
@@ -300,10 +300,10 @@ async function storeDocuments(deps: RenewalCallsDeps, doc: CallDocument) {
   const pdf = await callPdf(doc);
   const xlsx = await callXlsx(doc);
   await deps.storage.put(`${base}.pdf`, pdf, { contentType: PDF_TYPE });
-  await deps.storage.put(`${base}.xlsx`, xlsx, { contentType: XLSX_TYPE });
+  await deps.storage.put(`${base}.xlsx`, xlsx, { contentType: XLSX_CONTENT_TYPE });
   return [
     { storageKey: `${base}.pdf`, filename: `${name}.pdf`, contentType: PDF_TYPE, size: pdf.length },
-    { storageKey: `${base}.xlsx`, filename: `${name}.xlsx`, contentType: XLSX_TYPE, size: xlsx.length },
+    { storageKey: `${base}.xlsx`, filename: `${name}.xlsx`, contentType: XLSX_CONTENT_TYPE, size: xlsx.length },
   ];
 }
 

@@ -20,6 +20,7 @@ import { isPacked, packBatch, type PackedBatch } from '../annuities/packed-rows.
 import { linkFileToPortfolio } from '../annuities/links.ts';
 import { PACKED_INSERT_SQL, storePackedPatents } from '../annuities/patents.ts';
 import { annuityRunKind, publishFile } from '../kinds/annuities.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
 export interface CheckAnnuitiesDeps {
   db: Database;
@@ -52,7 +53,6 @@ export const EMBEDDED_INSERT_ROWS = 100;
 export const PATENT_STATEMENTS_AT_ONCE = PATENT_BATCH / PATENT_INSERT_ROWS;
 /** Progress goes to the owner and touches the row (the heartbeat) at least this often while rows come in. */
 export const ANNUITY_PROGRESS_MS = 500;
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A rewrite that keeps finding newer edits gives up after this many passes; the sweep enqueues it again. */
 const MAX_EXPORT_PASSES = 5;
 
@@ -160,7 +160,7 @@ export function createCheckAnnuitiesProcessor(deps: CheckAnnuitiesDeps): Process
   ) => {
     const key = exportKeyFor(file.importKey);
     const out = new PassThrough();
-    const upload = deps.storage.put(key, out, { contentType: XLSX_TYPE });
+    const upload = deps.storage.put(key, out, { contentType: XLSX_CONTENT_TYPE });
     // Decision 232: on the embedded database's thread, the engine thread stores the rows itself (none cross this heap).
     const database = direct ? openDatabasePort(deps.db) : null;
     try {

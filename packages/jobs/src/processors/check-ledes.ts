@@ -19,6 +19,7 @@ import { recordLedesNotice } from '../ledes/notifications.ts';
 import { loadGuidelineVersions, recheckGuidelineHistory, runHistoryLookup, storeGuidelineIndex } from '../ledes/guidelines.ts';
 import { enqueueCommittedMails } from '../mails.ts';
 import { ledesRunKind, publishRun } from '../kinds/ledes.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
 export { publishRun } from '../kinds/ledes.ts';
 
@@ -318,7 +319,7 @@ async function writeTreated(deps: CheckLedesDeps, run: LedesRunRow, treatedKey: 
     .orderBy(asc(ledesFindings.line));
   const versions = await loadGuidelineVersions(deps.db, run.idClient);
   const out = new PassThrough();
-  const upload = deps.storage.put(treatedKey, out, { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+  const upload = deps.storage.put(treatedKey, out, { contentType: XLSX_CONTENT_TYPE });
   // A failed upload stops the workbook's pass (its output would otherwise wait for a reader forever).
   const uploaded = upload.then(
     () => undefined,

@@ -6,7 +6,7 @@ import { cabinets, patentExportBatches, patentLedger, patentRecords, paymentInst
 import type { Logger } from '@portal/logger';
 import type { Processor } from '@portal/queue';
 import type { Storage } from '@portal/storage';
-import { neutralise, XlsxStreamWriter, type OutCell } from '@portal/xlsx';
+import { neutralise, XlsxStreamWriter, type OutCell, XLSX_CONTENT_TYPE } from '@portal/xlsx';
 import { costOf, fromMinor, loadCostTables, type CostTables } from '../costs/load.ts';
 import { csvLine } from '../patents/csv.ts';
 import { engineDay } from '../patents/rows.ts';
@@ -21,7 +21,6 @@ export interface ExportPatentsDeps {
 /** Patents per batch at most: a larger backlog makes several batches in one run. */
 export const PATENT_EXPORT_BATCH_MAX = 5000;
 export const PATENT_EXPORT_PREFIX = 'outbound/patent-exports';
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The columns of an export, in the back office's wire names. */
 export const PATENT_EXPORT_COLUMNS = [
@@ -161,7 +160,7 @@ function cellsOf(row: ExportRow, cost: CostCells): OutCell[] {
 
 async function writeXlsx(storage: Storage, key: string, rows: readonly ExportRow[], costs: readonly CostCells[]): Promise<void> {
   const out = new PassThrough();
-  const upload = storage.put(key, out, { contentType: XLSX_TYPE });
+  const upload = storage.put(key, out, { contentType: XLSX_CONTENT_TYPE });
   try {
     const writer = new XlsxStreamWriter(out, ['FFFFFFFF']);
     await writer.startSheet('export', { widths: PATENT_EXPORT_COLUMNS.map(() => 18) });

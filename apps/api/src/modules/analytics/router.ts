@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { spendCsv, spendXlsxStream } from './export.ts';
 import { spendAnalytics } from './service.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export function analyticsRoutes(ctx: AppContext): Route[] {
   return [
@@ -22,7 +22,7 @@ export function analyticsRoutes(ctx: AppContext): Route[] {
       path: '/ledes/analytics/export',
       summary: 'The same figures as a file, xlsx (default) or csv, headers in the reader’s language',
       query: spendExportQuery,
-      response: { raw: [XLSX_TYPE, 'text/csv'], description: 'The spend table, named in Content-Disposition' },
+      response: { raw: [XLSX_CONTENT_TYPE, 'text/csv'], description: 'The spend table, named in Content-Disposition' },
       async handler({ query }, http) {
         const { format, ...filters } = query;
         const data = await spendAnalytics(ctx.db, filters);
@@ -32,7 +32,7 @@ export function analyticsRoutes(ctx: AppContext): Route[] {
           http.res.end(spendCsv(data, http.locale));
           return;
         }
-        http.res.set('Content-Type', XLSX_TYPE);
+        http.res.set('Content-Type', XLSX_CONTENT_TYPE);
         const { stream, done } = spendXlsxStream(data, http.locale);
         await Promise.all([pipeline(stream, http.res), done]);
       },

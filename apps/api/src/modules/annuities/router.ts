@@ -24,8 +24,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { canRead, commentFilePatents, commentPatents, editPatent, exportBody, findFileByPath, listFiles, listPatents, readableFile, research, submitAnnuityFile, waitForFreshExport, type DownloadBody } from './service.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A download of an export that misses the latest edits waits this long for the queue's rewrite, then answers 409. */
 export const STALE_EXPORT_WAIT_MS = 10_000;
 
@@ -80,7 +80,7 @@ export function annuitiesRoutes(ctx: AppContext): Route[] {
       path: '/annuite/files/download',
       summary: 'Downloads the import or (once Done) the export of a file the caller may read; a stale export waits for its rewrite, then 409',
       query: annuityDownloadQuery,
-      response: { raw: ['application/octet-stream', XLSX_TYPE], description: 'The file, named in Content-Disposition' },
+      response: { raw: ['application/octet-stream', XLSX_CONTENT_TYPE], description: 'The file, named in Content-Disposition' },
       async handler({ query: { file_path } }, http) {
         const actor = http.actor();
         // Only keys the server issued, found on a file the caller may read; nothing else touches storage.
@@ -112,7 +112,7 @@ export function annuitiesRoutes(ctx: AppContext): Route[] {
           const stored = await open();
           body = { send: (res) => pipeline(stored, res) };
         }
-        http.res.set('Content-Type', isExport ? XLSX_TYPE : 'application/octet-stream');
+        http.res.set('Content-Type', isExport ? XLSX_CONTENT_TYPE : 'application/octet-stream');
         http.res.set('Content-Disposition', contentDisposition(isExport ? file.exportName : file.importName));
         await body.send(http.res);
       },

@@ -4,8 +4,8 @@ import { defineRoute, type Route } from '../../http/routes.ts';
 import { readScope, today } from '../patents/index.ts';
 import { exportLines, forecastCsv, forecastXlsx } from './export.ts';
 import { computeForecast, refreshInBackground, wholeForecast } from './service.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export function forecastRoutes(ctx: AppContext): Route[] {
   return [
@@ -30,7 +30,7 @@ export function forecastRoutes(ctx: AppContext): Route[] {
       summary:
         'The same forecast as a file, xlsx (default) or csv: one line per period (year, month) and office, then the totals per currency, each figure with its parts (official fee, surcharge). When the figures are being rebuilt it waits for the rebuild (up to 20 s, then forecast_updating)',
       query: forecastExportQuery,
-      response: { raw: [XLSX_TYPE, 'text/csv'], description: 'forecast-<today>.xlsx or .csv, named in Content-Disposition' },
+      response: { raw: [XLSX_CONTENT_TYPE, 'text/csv'], description: 'forecast-<today>.xlsx or .csv, named in Content-Disposition' },
       async handler({ query }, http) {
         const scope = await readScope(ctx, http.actor());
         const day = today(ctx);
@@ -42,7 +42,7 @@ export function forecastRoutes(ctx: AppContext): Route[] {
           http.res.set('Content-Type', 'text/csv; charset=utf-8');
           http.res.send(forecastCsv(lines));
         } else {
-          http.res.set('Content-Type', XLSX_TYPE);
+          http.res.set('Content-Type', XLSX_CONTENT_TYPE);
           http.res.send(await forecastXlsx(lines));
         }
       },

@@ -29,6 +29,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, NO_CONTENT, type Route } from '../../http/routes.ts';
 import { canRead, findRunByFilePath, listHistory, submitLedesFiles, waitForRuns } from './service.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
 /** RFC 6266 / 5987: an ASCII fallback and the exact UTF-8 name; no header injection possible. */
 function contentDisposition(filename: string): string {
@@ -138,7 +139,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
       path: '/ledes/file/download',
       summary: 'Downloads an original or treated file of a run the caller may read',
       body: ledesDownloadBody,
-      response: { raw: ['application/octet-stream', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], description: 'The file, named in Content-Disposition' },
+      response: { raw: ['application/octet-stream', XLSX_CONTENT_TYPE], description: 'The file, named in Content-Disposition' },
       async handler({ body: { file_path } }, http) {
         const actor = http.actor();
         // Only keys the server issued, found on a run the caller may read; nothing else touches storage.
@@ -156,7 +157,7 @@ export function ledesRoutes(ctx: AppContext): Route[] {
           if (error instanceof StorageNotFoundError) throw new AppError('not_found');
           throw error;
         }
-        http.res.set('Content-Type', treated ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'application/octet-stream');
+        http.res.set('Content-Type', treated ? XLSX_CONTENT_TYPE : 'application/octet-stream');
         http.res.set('Content-Disposition', contentDisposition(filename));
         await pipeline(stream, http.res);
       },

@@ -20,8 +20,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type Route } from '../../http/routes.ts';
 import { checkSyncKey, findExport, listExports, listImports, readImport, submitImport, syncPatents, triggerExport, triggerReminders } from './service.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** RFC 6266 / 5987: an ASCII fallback and the exact UTF-8 name; no header injection possible. */
 function contentDisposition(filename: string): string {
@@ -123,7 +123,7 @@ export function patentPortfolioRoutes(ctx: AppContext): Route[] {
       summary: "Downloads an export batch's file, xlsx (default) or csv",
       params: patentExportIdParams,
       query: patentExportDownloadQuery,
-      response: { raw: [XLSX_TYPE, 'text/csv'], description: 'The batch file, named in Content-Disposition' },
+      response: { raw: [XLSX_CONTENT_TYPE, 'text/csv'], description: 'The batch file, named in Content-Disposition' },
       async handler({ params, query }, http) {
         const batch = await findExport(ctx, params.id);
         const key = query.format === 'csv' ? batch.csvKey : batch.xlsxKey;
@@ -134,7 +134,7 @@ export function patentPortfolioRoutes(ctx: AppContext): Route[] {
           if (error instanceof StorageNotFoundError) throw new AppError('not_found');
           throw error;
         }
-        http.res.set('Content-Type', query.format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE);
+        http.res.set('Content-Type', query.format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_CONTENT_TYPE);
         http.res.set('Content-Disposition', contentDisposition(`${batch.name}.${query.format}`));
         await pipeline(stream, http.res);
       },

@@ -6,6 +6,7 @@ import type { StoredUpload } from '../../domain/uploads.ts';
 import type { AuthState } from '../../domain/auth.ts';
 import { recordMail } from '../mail/index.ts';
 import { sendCommitted } from './notify.ts';
+import { XLSX_CONTENT_TYPE } from '@portal/xlsx';
 
 /** Content types of the accepted extensions, for the attachment. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -13,7 +14,7 @@ const CONTENT_TYPES: Record<string, string> = {
   doc: 'application/msword',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  xlsx: XLSX_CONTENT_TYPE,
   csv: 'text/csv',
   txt: 'text/plain',
   jpg: 'image/jpeg',
