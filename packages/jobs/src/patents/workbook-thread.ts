@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { runOneShotThread } from '../one-shot-thread.ts';
 
 export interface WorkbookRow {
   rowNumber: number;
@@ -26,31 +26,18 @@ export interface WorkbookVisitor {
  * rejects; the thread is always terminated.
  */
 export function readWorkbookInThread(bytes: Buffer, fileName: string, visitor: WorkbookVisitor): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const worker = new Worker(new URL('./workbook-worker.mjs', import.meta.url), { workerData: { bytes, fileName } });
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (outcome: { ok: true } | { ok: false; reason: string } | Error) => {
-      if (settled) return;
-      settled = true;
-      worker.terminate().catch(() => {});
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    let chain = Promise.resolve();
-    worker.on('message', (message: WorkbookMessage) => {
-      chain = chain
-        .then(async () => {
-          if (settled) return;
-          if (message.type === 'expected') visitor.expected(message.rows);
-          else if (message.type === 'sheet') visitor.sheet(message.headers);
-          else if (message.type === 'rows') {
-            await visitor.rows(message.rows);
-            worker.postMessage('ack');
-          } else finish(message.ok ? { ok: true } : { ok: false, reason: message.reason });
-        })
-        .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
-    });
-    worker.on('error', (error) => finish(new Error(`portfolio workbook thread crashed: ${error.message}`, { cause: error })));
-    worker.on('exit', (code) => finish(new Error(`portfolio workbook thread exited with code ${code}`)));
+  return runOneShotThread<WorkbookMessage, { ok: true } | { ok: false; reason: string }>({
+    url: new URL('./workbook-worker.mjs', import.meta.url),
+    workerData: { bytes, fileName },
+    name: 'portfolio workbook thread',
+    async onMessage(message, worker) {
+      if (message.type === 'expected') visitor.expected(message.rows);
+      else if (message.type === 'sheet') visitor.sheet(message.headers);
+      else if (message.type === 'rows') {
+        await visitor.rows(message.rows);
+        worker.postMessage('ack');
+      } else return message.ok ? { ok: true } : { ok: false, reason: message.reason };
+      return undefined;
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { runOneShotThread } from '../one-shot-thread.ts';
 import type { ReceiptThreadInput, ReceiptThreadMessage } from './protocol.ts';
 
 export type ReceiptVisitor = (message: Exclude<ReceiptThreadMessage, { type: 'done' }>) => Promise<void>;
@@ -10,31 +10,17 @@ export type ReceiptVisitor = (message: Exclude<ReceiptThreadMessage, { type: 'do
  * A visitor failure or a crash of the thread rejects; the thread is always terminated.
  */
 export function readUploadInThread(input: ReceiptThreadInput, visitor: ReceiptVisitor, signal?: AbortSignal): Promise<Extract<ReceiptThreadMessage, { type: 'done' }>> {
-  const worker = new Worker(new URL('./receipts-worker.mjs', import.meta.url), { workerData: input, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (outcome: Extract<ReceiptThreadMessage, { type: 'done' }> | Error) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      worker.terminate().catch(() => {});
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    const onAbort = () => finish(signal?.reason instanceof Error ? signal.reason : new Error('receipt reading aborted'));
-    signal?.addEventListener('abort', onAbort);
-    let chain = Promise.resolve();
-    worker.on('message', (message: ReceiptThreadMessage) => {
-      chain = chain
-        .then(async () => {
-          if (settled) return;
-          if (message.type === 'done') return finish(message);
-          await visitor(message);
-          if (message.type === 'pdf') worker.postMessage('ack');
-        })
-        .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
-    });
-    worker.on('error', (error) => finish(new Error(`receipt thread crashed: ${error.message}`, { cause: error })));
-    worker.on('exit', (code) => finish(new Error(`receipt thread exited with code ${code}`)));
+  return runOneShotThread<ReceiptThreadMessage, Extract<ReceiptThreadMessage, { type: 'done' }>>({
+    url: new URL('./receipts-worker.mjs', import.meta.url),
+    workerData: input,
+    name: 'receipt thread',
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
+    signal,
+    async onMessage(message, worker) {
+      if (message.type === 'done') return message;
+      await visitor(message);
+      if (message.type === 'pdf') worker.postMessage('ack');
+      return undefined;
+    },
   });
 }
