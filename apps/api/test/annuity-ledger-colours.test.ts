@@ -5,7 +5,7 @@ import type { AnnuityFileDto, AnnuityPatentDto } from '@portal/contracts';
 import { annuityFiles, annuityPatents, cabinets, patentLedger, patentRecords, userCabinets } from '@portal/db';
 import { writeLedger } from '@portal/jobs';
 import { and, eq, sql } from 'drizzle-orm';
-import { colourReads } from '../src/modules/annuities/file-colours.ts';
+import { colourReads, countsWith, fileColours, outdatedStatements, type FileColours } from '../src/modules/annuities/file-colours.ts';
 import { ENGLISH_HEADERS, xlsxBuffer, type Cell } from '../../../packages/annuities/test/support/workbooks.ts';
 import { downloadExport } from './support/annuity-exports.ts';
 import { databaseKinds, startTestPortal, type TestClient, type TestPortal } from './support/portal.ts';
@@ -234,6 +234,31 @@ describe.each(databaseKinds())('annuity file colours read the ledger (%s)', (kin
       await db.delete(userCabinets).where(and(eq(userCabinets.userId, owner.id), eq(userCabinets.cabinetId, theirsCabinet)));
     }
     expect((await references(owner.client, 'limit=30')).counts).toEqual(ownerCounts);
+  });
+
+  it('readers of a file at once share the kept colours’ checks (two statements for twenty), and a change committed before a request shows in its answer', async () => {
+    const db = t.portal.ctx.db;
+    const [row] = await db.select().from(annuityFiles).where(eq(annuityFiles.id, file._id));
+    const reader = { isAdmin: false, userId: owner.id };
+    const paidYear = and(eq(patentLedger.patentKey, 'LC-PAID'), eq(patentLedger.annuityYear, 10));
+    const okOf = (colours: FileColours) => countsWith({ ok: 0, nok: 0, orange: 0, no_date: 0 }, colours).ok;
+    const keptOk = okOf((await fileColours({ db }, reader, [row!])).get(file._id)!);
+    const before = outdatedStatements(db);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fileColours({ db }, reader, [row!])));
+    expect(answers.map((a) => okOf(a.get(file._id)!))).toEqual(Array(20).fill(keptOk));
+    expect(outdatedStatements(db) - before).toBeGreaterThanOrEqual(1);
+    expect(outdatedStatements(db) - before).toBeLessThanOrEqual(2);
+    // A check under way answers the readers who came before it; one who comes after a commit waits for the next check.
+    const early = fileColours({ db }, reader, [row!]);
+    await db.update(patentLedger).set({ state: 'due' }).where(paidYear);
+    try {
+      const late = await fileColours({ db }, reader, [row!]);
+      expect(okOf(late.get(file._id)!), 'the change committed before the request').toBe(keptOk - 1);
+      await early;
+    } finally {
+      await db.update(patentLedger).set({ state: 'paid' }).where(paidYear);
+    }
+    expect(okOf((await fileColours({ db }, reader, [row!])).get(file._id)!)).toBe(keptOk);
   });
 
   it.runIf(kind === 'postgres')('a change committed after the snapshot of kept colours shows, even when its transaction began before it', async () => {

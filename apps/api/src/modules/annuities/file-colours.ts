@@ -144,6 +144,57 @@ async function outdated(db: Database, snapshots: readonly string[]): Promise<Set
   return new Set(rows.map((r) => r.snapshot));
 }
 
+/**
+ * The checks of kept answers (`outdated`), grouped per database handle: while one statement runs, the snapshots asked
+ * meanwhile wait for the next one, which starts once it has ended and answers them all. The statement a request waits
+ * for always starts after the request came, so a write committed before it shows in its answer; twenty readers of a
+ * file at once ask two statements instead of twenty.
+ */
+class OutdatedChecks {
+  private running: Promise<unknown> | null = null;
+  private next: { snapshots: Set<string>; result: Promise<Set<string>> } | null = null;
+  statements = 0;
+
+  constructor(private readonly db: Database) {}
+
+  check(snapshots: readonly string[]): Promise<Set<string>> {
+    if (!this.running) return this.start(new Set(snapshots));
+    if (!this.next) {
+      const waiting = new Set<string>();
+      const begin = () => {
+        this.next = null;
+        return this.start(waiting);
+      };
+      this.next = { snapshots: waiting, result: this.running.then(begin, begin) };
+    }
+    for (const snapshot of snapshots) this.next.snapshots.add(snapshot);
+    return this.next.result;
+  }
+
+  private start(snapshots: Set<string>): Promise<Set<string>> {
+    this.statements++;
+    const result = outdated(this.db, [...snapshots]);
+    const running: Promise<unknown> = result.then(
+      () => this.ended(running),
+      () => this.ended(running),
+    );
+    this.running = running;
+    return result;
+  }
+
+  private ended(running: Promise<unknown>): void {
+    if (this.running === running) this.running = null;
+  }
+}
+const checks = new WeakMap<Database, OutdatedChecks>();
+const checksOf = (db: Database) => {
+  let found = checks.get(db);
+  if (!found) checks.set(db, (found = new OutdatedChecks(db)));
+  return found;
+};
+/** How many `outdated` statements were run on `db` (the tests' gauge). */
+export const outdatedStatements = (db: Database) => checks.get(db)?.statements ?? 0;
+
 const keyOf = (file: FileVersion, actor: Reader) => JSON.stringify([file.id, file.editVersion, file.updatedAt.getTime(), actor.isAdmin ? 'admin' : actor.userId]);
 
 /**
@@ -165,7 +216,7 @@ export async function fileColours(ctx: Pick<AppContext, 'db'>, actor: Reader, fi
     }),
   );
   if (found.length > 0) {
-    const stale = await outdated(db, [...new Set(found.map((f) => f.entry.snapshot))]);
+    const stale = await checksOf(db).check([...new Set(found.map((f) => f.entry.snapshot))]);
     for (const { file, key, read, entry } of found) {
       if (stale.has(entry.snapshot)) {
         kept.forget(db, key, read);
