@@ -21,6 +21,19 @@ describe('spend rollup', () => {
     expect(toTenThousandths('')).toBeNull();
   });
 
+  it('keeps apart lines whose fields only run together the same (an XML item may hold the separator)', () => {
+    const acc = new SpendAccumulator();
+    acc.onStart(HEADER);
+    const item = (firm: string, client: string, tk: string, task: string) => ['20260305', '20260331', 'F', firm, client, 'M1', tk, 'Name', task, '10', '1'];
+    acc.onLine(item('A|B', 'C', 'T1', 'L1|X'), []);
+    acc.onLine(item('A', 'B|C', 'T1|L1', 'X'), []);
+    acc.onLine(item('A|B', 'C', 'T1', 'L1|X'), []);
+    expect(acc.result().map((r) => [r.lawFirmId, r.clientId, r.timekeeperId, r.taskCode, r.lines])).toEqual([
+      ['A|B', 'C', 'T1', 'L1|X', 2],
+      ['A', 'B|C', 'T1|L1', 'X', 1],
+    ]);
+  });
+
   it('lines of the same key summed; another month, timekeeper or task is another row; a bad date falls back to the period end', () => {
     const acc = new SpendAccumulator();
     acc.onStart(HEADER);

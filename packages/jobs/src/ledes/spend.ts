@@ -128,16 +128,23 @@ class ExactSum {
   }
 }
 
+/** The months met so far, by year × 100 + month: one string per month, not one per line. */
+const MONTHS = new Map<number, string>();
+
 /** "20260315" → "2026-03"; anything else → null. */
 function monthOf(date: string | undefined): string | null {
   if (date === undefined || date.length !== 8) return null;
+  let value = 0;
   for (let i = 0; i < 8; i++) {
     const c = date.charCodeAt(i);
     if (c < 48 || c > 57) return null;
+    if (i < 6) value = value * 10 + (c - 48);
   }
-  const month = (date.charCodeAt(4) - 48) * 10 + (date.charCodeAt(5) - 48);
+  const month = value % 100;
   if (month < 1 || month > 12) return null;
-  return `${date.slice(0, 4)}-${date.slice(4, 6)}`;
+  let text = MONTHS.get(value);
+  if (text === undefined) MONTHS.set(value, (text = `${date.slice(0, 4)}-${date.slice(4, 6)}`));
+  return text;
 }
 
 const COLUMNS = {
@@ -172,10 +179,18 @@ interface SpendAcc {
   overGuidelines: bigint;
 }
 
+/** The rows of one (month, law firm, client, matter), by (timekeeper, task, type). */
+type MatterRows = Map<string, SpendAcc>;
+
 /** Rolls up the lines of one check (98B and 98BI: the same 24 first columns; XML items as the engine's 98B records). */
 export class SpendAccumulator {
   private index: Record<Column, number> | null = null;
-  private readonly rows = new Map<string, SpendAcc>();
+  /** By (month, firm, client, matter), then by (timekeeper, task, type): the lines of an invoice share the first part. */
+  private readonly matters = new Map<string, MatterRows>();
+  /** The previous line's first part and its rows: most lines follow one of the same matter (no key built, no lookup). */
+  private last: { month: string; lawFirmId: string; clientId: string; matterId: string; rows: MatterRows } | null = null;
+  /** Every row in the order its first line came: the result's order. */
+  private readonly seen: SpendAcc[] = [];
 
   onStart(fieldNames: readonly string[]): void {
     const upper = fieldNames.map((n) => n.trim().toUpperCase());
@@ -198,15 +213,23 @@ export class SpendAccumulator {
     const lawFirmId = field(fields, index.firm);
     const clientId = field(fields, index.client);
     const matterId = field(fields, index.matter);
+    let last = this.last;
+    if (!last || last.month !== month || last.lawFirmId !== lawFirmId || last.clientId !== clientId || last.matterId !== matterId) {
+      const matterKey = `${month}\u0000${lawFirmId}\u0000${clientId}\u0000${matterId}`;
+      let rows = this.matters.get(matterKey);
+      if (!rows) this.matters.set(matterKey, (rows = new Map<string, SpendAcc>()));
+      this.last = last = { month, lawFirmId, clientId, matterId, rows };
+    }
     const timekeeperId = field(fields, index.timekeeper);
     const taskCode = field(fields, index.task).toUpperCase();
     const lineType = field(fields, index.type).toUpperCase();
-    const key = `${month}|${lawFirmId}|${clientId}|${matterId}|${timekeeperId}|${taskCode}|${lineType}`;
-    let acc = this.rows.get(key);
+    const key = `${timekeeperId}\u0000${taskCode}\u0000${lineType}`;
+    let acc = last.rows.get(key);
     if (!acc) {
       const row = { month, lawFirmId, clientId, matterId, timekeeperId, timekeeperName: field(fields, index.timekeeperName), taskCode, lineType };
       acc = { row, lines: 0, amount: new ExactSum(), units: new ExactSum(), overGuidelines: 0n };
-      this.rows.set(key, acc);
+      last.rows.set(key, acc);
+      this.seen.push(acc);
     }
     acc.lines++;
     acc.amount.add(field(fields, index.total));
@@ -215,7 +238,7 @@ export class SpendAccumulator {
   }
 
   result(): SpendRow[] {
-    return [...this.rows.values()].map((a) => ({ ...a.row, lines: a.lines, amount: a.amount.value(), units: a.units.value(), overGuidelines: a.overGuidelines }));
+    return this.seen.map((a) => ({ ...a.row, lines: a.lines, amount: a.amount.value(), units: a.units.value(), overGuidelines: a.overGuidelines }));
   }
 }
 
