@@ -183,7 +183,6 @@ async function startTopology(mode: 'embedded' | 'production', uploadMax: number)
   }
 }
 
-/** Signs in a new user of `role`, with a socket that reports the finished runs of `event`. */
 /**
  * Posts a body and reads the answer. A browser's upload costs the portal's machine nothing; this client shares its two
  * cores, so it is the cheapest Node has: `http.request` (fetch, undici's web streams, took 20–60 ms more for the same
@@ -206,6 +205,7 @@ async function post(url: string, headers: Record<string, string>, body: Buffer):
   });
 }
 
+/** Signs in a new user of `role`, with a socket that reports the finished runs of `event`. */
 async function userOf(top: Topology, admin: TestClient, role: string, email: string, event: string) {
   const { roles } = (await admin.get('/api/role')).body as { roles: Array<{ _id: string; slug: string }> };
   const created = await admin.post('/api/admin/user', { company_agent: 'Bench', email, password: 'bench-user-password', roles: [roles.find((r) => r.slug === role)!._id], ...(role === 'user_agent_ledes' ? { id_client: ['C1'] } : {}) });

@@ -128,11 +128,11 @@ class ExactSum {
   }
 }
 
-/** The months met so far, by year × 100 + month: one string per month, not one per line. */
-const MONTHS = new Map<number, string>();
-
-/** "20260315" → "2026-03"; anything else → null. */
-function monthOf(date: string | undefined): string | null {
+/**
+ * "20260315" → "2026-03"; anything else → null. `months` keeps the strings made, by year × 100 + month: one string per
+ * month of a check, not one per line.
+ */
+function monthOf(date: string | undefined, months: Map<number, string>): string | null {
   if (date === undefined || date.length !== 8) return null;
   let value = 0;
   for (let i = 0; i < 8; i++) {
@@ -142,8 +142,8 @@ function monthOf(date: string | undefined): string | null {
   }
   const month = value % 100;
   if (month < 1 || month > 12) return null;
-  let text = MONTHS.get(value);
-  if (text === undefined) MONTHS.set(value, (text = `${date.slice(0, 4)}-${date.slice(4, 6)}`));
+  let text = months.get(value);
+  if (text === undefined) months.set(value, (text = `${date.slice(0, 4)}-${date.slice(4, 6)}`));
   return text;
 }
 
@@ -191,6 +191,7 @@ export class SpendAccumulator {
   private last: { month: string; lawFirmId: string; clientId: string; matterId: string; rows: MatterRows } | null = null;
   /** Every row in the order its first line came: the result's order. */
   private readonly seen: SpendAcc[] = [];
+  private readonly months = new Map<number, string>();
 
   onStart(fieldNames: readonly string[]): void {
     const upper = fieldNames.map((n) => n.trim().toUpperCase());
@@ -209,7 +210,7 @@ export class SpendAccumulator {
   onLine(fields: readonly string[] | null, findings: readonly ResolvedFinding[]): void {
     const index = this.index;
     if (!index || !fields) return;
-    const month = monthOf(field(fields, index.date)) ?? monthOf(field(fields, index.end)) ?? '';
+    const month = monthOf(field(fields, index.date), this.months) ?? monthOf(field(fields, index.end), this.months) ?? '';
     const lawFirmId = field(fields, index.firm);
     const clientId = field(fields, index.client);
     const matterId = field(fields, index.matter);

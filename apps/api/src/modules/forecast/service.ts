@@ -131,12 +131,9 @@ export async function wholeForecast(
     refreshInBackground(db, todayIso, logger);
     const left = deadline - Date.now();
     if (left <= 0) throw new AppError('forecast_updating');
-    const timer = new AbortController();
-    try {
-      await Promise.race([forecastRefreshSettled().then(() => sleep(Math.min(EXPORT_RECHECK_MS, left), undefined, { signal: timer.signal })), sleep(left, undefined, { signal: timer.signal })]);
-    } finally {
-      timer.abort();
-    }
+    // This process's rebuild, then a short pause before the next look (another process's batches may hold the rest),
+    // or the deadline. The timers hold no process open.
+    await Promise.race([forecastRefreshSettled().then(() => sleep(EXPORT_RECHECK_MS, undefined, { ref: false })), sleep(left, undefined, { ref: false })]);
   }
 }
 
