@@ -29,6 +29,7 @@ import {
 } from '../packages/annuities/src/index.ts';
 import { ENGLISH_HEADERS, rowsFrom, xlsBuffer } from '../packages/annuities/test/support/workbooks.ts';
 import { ANNUITY_BENCH_DIR, BENCH_TODAY, exportFixture, exportFixturePath, workbookFixture, workbookFixturePath } from './annuity-fixtures.ts';
+import { ownPeakRssMb } from './proc.ts';
 
 const ROWS = 100_000;
 const XLS_SHEET_ROWS = 50_000; // BIFF8 holds 65,536 rows a sheet
@@ -55,7 +56,7 @@ interface Measure {
 const RUNS = 3;
 
 function peakRssMb(): number {
-  return Math.round(process.resourceUsage().maxRSS / 1024);
+  return Math.round(ownPeakRssMb());
 }
 
 async function fixtures(): Promise<void> {

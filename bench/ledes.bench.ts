@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse';
 import { checkLedes, defaultProfile } from '../packages/ledes/src/index.ts';
 import { generateLedes } from '../packages/ledes/test/generate.ts';
+import { ownPeakRssMb } from './proc.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const profile = defaultProfile('PAR', 'patent')!;
@@ -123,7 +124,7 @@ async function child(path: string, mode: string): Promise<void> {
   const { result } = await checkLedes(source, { filename: path, profile, clock, collect: mode === 'entity' });
   // Keep the entity alive until measured.
   if (result.format_ok.length < 0) throw new Error('unreachable');
-  process.stdout.write(`${process.resourceUsage().maxRSS / 1024}\n`);
+  process.stdout.write(`${ownPeakRssMb()}\n`);
 }
 
 async function main(): Promise<void> {

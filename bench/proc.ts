@@ -22,6 +22,14 @@ export function rssOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/**
+ * This process's own peak RSS (MB): VmHWM of /proc/self/status. Not `process.resourceUsage().maxRSS`: Linux keeps
+ * ru_maxrss across execve, so a child spawned by a bench that holds 700 MB reports 700 MB whatever it used itself.
+ */
+export function ownPeakRssMb(): number {
+  return rssOf(process.pid).peak;
+}
+
 /** CPU seconds used so far by the PostgreSQL backends connected to `database` (their command line names it). */
 export function backendsCpu(database: string): number {
   let total = 0;

@@ -31,7 +31,7 @@ import { multipart } from '../apps/api/test/support/multipart.ts';
 import { freePort, startProcess, type RunningProcess } from '../apps/api/test/support/processes.ts';
 import { TestClient } from '../apps/api/test/support/portal.ts';
 import { BENCH_ADMIN, BENCH_API_KEY, benchProductionEnv } from './production-env.ts';
-import { backendsCpu, cpuOf, memoryKinds, rssOf, threadsCpu } from './proc.ts';
+import { backendsCpu, cpuOf, memoryKinds, ownPeakRssMb, rssOf, threadsCpu } from './proc.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const MODES = (process.env.BENCH_MODES ?? 'embedded,production').split(',');
@@ -229,7 +229,7 @@ if (engineIndex !== -1) {
   out.end();
   await finished(out);
   if (!result.ok) throw new Error(result.reason);
-  process.stdout.write(`${JSON.stringify({ seconds: (performance.now() - started) / 1000, peak: process.resourceUsage().maxRSS / 1024 })}\n`);
+  process.stdout.write(`${JSON.stringify({ seconds: (performance.now() - started) / 1000, peak: ownPeakRssMb() })}\n`);
 } else {
   const file = await xlsxBuffer([{ name: 'Brevets', headers: FRENCH_HEADERS, rows: rowsFrom(0, ROWS) }]);
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-bench-scale-'));
