@@ -2,7 +2,6 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ra
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { ConfigError, type Config } from '@portal/config';
 
 /**
@@ -103,8 +102,12 @@ export function otpauthUri(base32: string, account: string): string {
   return totp(base32, account).toString();
 }
 
-/** The QR code of the otpauth URI as an SVG data URL, drawn server-side so the web bundle carries no QR library. */
+/**
+ * The QR code of the otpauth URI as an SVG data URL, drawn server-side so the web bundle carries no QR library. The
+ * library is loaded with the first enrolment, not when the API starts.
+ */
 export async function qrDataUrl(uri: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }

@@ -3,7 +3,6 @@ import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 import { fail, ok, type ReasonCode, type Result } from '../reasons.ts';
-import { CFB } from './cfb.ts';
 import type { SpreadsheetLimits } from './limits.ts';
 
 export type SpreadsheetFormat = 'xlsx' | 'xls';
@@ -59,7 +58,7 @@ export async function inspectSpreadsheet(bytes: Buffer, fileName: string, limits
   if (extension !== 'xlsx' && extension !== 'xls') return fail('type_mismatch', `extension .${extension ?? ''}`);
 
   if (startsWith(bytes, OLE2_MAGIC)) {
-    const ole = inspectOle2(bytes);
+    const ole = await inspectOle2(bytes);
     if (!ole.ok) return ole;
     // An OLE2 file named .xlsx is never parsed as xls (UP-08): the name and the content disagree.
     if (extension !== 'xls') return fail('type_mismatch', 'xls content in a .xlsx file');
@@ -77,11 +76,15 @@ export async function inspectSpreadsheet(bytes: Buffer, fileName: string, limits
   return fail('type_mismatch', 'neither a zip nor an OLE2 container');
 }
 
-/** Encrypted OOXML and legacy workbooks both live in OLE2 containers; tell them apart by their streams. */
-function inspectOle2(bytes: Buffer): Result<void> {
+/**
+ * Encrypted OOXML and legacy workbooks both live in OLE2 containers; tell them apart by their streams. SheetJS (its CFB
+ * reader) is loaded here, on the first OLE2 file: a thread that only meets .xlsx files never holds it (≈ 3 MB of heap).
+ */
+async function inspectOle2(bytes: Buffer): Promise<Result<void>> {
   // Compound files are whole sectors (2^n bytes, n at offset 0x1E); anything else is truncated or padded by hand.
   const sectorShift = bytes.length >= 0x20 ? bytes.readUInt16LE(0x1e) : 0;
   if ((sectorShift !== 9 && sectorShift !== 12) || bytes.length % (1 << sectorShift) !== 0) return fail('malformed_workbook', 'not a whole number of sectors');
+  const { CFB } = await import('./cfb.ts');
   let names: string[];
   try {
     const container = CFB.read(bytes, { type: 'buffer' });

@@ -1,17 +1,23 @@
 import { fail, type Result } from '../reasons.ts';
 import { inspectSpreadsheet } from './guard.ts';
 import { DEFAULT_LIMITS, type SpreadsheetLimits } from './limits.ts';
-import { readXls } from './read-xls.ts';
-import { readXlsx } from './read-xlsx.ts';
 import type { ReadStats, RowVisitor, SheetInfo, SheetRow } from './rows.ts';
 
-/** Inspect, then stream every row of an uploaded .xlsx or .xls through `visitor`. */
+/**
+ * Inspect, then stream every row of an uploaded .xlsx or .xls through `visitor`. Each format's reader (exceljs, SheetJS)
+ * is loaded with the first file of that format: an engine thread that reads .xlsx only does not hold SheetJS.
+ */
 export async function readSpreadsheet(bytes: Buffer, fileName: string, visitor: RowVisitor, limits: SpreadsheetLimits = DEFAULT_LIMITS): Promise<Result<ReadStats>> {
   const inspection = await inspectSpreadsheet(bytes, fileName, limits);
   if (!inspection.ok) return inspection;
   try {
     if (inspection.value.expectedRows !== null) await visitor.expected?.(inspection.value.expectedRows);
-    return inspection.value.format === 'xlsx' ? await readXlsx(bytes, inspection.value, limits, visitor) : await readXls(bytes, limits, visitor);
+    if (inspection.value.format === 'xlsx') {
+      const { readXlsx } = await import('./read-xlsx.ts');
+      return await readXlsx(bytes, inspection.value, limits, visitor);
+    }
+    const { readXls } = await import('./read-xls.ts');
+    return await readXls(bytes, limits, visitor);
   } catch (error) {
     // Visitor failures are the caller's; everything else in a parser is a malformed file.
     return fail('malformed_workbook', error instanceof Error ? error.message.slice(0, 200) : String(error));

@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import PDFDocument from 'pdfkit';
 import { formatMinor, parseIsoDate } from '@portal/annuities/core';
 import { serverT, type Locale } from '@portal/i18n';
 import { neutralise, XlsxStreamWriter } from '@portal/xlsx';
@@ -63,8 +62,12 @@ export function amountsOf(line: CallLine, locale: Locale): { fee: string; surcha
   };
 }
 
-/** The call as a PDF (pdfkit, standard Helvetica: WinAnsi covers French). */
+/**
+ * The call as a PDF (pdfkit, standard Helvetica: WinAnsi covers French). pdfkit and its font tables are loaded with the
+ * first call written, not when the API starts (≈ 20 MB of a process that writes none, issue 28).
+ */
 export async function callPdf(doc: CallDocument): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const t = tx(doc.locale);
   const step = serverT(doc.locale)(`renewal_call.steps.${doc.step}`, { ns: 'emails' });
   const pdf = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 36, info: { Title: `${t('title')} ${doc.clientCode}` } });
