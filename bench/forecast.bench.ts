@@ -16,7 +16,7 @@ import { parseIsoDate } from '@portal/annuities/core';
 import type { ForecastQuery } from '@portal/contracts';
 import { openDatabase, type DatabaseConfig } from '@portal/db';
 import { createScratchDatabase } from '@portal/db/testing';
-import { liveParts, refreshForecast, rowsOf, seedDemoPortfolio, specialCte } from '@portal/jobs';
+import { FORECAST_SCOPED_DIRTY_MAX, liveParts, refreshForecast, rowsOf, seedDemoPortfolio, specialCte } from '@portal/jobs';
 import { computeForecast } from '../apps/api/src/modules/forecast/service.ts';
 import type { PatentScope } from '../apps/api/src/modules/patents/service.ts';
 import { seedBaseData } from '../apps/api/src/seed.ts';
@@ -93,6 +93,19 @@ async function run(mode: string): Promise<void> {
     if (!answers.last.updating) throw new Error('after a change the answer should say updating');
     rows.push({ mode, figure: 'admin, after one patent changed (answer)', p50: answers.p50, p95: answers.p95, max: answers.max, cpu: answers.cpu, note: 'updating: true, nothing rebuilt; includes the UPDATE' });
     await refreshForecast(db, TODAY);
+    // Decision 239: an agent's answer while patents outside its scope wait for their rows, at the scoped check's bound
+    // (FORECAST_SCOPED_DIRTY_MAX names, each probed) and past it (the count alone).
+    for (const names of [FORECAST_SCOPED_DIRTY_MAX, FORECAST_SCOPED_DIRTY_MAX + 1]) {
+      await db.execute(sql`
+        insert into patent_forecast_dirty (patent_key)
+        select distinct coalesce(nullif(r.idbrevet, ''), 'record:' || r.id::text) from patent_records r
+        where not (r.cabinet_id = any(${sql.param(agentScope.cabinetIds)}::uuid[]) or r.client_code = any(${sql.param(agentScope.codes)}::text[]))
+        limit ${names}`);
+      const r = await timedRuns(RUNS, () => computeForecast(db, agentScope, base, TODAY));
+      if (r.last.updating !== names > FORECAST_SCOPED_DIRTY_MAX) throw new Error(`agent with ${names} patents waiting elsewhere: updating ${r.last.updating}`);
+      rows.push({ mode, figure: `agent, ${names} patents elsewhere waiting`, p50: r.p50, p95: r.p95, max: r.max, cpu: r.cpu, note: `updating: ${r.last.updating} (decision 239)` });
+      await refreshForecast(db, TODAY);
+    }
     const rebuilds = await timedRuns(RUNS, async (i) => {
       await change(i);
       return refreshForecast(db, TODAY);

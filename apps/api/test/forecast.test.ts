@@ -4,10 +4,11 @@ import { eq } from 'drizzle-orm';
 import { addDays, computeSchedule, costBreakdown, formatIsoDate, OFFICES, parseIsoDate, surchargeOn, UNITARY_STATES, type DatedAmount, type EcbRate, type Office } from '@portal/annuities/core';
 import { FORECAST_EXPORT_COLUMNS, forecastQuery, type ForecastResponse } from '@portal/contracts';
 import { agentFees, cabinetServiceFees, ecbRates, patentLedger, patentRecords, userCabinets, users } from '@portal/db';
-import { forecastHasDirty, forecastLiveDay, originOf, rowsOf } from '@portal/jobs';
+import { FORECAST_SCOPED_DIRTY_MAX, forecastHasDirty, forecastLiveDay, originOf, rowsOf } from '@portal/jobs';
 import { sql } from 'drizzle-orm';
 import { exportLines, forecastCsv } from '../src/modules/forecast/export.ts';
 import { computeForecast, forecastRefreshSettled, refreshInBackground, wholeForecast } from '../src/modules/forecast/service.ts';
+import type { PatentScope } from '../src/modules/patents/service.ts';
 import { startPatentWorld, type PatentWorld, type Seed } from './support/patents.ts';
 import { databaseKinds, type TestClient } from './support/portal.ts';
 
@@ -312,6 +313,59 @@ describe.each(databaseKinds())('GET /api/forecast (%s)', (kind) => {
     await db.delete(patentRecords).where(eq(patentRecords.idagenda, gone.idagenda));
     data.records = data.records.filter((r) => r !== gone);
     expect(sorted(actual((await forecast(admin)).years))).toEqual(sorted(expected(data, {}, byYear, world.cabinetA)));
+  });
+
+  it('an answer says updating for the patents it keeps only: a change elsewhere leaves an agent’s or a cabinet’s figures whole (decision 239)', async () => {
+    const db = world.t.portal.ctx.db;
+    const mine: PatentScope = { kind: 'owned', cabinetIds: [world.cabinetB], codes: ['CODE-2'] };
+    const updating = async (scope: PatentScope, query: Record<string, string> = {}) => (await computeForecast(db, scope, forecastQuery.parse(query), TODAY)).updating;
+    const name = async (...keys: string[]) => {
+      for (const key of keys) await db.execute(sql`insert into patent_forecast_dirty (patent_key) values (${key}) on conflict do nothing`);
+    };
+    const inScope = (r: Seed) => r.cabinetId === world.cabinetB || r.clientCode === 'CODE-2';
+    const single = (r: Seed) => !!r.idbrevet && !data.records.some((o) => o !== r && o.idbrevet === r.idbrevet);
+    await forecast(admin);
+
+    // Another cabinet's patent waits for its rows: the agent's figures and cabinet B's are whole, the whole portfolio's and cabinet A's are not.
+    const elsewhere = data.records.find((r) => single(r) && !inScope(r))!;
+    await name(elsewhere.idbrevet!);
+    expect(await updating(mine)).toBe(false);
+    const res = await agent.client.get('/api/forecast');
+    expect(res.status).toBe(200);
+    expect((res.body as ForecastResponse).updating).toBe(false);
+    expect(await updating({ kind: 'all' }, { cabinet: world.cabinetB })).toBe(false);
+    expect(await updating({ kind: 'all' }, { cabinet: world.cabinetA })).toBe(true);
+    expect(await updating({ kind: 'all' })).toBe(true);
+    await forecast(admin);
+
+    // One of its own, by its patent number and by its record (a record without one).
+    await name(data.records.find((r) => single(r) && r.cabinetId === world.cabinetB)!.idbrevet!);
+    expect(await updating(mine)).toBe(true);
+    await forecast(admin);
+    const [keyed] = rowsOf<{ id: string }>(await db.execute(sql`select id from patent_records where idbrevet is null and cabinet_id = ${world.cabinetB}::uuid limit 1`));
+    await name(`record:${keyed!.id}`);
+    expect(await updating(mine)).toBe(true);
+    await forecast(admin);
+
+    // A patent leaving the agent's scope (its stored rows are the agent's until rebuilt), and one coming in (its record is).
+    const leaving = data.records.find((r) => single(r) && r.cabinetId === world.cabinetB && r.clientCode !== 'CODE-2')!;
+    await db.update(patentRecords).set({ cabinetId: world.cabinetA }).where(eq(patentRecords.idagenda, leaving.idagenda));
+    leaving.cabinetId = world.cabinetA;
+    expect(await updating(mine)).toBe(true);
+    const after = await forecast(agent.client);
+    expect(sorted(actual(after.years))).toEqual(sorted(expected(data, { scope: { cabinetIds: [world.cabinetB], codes: ['CODE-2'] } }, byYear, world.cabinetA)));
+    const coming = data.records.find((r) => single(r) && !inScope(r))!;
+    await db.update(patentRecords).set({ clientCode: 'CODE-2' }).where(eq(patentRecords.idagenda, coming.idagenda));
+    coming.clientCode = 'CODE-2';
+    expect(await updating(mine)).toBe(true);
+    await forecast(admin);
+
+    // Past one batch of names (an import, a change of the fee tables), every answer says updating until they are fewer.
+    await name(...Array.from({ length: FORECAST_SCOPED_DIRTY_MAX + 1 }, (_, i) => `bulk-${i}`));
+    expect(await updating(mine)).toBe(true);
+    await forecast(admin);
+    expect(await updating(mine)).toBe(false);
+    expect(sorted(actual((await forecast(agent.client)).years))).toEqual(sorted(expected(data, { scope: { cabinetIds: [world.cabinetB], codes: ['CODE-2'] } }, byYear, world.cabinetA)));
   });
 
   it('the request never rebuilds: after a bulk change it answers at once from the stored figures, says updating, and the export waits for the background lane (refused only past its wait)', async () => {

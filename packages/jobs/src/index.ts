@@ -40,7 +40,7 @@ export { PATENT_KEY_SQL, patentKeyOf, syncRecordStates, writeLedger, type Ledger
 export { costOf, costsToWire, fromMinor, loadCostTables, type CostTables } from './costs/load.ts';
 export { GUIDELINE_LOOKUP_BATCH, guidelineHistoryLookup, loadGuidelineVersions, storeGuidelineIndex, toLedesDay } from './ledes/guidelines.ts';
 export { GUIDELINE_PREVIEW_BUDGET_MS, previewGuidelines, type GuidelinePreview, type GuidelinePreviewRun } from './ledes/preview.ts';
-export { FORECAST_REFRESH_BATCH, forecastHasDirty, forecastNeedsRefresh, refreshForecast } from './forecast/refresh.ts';
+export { FORECAST_REFRESH_BATCH, FORECAST_SCOPED_DIRTY_MAX, forecastHasDirty, forecastHasDirtyAmong, forecastNeedsRefresh, refreshForecast, type ForecastAudience } from './forecast/refresh.ts';
 export { forecastLiveDay, rebuildLive, specialCte } from './forecast/live.ts';
 export { eurPartsOf, type EurParts } from './forecast/costs.ts';
 export { liveParts, storedScheduleOf, storedThroughOf, type ForecastInput, type ForecastPart, type StoredAnnuity, type StoredSchedule } from './forecast/schedule.ts';

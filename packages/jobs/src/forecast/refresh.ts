@@ -165,10 +165,15 @@ async function refreshLiveDay(db: Database, today: string): Promise<void> {
   });
 }
 
-/** Whether the forecast needs the background refresh before its figures are whole for a window ending `needThrough`. */
-export async function forecastNeedsRefresh(db: Executor, today: string, needThrough: string): Promise<boolean> {
+/**
+ * Whether the forecast needs the background refresh before its figures are whole for a window ending `needThrough`.
+ * With `among`, the figures are those of the patents it keeps (an agent's scope, a cabinet or client filter): a patent
+ * waiting elsewhere leaves them whole (decision 239); a new day or rows stored through too early a day concern every
+ * answer.
+ */
+export async function forecastNeedsRefresh(db: Executor, today: string, needThrough: string, among?: ForecastAudience): Promise<boolean> {
   if ((await forecastLiveDay(db)) !== today) return true;
-  if (await forecastHasDirty(db)) return true;
+  if (among ? await forecastHasDirtyAmong(db, among) : await forecastHasDirty(db)) return true;
   return rowsOf(await db.execute(sql`select 1 from patent_forecast_rows where stored_through < ${needThrough}::date limit 1`)).length > 0;
 }
 
@@ -178,6 +183,39 @@ async function nameStale(db: Executor, needThrough: string): Promise<void> {
     insert into patent_forecast_dirty (patent_key)
     select distinct patent_key from patent_forecast_rows where stored_through < ${needThrough}::date
     on conflict do nothing`);
+}
+
+/**
+ * The patents an answer keeps, as a condition on the `cabinet_id` and `client_code` of a table under the alias given
+ * (the stored rows, the special patents' rows, the records).
+ */
+export type ForecastAudience = (alias: string) => SQL;
+
+/**
+ * Names looked at one by one for a scoped answer (`forecastHasDirtyAmong`): past this many (an import, a change of the
+ * fee tables), every answer says `updating` until the background lane has brought them under one batch.
+ */
+export const FORECAST_SCOPED_DIRTY_MAX = FORECAST_REFRESH_BATCH;
+
+/**
+ * Whether a patent waiting for its rows may change the figures of the patents `among` keeps: its stored or special rows
+ * are among them (it may leave them, or be deleted), or one of its records is (it may come in, or change). One index
+ * probe per table and name; past FORECAST_SCOPED_DIRTY_MAX names, true without looking.
+ */
+export async function forecastHasDirtyAmong(db: Executor, among: ForecastAudience): Promise<boolean> {
+  const [row] = rowsOf<{ n: number; hit: boolean }>(
+    await db.execute(sql`
+      with d as materialized (select patent_key from patent_forecast_dirty limit ${FORECAST_SCOPED_DIRTY_MAX + 1})
+      select (select count(*) from d)::int as n, exists (
+        select 1 from d where
+          exists (select 1 from patent_forecast_rows f where f.patent_key = d.patent_key and ${among('f')})
+          or exists (select 1 from patent_forecast_live l where l.patent_key = d.patent_key and ${among('l')})
+          or exists (select 1 from patent_records r where r.idbrevet = d.patent_key and ${among('r')})
+          or exists (select 1 from patent_records r
+            where r.id = (case when d.patent_key like 'record:%' then substr(d.patent_key, 8)::uuid end) and ${among('r')})
+      ) as hit`),
+  );
+  return row!.n > FORECAST_SCOPED_DIRTY_MAX || row!.hit;
 }
 
 /** Whether any patent waits for its rows to be rebuilt (a cheap probe before `refreshForecast`). */

@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { dayFromYmd, formatIsoDate, monthEnd, parseIsoDate, ymdFromDay } from '@portal/annuities/core';
 import { FORECAST_MAX_YEARS, FORECAST_OFFICES, type ForecastEur, type ForecastFigure, type ForecastPeriod, type ForecastQuery, type ForecastResponse } from '@portal/contracts';
 import { inBackgroundLane, type Database } from '@portal/db';
-import { forecastNeedsRefresh, refreshForecast, rowsOf, type EurParts } from '@portal/jobs';
+import { forecastNeedsRefresh, refreshForecast, rowsOf, type EurParts, type ForecastAudience } from '@portal/jobs';
 import type { Logger } from '@portal/logger';
 import { AppError } from '../../domain/errors.ts';
 import type { PatentScope } from '../patents/index.ts';
@@ -66,6 +66,22 @@ function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
   return where;
 }
 
+/**
+ * The patents an answer keeps by cabinet and client code (the reader's scope, the cabinet and client filters), for its
+ * `updating` (decision 239); undefined: every patent. The office, origin and what-if filters are left out: a superset.
+ */
+function audienceOf(scope: PatentScope, query: ForecastQuery): ForecastAudience | undefined {
+  if (scope.kind === 'all' && query.cabinet === undefined && query.client_code === undefined) return undefined;
+  return (alias) => {
+    const a = sql.raw(alias);
+    const where: SQL[] = [];
+    if (scope.kind === 'owned') where.push(sql`(${a}.cabinet_id = any(${sql.param(scope.cabinetIds)}::uuid[]) or ${a}.client_code = any(${sql.param(scope.codes)}::text[]))`);
+    if (query.cabinet !== undefined) where.push(sql`${a}.cabinet_id = ${query.cabinet}::uuid`);
+    if (query.client_code !== undefined) where.push(sql`${a}.client_code = ${query.client_code}`);
+    return sql.join(where, sql` and `);
+  };
+}
+
 let background: Promise<void> | null = null;
 
 /**
@@ -104,8 +120,8 @@ export function forecastRefreshSettled(): Promise<void> {
 }
 
 /**
- * How long an export waits for the background rebuild when it finds the figures not whole (a patent changed anywhere, a
- * new day) before it answers `forecast_updating`: a file is never written from figures the screen would call partial, and
+ * How long an export waits for the background rebuild when it finds the figures not whole (a patent among the answer's
+ * changed, a new day: decision 239) before it answers `forecast_updating`: a file is never written from figures the screen would call partial, and
  * a rebuild of a few patents takes milliseconds, so an export asked while another user edits is not refused (decision 237).
  */
 export const FORECAST_EXPORT_WAIT_MS = 20_000;
@@ -148,10 +164,10 @@ export async function computeForecast(db: Database, scope: PatentScope, query: F
   const end = yearsEnd > monthsEnd ? yearsEnd : monthsEnd;
   const whatIf = query.abandon_older_than ?? null;
 
-  // The request reads what is stored and never rebuilds (decision 216): patents changed since their rows were written, rows
+  // The request reads what is stored and never rebuilds (decision 216): patents of the answer's (decision 239) changed since their rows were written, rows
   // kept through a day before the window's end, or special patents stored for another day make the answer `updating`
   // (the caller starts the background refresh) with the figures stored before.
-  const updating = await forecastNeedsRefresh(db, todayIso, end);
+  const updating = await forecastNeedsRefresh(db, todayIso, end, audienceOf(scope, query));
 
   const buckets = new Map<string, Bucket>();
   let unpriced = 0;
