@@ -96,10 +96,13 @@ async function run(mode: string): Promise<void> {
     // Decision 239: an agent's answer while patents outside its scope wait for their rows, at the scoped check's bound
     // (FORECAST_SCOPED_DIRTY_MAX names, each probed) and past it (the count alone).
     for (const names of [FORECAST_SCOPED_DIRTY_MAX, FORECAST_SCOPED_DIRTY_MAX + 1]) {
+      // Patents none of whose records (a demo patent's three may be two cabinets' or codes') nor stored rows are the agent's.
+      const mine = (alias: string) => sql`(${sql.raw(alias)}.cabinet_id = any(${sql.param(agentScope.cabinetIds)}::uuid[]) or ${sql.raw(alias)}.client_code = any(${sql.param(agentScope.codes)}::text[]))`;
       await db.execute(sql`
         insert into patent_forecast_dirty (patent_key)
-        select distinct coalesce(nullif(r.idbrevet, ''), 'record:' || r.id::text) from patent_records r
-        where not (r.cabinet_id = any(${sql.param(agentScope.cabinetIds)}::uuid[]) or r.client_code = any(${sql.param(agentScope.codes)}::text[]))
+        select k from (select coalesce(nullif(r.idbrevet, ''), 'record:' || r.id::text) as k, bool_or(${mine('r')}) as mine from patent_records r group by 1) x
+        where not x.mine and not exists (select 1 from patent_forecast_rows f where f.patent_key = x.k and ${mine('f')})
+          and not exists (select 1 from patent_forecast_live l where l.patent_key = x.k and ${mine('l')})
         limit ${names}`);
       const r = await timedRuns(RUNS, () => computeForecast(db, agentScope, base, TODAY));
       if (r.last.updating !== names > FORECAST_SCOPED_DIRTY_MAX) throw new Error(`agent with ${names} patents waiting elsewhere: updating ${r.last.updating}`);
