@@ -10,14 +10,15 @@ import type { ReadStats, RowVisitor, SheetInfo, SheetRow } from './rows.ts';
 export async function readSpreadsheet(bytes: Buffer, fileName: string, visitor: RowVisitor, limits: SpreadsheetLimits = DEFAULT_LIMITS): Promise<Result<ReadStats>> {
   const inspection = await inspectSpreadsheet(bytes, fileName, limits);
   if (!inspection.ok) return inspection;
+  const { value } = inspection;
+  // Loaded outside the parse's try: a reader that cannot load is the installation's fault, not the file's.
+  const read =
+    value.format === 'xlsx'
+      ? await import('./read-xlsx.ts').then(({ readXlsx }) => () => readXlsx(bytes, value, limits, visitor))
+      : await import('./read-xls.ts').then(({ readXls }) => () => readXls(bytes, limits, visitor));
   try {
-    if (inspection.value.expectedRows !== null) await visitor.expected?.(inspection.value.expectedRows);
-    if (inspection.value.format === 'xlsx') {
-      const { readXlsx } = await import('./read-xlsx.ts');
-      return await readXlsx(bytes, inspection.value, limits, visitor);
-    }
-    const { readXls } = await import('./read-xls.ts');
-    return await readXls(bytes, limits, visitor);
+    if (value.expectedRows !== null) await visitor.expected?.(value.expectedRows);
+    return await read();
   } catch (error) {
     // Visitor failures are the caller's; everything else in a parser is a malformed file.
     return fail('malformed_workbook', error instanceof Error ? error.message.slice(0, 200) : String(error));
