@@ -16,7 +16,7 @@ import { parseIsoDate } from '@portal/annuities/core';
 import type { ForecastQuery } from '@portal/contracts';
 import { openDatabase, type DatabaseConfig } from '@portal/db';
 import { createScratchDatabase } from '@portal/db/testing';
-import { FORECAST_SCOPED_DIRTY_MAX, liveParts, refreshForecast, rowsOf, seedDemoPortfolio, specialCte } from '@portal/jobs';
+import { FORECAST_SCOPED_DIRTY_MAX, liveParts, PATENT_KEY_SQL, refreshForecast, rowsOf, seedDemoPortfolio, specialCte } from '@portal/jobs';
 import { computeForecast } from '../apps/api/src/modules/forecast/service.ts';
 import type { PatentScope } from '../apps/api/src/modules/patents/service.ts';
 import { seedBaseData } from '../apps/api/src/seed.ts';
@@ -100,7 +100,7 @@ async function run(mode: string): Promise<void> {
       const mine = (alias: string) => sql`(${sql.raw(alias)}.cabinet_id = any(${sql.param(agentScope.cabinetIds)}::uuid[]) or ${sql.raw(alias)}.client_code = any(${sql.param(agentScope.codes)}::text[]))`;
       await db.execute(sql`
         insert into patent_forecast_dirty (patent_key)
-        select k from (select coalesce(nullif(r.idbrevet, ''), 'record:' || r.id::text) as k, bool_or(${mine('r')}) as mine from patent_records r group by 1) x
+        select k from (select ${PATENT_KEY_SQL} as k, bool_or(${mine('patent_records')}) as mine from patent_records group by 1) x
         where not x.mine and not exists (select 1 from patent_forecast_rows f where f.patent_key = x.k and ${mine('f')})
           and not exists (select 1 from patent_forecast_live l where l.patent_key = x.k and ${mine('l')})
         limit ${names}`);

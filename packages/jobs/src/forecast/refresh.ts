@@ -213,6 +213,7 @@ export async function forecastHasDirtyAmong(db: Executor, among: ForecastAudienc
           exists (select 1 from patent_forecast_rows f where f.patent_key = d.patent_key and ${among('f')})
           or exists (select 1 from patent_forecast_live l where l.patent_key = d.patent_key and ${among('l')})
           or exists (select 1 from patent_records r where r.idbrevet = d.patent_key and ${among('r')})
+          -- PATENT_KEY_SQL split in two so that each side probes an index: the patent number, or the record's id.
           or exists (select 1 from patent_records r
             where r.id = (case when d.patent_key like 'record:%' then substr(d.patent_key, 8)::uuid end) and ${among('r')})
       ) end as updating`),

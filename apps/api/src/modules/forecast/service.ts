@@ -54,12 +54,22 @@ const major = (minor: number) => minor / 100;
 /** The euro parts every forecast query sums the same way (after `e_official`, `e_surcharge`). */
 const EUR_REST = sql`sum(agent_fee_eur)::text as e_agent, sum(service_fee_eur)::text as e_service, sum(margin_eur)::text as e_margin, sum(unconverted)::text as e_unconverted`;
 
+/**
+ * The reader's scope and the cabinet and client filters, on the `cabinet_id` and `client_code` of the table aliased
+ * `alias`: the stored rows the answer sums (`f`), and the tables its `updating` looks at (decision 239).
+ */
+function holderConditions(scope: PatentScope, query: ForecastQuery, alias: string): SQL[] {
+  const a = sql.raw(alias);
+  const where: SQL[] = [];
+  if (scope.kind === 'owned') where.push(sql`(${a}.cabinet_id = any(${sql.param(scope.cabinetIds)}::uuid[]) or ${a}.client_code = any(${sql.param(scope.codes)}::text[]))`);
+  if (query.cabinet !== undefined) where.push(sql`${a}.cabinet_id = ${query.cabinet}::uuid`);
+  if (query.client_code !== undefined) where.push(sql`${a}.client_code = ${query.client_code}`);
+  return where;
+}
+
 /** The filters and the scope as conditions on the rows `f`. */
 function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
-  const where: SQL[] = [];
-  if (scope.kind === 'owned') where.push(sql`(f.cabinet_id = any(${sql.param(scope.cabinetIds)}::uuid[]) or f.client_code = any(${sql.param(scope.codes)}::text[]))`);
-  if (query.cabinet !== undefined) where.push(sql`f.cabinet_id = ${query.cabinet}::uuid`);
-  if (query.client_code !== undefined) where.push(sql`f.client_code = ${query.client_code}`);
+  const where = holderConditions(scope, query, 'f');
   if (query.office !== undefined) where.push(sql`f.office = ${query.office}`);
   if (query.origin !== undefined) where.push(sql`f.origin = ${query.origin}`);
   if (query.abandon_older_than !== undefined) where.push(sql`f.annuity_year <= ${query.abandon_older_than}`);
@@ -67,19 +77,13 @@ function conditions(scope: PatentScope, query: ForecastQuery): SQL[] {
 }
 
 /**
- * The patents an answer keeps by cabinet and client code (the reader's scope, the cabinet and client filters), for its
- * `updating` (decision 239); undefined: every patent. The office, origin and what-if filters are left out: a superset.
+ * The patents an answer keeps by cabinet and client code, for its `updating` (decision 239); undefined: every patent.
+ * The office, origin and what-if filters are left out: a superset.
  */
 function audienceOf(scope: PatentScope, query: ForecastQuery): ForecastAudience | undefined {
-  if (scope.kind === 'all' && query.cabinet === undefined && query.client_code === undefined) return undefined;
-  return (alias) => {
-    const a = sql.raw(alias);
-    const where: SQL[] = [];
-    if (scope.kind === 'owned') where.push(sql`(${a}.cabinet_id = any(${sql.param(scope.cabinetIds)}::uuid[]) or ${a}.client_code = any(${sql.param(scope.codes)}::text[]))`);
-    if (query.cabinet !== undefined) where.push(sql`${a}.cabinet_id = ${query.cabinet}::uuid`);
-    if (query.client_code !== undefined) where.push(sql`${a}.client_code = ${query.client_code}`);
-    return sql.join(where, sql` and `);
-  };
+  const where = (alias: string) => holderConditions(scope, query, alias);
+  if (where('f').length === 0) return undefined;
+  return (alias) => sql.join(where(alias), sql` and `);
 }
 
 let background: Promise<void> | null = null;
