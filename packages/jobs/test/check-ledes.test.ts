@@ -357,6 +357,32 @@ describe('check-ledes lifecycle points', () => {
     }
   });
 
+  it('the lines checked so far are kept on the run while it is in progress: a screen opened mid-run reads them, not 0 (the e2e saw no progress on a slow host)', async () => {
+    const runId = await world.createRun();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The real engine, after a first report of progress and a pause (the engine still reading the file).
+    const engine: LedesEngine = async (source, options) => {
+      options.onProgress?.(1234);
+      await gate;
+      return runEngineInThread(source, options);
+    };
+    const linesOnRow = async () => (await world.database.db.select({ lines: ledesRuns.linesChecked, state: ledesRuns.state }).from(ledesRuns).where(eq(ledesRuns.id, runId)))[0]!;
+    const running = createCheckLedesProcessor({ db: world.database.db, storage: world.storage, realtime: world.realtime, logger: world.logger, engine })({ runId }, ctx(1));
+    try {
+      await waitFor(async () => (await linesOnRow()).lines === 1234, 'the count on the row');
+      expect((await linesOnRow()).state).toBe('in_progress');
+    } finally {
+      release();
+      await running;
+    }
+    // The run's end writes the engine's own count.
+    const done = await linesOnRow();
+    expect(done.state).toBe('Done');
+    expect(done.lines).not.toBe(1234);
+    expect(done.lines).toBeGreaterThan(0);
+  });
+
   it('a shutdown signal stops the run at the next chunk (the job is handed back)', async () => {
     const runId = await world.createRun();
     const controller = new AbortController();

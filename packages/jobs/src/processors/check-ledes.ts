@@ -89,6 +89,10 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       await tx.update(ledesRuns).set({ startedAt: checkedAt, attempts: sql`${ledesRuns.attempts} + 1`, linesChecked: 0, updatedAt: now() }).where(eq(ledesRuns.id, run.id));
     });
 
+    // The count of lines checked is kept on the row as it grows, as the other kinds keep theirs: a screen
+    // opened (or reloaded) during the run reads it from the API instead of 0 until the next event.
+    const progress = persistedProgress(deps, run.id, now);
+
     // Findings are written in batches while the file streams, so memory stays flat on huge files.
     let batch: Array<typeof ledesFindings.$inferInsert> = [];
     let writes = Promise.resolve();
@@ -163,14 +167,16 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       onProgress: (linesChecked) => {
         void job.updateProgress(linesChecked).catch(() => {});
         deps.realtime.toUser(run.ownerId, 'ledes:run', { ...toRunDto(run), lines_checked: linesChecked });
+        progress.record(linesChecked);
       },
     });
     flush();
     await settleWrites();
     } catch (error) {
-      await Promise.allSettled([writes]);
+      await Promise.allSettled([writes, progress.settled()]);
       throw error;
     }
+    await progress.settled();
 
     const { summary } = outcome;
     let deliveredKey: string | null = null;
@@ -241,6 +247,37 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
       if (treated) publishRun(deps.realtime, treated);
     }
     if (finished) await afterBulkWrite(deps.db, { ledes_findings: summary.linesChecked, ledes_invoices: summary.invoices.length }, deps.logger);
+  };
+}
+
+/**
+ * The run's `lines_checked` written as the engine reports it: one statement at a time, the latest
+ * count when the previous one is stored (counts in between are skipped), only while the run is in
+ * progress. The write is also the run's heartbeat (`updated_at`). A failed write is only logged: the
+ * count is written again at the next report and with the run's end.
+ */
+function persistedProgress(deps: CheckLedesDeps, runId: string, now: () => Date): { record(lines: number): void; settled(): Promise<void> } {
+  let latest = 0;
+  let written = 0;
+  let writing: Promise<void> | null = null;
+  const write = async () => {
+    while (written !== latest) {
+      const lines = latest;
+      await deps.db
+        .update(ledesRuns)
+        .set({ linesChecked: lines, updatedAt: now() })
+        .where(and(eq(ledesRuns.id, runId), eq(ledesRuns.state, 'in_progress')));
+      written = lines;
+    }
+  };
+  return {
+    record(lines) {
+      latest = lines;
+      writing ??= write()
+        .catch((error: unknown) => deps.logger.warn({ err: error, runId }, 'ledes progress update failed'))
+        .finally(() => (writing = null));
+    },
+    settled: () => writing ?? Promise.resolve(),
   };
 }
 
