@@ -193,6 +193,22 @@ describe('UP-07..09 types, macros, encryption', () => {
     await refused(xlsx(), 'macro.xlsm', 'macro_not_allowed');
   });
 
+  it('UP-09 a macro-enabled default type only refuses when a part has that extension: SheetJS declares one for .bin in every workbook it writes (refused before: macro_not_allowed)', async () => {
+    const types = (extra: string) =>
+      `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="bin" ContentType="application/vnd.ms-excel.sheet.binary.macroEnabled.main"/>${extra}<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>`;
+    const r = await readAllRows(xlsx({ '[Content_Types].xml': types('') }), 'sheetjs.xlsx');
+    expect(r.ok && r.value.rows.length).toBe(1);
+    // A part with that extension, whatever its name, is a macro project.
+    await refused(withEntry({ name: 'xl/project.bin', data: Buffer.alloc(64) }, { '[Content_Types].xml': types('') }), 'macro.xlsx', 'macro_not_allowed');
+    // A macro type declared for a part, prefixed or split over lines.
+    await refused(xlsx({ '[Content_Types].xml': types('<Override\n PartName="/xl/other.xml"\n ContentType="application/vnd.ms-office.vbaProject"/>') }), 'macro.xlsx', 'macro_not_allowed');
+    // A workbook saved by SheetJS itself.
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Pays', 'Date de dépôt', 'N° de publication'], ['FR', '15/03/2018', 'FR3000001']]), 'S');
+    const saved = await readAllRows(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer, 'sheetjs.xlsx');
+    expect(saved.ok && saved.value.rows.map((row) => row.publication)).toEqual(['FR3000001']);
+  });
+
   it('UP-09 password-protected xlsx (OLE2 with EncryptionInfo) named .xlsx', async () => {
     const cfb = XLSX.CFB.utils.cfb_new();
     XLSX.CFB.utils.cfb_add(cfb, 'EncryptionInfo', Buffer.alloc(256, 1));

@@ -172,7 +172,8 @@ class PartScanner {
   mergedRanges = 0;
   mergedCells = 0;
   date1904 = false;
-  macroContentType = false;
+  /** [Content_Types].xml's text, read whole once the part ends (`macroTypes`). */
+  contentTypes = '';
   private tail = Buffer.alloc(0);
   private first = true;
 
@@ -201,7 +202,10 @@ class PartScanner {
     }
     if (this.name.startsWith('xl/worksheets/')) this.scanSheet(buf, fresh);
     else if (this.name === 'xl/workbook.xml' && /date1904\s*=\s*["'](1|true)["']/.test(buf.toString('latin1'))) this.date1904 = true;
-    else if (this.name === '[Content_Types].xml' && /macroEnabled/i.test(buf.toString('latin1'))) this.macroContentType = true;
+    else if (this.name === '[Content_Types].xml') {
+      this.contentTypes += chunk.toString('latin1');
+      if (this.contentTypes.length > MAX_CONTENT_TYPES_CHARS) throw new Refused('malformed_workbook', 'content types too large');
+    }
     this.tail = Buffer.from(buf.subarray(Math.max(0, buf.length - 64)));
   }
 
@@ -224,6 +228,25 @@ class PartScanner {
       }
     }
   }
+}
+
+/** A package's [Content_Types].xml names a few dozen types; anything past this is not one. */
+const MAX_CONTENT_TYPES_CHARS = 1 << 20;
+
+/**
+ * Whether the content types make this a macro-enabled package: a part declared with a macro-enabled type (the
+ * workbook of an .xlsm renamed .xlsx), or a part whose extension has one by default. A default alone names no part:
+ * SheetJS writes `<Default Extension="bin" ContentType="…binary.macroEnabled.main"/>` in every workbook it saves.
+ */
+function macroTypes(contentTypes: string, names: ReadonlySet<string>): boolean {
+  const tags = contentTypes.match(/<(?:[\w-]+:)?(?:Override|Default)\b[^>]*>/gi) ?? [];
+  for (const tag of tags) {
+    if (!/macroEnabled|vbaProject/i.test(tag)) continue;
+    if (/^<(?:[\w-]+:)?Override/i.test(tag)) return true;
+    const extension = /Extension\s*=\s*["']([^"']*)["']/i.exec(tag)?.[1]?.toLowerCase();
+    if (extension === undefined || [...names].some((name) => name.toLowerCase().endsWith(`.${extension}`))) return true;
+  }
+  return false;
 }
 
 function columnNumber(letters: string): number {
@@ -284,7 +307,7 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
       // Nothing downstream checks CRCs (unzipper does not), so a corrupted part is caught here.
       if (crc >>> 0 !== entry.crc32 >>> 0) throw new Refused('malformed_workbook', `CRC mismatch in ${name}`);
       if (scanner) {
-        if (scanner.macroContentType) throw new Refused('macro_not_allowed', 'macro-enabled content type');
+        if (name === '[Content_Types].xml' && macroTypes(scanner.contentTypes, names)) throw new Refused('macro_not_allowed', 'macro-enabled content type');
         rows += scanner.rows;
         mergedRanges += scanner.mergedRanges;
         mergedCells += scanner.mergedCells;
