@@ -1,8 +1,8 @@
 /**
  * The engine without spreadsheet I/O: calendar, offices, fees, schedules, numbers, registers, row
  * evaluation, column matching and limits. Processes that only compute or validate (the API, the
- * job processors on the main thread) import this entry: the full entry also loads exceljs and
- * SheetJS, about 33 MB of RSS that the embedded API would carry for nothing.
+ * job processors on the main thread) import this entry: the full entry also holds the spreadsheet
+ * readers and writers (yauzl, SheetJS with its first .xls), which the embedded API would carry for nothing.
  */
 export * from './calendar.ts';
 export * from './reasons.ts';

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 import { fail, ok, type ReasonCode, type Result } from '../reasons.ts';
 import type { SpreadsheetLimits } from './limits.ts';
+import { inflateEntry } from './zip-entry.ts';
 
 export type SpreadsheetFormat = 'xlsx' | 'xls';
 
@@ -139,8 +138,8 @@ function readCentralDirectory(zip: yauzl.ZipFile, limits: SpreadsheetLimits): Pr
 }
 
 /**
- * The streaming reader (unzipper) walks local headers, not the central directory. Requiring the
- * local headers to tile the file exactly, with the central names, means it sees what we checked.
+ * Local headers must tile the file exactly, with the central names: no bytes hidden between entries,
+ * and a reader walking local headers (as exceljs' did) or the central directory (as ours) meets the same parts.
  */
 function checkLocalHeaders(bytes: Buffer, entries: readonly CentralEntry[]): { parts: ZipPart[]; centralDirectoryAt: number } {
   const sorted = [...entries].sort((a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader);
@@ -278,33 +277,24 @@ async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Ins
       const scanner = isXml ? new PartScanner(name, budget) : null;
       let inflated = 0;
       let crc = 0;
-      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))));
       // Declared sizes are not trusted (UP-03): the running counters decide.
-      await pipeline(
-        stream,
-        new Writable({
-          write(chunk: Buffer, _enc, done) {
-            inflated += chunk.length;
-            inflatedTotal += chunk.length;
-            crc = crc32(chunk, crc);
-            if (inflated > cap) return done(new Refused(cap === limits.maxEntryBytes ? 'archive_too_large' : 'shared_strings_too_large', name));
-            if (inflatedTotal > limits.maxInflatedBytes) return done(new Refused('archive_too_large', 'inflated total'));
-            try {
-              scanner?.scan(chunk);
-            } catch (error) {
-              return done(error as Error);
-            }
-            done();
-          },
-        }),
-      ).catch((error: unknown) => {
+      try {
+        for await (const chunk of inflateEntry(bytes, entry)) {
+          inflated += chunk.length;
+          inflatedTotal += chunk.length;
+          crc = crc32(chunk, crc);
+          if (inflated > cap) throw new Refused(cap === limits.maxEntryBytes ? 'archive_too_large' : 'shared_strings_too_large', name);
+          if (inflatedTotal > limits.maxInflatedBytes) throw new Refused('archive_too_large', 'inflated total');
+          scanner?.scan(chunk);
+        }
+      } catch (error) {
         if (error instanceof Refused) throw error;
         const message = error instanceof Error ? error.message : String(error);
-        // yauzl reports an entry inflating past its declared size this way.
+        // An entry inflating past its declared size says so.
         if (/too many bytes|too large|size/i.test(message)) throw new Refused('archive_too_large', `${name}: ${message}`);
         throw new Refused('malformed_workbook', `${name}: ${message}`);
-      });
-      // Nothing downstream checks CRCs (unzipper does not), so a corrupted part is caught here.
+      }
+      // The reader does not check CRCs again (it reads these same bytes), so a corrupted part is caught here.
       if (crc >>> 0 !== entry.crc32 >>> 0) throw new Refused('malformed_workbook', `CRC mismatch in ${name}`);
       if (scanner) {
         if (name === '[Content_Types].xml' && macroTypes(scanner.contentTypes, names)) throw new Refused('macro_not_allowed', 'macro-enabled content type');

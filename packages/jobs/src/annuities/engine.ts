@@ -68,7 +68,7 @@ export interface AnnuityThreadEngine extends AnnuityEngine {
 
 /**
  * An AnnuityEngine whose checks run in one worker thread, started on first use and shared by the
- * runs of this process (a thread costs a second or more to start: tsx, exceljs, SheetJS). A thread
+ * runs of this process (a thread costs a second or more to start: tsx and the engine's modules). A thread
  * that crashes or exits fails the runs it had, like any infrastructure error; the next run starts a
  * fresh one.
  */

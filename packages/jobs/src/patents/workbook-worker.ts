@@ -3,7 +3,7 @@ import { readSpreadsheet } from '@portal/annuities';
 import type { WorkbookMessage, WorkbookRow } from './workbook-thread.ts';
 
 /**
- * The thread side of a portfolio workbook read: `@portal/annuities`' reader (exceljs streaming) over
+ * The thread side of a portfolio workbook read: `@portal/annuities`' streaming reader (decision 240) over
  * the bytes given, rows sent in batches of 1,000 with at most 4 batches unacknowledged (the main
  * thread's database writes set the pace).
  */

@@ -103,7 +103,7 @@ export function createImportPatentsProcessor(deps: ImportPatentsDeps): Processor
 
     try {
       if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
-        // The spreadsheet reader of @portal/annuities (exceljs streaming), in a worker thread of its own.
+        // The spreadsheet reader of @portal/annuities (streaming, decision 240), in a worker thread of its own.
         let columns: Map<PatentPortfolioField, number> | null = null;
         const result = await readWorkbookInThread(bytes, started.originalName.replace(/\.[^.]*$/, '') + '.xlsx', {
           expected: (rows) => {
