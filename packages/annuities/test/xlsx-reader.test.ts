@@ -211,7 +211,7 @@ describe('decision 240: where exceljs was wrong, what the reader gives now', () 
     expect(ours.rows[0]!.cells).toEqual(['R-1', new Date(Date.UTC(2020, 2, 15))]);
   });
 
-  it('sheets are read in tab order, whatever their part names (exceljs: file order, sheetN.xml only)', async () => {
+  it('sheets are read in tab order, whatever their part names and their case (exceljs: file order, sheetN.xml only)', async () => {
     const sheet = (ref: string) => `<worksheet ${MAIN}><sheetData>${HEADER_ROW}<row r="2"><c r="A2" t="inlineStr"><is><t>${ref}</t></is></c></row></sheetData></worksheet>`;
     const bytes = buildZip([
       { name: '[Content_Types].xml', data: `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>` },
@@ -221,7 +221,8 @@ describe('decision 240: where exceljs was wrong, what the reader gives now', () 
         data: `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="/xl/worksheets/data.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet" Target="chartsheets/sheet1.xml"/></Relationships>`,
       },
       { name: 'xl/worksheets/sheet1.xml', data: sheet('R-first') },
-      { name: 'xl/worksheets/data.xml', data: sheet('R-second') },
+      // Part names are case-insensitive (ECMA-376 part 2, 9.1.1.1): the relation says data.xml, the zip Data.xml.
+      { name: 'xl/worksheets/Data.xml', data: sheet('R-second') },
     ]);
     const { ours } = await both(bytes);
     expect(ours.rows).toEqual([

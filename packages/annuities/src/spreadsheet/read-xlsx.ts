@@ -27,10 +27,12 @@ export async function readXlsx(bytes: Buffer, inspection: Inspection, limits: Sp
   try {
     const entries = await centralDirectory(bytes);
     const sheets = await worksheetsOf(bytes, entries);
-    const shared = entries.has(SHARED_STRINGS) ? await sharedStringsOf(bytes, entries.get(SHARED_STRINGS)!) : [];
+    // At its exact name only: the guard holds that part to its own cap (maxSharedStringsBytes).
+    const sharedEntry = entries.get(SHARED_STRINGS.toLowerCase());
+    const shared = sharedEntry?.fileName === SHARED_STRINGS ? await sharedStringsOf(bytes, sharedEntry) : [];
     const feed = new WorkbookFeed(visitor, limits.maxRows);
     for (const sheet of sheets) {
-      const entry = entries.get(sheet.path);
+      const entry = entries.get(sheet.path.toLowerCase());
       if (!entry) continue;
       const assembler = new SheetAssembler(sheet.name, inspection.date1904);
       const reader = new SheetReader(shared, limits.maxColumns);
@@ -74,7 +76,7 @@ function openZip(bytes: Buffer): Promise<yauzl.ZipFile> {
   });
 }
 
-/** The entries by name, from the central directory. */
+/** The entries by name in lower case (part names are case-insensitive: ECMA-376 part 2, 9.1.1.1), from the central directory. */
 async function centralDirectory(bytes: Buffer): Promise<Map<string, yauzl.Entry>> {
   const zip = await openZip(bytes);
   try {
@@ -88,7 +90,7 @@ function entriesOf(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
   return new Promise((resolve, reject) => {
     const entries = new Map<string, yauzl.Entry>();
     zip.on('entry', (entry: yauzl.Entry) => {
-      entries.set(entry.fileName, entry);
+      entries.set(entry.fileName.toLowerCase(), entry);
       zip.readEntry();
     });
     zip.once('end', () => resolve(entries));
@@ -127,7 +129,7 @@ interface SheetRef {
 /** The worksheets in tab order (xl/workbook.xml), each with its part (xl/_rels/workbook.xml.rels); chart sheets left out. */
 async function worksheetsOf(bytes: Buffer, entries: ReadonlyMap<string, yauzl.Entry>): Promise<SheetRef[]> {
   const targets = new Map<string, string>();
-  await readPart(bytes, entries.get(WORKBOOK_RELS), {
+  await readPart(bytes, entries.get(WORKBOOK_RELS.toLowerCase()), {
     capturing: false,
     open(name, tag) {
       if (name !== 'Relationship') return;
@@ -140,7 +142,7 @@ async function worksheetsOf(bytes: Buffer, entries: ReadonlyMap<string, yauzl.En
     text() {},
   });
   const sheets: SheetRef[] = [];
-  await readPart(bytes, entries.get(WORKBOOK), {
+  await readPart(bytes, entries.get(WORKBOOK.toLowerCase()), {
     capturing: false,
     open(name, tag) {
       if (name !== 'sheet') return;
