@@ -1,6 +1,18 @@
 import { dayFromDate, dayFromExcelSerial, validDay, type Day } from '../calendar.ts';
 import { isOffice, type Office, type Origin } from '../types.ts';
 
+/** The column of a cell reference (`AB12` and `ab` are 28); 0 when it has no letters; past XFD (16,384) as soon as it is. */
+export function columnOf(ref: string): number {
+  let column = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const c = ref.charCodeAt(i) | 0x20; // lower case
+    if (c < 0x61 || c > 0x7a) break;
+    column = column * 26 + (c - 0x60);
+    if (column > 0x4000) return column;
+  }
+  return column;
+}
+
 /** A cell as read, before interpretation. Formulas arrive as their text ("=…"), never evaluated. */
 export type CellValue = string | number | boolean | Date | null;
 

@@ -1,8 +1,9 @@
 import { crc32 } from 'node:zlib';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { fail, ok, type ReasonCode, type Result } from '../reasons.ts';
 import type { SpreadsheetLimits } from './limits.ts';
-import { inflateEntry } from './zip-entry.ts';
+import { columnOf } from './columns.ts';
+import { inflateEntry, openZip } from './zip-entry.ts';
 
 export type SpreadsheetFormat = 'xlsx' | 'xls';
 
@@ -101,12 +102,6 @@ async function inspectOle2(bytes: Buffer): Promise<Result<void>> {
 interface CentralEntry {
   readonly entry: yauzl.Entry;
   readonly name: string;
-}
-
-function openZip(bytes: Buffer): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (err, zip) => (err ? reject(err) : resolve(zip)));
-  });
 }
 
 function readCentralDirectory(zip: yauzl.ZipFile, limits: SpreadsheetLimits): Promise<CentralEntry[]> {
@@ -220,7 +215,7 @@ class PartScanner {
       if (this.mergedRanges > this.limits.maxMergedRanges) throw new Refused('too_many_merged_cells', `${this.mergedRanges} ranges`);
       const ref = /ref\s*=\s*"([A-Z]{1,3})(\d{1,7}):([A-Z]{1,3})(\d{1,7})"/.exec(buf.toString('latin1', i, Math.min(buf.length, i + 80)));
       if (ref) {
-        const width = columnNumber(ref[3] as string) - columnNumber(ref[1] as string) + 1;
+        const width = columnOf(ref[3] as string) - columnOf(ref[1] as string) + 1;
         const height = Number(ref[4]) - Number(ref[2]) + 1;
         this.mergedCells += Math.max(1, width) * Math.max(1, height);
         if (this.mergedCells > this.limits.maxMergedCells) throw new Refused('too_many_merged_cells', `${this.mergedCells} merged cells`);
@@ -246,12 +241,6 @@ function macroTypes(contentTypes: string, names: ReadonlySet<string>): boolean {
     if (extension === undefined || [...names].some((name) => name.toLowerCase().endsWith(`.${extension}`))) return true;
   }
   return false;
-}
-
-function columnNumber(letters: string): number {
-  let n = 0;
-  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n;
 }
 
 async function inspectZip(bytes: Buffer, limits: SpreadsheetLimits): Promise<Inspection> {

@@ -1,11 +1,11 @@
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { fail, type Result } from '../reasons.ts';
-import type { CellValue } from './columns.ts';
+import { columnOf, type CellValue } from './columns.ts';
 import type { Inspection } from './guard.ts';
 import type { SpreadsheetLimits } from './limits.ts';
 import { SheetAssembler, WorkbookFeed, type ReadStats, type RowVisitor } from './rows.ts';
 import { attribute, decodeXstring, shortAttribute, XmlError, XmlScanner, type XmlHandler } from './xml-scan.ts';
-import { inflateEntry, ZipEntryError } from './zip-entry.ts';
+import { inflateEntry, openZip, ZipEntryError } from './zip-entry.ts';
 
 /*
  * The .xlsx reader (decision 240): the central directory read by yauzl (as the guard read it), the
@@ -55,25 +55,9 @@ export async function readXlsx(bytes: Buffer, inspection: Inspection, limits: Sp
     }
     return feed.finish('xlsx');
   } catch (error) {
-    if (error instanceof XmlError || error instanceof ZipEntryError || isZipError(error)) return fail('malformed_workbook', (error as Error).message.slice(0, 200));
+    if (error instanceof XmlError || error instanceof ZipEntryError) return fail('malformed_workbook', error.message.slice(0, 200));
     throw error;
   }
-}
-
-/** yauzl's own failures (a part that does not inflate, sizes that lie): the file's fault. */
-function isZipError(error: unknown): boolean {
-  return error instanceof Error && (error as { zipError?: boolean }).zipError === true;
-}
-
-function zipError(error: unknown): Error {
-  const wrapped = error instanceof Error ? error : new Error(String(error));
-  return Object.assign(wrapped, { zipError: true });
-}
-
-function openZip(bytes: Buffer): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (err, zip) => (err ? reject(zipError(err)) : resolve(zip)));
-  });
 }
 
 /** The entries by name in lower case (part names are case-insensitive: ECMA-376 part 2, 9.1.1.1), from the central directory. */
@@ -94,7 +78,7 @@ function entriesOf(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
       zip.readEntry();
     });
     zip.once('end', () => resolve(entries));
-    zip.once('error', (error) => reject(zipError(error)));
+    zip.once('error', (error: Error) => reject(new ZipEntryError(error.message)));
     zip.readEntry();
   });
 }
@@ -102,13 +86,9 @@ function entriesOf(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
 /** A part's text, chunk by chunk, as it inflates (the guard refused UTF-16 parts: UTF-8, its BOM dropped). */
 async function* textOf(bytes: Buffer, entry: yauzl.Entry): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
-  try {
-    for await (const chunk of inflateEntry(bytes, entry)) {
-      const text = decoder.decode(chunk, { stream: true });
-      if (text.length > 0) yield text;
-    }
-  } catch (error) {
-    throw error instanceof ZipEntryError ? error : zipError(error);
+  for await (const chunk of inflateEntry(bytes, entry)) {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text.length > 0) yield text;
   }
   const rest = decoder.decode();
   if (rest.length > 0) yield rest;
@@ -215,7 +195,6 @@ interface RawRow {
  */
 class SheetReader implements XmlHandler {
   failure: Result<never> | undefined;
-  capturing = false;
   private rows: RawRow[] = [];
   private inData = false;
   private row: RawRow | null = null;
@@ -236,6 +215,10 @@ class SheetReader implements XmlHandler {
     private readonly shared: readonly string[],
     private readonly maxColumns: number,
   ) {}
+
+  get capturing(): boolean {
+    return this.target !== null;
+  }
 
   take(): RawRow[] {
     const rows = this.rows;
@@ -301,7 +284,6 @@ class SheetReader implements XmlHandler {
       default:
         return;
     }
-    this.capturing = this.target !== null;
   }
 
   close(name: string): void {
@@ -311,7 +293,6 @@ class SheetReader implements XmlHandler {
       case 'f':
       case 't':
         this.target = null;
-        this.capturing = false;
         return;
       case 'rPh':
         if (this.phonetic > 0) this.phonetic--;
@@ -341,7 +322,6 @@ class SheetReader implements XmlHandler {
   private endCell(): void {
     this.inCell = false;
     this.target = null;
-    this.capturing = false;
     const value = this.cellValue();
     if (value === null) return;
     if (this.column > this.maxColumns) {
@@ -380,18 +360,6 @@ class SheetReader implements XmlHandler {
     this.rows.push(this.row!);
     this.row = null;
   }
-}
-
-/** The column of a cell reference (`AB12` is 28); 0 when it has no letters. */
-function columnOf(ref: string): number {
-  let column = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const c = ref.charCodeAt(i) | 0x20; // lower case
-    if (c < 0x61 || c > 0x7a) break;
-    column = column * 26 + (c - 0x60);
-    if (column > 0x4000) return column; // past XFD: refused by the column cap
-  }
-  return column;
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?/;

@@ -1,5 +1,5 @@
 import { createInflateRaw } from 'node:zlib';
-import type yauzl from 'yauzl';
+import yauzl from 'yauzl';
 
 /**
  * An entry of a zip held in memory, inflated in large chunks. yauzl reads the central directory; its entry
@@ -9,6 +9,13 @@ import type yauzl from 'yauzl';
  * and short of it at the end.
  */
 export class ZipEntryError extends Error {}
+
+/** The zip held in `bytes`, its central directory read entry by entry (`lazyEntries`); yauzl's refusals as `ZipEntryError`. */
+export function openZip(bytes: Buffer): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (err, zip) => (err ? reject(new ZipEntryError(err.message)) : resolve(zip)));
+  });
+}
 
 /** Output chunks of 256 KiB: fewer callbacks than zlib's 16 KiB default, still far below a part's size. */
 const INFLATE_CHUNK = 256 * 1024;
@@ -22,7 +29,7 @@ function entryData(bytes: Buffer, entry: yauzl.Entry): Buffer {
   return bytes.subarray(start, end);
 }
 
-/** The entry's bytes as they inflate. Throws `ZipEntryError` ("too many bytes" past the declared size) or zlib's error. */
+/** The entry's bytes as they inflate. Throws `ZipEntryError`: "too many bytes" past the declared size, or zlib's refusal. */
 export async function* inflateEntry(bytes: Buffer, entry: yauzl.Entry): AsyncGenerator<Buffer> {
   const data = entryData(bytes, entry);
   let inflated = 0;
@@ -42,6 +49,8 @@ export async function* inflateEntry(bytes: Buffer, entry: yauzl.Entry): AsyncGen
         if (inflated > entry.uncompressedSize) throw new ZipEntryError(`too many bytes in ${entry.fileName}`);
         yield chunk;
       }
+    } catch (error) {
+      throw error instanceof ZipEntryError ? error : new ZipEntryError(`${entry.fileName}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       inflate.destroy();
     }

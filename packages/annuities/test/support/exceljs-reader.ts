@@ -35,7 +35,7 @@ const FIRST_PARTS = ['[Content_Types].xml', '_rels/.rels', 'xl/_rels/workbook.xm
  * thread that path sometimes gave no rows at all, so a valid workbook was refused as
  * `headers_not_found`. The parts are whole local entries (header, data, descriptor), moved as they are.
  */
-export function reorderedForStreaming(bytes: Buffer, inspection: Pick<Inspection, 'parts' | 'centralDirectoryAt'>): Buffer {
+function reorderedForStreaming(bytes: Buffer, inspection: Pick<Inspection, 'parts' | 'centralDirectoryAt'>): Buffer {
   const rank = (name: string) => {
     const i = FIRST_PARTS.indexOf(name);
     return i === -1 ? FIRST_PARTS.length : i;

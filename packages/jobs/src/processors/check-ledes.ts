@@ -91,7 +91,7 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
 
     // The count of lines checked is kept on the row as it grows, as the other kinds keep theirs: a screen
     // opened (or reloaded) during the run reads it from the API instead of 0 until the next event.
-    const progress = persistedProgress(deps, run.id, now);
+    const progress = persistedProgress(deps, run.id);
 
     // Findings are written in batches while the file streams, so memory stays flat on huge files.
     let batch: Array<typeof ledesFindings.$inferInsert> = [];
@@ -253,10 +253,10 @@ export function createCheckLedesProcessor(deps: CheckLedesDeps): Processor<'lede
 /**
  * The run's `lines_checked` written as the engine reports it: one statement at a time, the latest
  * count when the previous one is stored (counts in between are skipped), only while the run is in
- * progress. The write is also the run's heartbeat (`updated_at`). A failed write is only logged: the
- * count is written again at the next report and with the run's end.
+ * progress. The heartbeat (`withHeartbeat`) stays the one writer of `updated_at`. A failed write is only
+ * logged: the count is written again at the next report and with the run's end.
  */
-function persistedProgress(deps: CheckLedesDeps, runId: string, now: () => Date): { record(lines: number): void; settled(): Promise<void> } {
+function persistedProgress(deps: CheckLedesDeps, runId: string): { record(lines: number): void; settled(): Promise<void> } {
   let latest = 0;
   let written = 0;
   let writing: Promise<void> | null = null;
@@ -265,7 +265,7 @@ function persistedProgress(deps: CheckLedesDeps, runId: string, now: () => Date)
       const lines = latest;
       await deps.db
         .update(ledesRuns)
-        .set({ linesChecked: lines, updatedAt: now() })
+        .set({ linesChecked: lines })
         .where(and(eq(ledesRuns.id, runId), eq(ledesRuns.state, 'in_progress')));
       written = lines;
     }
